@@ -1,0 +1,1010 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {ERC721} from "@openzeppelin/contracts/token/ERC721/ERC721.sol";
+import {ERC721Utils} from "@openzeppelin/contracts/token/ERC721/utils/ERC721Utils.sol";
+import {IERC2981} from "@openzeppelin/contracts/interfaces/IERC2981.sol";
+import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
+import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
+
+/**
+ * @title NFT Marketplace
+ * @notice One contract that is at once the ERC-721 collection (with per-token royalties, ERC-2981) and
+ * its market: fixed-price sales, English auctions with a buy-now price, offers the owner accepts or
+ * rejects, a service fee for the admin.
+ *
+ * Money rules:
+ * - Bids are escrowed here. An outbid, rejected, stopped or bought-out bidder is refunded at once.
+ * - Every payout (seller, royalty receivers, service fee, refunds) is pushed with at most
+ *   {PUSH_GAS_LIMIT} gas. When the push fails (the receiver reverts, burns gas or cannot take ether)
+ *   the amount becomes a credit that the receiver pulls with {withdrawCredits} or {withdrawCreditsTo}.
+ *   So no receiver can block a sale, a bid or a refund.
+ * - Fee and royalties can never exceed the price: the service fee is capped at {MAX_SERVICE_FEE_BPS}
+ *   and the royalties of a token at {MAX_ROYALTY_BPS}, whose sum is 100%.
+ * - Every payout path follows checks-effects-interactions and is `nonReentrant`.
+ * - Any transfer clears the token's listing and its open auction (refunding the top bidder);
+ *   a token can only be burned when it is not for sale.
+ *
+ * Every state change emits an event that carries the new values, so an indexer can rebuild the
+ * whole state from the logs alone.
+ */
+contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
+    // ------------------------------------------------------------------------------------------
+    // Types
+    // ------------------------------------------------------------------------------------------
+
+    /// @notice How a token is offered: not at all, at a fixed price, or in an auction.
+    enum SaleType {
+        NotForSale,
+        FixedPrice,
+        Auction
+    }
+
+    /// @notice Everything the market knows about a token, as returned by {tokenInfo}.
+    /// @param tokenId The token id.
+    /// @param tokenURI The metadata URI given at mint.
+    /// @param mintedBy The account that minted the token.
+    /// @param currentOwner The current owner.
+    /// @param previousOwner The owner before the last transfer (zero until the first transfer).
+    /// @param price The asking price: the fixed price, or the buy-now price of an auction; 0 when not for sale.
+    /// @param numberOfTransfers How many times the token changed hands (the mint is not counted).
+    /// @param forSale True when the token is listed at a fixed price or in an auction.
+    /// @param saleType The current sale type.
+    /// @param auctionId The id of the token's open auction, or of its last auction when none is open (0: never auctioned).
+    /// @param numberOfRoyalties How many royalty receivers the token has (0, 1 or 2).
+    struct TokenInfo {
+        uint256 tokenId;
+        string tokenURI;
+        address mintedBy;
+        address currentOwner;
+        address previousOwner;
+        uint256 price;
+        uint256 numberOfTransfers;
+        bool forSale;
+        SaleType saleType;
+        uint256 auctionId;
+        uint256 numberOfRoyalties;
+    }
+
+    /// @notice One auction, as returned by {auctionInfo} and {auctionById}.
+    /// @param auctionId The auction id (global counter, starting at 1).
+    /// @param tokenId The token being auctioned.
+    /// @param endTime When bidding closes (unix seconds); a late bid moves it later, never earlier.
+    /// @param lowestBidAmount The base price: the minimum first bid.
+    /// @param buyNowPrice The price at which {buyToken} ends the auction at once.
+    /// @param ended True once the auction is over (sold, closed, stopped or cleared by a transfer).
+    /// @param highestBid The escrowed top bid while open; the price paid once sold; 0 if ended unsold.
+    /// @param highestBidder The top bidder while open; the buyer once sold; zero if ended unsold.
+    /// @param sold True when the auction ended with a sale (buy-now, accepted offer or settlement).
+    struct AuctionInfo {
+        uint256 auctionId;
+        uint256 tokenId;
+        uint64 endTime;
+        uint256 lowestBidAmount;
+        uint256 buyNowPrice;
+        bool ended;
+        uint256 highestBid;
+        address highestBidder;
+        bool sold;
+    }
+
+    /// @dev Per-token market state. `mintedBy`, `numberOfTransfers` and `saleType` share one slot.
+    struct Token {
+        address mintedBy;
+        uint64 numberOfTransfers;
+        SaleType saleType;
+        address previousOwner;
+        uint256 price;
+        uint256 auctionId;
+    }
+
+    /// @dev Per-auction state. `highestBidder`, `endTime`, `ended` and `sold` share one slot.
+    struct Auction {
+        uint256 tokenId;
+        uint256 lowestBidAmount;
+        uint256 buyNowPrice;
+        uint256 highestBid;
+        address highestBidder;
+        uint64 endTime;
+        bool ended;
+        bool sold;
+    }
+
+    /// @dev One royalty row.
+    struct Royalty {
+        address receiver;
+        uint96 bps;
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Constants
+    // ------------------------------------------------------------------------------------------
+
+    /// @notice Basis points in 100%.
+    uint96 public constant BPS_DENOMINATOR = 10_000;
+    /// @notice The service fee set at deployment: 5%.
+    uint96 public constant DEFAULT_SERVICE_FEE_BPS = 500;
+    /// @notice The highest service fee the admin can set: 10%.
+    uint96 public constant MAX_SERVICE_FEE_BPS = 1_000;
+    /// @notice The highest sum of a token's royalties: 90%, so fee + royalties <= 100% always.
+    uint96 public constant MAX_ROYALTY_BPS = BPS_DENOMINATOR - MAX_SERVICE_FEE_BPS;
+    /// @notice The most royalty receivers a token can have.
+    uint256 public constant MAX_ROYALTY_RECEIVERS = 2;
+    /// @notice The furthest an auction can end from the moment it starts.
+    uint256 public constant MAX_AUCTION_DURATION = 168 hours;
+    /// @notice A bid closer than this to the end moves the end to this long after the bid.
+    uint256 public constant ANTI_SNIPING_WINDOW = 10 minutes;
+    /// @notice Each bid must beat the top bid by at least this share (rounded up, at least 1 wei): 5%.
+    uint256 public constant MIN_RAISE_BPS = 500;
+    /// @notice The gas forwarded with each pushed payout; a failed push becomes a credit.
+    uint256 public constant PUSH_GAS_LIMIT = 10_000;
+
+    // ------------------------------------------------------------------------------------------
+    // Storage
+    // ------------------------------------------------------------------------------------------
+
+    address private _admin;
+    uint96 private _serviceFeeBps;
+    uint256 private _lastTokenId;
+    uint256 private _lastAuctionId;
+    uint256 private _totalEscrowed;
+    uint256 private _totalCredits;
+
+    mapping(uint256 tokenId => Token) private _tokens;
+    mapping(uint256 tokenId => string) private _tokenUris;
+    mapping(uint256 tokenId => Royalty[]) private _royalties;
+    mapping(uint256 auctionId => Auction) private _auctions;
+    mapping(address account => uint256) private _credits;
+
+    // ------------------------------------------------------------------------------------------
+    // Events
+    // ------------------------------------------------------------------------------------------
+
+    /// @notice A token was minted (the ERC-721 Transfer from zero precedes it).
+    /// @param tokenId The new token id.
+    /// @param creator The minter, its first owner.
+    /// @param tokenURI The metadata URI.
+    /// @param royaltyReceivers The royalty receivers (at most 2).
+    /// @param royaltyBps Each receiver's share of every sale, in basis points.
+    event Minted(
+        uint256 indexed tokenId, address indexed creator, string tokenURI, address[] royaltyReceivers, uint96[] royaltyBps
+    );
+
+    /// @notice A token's listing was set: on mint when listed, by {toggleForSale}, and when a sale,
+    /// a close or a transfer clears it (then saleType is NotForSale and every value 0).
+    /// @param tokenId The token.
+    /// @param saleType The new sale type.
+    /// @param price The fixed price, or the auction's buy-now price; 0 when not for sale.
+    /// @param basePrice The auction's base price (minimum first bid); 0 unless an auction.
+    /// @param endTime The auction's end; 0 unless an auction.
+    /// @param auctionId The auction this listing opened; 0 unless an auction.
+    event SaleUpdated(
+        uint256 indexed tokenId,
+        SaleType saleType,
+        uint256 price,
+        uint256 basePrice,
+        uint64 endTime,
+        uint256 indexed auctionId
+    );
+
+    /// @notice The asking price changed: the fixed price, or the buy-now price of an auction without bids.
+    /// @param tokenId The token.
+    /// @param price The new price.
+    event PriceChanged(uint256 indexed tokenId, uint256 price);
+
+    /// @notice A bid became the top bid of an auction (its ether is escrowed).
+    /// @param tokenId The token.
+    /// @param auctionId The auction.
+    /// @param bidder The bidder.
+    /// @param amount The bid.
+    /// @param endTime The auction's end after this bid (later than before when the bid came late).
+    event BidPlaced(
+        uint256 indexed tokenId, uint256 indexed auctionId, address indexed bidder, uint256 amount, uint64 endTime
+    );
+
+    /// @notice A top bid was given back: outbid, auction stopped or cleared, or bought out.
+    /// @param tokenId The token.
+    /// @param auctionId The auction.
+    /// @param bidder The bidder refunded.
+    /// @param amount The amount refunded (pushed, or credited when the push failed).
+    event BidRefunded(uint256 indexed tokenId, uint256 indexed auctionId, address indexed bidder, uint256 amount);
+
+    /// @notice The owner rejected the top bid; it is refunded (this event stands for the refund too)
+    /// and the auction stays open until its end.
+    /// @param tokenId The token.
+    /// @param auctionId The auction.
+    /// @param bidder The bidder refunded.
+    /// @param amount The amount refunded.
+    event BidRejected(uint256 indexed tokenId, uint256 indexed auctionId, address indexed bidder, uint256 amount);
+
+    /// @notice An auction ended: sold (winner and price), or closed, stopped or cleared unsold (zeros).
+    /// @param tokenId The token.
+    /// @param auctionId The auction.
+    /// @param winner The buyer, or zero when unsold.
+    /// @param amount The price paid, or 0 when unsold.
+    event AuctionEnded(uint256 indexed tokenId, uint256 indexed auctionId, address indexed winner, uint256 amount);
+
+    /// @notice A token was sold: fixed price, buy-now, accepted offer or settled auction.
+    /// fee + royalties + sellerProceeds == price.
+    /// @param tokenId The token.
+    /// @param auctionId The auction, or 0 for a fixed-price sale.
+    /// @param buyer The new owner.
+    /// @param seller The previous owner, who receives the proceeds.
+    /// @param price The price paid.
+    /// @param fee The service fee, paid to the admin.
+    /// @param royalties The sum of the royalties paid.
+    /// @param sellerProceeds What the seller receives.
+    event Sold(
+        uint256 indexed tokenId,
+        uint256 indexed auctionId,
+        address indexed buyer,
+        address seller,
+        uint256 price,
+        uint256 fee,
+        uint256 royalties,
+        uint256 sellerProceeds
+    );
+
+    /// @notice A royalty share of a sale was paid (pushed, or credited when the push failed).
+    /// @param tokenId The token sold.
+    /// @param receiver The royalty receiver.
+    /// @param amount The share.
+    event RoyaltyPaid(uint256 indexed tokenId, address indexed receiver, uint256 amount);
+
+    /// @notice A push payment failed and the amount was credited to the account instead.
+    /// @param account The account credited.
+    /// @param amount The amount added to its credits.
+    event Credited(address indexed account, uint256 amount);
+
+    /// @notice An account withdrew all its credits.
+    /// @param account The account whose credits were withdrawn.
+    /// @param amount The amount withdrawn.
+    event CreditsWithdrawn(address indexed account, uint256 amount);
+
+    /// @notice The service fee changed (also emitted at deployment).
+    /// @param feeBps The new fee in basis points.
+    event ServiceFeeChanged(uint96 feeBps);
+
+    /// @notice The admin changed (also emitted at deployment).
+    /// @param admin The new admin.
+    event AdminChanged(address indexed admin);
+
+    // ------------------------------------------------------------------------------------------
+    // Errors
+    // ------------------------------------------------------------------------------------------
+
+    /// @notice The token does not exist (never minted, or burned).
+    error MarketplaceNonexistentToken(uint256 tokenId);
+    /// @notice Only the token's owner can do this.
+    error MarketplaceNotOwner(uint256 tokenId);
+    /// @notice Only the admin can do this.
+    error MarketplaceNotAdmin(address caller);
+    /// @notice The token URI is empty.
+    error MarketplaceEmptyTokenURI();
+    /// @notice The royalty receivers and shares have different lengths.
+    error MarketplaceRoyaltyLengthMismatch(uint256 receivers, uint256 shares);
+    /// @notice More than {MAX_ROYALTY_RECEIVERS} royalty receivers.
+    error MarketplaceTooManyRoyalties(uint256 count);
+    /// @notice A royalty receiver is the zero address.
+    error MarketplaceZeroRoyaltyReceiver();
+    /// @notice A royalty share is zero.
+    error MarketplaceZeroRoyaltyShare();
+    /// @notice The two royalty receivers are the same address.
+    error MarketplaceDuplicateRoyaltyReceiver(address receiver);
+    /// @notice The royalties sum to more than {MAX_ROYALTY_BPS}.
+    error MarketplaceRoyaltyTooHigh(uint256 totalBps);
+    /// @notice A fixed price, a base price or a new price is zero.
+    error MarketplaceZeroPrice();
+    /// @notice An auction's buy-now price must be above its base price.
+    error MarketplaceBuyNowNotAboveBase(uint256 basePrice, uint256 buyNowPrice);
+    /// @notice A value was given that the chosen sale type does not use (it must be 0).
+    error MarketplaceUnexpectedSaleParameters();
+    /// @notice An auction must end in the future and at most {MAX_AUCTION_DURATION} from now.
+    error MarketplaceInvalidEndTime(uint64 endTime);
+    /// @notice The token is not for sale.
+    error MarketplaceNotForSale(uint256 tokenId);
+    /// @notice The token is not in an auction.
+    error MarketplaceNotAuction(uint256 tokenId);
+    /// @notice The token is for sale (burning needs it not for sale).
+    error MarketplaceForSale(uint256 tokenId);
+    /// @notice msg.value must equal the price exactly.
+    error MarketplaceWrongValue(uint256 expected, uint256 sent);
+    /// @notice The owner cannot buy its own token.
+    error MarketplaceOwnerCannotBuy(uint256 tokenId);
+    /// @notice The owner cannot bid on its own token.
+    error MarketplaceOwnerCannotBid(uint256 tokenId);
+    /// @notice The auction's end time has passed: no bid, buy-now, rejection or price change.
+    error MarketplaceAuctionExpired(uint256 tokenId, uint64 endTime);
+    /// @notice The auction has not reached its end time yet.
+    error MarketplaceAuctionNotExpired(uint256 tokenId, uint64 endTime);
+    /// @notice The bid is below the base price or the minimum raise over the top bid.
+    error MarketplaceBidTooLow(uint256 minimum, uint256 sent);
+    /// @notice A bid at or above the buy-now price: use {buyToken} instead.
+    error MarketplaceBidAtOrAboveBuyNow(uint256 buyNowPrice, uint256 sent);
+    /// @notice The auction has no top bid.
+    error MarketplaceNoBid(uint256 tokenId);
+    /// @notice The auction has a top bid.
+    error MarketplaceAuctionHasBid(uint256 tokenId);
+    /// @notice The auction ended with a top bid: it can only be settled (or accepted), not changed or transferred.
+    error MarketplaceAuctionAwaitingSettlement(uint256 tokenId);
+    /// @notice The service fee is above {MAX_SERVICE_FEE_BPS}.
+    error MarketplaceFeeTooHigh(uint96 feeBps);
+    /// @notice The zero address is not allowed here.
+    error MarketplaceZeroAddress();
+    /// @notice The account has no credits to withdraw.
+    error MarketplaceNoCredits(address account);
+    /// @notice Sending the withdrawn credits failed.
+    error MarketplaceWithdrawFailed(address recipient, uint256 amount);
+
+    // ------------------------------------------------------------------------------------------
+    // Construction and admin
+    // ------------------------------------------------------------------------------------------
+
+    /// @notice Deploys the marketplace; the deployer is the first admin and the fee is 5%.
+    constructor() ERC721("NFT Marketplace", "NFTM") {
+        _admin = msg.sender;
+        emit AdminChanged(msg.sender);
+        _serviceFeeBps = DEFAULT_SERVICE_FEE_BPS;
+        emit ServiceFeeChanged(DEFAULT_SERVICE_FEE_BPS);
+    }
+
+    /// @notice Sets the service fee taken from every sale and paid to the admin.
+    /// @param feeBps The new fee in basis points, at most {MAX_SERVICE_FEE_BPS}.
+    function setServiceFeeBps(uint96 feeBps) external {
+        _onlyAdmin();
+        if (feeBps > MAX_SERVICE_FEE_BPS) revert MarketplaceFeeTooHigh(feeBps);
+        _serviceFeeBps = feeBps;
+        emit ServiceFeeChanged(feeBps);
+    }
+
+    /// @notice Hands the admin role (fee setting and fee income) to another account.
+    /// @param newAdmin The new admin, not zero.
+    function setAdmin(address newAdmin) external {
+        _onlyAdmin();
+        if (newAdmin == address(0)) revert MarketplaceZeroAddress();
+        _admin = newAdmin;
+        emit AdminChanged(newAdmin);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Minting and listing
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * @notice Mints a token to the caller, with its royalties, and lists it as asked.
+     * @param uri The metadata URI, not empty.
+     * @param saleType NotForSale, FixedPrice or Auction.
+     * @param royaltyReceivers At most 2 distinct, non-zero receivers.
+     * @param royaltyBps Their shares in basis points, each > 0, summing to at most {MAX_ROYALTY_BPS}.
+     * @param auctionEndTime Auction only: the end, in the future and at most 168 hours ahead; else 0.
+     * @param basePrice Auction only: the minimum first bid, > 0; else 0.
+     * @param price FixedPrice: the price, > 0. Auction: the buy-now price, > basePrice. NotForSale: 0.
+     * @return tokenId The new token id (ids start at 1).
+     */
+    function mint(
+        string calldata uri,
+        SaleType saleType,
+        address[] calldata royaltyReceivers,
+        uint96[] calldata royaltyBps,
+        uint64 auctionEndTime,
+        uint256 basePrice,
+        uint256 price
+    ) external returns (uint256 tokenId) {
+        if (bytes(uri).length == 0) revert MarketplaceEmptyTokenURI();
+        _checkRoyalties(royaltyReceivers, royaltyBps);
+        _checkSaleParameters(saleType, price, auctionEndTime, basePrice);
+
+        tokenId = ++_lastTokenId;
+        _tokens[tokenId].mintedBy = msg.sender;
+        _tokenUris[tokenId] = uri;
+        Royalty[] storage rows = _royalties[tokenId];
+        for (uint256 i = 0; i < royaltyReceivers.length; ++i) {
+            rows.push(Royalty({receiver: royaltyReceivers[i], bps: royaltyBps[i]}));
+        }
+        _mint(msg.sender, tokenId);
+        emit Minted(tokenId, msg.sender, uri, royaltyReceivers, royaltyBps);
+
+        if (saleType != SaleType.NotForSale) _list(tokenId, saleType, price, auctionEndTime, basePrice);
+    }
+
+    /**
+     * @notice Puts a token on sale, changes its sale, or stops it. Any open auction is ended first
+     * (its top bidder refunded), and a new auction always gets a new auction id.
+     * @dev Not allowed once an auction has passed its end with a top bid: that bid has won and the
+     * auction can only be settled ({settleAuction}) or accepted.
+     * @param tokenId The token, owned by the caller.
+     * @param saleType The new sale type.
+     * @param price FixedPrice: the price, > 0. Auction: the buy-now price, > basePrice. NotForSale: 0.
+     * @param auctionEndTime Auction only: the end, in the future and at most 168 hours ahead; else 0.
+     * @param basePrice Auction only: the minimum first bid, > 0; else 0.
+     */
+    function toggleForSale(uint256 tokenId, SaleType saleType, uint256 price, uint64 auctionEndTime, uint256 basePrice)
+        external
+        nonReentrant
+    {
+        _onlyOwner(tokenId);
+        _checkSaleParameters(saleType, price, auctionEndTime, basePrice);
+        _checkNotAwaitingSettlement(tokenId);
+
+        (address refundTo, uint256 refund) = _clearListing(tokenId);
+        if (saleType == SaleType.NotForSale) emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
+        else _list(tokenId, saleType, price, auctionEndTime, basePrice);
+
+        _push(refundTo, refund);
+    }
+
+    /**
+     * @notice Changes the asking price: the fixed price, or the buy-now price of a running auction
+     * that has no bid yet (then it must stay above the base price).
+     * @param tokenId The token, owned by the caller.
+     * @param newPrice The new price, > 0.
+     */
+    function changeTokenPrice(uint256 tokenId, uint256 newPrice) external {
+        _onlyOwner(tokenId);
+        if (newPrice == 0) revert MarketplaceZeroPrice();
+        Token storage token = _tokens[tokenId];
+        SaleType saleType = token.saleType;
+        if (saleType == SaleType.NotForSale) revert MarketplaceNotForSale(tokenId);
+        if (saleType == SaleType.Auction) {
+            Auction storage auction = _auctions[token.auctionId];
+            if (block.timestamp >= auction.endTime) revert MarketplaceAuctionExpired(tokenId, auction.endTime);
+            if (auction.highestBidder != address(0)) revert MarketplaceAuctionHasBid(tokenId);
+            if (newPrice <= auction.lowestBidAmount) {
+                revert MarketplaceBuyNowNotAboveBase(auction.lowestBidAmount, newPrice);
+            }
+            auction.buyNowPrice = newPrice;
+        }
+        token.price = newPrice;
+        emit PriceChanged(tokenId, newPrice);
+    }
+
+    /**
+     * @notice Ends an auction that reached its end time without any bid; the token is then not for sale.
+     * @param tokenId The token, owned by the caller.
+     */
+    function closeAuction(uint256 tokenId) external {
+        _onlyOwner(tokenId);
+        Auction storage auction = _openAuction(tokenId);
+        if (block.timestamp < auction.endTime) revert MarketplaceAuctionNotExpired(tokenId, auction.endTime);
+        if (auction.highestBidder != address(0)) revert MarketplaceAuctionHasBid(tokenId);
+        // No bid: nothing to refund.
+        _clearListing(tokenId);
+        emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
+    }
+
+    /**
+     * @notice Burns a token, with its royalties and metadata. Only when it is not for sale.
+     * @param tokenId The token, owned by the caller.
+     */
+    function burn(uint256 tokenId) external {
+        _onlyOwner(tokenId);
+        if (_tokens[tokenId].saleType != SaleType.NotForSale) revert MarketplaceForSale(tokenId);
+        _burn(tokenId);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Buying and bidding
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * @notice Buys a token at its fixed price, or at the buy-now price of a running auction (the top
+     * bidder, if any, is refunded). msg.value must equal the price exactly. The token is delivered
+     * with the ERC-721 safe-transfer check, so a contract buyer must implement onERC721Received.
+     * @param tokenId The token.
+     */
+    function buyToken(uint256 tokenId) external payable nonReentrant {
+        address seller = _requireExists(tokenId);
+        if (msg.sender == seller) revert MarketplaceOwnerCannotBuy(tokenId);
+        Token storage token = _tokens[tokenId];
+        SaleType saleType = token.saleType;
+        if (saleType == SaleType.NotForSale) revert MarketplaceNotForSale(tokenId);
+
+        uint256 price = token.price;
+        if (msg.value != price) revert MarketplaceWrongValue(price, msg.value);
+
+        uint256 auctionId;
+        address refundTo;
+        uint256 refund;
+        if (saleType == SaleType.Auction) {
+            auctionId = token.auctionId;
+            Auction storage auction = _auctions[auctionId];
+            if (block.timestamp >= auction.endTime) revert MarketplaceAuctionExpired(tokenId, auction.endTime);
+            refundTo = auction.highestBidder;
+            refund = auction.highestBid;
+            _totalEscrowed -= refund;
+            auction.highestBidder = msg.sender;
+            auction.highestBid = price;
+            auction.ended = true;
+            auction.sold = true;
+            if (refundTo != address(0)) emit BidRefunded(tokenId, auctionId, refundTo, refund);
+            emit AuctionEnded(tokenId, auctionId, msg.sender, price);
+        }
+        token.saleType = SaleType.NotForSale;
+        token.price = 0;
+        emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
+
+        _transfer(seller, msg.sender, tokenId);
+        _distribute(tokenId, auctionId, seller, msg.sender, price);
+        _push(refundTo, refund);
+        ERC721Utils.checkOnERC721Received(msg.sender, seller, msg.sender, tokenId, "");
+    }
+
+    /**
+     * @notice Bids in a running auction; the ether is escrowed and the previous top bid refunded.
+     * The first bid must be at least the base price; later ones at least the top bid plus 5% (rounded
+     * up, at least 1 wei), see {minimumBid}. A bid must stay below the buy-now price (use {buyToken}).
+     * A bid less than 10 minutes before the end moves the end to 10 minutes after the bid.
+     * @param tokenId The token.
+     */
+    function bid(uint256 tokenId) external payable nonReentrant {
+        address owner = _requireExists(tokenId);
+        if (msg.sender == owner) revert MarketplaceOwnerCannotBid(tokenId);
+        Token storage token = _tokens[tokenId];
+        if (token.saleType != SaleType.Auction) revert MarketplaceNotAuction(tokenId);
+        uint256 auctionId = token.auctionId;
+        Auction storage auction = _auctions[auctionId];
+        uint64 endTime = auction.endTime;
+        if (block.timestamp >= endTime) revert MarketplaceAuctionExpired(tokenId, endTime);
+        if (msg.value >= auction.buyNowPrice) revert MarketplaceBidAtOrAboveBuyNow(auction.buyNowPrice, msg.value);
+
+        address previousBidder = auction.highestBidder;
+        uint256 previousBid = auction.highestBid;
+        uint256 minimum = previousBidder == address(0) ? auction.lowestBidAmount : _raise(previousBid);
+        if (msg.value < minimum) revert MarketplaceBidTooLow(minimum, msg.value);
+
+        auction.highestBidder = msg.sender;
+        auction.highestBid = msg.value;
+        _totalEscrowed = _totalEscrowed + msg.value - previousBid;
+        if (endTime - block.timestamp < ANTI_SNIPING_WINDOW) {
+            // casting to 'uint64' is safe because timestamps stay far below 2**64 seconds
+            // forge-lint: disable-next-line(unsafe-typecast)
+            endTime = uint64(block.timestamp + ANTI_SNIPING_WINDOW);
+            auction.endTime = endTime;
+        }
+        emit BidPlaced(tokenId, auctionId, msg.sender, msg.value, endTime);
+        if (previousBidder != address(0)) emit BidRefunded(tokenId, auctionId, previousBidder, previousBid);
+
+        _push(previousBidder, previousBid);
+    }
+
+    /**
+     * @notice The owner accepts the top bid (selling the token to the top bidder, before or after the
+     * end) or rejects it (refunding it; only before the end, and the auction stays open until then).
+     * @param tokenId The token, owned by the caller.
+     * @param accept True to accept, false to reject.
+     */
+    function acceptOffer(uint256 tokenId, bool accept) external nonReentrant {
+        address owner = _onlyOwner(tokenId);
+        Auction storage auction = _openAuction(tokenId);
+        address bidder = auction.highestBidder;
+        if (bidder == address(0)) revert MarketplaceNoBid(tokenId);
+        if (accept) {
+            _settle(tokenId, owner);
+            return;
+        }
+        if (block.timestamp >= auction.endTime) revert MarketplaceAuctionExpired(tokenId, auction.endTime);
+        uint256 amount = auction.highestBid;
+        auction.highestBidder = address(0);
+        auction.highestBid = 0;
+        _totalEscrowed -= amount;
+        emit BidRejected(tokenId, _tokens[tokenId].auctionId, bidder, amount);
+        _push(bidder, amount);
+    }
+
+    /**
+     * @notice Settles an auction past its end time: the top bidder gets the token, the seller, the
+     * royalty receivers and the admin get paid. Anyone can call it.
+     * @param tokenId The token.
+     */
+    function settleAuction(uint256 tokenId) external nonReentrant {
+        address owner = _requireExists(tokenId);
+        Auction storage auction = _openAuction(tokenId);
+        if (block.timestamp < auction.endTime) revert MarketplaceAuctionNotExpired(tokenId, auction.endTime);
+        if (auction.highestBidder == address(0)) revert MarketplaceNoBid(tokenId);
+        _settle(tokenId, owner);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Credits
+    // ------------------------------------------------------------------------------------------
+
+    /// @notice Withdraws all the caller's credits (payouts whose push failed) to the caller, with all gas.
+    function withdrawCredits() external nonReentrant {
+        _withdrawCredits(payable(msg.sender));
+    }
+
+    /// @notice Withdraws all the caller's credits to another address (for accounts that cannot take ether).
+    /// @param recipient Where to send them, not zero.
+    function withdrawCreditsTo(address payable recipient) external nonReentrant {
+        if (recipient == address(0)) revert MarketplaceZeroAddress();
+        _withdrawCredits(recipient);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // ERC-721 transfers
+    // ------------------------------------------------------------------------------------------
+
+    /// @notice ERC-721 transfer. It clears the token's listing and open auction, refunding the top bidder.
+    /// It is refused while an auction awaits settlement. Guarded against reentrancy (it may pay a refund);
+    /// `safeTransferFrom` goes through it too.
+    /// @param from The current owner.
+    /// @param to The new owner.
+    /// @param tokenId The token.
+    function transferFrom(address from, address to, uint256 tokenId) public override nonReentrant {
+        super.transferFrom(from, to, tokenId);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Views
+    // ------------------------------------------------------------------------------------------
+
+    /// @notice The admin: sets the fee and receives it.
+    /// @return The admin's address.
+    function admin() external view returns (address) {
+        return _admin;
+    }
+
+    /// @notice The service fee taken from every sale, in basis points.
+    /// @return The fee.
+    function serviceFeeBps() external view returns (uint96) {
+        return _serviceFeeBps;
+    }
+
+    /// @notice An account's credits: payouts whose push failed, waiting to be withdrawn.
+    /// @param account The account.
+    /// @return The amount it can withdraw.
+    function creditsOf(address account) external view returns (uint256) {
+        return _credits[account];
+    }
+
+    /// @notice The sum of all unwithdrawn credits.
+    /// @return The total.
+    function totalCredits() external view returns (uint256) {
+        return _totalCredits;
+    }
+
+    /// @notice The sum of all escrowed top bids of open auctions.
+    /// @return The total.
+    function totalEscrowed() external view returns (uint256) {
+        return _totalEscrowed;
+    }
+
+    /// @notice The last token id minted (ids start at 1; burned ids are not reused).
+    /// @return The id, 0 before the first mint.
+    function lastTokenId() external view returns (uint256) {
+        return _lastTokenId;
+    }
+
+    /// @notice The last auction id started (ids start at 1).
+    /// @return The id, 0 before the first auction.
+    function lastAuctionId() external view returns (uint256) {
+        return _lastAuctionId;
+    }
+
+    /// @notice Everything about a token. Reverts for a token that does not exist.
+    /// @param tokenId The token.
+    /// @return info The token's fields.
+    function tokenInfo(uint256 tokenId) external view returns (TokenInfo memory info) {
+        address owner = _requireExists(tokenId);
+        Token storage token = _tokens[tokenId];
+        info = TokenInfo({
+            tokenId: tokenId,
+            tokenURI: _tokenUris[tokenId],
+            mintedBy: token.mintedBy,
+            currentOwner: owner,
+            previousOwner: token.previousOwner,
+            price: token.price,
+            numberOfTransfers: token.numberOfTransfers,
+            forSale: token.saleType != SaleType.NotForSale,
+            saleType: token.saleType,
+            auctionId: token.auctionId,
+            numberOfRoyalties: _royalties[tokenId].length
+        });
+    }
+
+    /// @notice The token's open auction, or its last one; all zero if it was never auctioned.
+    /// Reverts for a token that does not exist.
+    /// @param tokenId The token.
+    /// @return The auction's fields.
+    function auctionInfo(uint256 tokenId) external view returns (AuctionInfo memory) {
+        _requireExists(tokenId);
+        return auctionById(_tokens[tokenId].auctionId);
+    }
+
+    /// @notice An auction by id (all zero for an unknown id).
+    /// @param auctionId The auction.
+    /// @return info The auction's fields.
+    function auctionById(uint256 auctionId) public view returns (AuctionInfo memory info) {
+        Auction storage auction = _auctions[auctionId];
+        if (auction.tokenId == 0) return info;
+        info = AuctionInfo({
+            auctionId: auctionId,
+            tokenId: auction.tokenId,
+            endTime: auction.endTime,
+            lowestBidAmount: auction.lowestBidAmount,
+            buyNowPrice: auction.buyNowPrice,
+            ended: auction.ended,
+            highestBid: auction.highestBid,
+            highestBidder: auction.highestBidder,
+            sold: auction.sold
+        });
+    }
+
+    /// @notice The smallest bid {bid} accepts now: the base price, or the top bid plus the minimum raise.
+    /// Reverts unless the token is in an auction.
+    /// @param tokenId The token.
+    /// @return The minimum bid (a bid must also stay below the buy-now price).
+    function minimumBid(uint256 tokenId) external view returns (uint256) {
+        _requireExists(tokenId);
+        Auction storage auction = _openAuction(tokenId);
+        return auction.highestBidder == address(0) ? auction.lowestBidAmount : _raise(auction.highestBid);
+    }
+
+    /// @notice Every royalty receiver of a token and its share in basis points (empty for an unknown token).
+    /// @param tokenId The token.
+    /// @return receivers The receivers.
+    /// @return bps Their shares.
+    function royaltiesOf(uint256 tokenId) external view returns (address[] memory receivers, uint96[] memory bps) {
+        Royalty[] storage rows = _royalties[tokenId];
+        receivers = new address[](rows.length);
+        bps = new uint96[](rows.length);
+        for (uint256 i = 0; i < rows.length; ++i) {
+            receivers[i] = rows[i].receiver;
+            bps[i] = rows[i].bps;
+        }
+    }
+
+    /// @notice ERC-2981. A token can have two receivers but ERC-2981 names one: this returns the first
+    /// receiver with the total royalty of all rows (as this market pays it: each row's share rounded
+    /// down). Use {royaltiesOf} for each receiver. (zero, 0) when the token has no royalty.
+    /// @param tokenId The token.
+    /// @param salePrice The sale price.
+    /// @return receiver The first receiver.
+    /// @return royaltyAmount The total royalty for that price.
+    function royaltyInfo(uint256 tokenId, uint256 salePrice)
+        external
+        view
+        returns (address receiver, uint256 royaltyAmount)
+    {
+        Royalty[] storage rows = _royalties[tokenId];
+        if (rows.length == 0) return (address(0), 0);
+        receiver = rows[0].receiver;
+        for (uint256 i = 0; i < rows.length; ++i) {
+            royaltyAmount += (salePrice * rows[i].bps) / BPS_DENOMINATOR;
+        }
+    }
+
+    /// @notice The token's metadata URI. Reverts for a token that does not exist.
+    /// @param tokenId The token.
+    /// @return The URI given at mint.
+    function tokenURI(uint256 tokenId) public view override returns (string memory) {
+        _requireExists(tokenId);
+        return _tokenUris[tokenId];
+    }
+
+    /// @notice ERC-165: true for ERC-165, ERC-721, ERC-721 Metadata and ERC-2981.
+    /// @param interfaceId The interface id.
+    /// @return Whether it is supported.
+    function supportsInterface(bytes4 interfaceId) public view override(ERC721, IERC165) returns (bool) {
+        return interfaceId == type(IERC2981).interfaceId || super.supportsInterface(interfaceId);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Internals
+    // ------------------------------------------------------------------------------------------
+
+    /// @dev Keeps the market state in step with ownership. Every owner change that does not come from
+    /// a sale (sales clear the listing first) clears the listing and ends an open auction, refunding
+    /// its top bidder; a burn deletes the token's market state.
+    function _update(address to, uint256 tokenId, address auth) internal override returns (address from) {
+        Token storage token = _tokens[tokenId];
+        bool listed = token.saleType != SaleType.NotForSale;
+        if (listed) _checkNotAwaitingSettlement(tokenId);
+
+        from = super._update(to, tokenId, auth);
+        if (from == address(0)) return from; // a mint
+
+        address refundTo;
+        uint256 refund;
+        if (listed) {
+            (refundTo, refund) = _clearListing(tokenId);
+            emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
+        }
+        if (to == address(0)) {
+            delete _tokens[tokenId];
+            delete _royalties[tokenId];
+            delete _tokenUris[tokenId];
+        } else {
+            token.previousOwner = from;
+            token.numberOfTransfers += 1;
+        }
+        _push(refundTo, refund);
+    }
+
+    /// @dev Sells the token of an open auction to its top bidder at the top bid.
+    function _settle(uint256 tokenId, address seller) private {
+        Token storage token = _tokens[tokenId];
+        uint256 auctionId = token.auctionId;
+        Auction storage auction = _auctions[auctionId];
+        address buyer = auction.highestBidder;
+        uint256 price = auction.highestBid;
+        _totalEscrowed -= price;
+        auction.ended = true;
+        auction.sold = true;
+        emit AuctionEnded(tokenId, auctionId, buyer, price);
+        token.saleType = SaleType.NotForSale;
+        token.price = 0;
+        emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
+
+        // A plain transfer: the winner's code must not be able to block the settlement.
+        _transfer(seller, buyer, tokenId);
+        _distribute(tokenId, auctionId, seller, buyer, price);
+    }
+
+    /// @dev Splits a sale price into royalties, the service fee and the seller's proceeds, and pays them.
+    /// Each share is rounded down; the seller gets the rest, so the parts always add up to the price.
+    function _distribute(uint256 tokenId, uint256 auctionId, address seller, address buyer, uint256 price) private {
+        uint256 fee = (price * _serviceFeeBps) / BPS_DENOMINATOR;
+        Royalty[] storage rows = _royalties[tokenId];
+        uint256 count = rows.length;
+        Royalty[] memory paid = new Royalty[](count);
+        uint256[] memory amounts = new uint256[](count);
+        uint256 royalties;
+        for (uint256 i = 0; i < count; ++i) {
+            paid[i] = rows[i];
+            amounts[i] = (price * paid[i].bps) / BPS_DENOMINATOR;
+            royalties += amounts[i];
+        }
+        uint256 sellerProceeds = price - fee - royalties;
+        emit Sold(tokenId, auctionId, buyer, seller, price, fee, royalties, sellerProceeds);
+
+        for (uint256 i = 0; i < count; ++i) {
+            if (amounts[i] == 0) continue;
+            emit RoyaltyPaid(tokenId, paid[i].receiver, amounts[i]);
+            _push(paid[i].receiver, amounts[i]);
+        }
+        _push(_admin, fee);
+        _push(seller, sellerProceeds);
+    }
+
+    /// @dev Ends the token's listing. For an open auction: marks it ended unsold and releases its top
+    /// bid, which the caller must refund with {_push} after all its effects. Emits BidRefunded and
+    /// AuctionEnded as needed; the caller emits the SaleUpdated that describes the new listing.
+    function _clearListing(uint256 tokenId) private returns (address refundTo, uint256 refund) {
+        Token storage token = _tokens[tokenId];
+        SaleType saleType = token.saleType;
+        if (saleType == SaleType.NotForSale) return (address(0), 0);
+        token.saleType = SaleType.NotForSale;
+        token.price = 0;
+        if (saleType == SaleType.Auction) {
+            uint256 auctionId = token.auctionId;
+            Auction storage auction = _auctions[auctionId];
+            refundTo = auction.highestBidder;
+            refund = auction.highestBid;
+            auction.highestBidder = address(0);
+            auction.highestBid = 0;
+            auction.ended = true;
+            _totalEscrowed -= refund;
+            if (refundTo != address(0)) emit BidRefunded(tokenId, auctionId, refundTo, refund);
+            emit AuctionEnded(tokenId, auctionId, address(0), 0);
+        }
+    }
+
+    /// @dev Lists a token (checked parameters); an auction gets a new id.
+    function _list(uint256 tokenId, SaleType saleType, uint256 price, uint64 endTime, uint256 basePrice) private {
+        Token storage token = _tokens[tokenId];
+        token.saleType = saleType;
+        token.price = price;
+        if (saleType == SaleType.Auction) {
+            uint256 auctionId = ++_lastAuctionId;
+            token.auctionId = auctionId;
+            Auction storage auction = _auctions[auctionId];
+            auction.tokenId = tokenId;
+            auction.lowestBidAmount = basePrice;
+            auction.buyNowPrice = price;
+            auction.endTime = endTime;
+            emit SaleUpdated(tokenId, saleType, price, basePrice, endTime, auctionId);
+        } else {
+            emit SaleUpdated(tokenId, saleType, price, 0, 0, 0);
+        }
+    }
+
+    /// @dev Pays `amount` to `to` with at most {PUSH_GAS_LIMIT} gas and no return data copied; on
+    /// failure credits it instead. Does nothing for a zero amount or address.
+    function _push(address to, uint256 amount) private {
+        if (amount == 0 || to == address(0)) return;
+        bool success;
+        uint256 gasLimit = PUSH_GAS_LIMIT;
+        assembly ("memory-safe") {
+            success := call(gasLimit, to, amount, 0, 0, 0, 0)
+        }
+        if (!success) {
+            _credits[to] += amount;
+            _totalCredits += amount;
+            emit Credited(to, amount);
+        }
+    }
+
+    /// @dev Sends all of the caller's credits to `recipient` with all gas; reverts if that fails.
+    function _withdrawCredits(address payable recipient) private {
+        uint256 amount = _credits[msg.sender];
+        if (amount == 0) revert MarketplaceNoCredits(msg.sender);
+        _credits[msg.sender] = 0;
+        _totalCredits -= amount;
+        emit CreditsWithdrawn(msg.sender, amount);
+        (bool success,) = recipient.call{value: amount}("");
+        if (!success) revert MarketplaceWithdrawFailed(recipient, amount);
+    }
+
+    /// @dev The minimum next bid over a top bid: +5%, rounded up (so at least 1 wei for any top bid > 0).
+    function _raise(uint256 topBid) private pure returns (uint256) {
+        return topBid + (topBid * MIN_RAISE_BPS + BPS_DENOMINATOR - 1) / BPS_DENOMINATOR;
+    }
+
+    /// @dev The token's open auction; reverts unless the token is in an auction.
+    function _openAuction(uint256 tokenId) private view returns (Auction storage) {
+        Token storage token = _tokens[tokenId];
+        if (token.saleType != SaleType.Auction) revert MarketplaceNotAuction(tokenId);
+        return _auctions[token.auctionId];
+    }
+
+    /// @dev Reverts when the token's auction is past its end with a top bid (it must be settled).
+    function _checkNotAwaitingSettlement(uint256 tokenId) private view {
+        Token storage token = _tokens[tokenId];
+        if (token.saleType != SaleType.Auction) return;
+        Auction storage auction = _auctions[token.auctionId];
+        if (auction.highestBidder != address(0) && block.timestamp >= auction.endTime) {
+            revert MarketplaceAuctionAwaitingSettlement(tokenId);
+        }
+    }
+
+    /// @dev Checks a listing's parameters: values the sale type does not use must be 0.
+    function _checkSaleParameters(SaleType saleType, uint256 price, uint64 endTime, uint256 basePrice) private view {
+        if (saleType == SaleType.NotForSale) {
+            if (price != 0 || endTime != 0 || basePrice != 0) revert MarketplaceUnexpectedSaleParameters();
+        } else if (saleType == SaleType.FixedPrice) {
+            if (endTime != 0 || basePrice != 0) revert MarketplaceUnexpectedSaleParameters();
+            if (price == 0) revert MarketplaceZeroPrice();
+        } else {
+            if (basePrice == 0) revert MarketplaceZeroPrice();
+            if (price <= basePrice) revert MarketplaceBuyNowNotAboveBase(basePrice, price);
+            if (endTime <= block.timestamp || endTime > block.timestamp + MAX_AUCTION_DURATION) {
+                revert MarketplaceInvalidEndTime(endTime);
+            }
+        }
+    }
+
+    /// @dev Checks royalty rows: at most 2, same lengths, non-zero distinct receivers, non-zero shares,
+    /// sum at most {MAX_ROYALTY_BPS}.
+    function _checkRoyalties(address[] calldata receivers, uint96[] calldata bps) private pure {
+        if (receivers.length != bps.length) revert MarketplaceRoyaltyLengthMismatch(receivers.length, bps.length);
+        if (receivers.length > MAX_ROYALTY_RECEIVERS) revert MarketplaceTooManyRoyalties(receivers.length);
+        uint256 total;
+        for (uint256 i = 0; i < receivers.length; ++i) {
+            if (receivers[i] == address(0)) revert MarketplaceZeroRoyaltyReceiver();
+            if (bps[i] == 0) revert MarketplaceZeroRoyaltyShare();
+            total += bps[i];
+        }
+        if (receivers.length == 2 && receivers[0] == receivers[1]) {
+            revert MarketplaceDuplicateRoyaltyReceiver(receivers[0]);
+        }
+        if (total > MAX_ROYALTY_BPS) revert MarketplaceRoyaltyTooHigh(total);
+    }
+
+    /// @dev Reverts unless the caller is the admin.
+    function _onlyAdmin() private view {
+        if (msg.sender != _admin) revert MarketplaceNotAdmin(msg.sender);
+    }
+
+    /// @dev Reverts unless the token exists and the caller owns it; returns the owner.
+    function _onlyOwner(uint256 tokenId) private view returns (address owner) {
+        owner = _requireExists(tokenId);
+        if (msg.sender != owner) revert MarketplaceNotOwner(tokenId);
+    }
+
+    /// @dev Reverts unless the token exists; returns its owner.
+    function _requireExists(uint256 tokenId) private view returns (address owner) {
+        owner = _ownerOf(tokenId);
+        if (owner == address(0)) revert MarketplaceNonexistentToken(tokenId);
+    }
+}
