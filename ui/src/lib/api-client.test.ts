@@ -1,0 +1,85 @@
+import Cookies from 'js-cookie'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { ApiError, apiRequest, errorMessage } from './api-client'
+import { TOKEN_COOKIE, USER_PROFILE_KEY, useSession } from './auth'
+import { registerNavigator } from './navigation'
+import { useWalletStore } from './wallet-store'
+import { jsonResponse } from '../testing/fetch'
+
+describe('api client', () => {
+  const navigate = vi.fn()
+  beforeEach(() => {
+    registerNavigator(navigate)
+    window.history.pushState({}, '', '/profile/edit-profile?tab=1')
+  })
+  afterEach(() => {
+    registerNavigator(null)
+    vi.unstubAllGlobals()
+    navigate.mockReset()
+    useSession.setState({ token: undefined, user: null })
+  })
+
+  it('unwraps the envelope and returns body and message', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(jsonResponse(200, { accessToken: 'abc' }, 'ok'))
+    vi.stubGlobal('fetch', fetchMock)
+    const result = await apiRequest<{ accessToken: string }>('/api/auth/login', {
+      method: 'POST',
+      json: { email: 'a@b.co', password: 'x' },
+    })
+    expect(result.body.accessToken).toBe('abc')
+    expect(result.message).toBe('ok')
+    const [url, init] = fetchMock.mock.calls[0]
+    expect(url).toBe('/api/auth/login')
+    expect(init.method).toBe('POST')
+    expect(init.headers['Content-Type']).toBe('application/json')
+    expect(JSON.parse(init.body)).toEqual({ email: 'a@b.co', password: 'x' })
+    expect(init.headers.Authorization).toBeUndefined()
+  })
+
+  it('attaches the bearer token from the cookie', async () => {
+    Cookies.set(TOKEN_COOKIE, 'tok-123')
+    const fetchMock = vi.fn().mockResolvedValue(jsonResponse(200, {}, ''))
+    vi.stubGlobal('fetch', fetchMock)
+    await apiRequest('/api/account/myprofile')
+    expect(fetchMock.mock.calls[0][1].headers.Authorization).toBe('Bearer tok-123')
+  })
+
+  it('adds query parameters', async () => {
+    const fetchMock = vi.fn().mockResolvedValue(jsonResponse(200, {}, 'Username is Available'))
+    vi.stubGlobal('fetch', fetchMock)
+    await apiRequest('/api/auth/checkusername', { query: { username: 'neo', skip: undefined } })
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/auth/checkusername?username=neo')
+  })
+
+  it('throws an ApiError with the server message on failure', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(403, null, 'Cannot Login Email Not Verified, OTP send to your email')))
+    const error = await apiRequest('/api/auth/login', { method: 'POST', json: {} }).catch((e) => e)
+    expect(error).toBeInstanceOf(ApiError)
+    expect(error.statuscode).toBe(403)
+    expect(errorMessage(error, 'fallback')).toBe('Cannot Login Email Not Verified, OTP send to your email')
+    expect(navigate).not.toHaveBeenCalled()
+  })
+
+  it('uses the fallback when the response is not an envelope (API missing)', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('<html></html>', { status: 200 })))
+    const error = await apiRequest('/api/config').catch((e) => e)
+    expect(error).toBeInstanceOf(ApiError)
+    expect(errorMessage(error, 'fallback')).toBe('fallback')
+  })
+
+  it.each([401, 410])('on %i clears the session and goes to /token-expiry with the callback', async (status) => {
+    Cookies.set(TOKEN_COOKIE, 'expired')
+    localStorage.setItem(USER_PROFILE_KEY, JSON.stringify({ email: 'a@b.co' }))
+    useSession.setState({ token: 'expired', user: { email: 'a@b.co' } as never })
+    useWalletStore.getState().setWallet({ walletType: 'Metamask', walletAddress: '0xabc', connectorId: 'metaMask' })
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(status, null, 'Token expired')))
+
+    await expect(apiRequest('/api/account/myprofile')).rejects.toBeInstanceOf(ApiError)
+
+    expect(Cookies.get(TOKEN_COOKIE)).toBeUndefined()
+    expect(localStorage.getItem(USER_PROFILE_KEY)).toBeNull()
+    expect(useSession.getState().token).toBeUndefined()
+    expect(useWalletStore.getState().walletType).toBeNull()
+    expect(navigate).toHaveBeenCalledWith('/token-expiry?callbackURL=%2Fprofile%2Fedit-profile%3Ftab%3D1', undefined)
+  })
+})

@@ -1,0 +1,100 @@
+import { clearSession, getToken } from './auth'
+import { navigateTo, tokenExpiryPath } from './navigation'
+
+/** Every server response: the HTTP status equals `statuscode`. */
+export type Envelope<T> = { statuscode: number; body: T; message: string }
+
+export class ApiError extends Error {
+  readonly statuscode: number
+  readonly body: unknown
+
+  constructor(statuscode: number, message: string, body?: unknown) {
+    super(message)
+    this.name = 'ApiError'
+    this.statuscode = statuscode
+    this.body = body
+  }
+}
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /** Sent as JSON. */
+  json?: unknown
+  /** Sent as multipart form data. */
+  formData?: FormData
+  query?: Record<string, string | number | undefined>
+  signal?: AbortSignal
+}
+
+/** Statuses that mean the session is gone: the UI logs out and goes to /token-expiry. */
+export const SESSION_EXPIRED_STATUSES = [401, 410]
+
+function buildUrl(path: string, query?: RequestOptions['query']) {
+  if (!query) return path
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined) params.set(key, String(value))
+  }
+  const qs = params.toString()
+  return qs ? `${path}?${qs}` : path
+}
+
+/**
+ * Calls the marketplace API: attaches the bearer token from the cookie, unwraps the
+ * `{statuscode, body, message}` envelope and throws an ApiError carrying the server message
+ * for any non-2xx status. A 401 or 410 on a request that carried a token clears the session
+ * and sends the user to /token-expiry with the current path as callback. (A 401 on a request
+ * made without a token, such as a failed login, is an ordinary error shown by its screen.)
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
+  const token = getToken()
+  const headers: Record<string, string> = { Accept: 'application/json' }
+  if (token) headers.Authorization = `Bearer ${token}`
+  let body: BodyInit | undefined
+  if (options.formData) body = options.formData
+  else if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json'
+    body = JSON.stringify(options.json)
+  }
+
+  const response = await fetch(buildUrl(path, options.query), {
+    method: options.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    body,
+    signal: options.signal,
+    credentials: 'same-origin',
+  })
+
+  let envelope: Envelope<T> | null = null
+  try {
+    const parsed = (await response.json()) as Partial<Envelope<T>>
+    if (parsed && typeof parsed === 'object' && 'statuscode' in parsed) envelope = parsed as Envelope<T>
+  } catch {
+    envelope = null
+  }
+
+  const status = envelope?.statuscode ?? response.status
+  if (token && SESSION_EXPIRED_STATUSES.includes(status)) {
+    clearSession()
+    navigateTo(tokenExpiryPath())
+  }
+  if (!envelope) {
+    // Not our envelope (API missing, proxy error page...): no server message to show.
+    throw new ApiError(response.status, '')
+  }
+  if (!response.ok || status < 200 || status >= 300) {
+    throw new ApiError(status, envelope.message ?? '', envelope.body)
+  }
+  return envelope
+}
+
+/** The server message of an error, for snackbars and form errors; `fallback` (translated) otherwise. */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (error instanceof ApiError && error.message) return error.message
+  return fallback
+}
+
+/** swr fetcher: the body of a GET. */
+export async function getBody<T>(path: string): Promise<T> {
+  return (await apiRequest<T>(path)).body
+}

@@ -1,0 +1,96 @@
+import Cookies from 'js-cookie'
+import { create } from 'zustand'
+import { useWalletStore } from './wallet-store'
+
+/**
+ * The session: the access token lives in the `secret` cookie (1 day, as the spec says) and the
+ * signed-in user's profile is kept in local storage under `userProfile`.
+ * The profile endpoint itself lives in `use-user.ts`; both are shared because every feature
+ * (guards, top bar, settings menu, wallet tampering check) needs them.
+ */
+export const TOKEN_COOKIE = 'secret'
+export const USER_PROFILE_KEY = 'userProfile'
+export const TOKEN_LIFETIME_DAYS = 1
+
+export type ConnectedWallet = { walletProvider: string; walletAddress: string }
+
+export type UserProfile = {
+  userId: string
+  email: string
+  username: string
+  fullName: string
+  mobileNumber: string
+  avatar: string
+  bio: string
+  coverImage: string
+  authProvider: 'EMAIL' | 'GOOGLE'
+  connectedWallet: ConnectedWallet[]
+}
+
+export function getToken(): string | undefined {
+  return Cookies.get(TOKEN_COOKIE) || undefined
+}
+
+function readStoredUser(): UserProfile | null {
+  try {
+    const raw = localStorage.getItem(USER_PROFILE_KEY)
+    return raw ? (JSON.parse(raw) as UserProfile) : null
+  } catch {
+    return null
+  }
+}
+
+type SessionState = {
+  token: string | undefined
+  user: UserProfile | null
+  setToken: (token: string) => void
+  setUser: (user: UserProfile) => void
+  clear: () => void
+}
+
+const sessionListeners = new Set<() => void>()
+
+/** Called whenever the session is cleared (logout, 401/410): e.g. to disconnect the wallet. */
+export function onSessionCleared(listener: () => void) {
+  sessionListeners.add(listener)
+  return () => {
+    sessionListeners.delete(listener)
+  }
+}
+
+export const useSession = create<SessionState>()((set) => ({
+  token: getToken(),
+  user: readStoredUser(),
+  setToken: (token) => {
+    Cookies.set(TOKEN_COOKIE, token, {
+      expires: TOKEN_LIFETIME_DAYS,
+      sameSite: 'strict',
+      secure: window.location.protocol === 'https:',
+    })
+    set({ token })
+  },
+  setUser: (user) => {
+    localStorage.setItem(USER_PROFILE_KEY, JSON.stringify(user))
+    set({ user })
+  },
+  clear: () => {
+    Cookies.remove(TOKEN_COOKIE)
+    localStorage.removeItem(USER_PROFILE_KEY)
+    set({ token: undefined, user: null })
+    useWalletStore.getState().clearWallet()
+    sessionListeners.forEach((listener) => listener())
+  },
+}))
+
+/** Clears the cookie, the stored user and (through the listeners) the wallet state. */
+export function clearSession() {
+  useSession.getState().clear()
+}
+
+/** Two upper-cased letters from a full name (first letters of the first two words). */
+export function initials(fullName: string | undefined | null) {
+  const words = (fullName ?? '').trim().split(/\s+/).filter(Boolean)
+  if (words.length === 0) return ''
+  if (words.length === 1) return words[0].slice(0, 2).toUpperCase()
+  return (words[0][0] + words[1][0]).toUpperCase()
+}

@@ -1,0 +1,39 @@
+import { create } from 'zustand'
+import { createJSONStorage, persist } from 'zustand/middleware'
+
+/** The provider names the server knows for a linked wallet. */
+export type WalletType = 'Metamask' | 'Coinbase' | 'Other'
+
+type WalletState = {
+  /** Wallet type saved locally once the server accepted the link; null when none. */
+  walletType: WalletType | null
+  walletAddress: string | null
+  /** The wagmi connector used, to reconnect the same wallet on load. */
+  connectorId: string | null
+  /** Whether the wallet chooser dialog is open (any screen may ask for it). */
+  dialogOpen: boolean
+  setWallet: (wallet: { walletType: WalletType; walletAddress: string; connectorId: string }) => void
+  clearWallet: () => void
+  openDialog: () => void
+  closeDialog: () => void
+}
+
+export const useWalletStore = create<WalletState>()(
+  persist(
+    (set) => ({
+      walletType: null,
+      walletAddress: null,
+      connectorId: null,
+      dialogOpen: false,
+      setWallet: (wallet) => set({ ...wallet }),
+      clearWallet: () => set({ walletType: null, walletAddress: null, connectorId: null }),
+      openDialog: () => set({ dialogOpen: true }),
+      closeDialog: () => set({ dialogOpen: false }),
+    }),
+    {
+      name: 'wallet',
+      storage: createJSONStorage(() => localStorage),
+      partialize: (s) => ({ walletType: s.walletType, walletAddress: s.walletAddress, connectorId: s.connectorId }),
+    },
+  ),
+)
