@@ -32,6 +32,12 @@ export function getToken(): string | undefined {
 }
 
 function readStoredUser(): UserProfile | null {
+  // A stored profile without its token cookie (expired after a day) is stale: drop it, or the
+  // guest-only pages would keep redirecting a signed-out user home.
+  if (!getToken()) {
+    localStorage.removeItem(USER_PROFILE_KEY)
+    return null
+  }
   try {
     const raw = localStorage.getItem(USER_PROFILE_KEY)
     return raw ? (JSON.parse(raw) as UserProfile) : null

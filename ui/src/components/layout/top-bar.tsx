@@ -1,0 +1,90 @@
+import { Box, Button, Flex, HStack, IconButton, Link as ChakraLink } from '@chakra-ui/react'
+import type { ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { LuMenu } from 'react-icons/lu'
+import { Link, NavLink, useLocation } from 'react-router'
+import { Logo } from '../logo'
+import { GradientButton } from '../ui/gradient-button'
+import { NAV_LINKS, isActive } from './nav-links'
+
+/**
+ * Desktop: logo, Home, Explore, Auction, Collections, Create asset, then Sign up / Login for
+ * visitors or the wallet button and the avatar menu. Narrow screens: logo and the drawer button.
+ */
+export function TopBar({
+  signedIn,
+  walletSlot,
+  userMenuSlot,
+  onOpenDrawer,
+}: {
+  signedIn: boolean
+  walletSlot: ReactNode
+  userMenuSlot: ReactNode
+  onOpenDrawer: () => void
+}) {
+  const { t } = useTranslation()
+  const { pathname } = useLocation()
+  return (
+    <Box
+      as="header"
+      position="sticky"
+      top="0"
+      zIndex="sticky"
+      bg={{ _light: 'rgba(246,245,251,0.85)', _dark: 'rgba(9,8,24,0.8)' }}
+      backdropFilter="saturate(180%) blur(14px)"
+      borderBottomWidth="1px"
+    >
+      <Flex maxW="7xl" mx="auto" px={{ base: '4', md: '8' }} h="16" align="center" justify="space-between" gap="4">
+        <ChakraLink asChild _hover={{ textDecoration: 'none' }} aria-label={t('nav.home')}>
+          <Link to="/">
+            <Logo />
+          </Link>
+        </ChakraLink>
+
+        <HStack as="nav" gap="1" hideBelow="md" aria-label={t('nav.main')}>
+          {NAV_LINKS.map((link) => {
+            const active = isActive(pathname, link.match)
+            return (
+              <ChakraLink
+                key={link.to}
+                asChild
+                px="3"
+                py="2"
+                borderRadius="full"
+                fontWeight="medium"
+                fontSize="sm"
+                color={active ? 'fg' : 'fg.muted'}
+                bg={active ? 'bg.muted' : 'transparent'}
+                _hover={{ color: 'fg', textDecoration: 'none', bg: 'bg.muted' }}
+              >
+                <NavLink to={link.to}>{t(link.labelKey)}</NavLink>
+              </ChakraLink>
+            )
+          })}
+        </HStack>
+
+        <HStack gap="3" hideBelow="md">
+          {signedIn ? (
+            <>
+              {walletSlot}
+              {userMenuSlot}
+            </>
+          ) : (
+            <>
+              <Button asChild variant="ghost" size="sm" borderRadius="full">
+                <Link to="/authentication/sign-up">{t('nav.signUp')}</Link>
+              </Button>
+              <GradientButton asChild size="sm">
+                <Link to="/authentication/sign-in">{t('nav.login')}</Link>
+              </GradientButton>
+            </>
+          )}
+        </HStack>
+
+        <IconButton hideFrom="md" variant="ghost" aria-label={t('nav.openMenu')} onClick={onOpenDrawer} data-testid="drawer-button">
+          <LuMenu />
+        </IconButton>
+      </Flex>
+    </Box>
+  )
+}

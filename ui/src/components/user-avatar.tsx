@@ -1,0 +1,25 @@
+import { Avatar, type AvatarRootProps } from '@chakra-ui/react'
+import { initials } from '@/lib/auth'
+
+/** A stable colour from the username, for avatars without a picture. */
+export function colorFromName(name: string) {
+  let hash = 0
+  for (let i = 0; i < name.length; i += 1) hash = (hash * 31 + name.charCodeAt(i)) | 0
+  const hue = Math.abs(hash) % 360
+  return `hsl(${hue}, 62%, 52%)`
+}
+
+/** The avatar picture, or two upper-cased letters of the full name on a colour from the username. */
+export function UserAvatar({
+  src,
+  fullName,
+  username,
+  ...rest
+}: { src?: string | null; fullName?: string | null; username?: string | null } & AvatarRootProps) {
+  return (
+    <Avatar.Root {...rest} bg={colorFromName(username || fullName || '')} color="white">
+      <Avatar.Fallback fontWeight="bold">{initials(fullName || username)}</Avatar.Fallback>
+      {src ? <Avatar.Image src={src} alt={fullName ?? username ?? ''} /> : null}
+    </Avatar.Root>
+  )
+}
