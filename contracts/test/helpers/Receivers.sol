@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {Marketplace} from "../../src/Marketplace.sol";
+
+/// @notice A contract account that takes part in the market through {act}, and can receive NFTs.
+contract Actor {
+    Marketplace internal immutable _market;
+    /// @dev True while this actor's own call into the market is running.
+    bool internal _inMarketCall;
+
+    constructor(Marketplace market_) {
+        _market = market_;
+    }
+
+    /// @notice Calls the market with this contract as msg.sender; bubbles a revert up.
+    function act(bytes calldata data, uint256 value) external payable returns (bytes memory result) {
+        _inMarketCall = true;
+        bool ok;
+        (ok, result) = address(_market).call{value: value}(data);
+        _inMarketCall = false;
+        if (!ok) {
+            assembly ("memory-safe") {
+                revert(add(result, 32), mload(result))
+            }
+        }
+    }
+
+    function onERC721Received(address, address, uint256, bytes calldata) external virtual returns (bytes4) {
+        return this.onERC721Received.selector;
+    }
+
+    receive() external payable virtual {}
+}
+
+/// @notice Refuses every ether transfer.
+contract RevertingReceiver is Actor {
+    constructor(Marketplace market_) Actor(market_) {}
+
+    receive() external payable override {
+        revert("RevertingReceiver: no ether");
+    }
+}
+
+/// @notice Burns all the gas it is given when receiving ether. It can only be paid through credits
+/// withdrawn elsewhere ({Marketplace.withdrawCreditsTo}).
+contract GasBurner is Actor {
+    constructor(Marketplace market_) Actor(market_) {}
+
+    receive() external payable override {
+        while (true) {}
+    }
+}
+
+/// @notice Accepts ether but needs more gas than a capped push gives (it writes storage on receipt).
+contract GasHungryReceiver is Actor {
+    uint256 public received;
+    uint256 public receipts;
+
+    constructor(Marketplace market_) Actor(market_) {}
+
+    receive() external payable override {
+        received += msg.value;
+        receipts += 1;
+    }
+}
+
+/// @notice Tries to re-enter the market from `receive` and from `onERC721Received`; every attempt is
+/// counted, and any that succeeds while one of its own market calls is running is recorded.
+contract Reentrant is Actor {
+    uint256 public attempts;
+    uint256 public successes;
+    uint256 public targetTokenId;
+    uint256 public bidValue;
+
+    constructor(Marketplace market_) Actor(market_) {}
+
+    function setTarget(uint256 tokenId, uint256 value) external {
+        targetTokenId = tokenId;
+        bidValue = value;
+    }
+
+    function _attack() internal {
+        uint256 tokenId = targetTokenId;
+        bytes[7] memory calls = [
+            abi.encodeCall(Marketplace.withdrawCredits, ()),
+            abi.encodeCall(Marketplace.bid, (tokenId)),
+            abi.encodeCall(Marketplace.buyToken, (tokenId)),
+            abi.encodeCall(Marketplace.settleAuction, (tokenId)),
+            abi.encodeCall(Marketplace.acceptOffer, (tokenId, true)),
+            abi.encodeCall(Marketplace.toggleForSale, (tokenId, Marketplace.SaleType.NotForSale, 0, 0, 0)),
+            abi.encodeCall(Marketplace.transferFrom, (address(this), address(0xdead), tokenId))
+        ];
+        for (uint256 i = 0; i < calls.length; ++i) {
+            attempts += 1;
+            uint256 value = (i == 1 || i == 2) ? bidValue : 0;
+            if (address(this).balance < value) value = 0;
+            (bool ok,) = address(_market).call{value: value}(calls[i]);
+            if (ok) successes += 1;
+        }
+    }
+
+    function onERC721Received(address, address, uint256, bytes calldata) external override returns (bytes4) {
+        if (_inMarketCall) _attack();
+        return this.onERC721Received.selector;
+    }
+
+    receive() external payable override {
+        // A capped push (10,000 gas) cannot even pay for the attempt; a withdrawal (all gas) can.
+        if (_inMarketCall && gasleft() > 100_000) _attack();
+    }
+}
+
+/// @notice A contract that cannot hold NFTs (no onERC721Received).
+contract NoReceiver {
+    function buy(Marketplace market, uint256 tokenId) external payable {
+        market.buyToken{value: msg.value}(tokenId);
+    }
+}
