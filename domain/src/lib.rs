@@ -1,0 +1,17 @@
+//! The write side of the marketplace.
+//!
+//! * [`store`]: the append-only event log every state change goes to, behind one
+//!   [`EventStore`] trait with SQLite, PostgreSQL and (feature `kurrentdb`) KurrentDB backends.
+//!
+//! Nothing here knows about HTTP or read models: the API turns requests into commands, aggregates
+//! decide which events follow, and the store keeps them in one hash-chained global order.
+
+pub mod store;
+
+pub use store::{
+    AppendOutcome, ChainCoordinates, EventStore, ExpectedVersion, Metadata, NewEvent, Position,
+    RecordedEvent, StoreError, StreamAppend,
+};
+
+#[cfg(any(test, feature = "test-utils"))]
+pub mod test_utils;

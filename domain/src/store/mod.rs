@@ -1,0 +1,213 @@
+//! The event log: one global, hash-chained order of every event, split into streams.
+//!
+//! A *stream* holds the events of one aggregate (`user-<uuid>`, `nft-<chain>-<token>`, ...) and
+//! numbers them 1, 2, 3, ... A *position* numbers every event of every stream: contiguous from 1,
+//! assigned in commit order, so a reader that has seen position `p` never later finds an event
+//! at or below `p`. Each event carries the SHA-256 of its content chained to the previous event's
+//! hash, so an edited, deleted or reordered row breaks the chain ([`verify`]).
+
+mod error;
+mod event;
+pub mod hash;
+pub mod postgres;
+pub mod sqlite;
+mod subscription;
+pub mod upcast;
+pub mod verify;
+
+#[cfg(feature = "kurrentdb")]
+pub mod kurrent;
+
+use async_trait::async_trait;
+use tokio::sync::watch;
+
+pub use error::StoreError;
+pub use event::{
+    AppendOutcome, ChainCoordinates, ExpectedVersion, Metadata, NewEvent, Position, RecordedEvent,
+    StreamAppend,
+};
+pub use subscription::subscribe;
+
+/// The port every backend implements; the conformance suite in `tests/event_store` runs the same
+/// assertions against each of them.
+#[async_trait]
+pub trait EventStore: Send + Sync + 'static {
+    /// Appends to one or more streams atomically: either every event of every stream is written,
+    /// with consecutive positions, or nothing is.
+    ///
+    /// Each stream's [`ExpectedVersion`] is checked first; a mismatch is
+    /// [`StoreError::WrongExpectedVersion`]. Retrying an append whose event ids are already stored
+    /// returns the first append's outcome; reusing an id for different content is
+    /// [`StoreError::DuplicateEventId`].
+    async fn append_streams(&self, writes: Vec<StreamAppend>) -> Result<AppendOutcome, StoreError>;
+
+    /// Events of one stream with `stream_version >= from_version`, at most `limit`, in order.
+    async fn read_stream(
+        &self,
+        stream_id: &str,
+        from_version: u64,
+        limit: usize,
+    ) -> Result<Vec<RecordedEvent>, StoreError>;
+
+    /// Events with `position > after`, at most `limit`, in position order.
+    async fn read_all(&self, after: Position, limit: usize) -> Result<Vec<RecordedEvent>, StoreError>;
+
+    /// The position and hash of the last event, as recorded in the log's head row
+    /// (`0` and the zero hash when the log is empty).
+    async fn head(&self) -> Result<(Position, [u8; 32]), StoreError>;
+
+    /// A signal carrying the last position this process knows to be committed. It only wakes
+    /// readers up; they always read the log itself, so a missed signal delays but never loses.
+    fn appended(&self) -> watch::Receiver<Position>;
+
+    /// Appends to a single stream; see [`EventStore::append_streams`].
+    async fn append(
+        &self,
+        stream_id: &str,
+        expected: ExpectedVersion,
+        events: Vec<NewEvent>,
+    ) -> Result<AppendOutcome, StoreError> {
+        self.append_streams(vec![StreamAppend { stream_id: stream_id.to_owned(), expected, events }])
+            .await
+    }
+}
+
+/// Checks a batch before any backend touches it: no empty batch, no stream named twice, no event
+/// id used twice.
+pub(crate) fn validate_batch(writes: &[StreamAppend]) -> Result<(), StoreError> {
+    if writes.iter().all(|w| w.events.is_empty()) {
+        return Err(StoreError::InvalidAppend("an append needs at least one event".into()));
+    }
+    let mut streams = std::collections::HashSet::new();
+    let mut ids = std::collections::HashSet::new();
+    for write in writes {
+        if write.stream_id.is_empty() {
+            return Err(StoreError::InvalidAppend("a stream id cannot be empty".into()));
+        }
+        if !streams.insert(write.stream_id.as_str()) {
+            return Err(StoreError::InvalidAppend(format!(
+                "stream {} appears twice in one append",
+                write.stream_id
+            )));
+        }
+        for event in &write.events {
+            if !ids.insert(event.event_id) {
+                return Err(StoreError::InvalidAppend(format!(
+                    "event id {} appears twice in one append",
+                    event.event_id
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Rows as a backend is about to insert them: positions, versions and hashes assigned.
+pub(crate) struct PreparedRow<'a> {
+    pub position: Position,
+    pub stream_id: &'a str,
+    pub stream_version: u64,
+    pub event: &'a NewEvent,
+    pub metadata: String,
+    pub recorded_at: chrono::DateTime<chrono::Utc>,
+    pub hash: [u8; 32],
+}
+
+/// Assigns positions after `head`, versions after each stream's current version, and chains
+/// the hashes; shared by every SQL backend so the chain is computed in exactly one place.
+pub(crate) fn prepare_rows<'a>(
+    writes: &'a [StreamAppend],
+    current_versions: &[u64],
+    head: (Position, [u8; 32]),
+    recorded_at: chrono::DateTime<chrono::Utc>,
+) -> Result<(Vec<PreparedRow<'a>>, AppendOutcome), StoreError> {
+    let (mut position, mut prev_hash) = head;
+    let mut rows = Vec::with_capacity(writes.iter().map(|w| w.events.len()).sum());
+    let mut streams = Vec::with_capacity(writes.len());
+    for (write, &current) in writes.iter().zip(current_versions) {
+        let mut version = current;
+        for event in &write.events {
+            position += 1;
+            version += 1;
+            let metadata = serde_json::to_string(&event.metadata)?;
+            let hash = hash::event_hash(
+                &prev_hash,
+                &hash::HashedFields {
+                    position,
+                    stream_id: &write.stream_id,
+                    stream_version: version,
+                    event_id: event.event_id,
+                    event_type: &event.event_type,
+                    schema_version: event.schema_version,
+                    payload: &event.payload,
+                    metadata: &metadata,
+                    recorded_at_micros: recorded_at.timestamp_micros(),
+                },
+            );
+            prev_hash = hash;
+            rows.push(PreparedRow {
+                position,
+                stream_id: &write.stream_id,
+                stream_version: version,
+                event,
+                metadata,
+                recorded_at,
+                hash,
+            });
+        }
+        streams.push((write.stream_id.clone(), version));
+    }
+    let outcome = AppendOutcome {
+        first_position: head.0 + 1,
+        last_position: position,
+        streams,
+    };
+    Ok((rows, outcome))
+}
+
+/// The outcome of an append whose events were all found already stored with the same content:
+/// what the first append returned. Anything else is a [`StoreError::DuplicateEventId`].
+pub(crate) fn replayed_outcome(
+    writes: &[StreamAppend],
+    stored: &[RecordedEvent],
+) -> Result<AppendOutcome, StoreError> {
+    let by_id: std::collections::HashMap<_, _> = stored.iter().map(|e| (e.event_id, e)).collect();
+    let mut first = Position::MAX;
+    let mut last = 0;
+    let mut streams = Vec::with_capacity(writes.len());
+    for write in writes {
+        let mut version = 0;
+        for event in &write.events {
+            let Some(found) = by_id.get(&event.event_id) else {
+                // Part of the batch is new: a different append reusing some ids.
+                let reused = writes
+                    .iter()
+                    .flat_map(|w| &w.events)
+                    .find(|e| by_id.contains_key(&e.event_id))
+                    .map(|e| e.event_id)
+                    .unwrap_or(event.event_id);
+                return Err(StoreError::DuplicateEventId { event_id: reused });
+            };
+            let same = found.stream_id == write.stream_id
+                && found.event_type == event.event_type
+                && found.schema_version == event.schema_version
+                && found.payload == event.payload
+                && found.metadata == serde_json::to_string(&event.metadata)?;
+            if !same {
+                return Err(StoreError::DuplicateEventId { event_id: event.event_id });
+            }
+            first = first.min(found.position);
+            last = last.max(found.position);
+            version = version.max(found.stream_version);
+        }
+        streams.push((write.stream_id.clone(), version));
+    }
+    Ok(AppendOutcome { first_position: first, last_position: last, streams })
+}
+
+/// Microsecond precision, the finest both SQL backends store: the hash is computed over exactly
+/// what is stored.
+pub(crate) fn now_micros() -> chrono::DateTime<chrono::Utc> {
+    let now = chrono::Utc::now();
+    chrono::DateTime::from_timestamp_micros(now.timestamp_micros()).unwrap_or(now)
+}

@@ -1,0 +1,339 @@
+//! PostgreSQL: production and scale-out (several API processes on one database).
+//!
+//! An append is one call of the `event_log_append` function (see the migration): one round trip
+//! that locks the head row, checks idempotency, the head and the stream versions this process
+//! assumed, and inserts everything. Positions and hashes are computed here, in the one place
+//! the SQLite backend and `verify` share, from a cached head; when another process moved the
+//! head, the function says so and the append is prepared again.
+
+use std::time::Duration;
+
+use async_trait::async_trait;
+use sqlx::{
+    PgPool, Row,
+    postgres::{PgListener, PgPoolOptions, PgRow},
+};
+use tokio::{
+    sync::{Mutex, watch},
+    task::JoinHandle,
+};
+use uuid::Uuid;
+
+use super::{
+    AppendOutcome, EventStore, Position, RecordedEvent, StoreError, StreamAppend, hash, now_micros,
+    prepare_rows, replayed_outcome, validate_batch,
+};
+
+const SELECT: &str = "SELECT position, stream_id, stream_version, event_id, event_type, schema_version, \
+                      payload::text, metadata::text, recorded_at, hash FROM event_log";
+/// A writer that keeps losing the race for the head gives up after this many attempts.
+const MAX_ATTEMPTS: u32 = 1_000;
+
+/// The PostgreSQL event store.
+pub struct PostgresEventStore {
+    pool: PgPool,
+    /// The head as last seen by this process; the lock also queues this process's appends.
+    head: Mutex<Option<(Position, [u8; 32])>>,
+    appended: watch::Sender<Position>,
+    listener: JoinHandle<()>,
+}
+
+impl PostgresEventStore {
+    /// Connects to `url`, runs the migrations and starts following other writers' appends.
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
+        Self::with_pool(pool).await
+    }
+
+    /// Uses an existing pool (migrations are run on it).
+    pub async fn with_pool(pool: PgPool) -> Result<Self, StoreError> {
+        sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+        let head: i64 = sqlx::query_scalar("SELECT position FROM event_log_head WHERE id = 1")
+            .fetch_one(&pool)
+            .await?;
+        let appended = watch::channel(head as u64).0;
+        let listener = tokio::spawn(follow_notifications(pool.clone(), appended.clone()));
+        Ok(Self { pool, head: Mutex::new(None), appended, listener })
+    }
+
+    /// The pool, for tools that inspect the log directly (verify, tests).
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    async fn load_head(&self) -> Result<(Position, [u8; 32]), StoreError> {
+        let row = sqlx::query("SELECT position, hash FROM event_log_head WHERE id = 1")
+            .fetch_one(&self.pool)
+            .await?;
+        let position = row.try_get::<i64, _>(0)? as u64;
+        Ok((position, hash::from_slice(position, row.try_get::<&[u8], _>(1)?)?))
+    }
+
+    async fn events_by_id(&self, ids: &[Uuid]) -> Result<Vec<RecordedEvent>, StoreError> {
+        sqlx::query(&format!("{SELECT} WHERE event_id = ANY($1)"))
+            .bind(ids)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(decode)
+            .collect()
+    }
+}
+
+impl Drop for PostgresEventStore {
+    fn drop(&mut self) {
+        self.listener.abort();
+    }
+}
+
+/// Wakes this process's subscribers when any process appends (`pg_notify` in the function).
+async fn follow_notifications(pool: PgPool, appended: watch::Sender<Position>) {
+    loop {
+        let mut listener = match PgListener::connect_with(&pool).await {
+            Ok(listener) => listener,
+            Err(err) => {
+                tracing::warn!(%err, "cannot listen for appends; retrying");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                continue;
+            }
+        };
+        if let Err(err) = listener.listen("event_log").await {
+            tracing::warn!(%err, "cannot listen for appends; retrying");
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            continue;
+        }
+        loop {
+            match listener.recv().await {
+                Ok(note) => {
+                    if let Ok(position) = note.payload().parse::<u64>() {
+                        appended.send_if_modified(|seen| {
+                            let newer = position > *seen;
+                            *seen = (*seen).max(position);
+                            newer
+                        });
+                    }
+                }
+                Err(err) => {
+                    tracing::warn!(%err, "lost the append notifications; reconnecting");
+                    break;
+                }
+            }
+        }
+    }
+}
+
+fn decode(row: &PgRow) -> Result<RecordedEvent, StoreError> {
+    let position = row.try_get::<i64, _>(0)? as u64;
+    Ok(RecordedEvent {
+        position,
+        stream_id: row.try_get(1)?,
+        stream_version: row.try_get::<i64, _>(2)? as u64,
+        event_id: row.try_get(3)?,
+        event_type: row.try_get(4)?,
+        schema_version: row.try_get::<i32, _>(5)? as u32,
+        payload: row.try_get(6)?,
+        metadata: row.try_get(7)?,
+        recorded_at: row.try_get(8)?,
+        hash: hash::from_slice(position, row.try_get::<&[u8], _>(9)?)?,
+    })
+}
+
+/// What `event_log_append` said.
+enum Answer {
+    Appended(AppendOutcome, (Position, [u8; 32])),
+    Duplicate,
+    Stale((Position, [u8; 32])),
+    /// Streams that are not at the assumed version, with their actual versions.
+    Versions(Vec<(String, u64)>),
+}
+
+/// One call of `event_log_append` with positions, versions and hashes prepared from `head`.
+async fn call_append(
+    conn: &mut sqlx::PgConnection,
+    writes: &[StreamAppend],
+    assumed: &[u64],
+    head: (Position, [u8; 32]),
+) -> Result<Answer, StoreError> {
+    let (rows, outcome) = prepare_rows(writes, assumed, head, now_micros())?;
+    let n = rows.len();
+    let mut positions = Vec::with_capacity(n);
+    let mut stream_ids = Vec::with_capacity(n);
+    let mut versions = Vec::with_capacity(n);
+    let mut event_ids = Vec::with_capacity(n);
+    let mut types = Vec::with_capacity(n);
+    let mut schemas = Vec::with_capacity(n);
+    let mut payloads = Vec::with_capacity(n);
+    let mut metadata = Vec::with_capacity(n);
+    let mut recorded = Vec::with_capacity(n);
+    let mut hashes = Vec::with_capacity(n);
+    for row in &rows {
+        positions.push(row.position as i64);
+        stream_ids.push(row.stream_id);
+        versions.push(row.stream_version as i64);
+        event_ids.push(row.event.event_id);
+        types.push(row.event.event_type.as_str());
+        schemas.push(row.event.schema_version as i32);
+        payloads.push(row.event.payload.as_str());
+        metadata.push(row.metadata.as_str());
+        recorded.push(row.recorded_at);
+        hashes.push(row.hash.to_vec());
+    }
+    let streams: Vec<&str> = writes.iter().map(|w| w.stream_id.as_str()).collect();
+    let assumed: Vec<i64> = assumed.iter().map(|&v| v as i64).collect();
+    let answer = sqlx::query(
+        "SELECT outcome, stream_id, version, hash FROM event_log_append(\
+         $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+    )
+    .bind(head.0 as i64)
+    .bind(&head.1[..])
+    .bind(&streams)
+    .bind(&assumed)
+    .bind(&positions)
+    .bind(&stream_ids)
+    .bind(&versions)
+    .bind(&event_ids)
+    .bind(&types)
+    .bind(&schemas)
+    .bind(&payloads)
+    .bind(&metadata)
+    .bind(&recorded)
+    .bind(&hashes)
+    .fetch_all(&mut *conn)
+    .await?;
+
+    let first = answer.first().ok_or_else(|| StoreError::Backend("event_log_append answered nothing".into()))?;
+    match first.try_get::<&str, _>(0)? {
+        "ok" => {
+            let last = rows.last().expect("validated: at least one event");
+            Ok(Answer::Appended(outcome, (last.position, last.hash)))
+        }
+        "duplicate" => Ok(Answer::Duplicate),
+        "stale" => {
+            let position = first.try_get::<i64, _>(2)? as u64;
+            Ok(Answer::Stale((position, hash::from_slice(position, first.try_get::<&[u8], _>(3)?)?)))
+        }
+        "version" => answer
+            .iter()
+            .map(|row| Ok((row.try_get::<String, _>(1)?, row.try_get::<i64, _>(2)? as u64)))
+            .collect::<Result<_, StoreError>>()
+            .map(Answer::Versions),
+        other => Err(StoreError::Backend(format!("event_log_append answered {other}"))),
+    }
+}
+
+/// Takes the actual versions the function reported: fine for `Any` streams (prepare again),
+/// a conflict for the others.
+fn adopt_versions(
+    writes: &[StreamAppend],
+    assumed: &mut [u64],
+    actual: Vec<(String, u64)>,
+) -> Result<(), StoreError> {
+    for (stream, version) in actual {
+        let i = writes
+            .iter()
+            .position(|w| w.stream_id == stream)
+            .ok_or_else(|| StoreError::Backend(format!("event_log_append named unknown stream {stream}")))?;
+        if writes[i].expected.required().is_some() {
+            return Err(StoreError::WrongExpectedVersion { stream_id: stream, expected: writes[i].expected, actual: version });
+        }
+        assumed[i] = version;
+    }
+    Ok(())
+}
+
+#[async_trait]
+impl EventStore for PostgresEventStore {
+    async fn append_streams(&self, writes: Vec<StreamAppend>) -> Result<AppendOutcome, StoreError> {
+        validate_batch(&writes)?;
+        let mut cached = self.head.lock().await;
+        // `Any` streams start from a guess of "new"; the function corrects it if wrong.
+        let mut assumed: Vec<u64> = writes.iter().map(|w| w.expected.required().unwrap_or(0)).collect();
+
+        // Fast path: one round trip, betting that the cached head is still current.
+        let mut conn = self.pool.acquire().await?;
+        let mut head = match *cached {
+            Some(head) => head,
+            None => self.load_head().await?,
+        };
+        let mut tx: Option<sqlx::Transaction<'static, sqlx::Postgres>> = None;
+        for _ in 0..MAX_ATTEMPTS {
+            let conn: &mut sqlx::PgConnection = match tx.as_mut() {
+                Some(tx) => &mut **tx,
+                None => &mut *conn,
+            };
+            match call_append(conn, &writes, &assumed, head).await? {
+                Answer::Appended(outcome, new_head) => {
+                    if let Some(tx) = tx.take() {
+                        sqlx::Transaction::commit(tx).await?;
+                    }
+                    *cached = Some(new_head);
+                    self.appended.send_if_modified(|seen| {
+                        let newer = new_head.0 > *seen;
+                        *seen = (*seen).max(new_head.0);
+                        newer
+                    });
+                    return Ok(outcome);
+                }
+                Answer::Duplicate => {
+                    drop(tx);
+                    let ids: Vec<Uuid> = writes.iter().flat_map(|w| w.events.iter().map(|e| e.event_id)).collect();
+                    let stored = self.events_by_id(&ids).await?;
+                    return replayed_outcome(&writes, &stored);
+                }
+                Answer::Stale(_) if tx.is_none() => {
+                    // Another writer moved the head. Rather than race it again, take the head
+                    // lock in a transaction: the next attempt cannot be stale.
+                    let mut locked = self.pool.begin().await?;
+                    let row = sqlx::query("SELECT position, hash FROM event_log_head WHERE id = 1 FOR UPDATE")
+                        .fetch_one(&mut *locked)
+                        .await?;
+                    let position = row.try_get::<i64, _>(0)? as u64;
+                    head = (position, hash::from_slice(position, row.try_get::<&[u8], _>(1)?)?);
+                    *cached = Some(head);
+                    tx = Some(locked);
+                }
+                Answer::Stale(current) => head = current,
+                Answer::Versions(actual) => adopt_versions(&writes, &mut assumed, actual)?,
+            }
+        }
+        Err(StoreError::Contention { attempts: MAX_ATTEMPTS })
+    }
+
+    async fn read_stream(
+        &self,
+        stream_id: &str,
+        from_version: u64,
+        limit: usize,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        sqlx::query(&format!(
+            "{SELECT} WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version LIMIT $3"
+        ))
+        .bind(stream_id)
+        .bind(from_version as i64)
+        .bind(limit.min(i64::MAX as usize) as i64)
+        .fetch_all(&self.pool)
+        .await?
+        .iter()
+        .map(decode)
+        .collect()
+    }
+
+    async fn read_all(&self, after: Position, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
+        sqlx::query(&format!("{SELECT} WHERE position > $1 ORDER BY position LIMIT $2"))
+            .bind(after as i64)
+            .bind(limit.min(i64::MAX as usize) as i64)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(decode)
+            .collect()
+    }
+
+    async fn head(&self) -> Result<(Position, [u8; 32]), StoreError> {
+        self.load_head().await
+    }
+
+    fn appended(&self) -> watch::Receiver<Position> {
+        self.appended.subscribe()
+    }
+}

@@ -1,0 +1,246 @@
+//! The embedded default: one SQLite file in WAL mode.
+//!
+//! All appends of a process go through one dedicated connection (SQLite has one writer per file
+//! anyway) inside `BEGIN IMMEDIATE`, so another process writing the same file waits instead of
+//! failing half-way; reads use a pool of their own and never block the writer.
+
+use std::{path::Path, time::Duration};
+
+use async_trait::async_trait;
+use sqlx::{
+    Connection, Row, SqliteConnection, SqlitePool,
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous},
+};
+use tokio::sync::{Mutex, watch};
+use uuid::Uuid;
+
+use super::{
+    AppendOutcome, EventStore, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash,
+    now_micros, prepare_rows, replayed_outcome, validate_batch,
+};
+
+const COLUMNS: &str = "position, stream_id, stream_version, event_id, event_type, schema_version, \
+                       payload, metadata, recorded_at, hash";
+/// Rows per INSERT statement: 10 bound values each, well under SQLite's 32,766 variables.
+const ROWS_PER_INSERT: usize = 500;
+
+/// Connection settings shared by the store, the read models and the benchmarks: WAL, and
+/// `synchronous = FULL` so a committed append survives a power cut, not only a crash.
+pub fn connect_options(path: &Path) -> SqliteConnectOptions {
+    SqliteConnectOptions::new()
+        .filename(path)
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        .synchronous(SqliteSynchronous::Full)
+        .busy_timeout(Duration::from_secs(10))
+}
+
+/// The SQLite event store.
+pub struct SqliteEventStore {
+    writer: Mutex<SqliteConnection>,
+    readers: SqlitePool,
+    appended: watch::Sender<Position>,
+}
+
+impl SqliteEventStore {
+    /// Opens (creating if needed) the log at `path` and runs its migrations.
+    pub async fn open(path: &Path) -> Result<Self, StoreError> {
+        let options = connect_options(path);
+        let mut writer = SqliteConnection::connect_with(&options).await?;
+        sqlx::migrate!("./migrations/sqlite").run(&mut writer).await?;
+        let readers = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        let (head, _) = read_head(&mut writer).await?;
+        Ok(Self { writer: Mutex::new(writer), readers, appended: watch::channel(head).0 })
+    }
+
+    /// Opens the log given a `sqlite://` URL or a plain path.
+    pub async fn open_url(url: &str) -> Result<Self, StoreError> {
+        let path = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
+        Self::open(Path::new(path)).await
+    }
+
+    /// The read pool, for tools that inspect the log directly (verify, tests).
+    pub fn pool(&self) -> &SqlitePool {
+        &self.readers
+    }
+
+    async fn append_locked(
+        conn: &mut SqliteConnection,
+        writes: &[StreamAppend],
+    ) -> Result<AppendOutcome, StoreError> {
+        let ids: Vec<Uuid> = writes.iter().flat_map(|w| w.events.iter().map(|e| e.event_id)).collect();
+        let stored = events_by_id(conn, &ids).await?;
+        if !stored.is_empty() {
+            return replayed_outcome(writes, &stored);
+        }
+
+        let mut versions = Vec::with_capacity(writes.len());
+        for write in writes {
+            let actual: i64 = sqlx::query_scalar(
+                "SELECT COALESCE(MAX(stream_version), 0) FROM event_log WHERE stream_id = ?",
+            )
+            .bind(&write.stream_id)
+            .fetch_one(&mut *conn)
+            .await?;
+            let actual = actual as u64;
+            if write.expected.required().is_some_and(|required| required != actual) {
+                return Err(StoreError::WrongExpectedVersion {
+                    stream_id: write.stream_id.clone(),
+                    expected: write.expected,
+                    actual,
+                });
+            }
+            versions.push(actual);
+        }
+
+        let head = read_head(conn).await?;
+        let (rows, outcome) = prepare_rows(writes, &versions, head, now_micros())?;
+        for chunk in rows.chunks(ROWS_PER_INSERT) {
+            insert_rows(conn, chunk).await?;
+        }
+        let last = rows.last().expect("validated: at least one event");
+        sqlx::query("UPDATE event_log_head SET position = ?, hash = ? WHERE id = 1")
+            .bind(last.position as i64)
+            .bind(&last.hash[..])
+            .execute(&mut *conn)
+            .await?;
+        Ok(outcome)
+    }
+}
+
+async fn read_head(conn: &mut SqliteConnection) -> Result<(Position, [u8; 32]), StoreError> {
+    let row = sqlx::query("SELECT position, hash FROM event_log_head WHERE id = 1")
+        .fetch_one(&mut *conn)
+        .await?;
+    let position = row.try_get::<i64, _>(0)? as u64;
+    Ok((position, hash::from_slice(position, row.try_get::<&[u8], _>(1)?)?))
+}
+
+async fn insert_rows(conn: &mut SqliteConnection, rows: &[PreparedRow<'_>]) -> Result<(), StoreError> {
+    let mut sql = format!("INSERT INTO event_log ({COLUMNS}) VALUES ");
+    for i in 0..rows.len() {
+        sql.push_str(if i == 0 { "(?,?,?,?,?,?,?,?,?,?)" } else { ",(?,?,?,?,?,?,?,?,?,?)" });
+    }
+    let mut query = sqlx::query(&sql);
+    for row in rows {
+        query = query
+            .bind(row.position as i64)
+            .bind(row.stream_id)
+            .bind(row.stream_version as i64)
+            .bind(&row.event.event_id.as_bytes()[..])
+            .bind(&row.event.event_type)
+            .bind(row.event.schema_version as i64)
+            .bind(&row.event.payload)
+            .bind(&row.metadata)
+            .bind(row.recorded_at.timestamp_micros())
+            .bind(&row.hash[..]);
+    }
+    query.execute(&mut *conn).await?;
+    Ok(())
+}
+
+async fn events_by_id(conn: &mut SqliteConnection, ids: &[Uuid]) -> Result<Vec<RecordedEvent>, StoreError> {
+    let mut found = Vec::new();
+    for chunk in ids.chunks(ROWS_PER_INSERT) {
+        let marks = vec!["?"; chunk.len()].join(",");
+        let sql = format!("SELECT {COLUMNS} FROM event_log WHERE event_id IN ({marks})");
+        let mut query = sqlx::query(&sql);
+        for id in chunk {
+            query = query.bind(&id.as_bytes()[..]);
+        }
+        for row in query.fetch_all(&mut *conn).await? {
+            found.push(decode(&row)?);
+        }
+    }
+    Ok(found)
+}
+
+fn decode(row: &SqliteRow) -> Result<RecordedEvent, StoreError> {
+    let position = row.try_get::<i64, _>(0)? as u64;
+    let corrupt = |reason: String| StoreError::Corrupt { position, reason };
+    let event_id = Uuid::from_slice(row.try_get::<&[u8], _>(3)?).map_err(|e| corrupt(e.to_string()))?;
+    let micros: i64 = row.try_get(8)?;
+    Ok(RecordedEvent {
+        position,
+        stream_id: row.try_get(1)?,
+        stream_version: row.try_get::<i64, _>(2)? as u64,
+        event_id,
+        event_type: row.try_get(4)?,
+        schema_version: row.try_get::<i64, _>(5)? as u32,
+        payload: row.try_get(6)?,
+        metadata: row.try_get(7)?,
+        recorded_at: chrono::DateTime::from_timestamp_micros(micros)
+            .ok_or_else(|| corrupt(format!("bad timestamp {micros}")))?,
+        hash: hash::from_slice(position, row.try_get::<&[u8], _>(9)?)?,
+    })
+}
+
+#[async_trait]
+impl EventStore for SqliteEventStore {
+    async fn append_streams(&self, writes: Vec<StreamAppend>) -> Result<AppendOutcome, StoreError> {
+        validate_batch(&writes)?;
+        let mut conn = self.writer.lock().await;
+        sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
+        match Self::append_locked(&mut conn, &writes).await {
+            Ok(outcome) => {
+                // A retried append wrote nothing: it has nothing to commit either.
+                sqlx::query("COMMIT").execute(&mut *conn).await?;
+                self.appended.send_if_modified(|seen| {
+                    let newer = outcome.last_position > *seen;
+                    *seen = (*seen).max(outcome.last_position);
+                    newer
+                });
+                Ok(outcome)
+            }
+            Err(err) => {
+                sqlx::query("ROLLBACK").execute(&mut *conn).await?;
+                Err(err)
+            }
+        }
+    }
+
+    async fn read_stream(
+        &self,
+        stream_id: &str,
+        from_version: u64,
+        limit: usize,
+    ) -> Result<Vec<RecordedEvent>, StoreError> {
+        let sql = format!(
+            "SELECT {COLUMNS} FROM event_log WHERE stream_id = ? AND stream_version >= ? \
+             ORDER BY stream_version LIMIT ?"
+        );
+        sqlx::query(&sql)
+            .bind(stream_id)
+            .bind(from_version as i64)
+            .bind(limit.min(i64::MAX as usize) as i64)
+            .fetch_all(&self.readers)
+            .await?
+            .iter()
+            .map(decode)
+            .collect()
+    }
+
+    async fn read_all(&self, after: Position, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
+        let sql = format!("SELECT {COLUMNS} FROM event_log WHERE position > ? ORDER BY position LIMIT ?");
+        sqlx::query(&sql)
+            .bind(after as i64)
+            .bind(limit.min(i64::MAX as usize) as i64)
+            .fetch_all(&self.readers)
+            .await?
+            .iter()
+            .map(decode)
+            .collect()
+    }
+
+    async fn head(&self) -> Result<(Position, [u8; 32]), StoreError> {
+        let mut conn = self.readers.acquire().await?;
+        read_head(&mut conn).await
+    }
+
+    fn appended(&self) -> watch::Receiver<Position> {
+        self.appended.subscribe()
+    }
+}
