@@ -105,9 +105,10 @@ contract Reentrant is Actor {
         return this.onERC721Received.selector;
     }
 
+    /// @dev Attacks on every receipt. Under a capped push (10,000 gas) the attempt itself runs out of
+    /// gas, so the push fails and becomes a credit; a withdrawal (all gas) lets the attempts run.
     receive() external payable override {
-        // A capped push (10,000 gas) cannot even pay for the attempt; a withdrawal (all gas) can.
-        if (_inMarketCall && gasleft() > 100_000) _attack();
+        _attack();
     }
 }
 
