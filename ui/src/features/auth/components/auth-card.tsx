@@ -1,4 +1,4 @@
-import { Heading, Text } from '@chakra-ui/react'
+import { Heading, Stack, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { AuthLayout } from '@/components/layout/auth-layout'
 

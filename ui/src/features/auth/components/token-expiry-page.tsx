@@ -1,4 +1,4 @@
-import { Center, Spinner, Text } from '@chakra-ui/react'
+import { Center, Spinner, Stack, Text } from '@chakra-ui/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'

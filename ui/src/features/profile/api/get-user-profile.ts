@@ -1,0 +1,19 @@
+import useSWR from 'swr'
+import { getBody } from '@/lib/api-client'
+
+/** What anyone may see of a user (no e-mail, no mobile number). */
+export type PublicProfile = {
+  userId: string
+  username: string
+  fullName: string
+  avatar: string
+  bio: string
+  coverImage: string
+}
+
+export const userProfileKey = (userId: string) => `/api/account/getuserprofile/${encodeURIComponent(userId)}`
+
+/** GET /api/account/getuserprofile/{userId}. */
+export function useUserProfile(userId: string | undefined) {
+  return useSWR<PublicProfile>(userId ? userProfileKey(userId) : null, getBody, { revalidateOnFocus: false })
+}

@@ -1,0 +1,36 @@
+import { Box, Flex, Heading, Stack, Text } from '@chakra-ui/react'
+import type { ReactNode } from 'react'
+import { UserAvatar } from '@/components/user-avatar'
+import { ProfileCover } from './profile-cover'
+
+/** Cover, avatar (or initials), full name, @username and bio; used by /myprofile and /user/{id}. */
+export function ProfileHeader({
+  profile,
+  actions,
+}: {
+  profile: { fullName: string; username: string; bio: string; avatar: string; coverImage: string }
+  actions?: ReactNode
+}) {
+  return (
+    <Box>
+      <ProfileCover src={profile.coverImage} height={{ base: '160px', md: '280px' }} />
+      <Flex direction={{ base: 'column', md: 'row' }} align={{ base: 'center', md: 'flex-end' }} gap={{ base: '3', md: '6' }} mt={{ base: '-12', md: '-16' }} px={{ base: '0', md: '8' }}>
+        <UserAvatar src={profile.avatar} fullName={profile.fullName} username={profile.username} boxSize={{ base: '24', md: '32' }} fontSize="3xl" borderWidth="4px" borderColor="bg" />
+        <Stack gap="1" flex="1" textAlign={{ base: 'center', md: 'left' }} pb="2">
+          <Heading as="h1" size="2xl">
+            {profile.fullName}
+          </Heading>
+          <Text color="brand.fg" fontWeight="medium">
+            @{profile.username}
+          </Text>
+        </Stack>
+        {actions ? <Box pb="2">{actions}</Box> : null}
+      </Flex>
+      {profile.bio ? (
+        <Text mt="5" color="fg.muted" maxW="3xl" textAlign={{ base: 'center', md: 'left' }} px={{ base: '0', md: '8' }} whiteSpace="pre-line">
+          {profile.bio}
+        </Text>
+      ) : null}
+    </Box>
+  )
+}
