@@ -211,3 +211,20 @@ pub(crate) fn now_micros() -> chrono::DateTime<chrono::Utc> {
     let now = chrono::Utc::now();
     chrono::DateTime::from_timestamp_micros(now.timestamp_micros()).unwrap_or(now)
 }
+
+/// Opens the store a URL names: `sqlite://path/to/file.db` (or a plain path) or
+/// `postgres://...`. With the `kurrentdb` feature, `esdb://` and `kurrentdb://` URLs too.
+pub async fn open(url: &str) -> Result<std::sync::Arc<dyn EventStore>, StoreError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok(std::sync::Arc::new(postgres::PostgresEventStore::connect(url).await?));
+    }
+    #[cfg(feature = "kurrentdb")]
+    if url.starts_with("esdb://") || url.starts_with("kurrentdb://") || url.starts_with("esdb+discover://") {
+        return Ok(std::sync::Arc::new(kurrent::KurrentEventStore::connect(url).await?));
+    }
+    let path = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
+    if let Some(dir) = std::path::Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| StoreError::Backend(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    Ok(std::sync::Arc::new(sqlite::SqliteEventStore::open(std::path::Path::new(path)).await?))
+}

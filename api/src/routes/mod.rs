@@ -1,0 +1,3 @@
+//! One module per resource, each exposing `router()`.
+
+pub mod health;
