@@ -1,0 +1,81 @@
+import { Box, Grid, Heading, Icon, Link as ChakraLink, Stack } from '@chakra-ui/react'
+import { useTranslation } from 'react-i18next'
+import type { IconType } from 'react-icons'
+import { LuGlobe, LuKeyRound, LuMail, LuPalette, LuUser } from 'react-icons/lu'
+import { NavLink, Outlet, useLocation } from 'react-router'
+import { PageContainer } from '@/components/page-container'
+import { useUser } from '@/lib/use-user'
+
+type Item = { to: string; labelKey: string; icon: IconType; emailOnly?: boolean }
+
+export const SETTINGS_MENU: Item[] = [
+  { to: '/profile/user-profile', labelKey: 'settings.menu.userProfile', icon: LuUser },
+  { to: '/profile/language', labelKey: 'settings.menu.language', icon: LuGlobe },
+  { to: '/profile/theme', labelKey: 'settings.menu.theme', icon: LuPalette },
+  { to: '/profile/change-password', labelKey: 'settings.menu.changePassword', icon: LuKeyRound, emailOnly: true },
+  { to: '/profile/change-email', labelKey: 'settings.menu.changeEmail', icon: LuMail, emailOnly: true },
+]
+
+/** Page titles for narrow screens, where the side menu is not shown. */
+const TITLES: Record<string, string> = {
+  '/profile/user-profile': 'settings.menu.userProfile',
+  '/profile/edit-profile': 'settings.menu.editProfile',
+  '/profile/language': 'settings.menu.language',
+  '/profile/theme': 'settings.menu.theme',
+  '/profile/change-password': 'settings.menu.changePassword',
+  '/profile/change-email': 'settings.menu.changeEmail',
+  '/profile/kyc-pending': 'kyc.title',
+  '/profile/kyc-approved': 'kyc.title',
+}
+
+/** /profile/...: side menu (Change Password and Change Email hidden for GOOGLE users) and the page. */
+export function SettingsShell() {
+  const { t } = useTranslation()
+  const { pathname } = useLocation()
+  const { user } = useUser()
+  const isGoogle = user?.authProvider === 'GOOGLE'
+  const items = SETTINGS_MENU.filter((item) => !(item.emailOnly && isGoogle))
+  const title = TITLES[pathname]
+  return (
+    <PageContainer>
+      <Heading as="h1" size="2xl" mb="6" hideFrom="md" data-testid="settings-mobile-title">
+        {title ? t(title) : t('settings.title')}
+      </Heading>
+      <Grid templateColumns={{ base: '1fr', md: '260px 1fr' }} gap="8" alignItems="start">
+        <Box as="nav" hideBelow="md" aria-label={t('settings.title')} bg="bg.panel" borderWidth="1px" borderRadius="2xl" p="3" position="sticky" top="24">
+          <Heading as="h1" size="md" px="3" py="2" mb="1">
+            {t('settings.title')}
+          </Heading>
+          <Stack gap="1">
+            {items.map((item) => {
+              const active = pathname === item.to || (item.to === '/profile/user-profile' && pathname === '/profile/edit-profile')
+              return (
+                <ChakraLink
+                  key={item.to}
+                  asChild
+                  px="3"
+                  py="2.5"
+                  borderRadius="lg"
+                  gap="3"
+                  fontWeight={active ? 'semibold' : 'medium'}
+                  color={active ? 'brand.fg' : 'fg.muted'}
+                  bg={active ? 'brand.subtle' : 'transparent'}
+                  _hover={{ textDecoration: 'none', bg: active ? 'brand.subtle' : 'bg.muted', color: active ? 'brand.fg' : 'fg' }}
+                  aria-current={active ? 'page' : undefined}
+                >
+                  <NavLink to={item.to}>
+                    <Icon as={item.icon} />
+                    {t(item.labelKey)}
+                  </NavLink>
+                </ChakraLink>
+              )
+            })}
+          </Stack>
+        </Box>
+        <Box minW="0">
+          <Outlet />
+        </Box>
+      </Grid>
+    </PageContainer>
+  )
+}

@@ -1,0 +1,146 @@
+import { Alert, Box, Button, CloseButton, Dialog, Flex, HStack, Icon, Link, NativeSelect, Portal, Spinner, Stack, Text } from '@chakra-ui/react'
+import { useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import type { IconType } from 'react-icons'
+import { LuFlaskConical, LuWallet } from 'react-icons/lu'
+import { SiCoinbase, SiWalletconnect } from 'react-icons/si'
+import { type Connector, useConnectors } from 'wagmi'
+import { useAppConfig } from '@/lib/app-config'
+import { DEV_WALLET_ACCOUNTS, devWalletAddresses, getDevWalletIndex, setDevWalletIndex } from '@/lib/dev-wallet-connector'
+import { shortenAddress } from '@/lib/format'
+import { isMobileDevice } from '@/lib/wagmi'
+import { useWalletStore } from '@/lib/wallet-store'
+import { useLinkWallet } from '../hooks/use-link-wallet'
+import { detectInjectedWallet } from '../wallet-kinds'
+
+type Choice = { connector: Connector; labelKey: string; icon: IconType; color: string }
+
+function choiceFor(connector: Connector): Choice | null {
+  const id = connector.id.toLowerCase()
+  if (id.includes('metamask')) return { connector, labelKey: 'wallet.kinds.metamask', icon: LuWallet, color: '#f6851b' }
+  if (id.includes('coinbase')) return { connector, labelKey: 'wallet.kinds.coinbase', icon: SiCoinbase, color: '#0052ff' }
+  if (id === 'walletconnect') return { connector, labelKey: 'wallet.kinds.walletConnect', icon: SiWalletconnect, color: '#3b99fc' }
+  if (id === 'devwallet') return { connector, labelKey: 'wallet.kinds.dev', icon: LuFlaskConical, color: '#10b981' }
+  return null
+}
+
+/** MetaMask (not on mobile), Coinbase, WalletConnect (when configured) and the dev wallet (local chain only). */
+export function WalletDialog() {
+  const { t } = useTranslation()
+  const open = useWalletStore((s) => s.dialogOpen)
+  const close = useWalletStore((s) => s.closeDialog)
+  const connectors = useConnectors()
+  const config = useAppConfig()
+  const link = useLinkWallet()
+  const [pending, setPending] = useState<string | null>(null)
+  const [missing, setMissing] = useState(false)
+  const [devIndex, setDevIndex] = useState(getDevWalletIndex)
+  const devAddresses = useMemo(
+    () => (config.devWallet && config.devMnemonic ? devWalletAddresses(config.devMnemonic) : []),
+    [config.devWallet, config.devMnemonic],
+  )
+
+  const mobile = isMobileDevice()
+  const choices = connectors
+    .map(choiceFor)
+    .filter((c): c is Choice => !!c)
+    .filter((c) => !(mobile && c.connector.id.toLowerCase().includes('metamask')))
+
+  const choose = async (choice: Choice) => {
+    setMissing(false)
+    setPending(choice.connector.id)
+    try {
+      if (choice.connector.id.toLowerCase().includes('metamask') && !(await detectInjectedWallet())) {
+        setMissing(true)
+        return
+      }
+      if (choice.connector.id === 'devWallet') setDevWalletIndex(devIndex)
+      const ok = await link(choice.connector)
+      if (ok) close()
+    } finally {
+      setPending(null)
+    }
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(e) => (e.open ? undefined : close())} placement="center" size="sm">
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content data-testid="wallet-dialog">
+            <Dialog.Header>
+              <Dialog.Title>{t('wallet.dialogTitle')}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Stack gap="3">
+                <Text color="fg.muted" fontSize="sm">
+                  {t('wallet.dialogText')}
+                </Text>
+                {choices.map((choice) => (
+                  <Box key={choice.connector.uid}>
+                    <Button
+                      w="full"
+                      h="14"
+                      justifyContent="flex-start"
+                      variant="outline"
+                      borderRadius="xl"
+                      disabled={!!pending}
+                      onClick={() => choose(choice)}
+                      data-testid={`wallet-option-${choice.connector.id}`}
+                    >
+                      <Flex w="9" h="9" borderRadius="lg" bg={choice.color} color="white" align="center" justify="center" mr="2">
+                        <Icon as={choice.icon} boxSize="5" />
+                      </Flex>
+                      <Text flex="1" textAlign="left" fontWeight="semibold">
+                        {t(choice.labelKey)}
+                      </Text>
+                      {pending === choice.connector.id ? <Spinner size="sm" /> : null}
+                    </Button>
+                    {choice.connector.id === 'devWallet' && devAddresses.length ? (
+                      <HStack mt="2" gap="2">
+                        <Text fontSize="xs" color="fg.muted" whiteSpace="nowrap">
+                          {t('wallet.devAccount')}
+                        </Text>
+                        <NativeSelect.Root size="sm">
+                          <NativeSelect.Field
+                            value={devIndex}
+                            onChange={(e) => setDevIndex(Number(e.currentTarget.value))}
+                            aria-label={t('wallet.devAccount')}
+                            data-testid="dev-wallet-account"
+                          >
+                            {Array.from({ length: DEV_WALLET_ACCOUNTS }, (_, i) => (
+                              <option key={i} value={i}>
+                                {`#${i} ${shortenAddress(devAddresses[i])}`}
+                              </option>
+                            ))}
+                          </NativeSelect.Field>
+                          <NativeSelect.Indicator />
+                        </NativeSelect.Root>
+                      </HStack>
+                    ) : null}
+                  </Box>
+                ))}
+                {missing ? (
+                  <Alert.Root status="warning" borderRadius="lg">
+                    <Alert.Indicator />
+                    <Alert.Content>
+                      <Alert.Title>{t('wallet.metamaskMissing')}</Alert.Title>
+                      <Alert.Description>
+                        <Link href="https://metamask.io/download/" target="_blank" rel="noreferrer" color="brand.fg">
+                          {t('wallet.installMetamask')}
+                        </Link>
+                      </Alert.Description>
+                    </Alert.Content>
+                  </Alert.Root>
+                ) : null}
+              </Stack>
+            </Dialog.Body>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label={t('common.close')} />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  )
+}

@@ -1,0 +1,93 @@
+import { Button, HStack, NativeSelect, Stack, Text } from '@chakra-ui/react'
+import { useTranslation } from 'react-i18next'
+import { LuCopy, LuLogOut, LuWallet } from 'react-icons/lu'
+import { useChains, useConnection } from 'wagmi'
+import { mainnet, polygon } from 'wagmi/chains'
+import { Amount } from '@/components/amount'
+import { notify } from '@/components/ui/toaster'
+import { NETWORK_CHOICES, RECOGNISED_CHAINS } from '@/lib/chains'
+import { shortenAddress } from '@/lib/format'
+import { useWalletStatus } from '../hooks/use-wallet-status'
+import { switchWalletChain } from '../switch-network'
+import { useOpenWalletDialog, useWalletMenuActions } from './wallet-button'
+
+/** The drawer's wallet information: address, balance, block, network chooser (1, 137, 80001). */
+export function WalletPanel() {
+  const { t } = useTranslation()
+  const { connected, address, balance, blockNumber, chainId } = useWalletStatus()
+  const { connector } = useConnection()
+  const chains = useChains()
+  const openDialog = useOpenWalletDialog()
+  const actions = useWalletMenuActions()
+
+  if (!connected || !address) {
+    return (
+      <Button variant="outline" onClick={openDialog}>
+        <LuWallet /> {t('wallet.connect')}
+      </Button>
+    )
+  }
+
+  const chooseNetwork = async (id: number) => {
+    const chain = chains.find((c) => c.id === id) ?? [mainnet, polygon].find((c) => c.id === id)
+    if (!chain || !connector) return
+    try {
+      await switchWalletChain(connector, chain)
+    } catch (error) {
+      console.error('Switching network failed', error)
+      notify('error', t('wallet.switchFailed'))
+    }
+  }
+
+  const known = chainId !== undefined && NETWORK_CHOICES.some((c) => c.chainId === chainId)
+  return (
+    <Stack gap="3" bg="bg.subtle" borderRadius="xl" p="4" borderWidth="1px" data-testid="wallet-panel">
+      <HStack justify="space-between">
+        <Text fontSize="sm" color="fg.muted">
+          {t('wallet.address')}
+        </Text>
+        <Button size="xs" variant="ghost" onClick={actions.copy} aria-label={t('wallet.copyAddress')}>
+          <Text fontFamily="mono">{shortenAddress(address)}</Text>
+          <LuCopy />
+        </Button>
+      </HStack>
+      <HStack justify="space-between">
+        <Text fontSize="sm" color="fg.muted">
+          {t('wallet.balance')}
+        </Text>
+        <Amount value={balance} suffix="MATIC" fontWeight="semibold" />
+      </HStack>
+      <HStack justify="space-between">
+        <Text fontSize="sm" color="fg.muted">
+          {t('wallet.block')}
+        </Text>
+        <Text fontFamily="mono" fontSize="sm">
+          {blockNumber !== undefined ? blockNumber.toString() : '—'}
+        </Text>
+      </HStack>
+      <Stack gap="1">
+        <Text fontSize="sm" color="fg.muted">
+          {t('wallet.network')}
+        </Text>
+        <NativeSelect.Root size="sm">
+          <NativeSelect.Field
+            value={known ? String(chainId) : ''}
+            onChange={(e) => void chooseNetwork(Number(e.currentTarget.value))}
+            aria-label={t('wallet.network')}
+          >
+            {!known ? <option value="">{chainId !== undefined ? (RECOGNISED_CHAINS[chainId] ?? t('wallet.unknownNetwork')) : t('wallet.unknownNetwork')}</option> : null}
+            {NETWORK_CHOICES.map((choice) => (
+              <option key={choice.chainId} value={choice.chainId}>
+                {t(choice.labelKey)}
+              </option>
+            ))}
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
+      </Stack>
+      <Button size="sm" variant="ghost" onClick={actions.disconnect}>
+        <LuLogOut /> {t('wallet.disconnect')}
+      </Button>
+    </Stack>
+  )
+}

@@ -1,0 +1,35 @@
+import { useEffect } from 'react'
+import { useConnection } from 'wagmi'
+import { APP_CHAIN_ID } from '@/lib/chains'
+import { useUser } from '@/lib/use-user'
+import { useWalletStore } from '@/lib/wallet-store'
+import { walletMatchesProfile } from '../tampering'
+
+/**
+ * Whether wallet actions are allowed: a connected wallet whose locally stored type and address
+ * match a wallet linked to the profile. A mismatch (tampered local data) is logged.
+ */
+export function useWalletActions() {
+  const { user } = useUser()
+  const { address, chainId, status } = useConnection()
+  const walletType = useWalletStore((s) => s.walletType)
+  const walletAddress = useWalletStore((s) => s.walletAddress)
+  const connected = status === 'connected' && !!address
+  const stored = !!walletType && !!walletAddress
+  const profileLoaded = !!user?.email
+  const matches = walletMatchesProfile({ walletType, walletAddress }, user)
+  const sameAddress = !!address && !!walletAddress && address.toLowerCase() === walletAddress.toLowerCase()
+  const tampered = stored && profileLoaded && (!matches || (connected && !sameAddress))
+
+  useEffect(() => {
+    if (tampered) console.error('Wallet data does not match the wallets linked to this account; wallet actions are disabled.')
+  }, [tampered])
+
+  return {
+    connected,
+    address,
+    tampered,
+    wrongNetwork: connected && chainId !== APP_CHAIN_ID,
+    enabled: connected && stored && matches && sameAddress,
+  }
+}
