@@ -1,0 +1,59 @@
+import { Box, Flex, HStack, Image, Stack, Text } from '@chakra-ui/react'
+import { useTranslation } from 'react-i18next'
+import { FaHeart, FaRegHeart } from 'react-icons/fa6'
+import { Amount } from '@/components/amount'
+import { UserAvatar } from '@/components/user-avatar'
+import { truncate } from '@/lib/format'
+import { timeAgo } from '@/lib/time-ago'
+import type { NftUser, TrendingNft } from '../api/trending-nfts'
+
+export const DECK_TITLE_MAX = 15
+export const DECK_USERNAME_MAX = 5
+
+function Person({ label, user }: { label: string; user: NftUser }) {
+  return (
+    <HStack gap="2" minW="0">
+      <UserAvatar src={user?.avatar} fullName={user?.fullName} username={user?.username} size="xs" />
+      <Stack gap="0" minW="0">
+        <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase" letterSpacing="wide">
+          {label}
+        </Text>
+        <Text fontSize="xs" fontWeight="semibold">
+          {truncate(user?.username, DECK_USERNAME_MAX)}
+        </Text>
+      </Stack>
+    </HStack>
+  )
+}
+
+/** One trending NFT: image, title (15 chars), price in Matic, creator and owner, age, likes. */
+export function DeckCard({ nft }: { nft: TrendingNft }) {
+  const { t } = useTranslation()
+  const age = timeAgo(nft.updatedAt)
+  return (
+    <Stack gap="0" bg="bg.panel" borderRadius="2xl" borderWidth="1px" overflow="hidden" boxShadow="card" w="100%" h="100%" data-testid="deck-card">
+      <Box position="relative" flex="1" minH="0" bg="bg.muted">
+        <Image src={nft.file} alt={nft.title} w="100%" h="100%" objectFit="cover" draggable={false} />
+        <HStack position="absolute" top="3" right="3" bg="blackAlpha.600" color="white" px="2.5" py="1" borderRadius="full" fontSize="xs" gap="1.5" backdropFilter="blur(6px)">
+          {nft.isLiked ? <FaHeart color="#ec4899" /> : <FaRegHeart />}
+          <Text>{nft.totalLikes ?? 0}</Text>
+        </HStack>
+      </Box>
+      <Stack p="4" gap="3">
+        <Flex justify="space-between" align="center" gap="2">
+          <Text fontWeight="bold" fontSize="md">
+            {truncate(nft.title, DECK_TITLE_MAX)}
+          </Text>
+          <Amount value={nft.fixedPrice} suffix={t('landing.deck.currency')} fontWeight="bold" color="brand.fg" fontSize="sm" whiteSpace="nowrap" />
+        </Flex>
+        <Flex justify="space-between" align="center" gap="2">
+          <Person label={t('landing.deck.creator')} user={nft.creator} />
+          <Person label={t('landing.deck.owner')} user={nft.currentOwner} />
+        </Flex>
+        <Text fontSize="xs" color="fg.subtle">
+          {t(age.key, { count: age.count })}
+        </Text>
+      </Stack>
+    </Stack>
+  )
+}

@@ -1,0 +1,37 @@
+import { Box, Flex, SimpleGrid, Stack, Text } from '@chakra-ui/react'
+import { useTranslation } from 'react-i18next'
+import { ACCENT_GRADIENT } from '@/lib/theme'
+import { useMarketplaceStatistics } from '../api/marketplace-statistics'
+
+const HEXAGON = 'polygon(25% 5%, 75% 5%, 100% 50%, 75% 95%, 25% 95%, 0% 50%)'
+
+function Hexagon({ value, label }: { value: number | undefined; label: string }) {
+  const { i18n } = useTranslation()
+  return (
+    <Stack align="center" gap="3">
+      <Box w="180px" h="156px" bgImage={ACCENT_GRADIENT} style={{ clipPath: HEXAGON }} p="3px">
+        <Flex w="100%" h="100%" bg="bg.panel" style={{ clipPath: HEXAGON }} align="center" justify="center" direction="column">
+          <Text fontSize="3xl" fontWeight="extrabold" bgImage={ACCENT_GRADIENT} bgClip="text" color="transparent" data-testid="statistic-value">
+            {value === undefined ? '—' : new Intl.NumberFormat(i18n.language === 'ge' ? 'de' : i18n.language).format(value)}
+          </Text>
+        </Flex>
+      </Box>
+      <Text fontWeight="semibold" color="fg.muted" textAlign="center">
+        {label}
+      </Text>
+    </Stack>
+  )
+}
+
+/** Total NFTs minted, total sellers, total NFTs sold. */
+export function StatisticsHexagons() {
+  const { t } = useTranslation()
+  const { data } = useMarketplaceStatistics()
+  return (
+    <SimpleGrid columns={{ base: 1, md: 3 }} gap="8" justifyItems="center" data-testid="statistics">
+      <Hexagon value={data?.totalNftMinted} label={t('landing.stats.minted')} />
+      <Hexagon value={data?.totalSeller} label={t('landing.stats.sellers')} />
+      <Hexagon value={data?.totalNftSold} label={t('landing.stats.sold')} />
+    </SimpleGrid>
+  )
+}
