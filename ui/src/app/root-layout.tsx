@@ -1,0 +1,66 @@
+import { Box, Flex } from '@chakra-ui/react'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Outlet, useLocation, useNavigate } from 'react-router'
+import { BottomBar } from '@/components/layout/bottom-bar'
+import { Footer } from '@/components/layout/footer'
+import { MobileDrawer } from '@/components/layout/mobile-drawer'
+import { TopBar } from '@/components/layout/top-bar'
+import { NetworkBanner } from '@/features/wallet/components/network-banner'
+import { WalletButton } from '@/features/wallet/components/wallet-button'
+import { WalletDialog } from '@/features/wallet/components/wallet-dialog'
+import { WalletPanel } from '@/features/wallet/components/wallet-panel'
+import { WalletSessionSync } from '@/features/wallet/components/wallet-session-sync'
+import { useSession } from '@/lib/auth'
+import { registerNavigator, tokenExpiryPath } from '@/lib/navigation'
+import { useUser } from '@/lib/use-user'
+import { UserMenu } from './user-menu'
+
+/** The shell around every screen: top bar, network banner, page, footer, bottom bar and drawer. */
+export function RootLayout() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const { pathname } = useLocation()
+  const token = useSession((s) => s.token)
+  useUser()
+  const [drawerOpen, setDrawerOpen] = useState(false)
+
+  useEffect(() => {
+    registerNavigator((to, options) => void navigate(to, options))
+    return () => registerNavigator(null)
+  }, [navigate])
+
+  useEffect(() => {
+    window.scrollTo(0, 0)
+  }, [pathname])
+
+  const signedIn = !!token
+  return (
+    <Flex direction="column" minH="100vh">
+      <WalletSessionSync />
+      <TopBar signedIn={signedIn} walletSlot={<WalletButton />} userMenuSlot={<UserMenu />} onOpenDrawer={() => setDrawerOpen(true)} />
+      <NetworkBanner />
+      <Box as="main" flex="1" pb={{ base: '16', md: '0' }}>
+        <Outlet />
+      </Box>
+      <Footer />
+      <BottomBar />
+      <MobileDrawer
+        open={drawerOpen}
+        onClose={() => setDrawerOpen(false)}
+        signedIn={signedIn}
+        accountLinks={[
+          { to: '/mybids', label: t('nav.allBids') },
+          { to: '/myprofile', label: t('nav.myProfile') },
+          { to: '/profile/user-profile', label: t('nav.settings') },
+        ]}
+        walletSlot={<WalletPanel />}
+        onLogout={() => {
+          setDrawerOpen(false)
+          navigate(tokenExpiryPath())
+        }}
+      />
+      <WalletDialog />
+    </Flex>
+  )
+}

@@ -1,0 +1,53 @@
+import { Box, Button, Menu, Portal, Stack, Text } from '@chakra-ui/react'
+import { useTranslation } from 'react-i18next'
+import { LuGavel, LuLogOut, LuSettings, LuUser } from 'react-icons/lu'
+import { useNavigate } from 'react-router'
+import { UserAvatar } from '@/components/user-avatar'
+import { tokenExpiryPath } from '@/lib/navigation'
+import { useUser } from '@/lib/use-user'
+
+/** The avatar menu: All bids, My profile, Settings, Logout. */
+export function UserMenu() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const { user } = useUser()
+  return (
+    <Menu.Root positioning={{ placement: 'bottom-end' }}>
+      <Menu.Trigger asChild>
+        <Button variant="plain" p="0" minW="0" borderRadius="full" aria-label={t('nav.accountMenu')} data-testid="avatar-menu">
+          <UserAvatar src={user?.avatar} fullName={user?.fullName} username={user?.username} size="sm" />
+        </Button>
+      </Menu.Trigger>
+      <Portal>
+        <Menu.Positioner>
+          <Menu.Content minW="56">
+            {user ? (
+              <Box px="3" py="2">
+                <Stack gap="0">
+                  <Text fontWeight="semibold">{user.fullName}</Text>
+                  <Text fontSize="sm" color="fg.muted">
+                    @{user.username}
+                  </Text>
+                </Stack>
+              </Box>
+            ) : null}
+            <Menu.Separator />
+            <Menu.Item value="bids" onSelect={() => navigate('/mybids')}>
+              <LuGavel /> {t('nav.allBids')}
+            </Menu.Item>
+            <Menu.Item value="profile" onSelect={() => navigate('/myprofile')}>
+              <LuUser /> {t('nav.myProfile')}
+            </Menu.Item>
+            <Menu.Item value="settings" onSelect={() => navigate('/profile/user-profile')}>
+              <LuSettings /> {t('nav.settings')}
+            </Menu.Item>
+            <Menu.Separator />
+            <Menu.Item value="logout" onSelect={() => navigate(tokenExpiryPath())} color="fg.error">
+              <LuLogOut /> {t('nav.logout')}
+            </Menu.Item>
+          </Menu.Content>
+        </Menu.Positioner>
+      </Portal>
+    </Menu.Root>
+  )
+}

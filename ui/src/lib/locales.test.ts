@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { SUPPORTED_LANGUAGES } from './i18n'
+
+const localesDir = join(__dirname, '..', '..', 'public', 'locales')
+const srcDir = join(__dirname, '..')
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
+const load = (lng: string): Json => JSON.parse(readFileSync(join(localesDir, lng, 'translation.json'), 'utf8'))
+
+/** Every leaf path of a translation tree (array items included), e.g. 'faq.items.0.question'. */
+function leaves(node: Json, prefix = ''): string[] {
+  if (node !== null && typeof node === 'object') {
+    return Object.entries(node).flatMap(([key, value]) => leaves(value as Json, prefix ? `${prefix}.${key}` : key))
+  }
+  return [prefix]
+}
+
+function lookup(node: Json, path: string): Json | undefined {
+  return path.split('.').reduce<Json | undefined>((acc, part) => (acc && typeof acc === 'object' ? (acc as Record<string, Json>)[part] : undefined), node)
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return /\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : []
+  })
+}
+
+const en = load('en')
+const enLeaves = leaves(en)
+
+describe('translation files', () => {
+  it('has a file for each of the seven languages', () => {
+    expect(SUPPORTED_LANGUAGES).toEqual(['en', 'pt', 'fr', 'ge', 'bn', 'hi', 'ta'])
+    expect(readdirSync(localesDir).sort()).toEqual([...SUPPORTED_LANGUAGES].sort())
+  })
+
+  it.each(SUPPORTED_LANGUAGES.filter((l) => l !== 'en'))('%s has every key of en, non-empty, and no extra key', (lng) => {
+    const file = load(lng)
+    const missing = enLeaves.filter((path) => {
+      const value = lookup(file, path)
+      return typeof value !== 'string' || value.trim() === ''
+    })
+    expect(missing).toEqual([])
+    expect(leaves(file).filter((path) => lookup(en, path) === undefined)).toEqual([])
+  })
+
+  it.each(SUPPORTED_LANGUAGES.filter((l) => l !== 'en'))('%s keeps the interpolation variables of en', (lng) => {
+    const file = load(lng)
+    const vars = (s: string) => (s.match(/{{\s*\w+\s*}}/g) ?? []).sort().join(',')
+    const wrong = enLeaves.filter((path) => vars(String(lookup(en, path))) !== vars(String(lookup(file, path))))
+    expect(wrong).toEqual([])
+  })
+
+  it('en has every key the code asks for with a literal t()', () => {
+    const used = new Set<string>()
+    for (const file of sourceFiles(srcDir)) {
+      const text = readFileSync(file, 'utf8')
+      for (const m of text.matchAll(/\bt\(\s*'([a-zA-Z0-9_.]+)'/g)) used.add(m[1])
+      for (const m of text.matchAll(/(?:labelKey|messageKey)[:=]\s*["']([a-zA-Z0-9_.]+)["']/g)) used.add(m[1])
+      for (const m of text.matchAll(/'((?:validation|time)\.[a-zA-Z]+)'/g)) used.add(m[1])
+    }
+    const missing = [...used].filter((key) => lookup(en, key) === undefined)
+    expect(used.size).toBeGreaterThan(100)
+    expect(missing).toEqual([])
+  })
+})
