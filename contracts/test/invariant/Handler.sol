@@ -1,0 +1,490 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {Test} from "../utils/Test.sol";
+import {Vm} from "../utils/Vm.sol";
+import {Marketplace} from "../../src/Marketplace.sol";
+import {Actor, GasBurner, GasHungryReceiver, Reentrant, RevertingReceiver} from "../helpers/Receivers.sol";
+
+/// @notice Drives the market with random but mostly valid actions from honest and hostile actors, and
+/// keeps ghost records: every bid and how it ended, every sale's split, the end times, and a shadow
+/// of the market rebuilt from the events alone (as the project's indexer does).
+contract Handler is Test {
+    Marketplace public immutable market;
+
+    address[] internal _actors;
+    mapping(address => bool) internal _isContract;
+    mapping(address => bool) internal _cannotTakeEther;
+    Reentrant public immutable reentrant;
+    address public immutable beneficiary; // where actors that cannot take ether withdraw to
+
+    uint256 public constant MAX_PRICE = 100 ether;
+    uint256 public constant ACTOR_FUNDS = 1_000_000 ether;
+
+    // ---- ghosts -------------------------------------------------------------------------------
+
+    struct BidRecord {
+        uint256 auctionId;
+        address bidder;
+        uint256 amount;
+        uint8 status; // 0 open, 1 refunded (outbid, rejected, stopped, bought out, cleared), 2 won
+    }
+
+    BidRecord[] internal _bids;
+    mapping(uint256 auctionId => uint256[]) internal _bidsOf;
+    mapping(uint256 auctionId => uint256) public ghostWins;
+    mapping(uint256 auctionId => uint64) internal _lastEnd;
+
+    uint256 public ghostSales;
+    uint256 public ghostSplitMismatches;
+    uint256 public ghostRoyaltyMismatches;
+    uint256 public ghostUnmatchedBidCloses;
+    uint256 public ghostEndTimeDecreases;
+    uint256 public ghostListingAfterTransfer;
+    uint256 public ghostTransfers;
+    uint256 public ghostBurns;
+    uint256 public ghostCreditsCreated;
+    uint256 public ghostWithdrawals;
+    uint256 public ghostFailedCalls;
+    mapping(bytes32 => uint256) public calls;
+    mapping(bytes32 => uint256) public okCalls;
+
+    // ---- the shadow market, rebuilt from events ----------------------------------------------
+
+    struct ShadowToken {
+        address owner;
+        Marketplace.SaleType saleType;
+        uint256 price;
+        uint256 auctionId;
+    }
+
+    struct ShadowAuction {
+        uint64 endTime;
+        address topBidder;
+        uint256 topBid;
+        bool ended;
+    }
+
+    mapping(uint256 tokenId => ShadowToken) public shadowToken;
+    mapping(uint256 auctionId => ShadowAuction) public shadowAuction;
+    mapping(address account => uint256) public shadowCredits;
+    address public shadowAdmin;
+    uint96 public shadowFeeBps;
+
+    bytes32 internal constant T_TRANSFER = keccak256("Transfer(address,address,uint256)");
+    bytes32 internal constant T_SALE_UPDATED = keccak256("SaleUpdated(uint256,uint8,uint256,uint256,uint64,uint256)");
+    bytes32 internal constant T_PRICE_CHANGED = keccak256("PriceChanged(uint256,uint256)");
+    bytes32 internal constant T_BID_PLACED = keccak256("BidPlaced(uint256,uint256,address,uint256,uint64)");
+    bytes32 internal constant T_BID_REFUNDED = keccak256("BidRefunded(uint256,uint256,address,uint256)");
+    bytes32 internal constant T_BID_REJECTED = keccak256("BidRejected(uint256,uint256,address,uint256)");
+    bytes32 internal constant T_AUCTION_ENDED = keccak256("AuctionEnded(uint256,uint256,address,uint256)");
+    bytes32 internal constant T_SOLD = keccak256("Sold(uint256,uint256,address,address,uint256,uint256,uint256,uint256)");
+    bytes32 internal constant T_ROYALTY_PAID = keccak256("RoyaltyPaid(uint256,address,uint256)");
+    bytes32 internal constant T_CREDITED = keccak256("Credited(address,uint256)");
+    bytes32 internal constant T_WITHDRAWN = keccak256("CreditsWithdrawn(address,uint256)");
+    bytes32 internal constant T_FEE = keccak256("ServiceFeeChanged(uint96)");
+    bytes32 internal constant T_ADMIN = keccak256("AdminChanged(address)");
+
+    constructor(Marketplace market_, address admin_) {
+        market = market_;
+        shadowAdmin = admin_;
+        shadowFeeBps = market_.serviceFeeBps();
+
+        beneficiary = makeAddr("honest0");
+        _addActor(beneficiary, false, false);
+        _addActor(makeAddr("honest1"), false, false);
+        _addActor(makeAddr("honest2"), false, false);
+        _addActor(address(new RevertingReceiver(market_)), true, true);
+        _addActor(address(new GasBurner(market_)), true, true);
+        _addActor(address(new GasHungryReceiver(market_)), true, false);
+        reentrant = new Reentrant(market_);
+        _addActor(address(reentrant), true, false);
+        _addActor(admin_, false, false);
+    }
+
+    function _addActor(address a, bool isContract_, bool cannotTakeEther) internal {
+        _actors.push(a);
+        _isContract[a] = isContract_;
+        _cannotTakeEther[a] = cannotTakeEther;
+        vm.deal(a, ACTOR_FUNDS);
+    }
+
+    function actors() external view returns (address[] memory) {
+        return _actors;
+    }
+
+    function bidCount() external view returns (uint256) {
+        return _bids.length;
+    }
+
+    function bidAt(uint256 i) external view returns (BidRecord memory) {
+        return _bids[i];
+    }
+
+    function bidsOf(uint256 auctionId) external view returns (uint256[] memory) {
+        return _bidsOf[auctionId];
+    }
+
+    // ---- actions ------------------------------------------------------------------------------
+
+    function mint(uint256 actorSeed, uint8 saleSeed, uint256 priceSeed, uint256 durationSeed, uint256 royaltySeed)
+        external
+    {
+        address creator = _actor(actorSeed);
+        Marketplace.SaleType saleType = Marketplace.SaleType(saleSeed % 3);
+        uint256 price;
+        uint256 base;
+        uint64 endTime;
+        if (saleType == Marketplace.SaleType.FixedPrice) {
+            price = bound(priceSeed, 1, MAX_PRICE);
+        } else if (saleType == Marketplace.SaleType.Auction) {
+            base = bound(priceSeed, 1, MAX_PRICE);
+            price = base * 2 + bound(priceSeed >> 128, 1, MAX_PRICE);
+            endTime = _endTime(durationSeed);
+        }
+        uint256 rows = royaltySeed % 3;
+        address[] memory receivers = new address[](rows);
+        uint96[] memory bps = new uint96[](rows);
+        for (uint256 i = 0; i < rows; ++i) {
+            receivers[i] = _actors[(royaltySeed / 3 + i) % _actors.length];
+            bps[i] = uint96(bound(royaltySeed >> (16 * (i + 1)), 1, 4_500));
+        }
+        _call(
+            "mint",
+            creator,
+            abi.encodeCall(Marketplace.mint, ("ipfs://token", saleType, receivers, bps, endTime, base, price)),
+            0
+        );
+    }
+
+    function bid(uint256 actorSeed, uint256 tokenSeed, uint256 raiseSeed) external {
+        uint256 tokenId = _pick(tokenSeed, Want.LiveAuction);
+        if (tokenId == 0) return;
+        address bidder = _nonOwner(actorSeed, tokenId);
+        uint256 amount;
+        try market.minimumBid(tokenId) returns (uint256 minimum) {
+            amount = minimum + bound(raiseSeed, 0, minimum / 2);
+        } catch {
+            amount = bound(raiseSeed, 1, MAX_PRICE);
+        }
+        _setReentrantTarget(tokenId);
+        _call("bid", bidder, abi.encodeCall(Marketplace.bid, (tokenId)), amount);
+    }
+
+    function buy(uint256 actorSeed, uint256 tokenSeed) external {
+        uint256 tokenId = _pick(tokenSeed, Want.Listed);
+        if (tokenId == 0) return;
+        address buyer = _nonOwner(actorSeed, tokenId);
+        uint256 price;
+        try market.tokenInfo(tokenId) returns (Marketplace.TokenInfo memory info) {
+            price = info.price;
+        } catch {}
+        _setReentrantTarget(_token(tokenSeed >> 8));
+        _call("buy", buyer, abi.encodeCall(Marketplace.buyToken, (tokenId)), price);
+    }
+
+    function acceptOffer(uint256 tokenSeed, bool accept) external {
+        uint256 tokenId = _pick(tokenSeed, Want.AuctionWithBid);
+        if (tokenId == 0) return;
+        _call("acceptOffer", _owner(tokenId), abi.encodeCall(Marketplace.acceptOffer, (tokenId, accept)), 0);
+    }
+
+    function settle(uint256 actorSeed, uint256 tokenSeed) external {
+        uint256 tokenId = _pick(tokenSeed, Want.ExpiredWithBid);
+        if (tokenId == 0) return;
+        _call("settle", _actor(actorSeed), abi.encodeCall(Marketplace.settleAuction, (tokenId)), 0);
+    }
+
+    function closeAuction(uint256 tokenSeed) external {
+        uint256 tokenId = _pick(tokenSeed, Want.ExpiredWithoutBid);
+        if (tokenId == 0) return;
+        _call("closeAuction", _owner(tokenId), abi.encodeCall(Marketplace.closeAuction, (tokenId)), 0);
+    }
+
+    function toggleForSale(uint256 tokenSeed, uint8 saleSeed, uint256 priceSeed, uint256 durationSeed) external {
+        uint256 tokenId = _token(tokenSeed);
+        if (tokenId == 0) return;
+        Marketplace.SaleType saleType = Marketplace.SaleType(saleSeed % 3);
+        uint256 price;
+        uint256 base;
+        uint64 endTime;
+        if (saleType == Marketplace.SaleType.FixedPrice) {
+            price = bound(priceSeed, 1, MAX_PRICE);
+        } else if (saleType == Marketplace.SaleType.Auction) {
+            base = bound(priceSeed, 1, MAX_PRICE);
+            price = base * 3;
+            endTime = _endTime(durationSeed);
+        }
+        _call(
+            "toggleForSale",
+            _owner(tokenId),
+            abi.encodeCall(Marketplace.toggleForSale, (tokenId, saleType, price, endTime, base)),
+            0
+        );
+    }
+
+    function changeTokenPrice(uint256 tokenSeed, uint256 priceSeed) external {
+        uint256 tokenId = _pick(tokenSeed, Want.Listed);
+        if (tokenId == 0) return;
+        uint256 price = bound(priceSeed, 1, MAX_PRICE * 3);
+        _call("changeTokenPrice", _owner(tokenId), abi.encodeCall(Marketplace.changeTokenPrice, (tokenId, price)), 0);
+    }
+
+    function transfer(uint256 tokenSeed, uint256 toSeed, bool safe) external {
+        uint256 tokenId = _token(tokenSeed);
+        if (tokenId == 0) return;
+        address from = _owner(tokenId);
+        address to = _actor(toSeed);
+        if (from == address(0) || to == from) return;
+        bytes memory data = safe
+            ? abi.encodeWithSignature("safeTransferFrom(address,address,uint256)", from, to, tokenId)
+            : abi.encodeCall(Marketplace.transferFrom, (from, to, tokenId));
+        if (!_call("transfer", from, data, 0)) return;
+        ghostTransfers += 1;
+        Marketplace.TokenInfo memory info = market.tokenInfo(tokenId);
+        if (info.forSale || info.saleType != Marketplace.SaleType.NotForSale || info.price != 0) {
+            ghostListingAfterTransfer += 1;
+        }
+        if (info.auctionId != 0 && !market.auctionById(info.auctionId).ended) ghostListingAfterTransfer += 1;
+    }
+
+    function burn(uint256 tokenSeed) external {
+        uint256 tokenId = _token(tokenSeed);
+        if (tokenId == 0) return;
+        if (!_call("burn", _owner(tokenId), abi.encodeCall(Marketplace.burn, (tokenId)), 0)) return;
+        ghostBurns += 1;
+    }
+
+    function withdraw(uint256 actorSeed) external {
+        address account = _actor(actorSeed);
+        if (market.creditsOf(account) == 0) return;
+        bytes memory data = _cannotTakeEther[account]
+            ? abi.encodeCall(Marketplace.withdrawCreditsTo, (payable(beneficiary)))
+            : abi.encodeCall(Marketplace.withdrawCredits, ());
+        if (_call("withdraw", account, data, 0)) ghostWithdrawals += 1;
+    }
+
+    function warp(uint256 secondsSeed) external {
+        calls["warp"] += 1;
+        vm.warp(block.timestamp + bound(secondsSeed, 1, 12 hours));
+    }
+
+    function setServiceFee(uint256 feeSeed) external {
+        _call(
+            "setServiceFee",
+            market.admin(),
+            abi.encodeCall(Marketplace.setServiceFeeBps, (uint96(bound(feeSeed, 0, 1_000)))),
+            0
+        );
+    }
+
+    function setAdmin(uint256 actorSeed) external {
+        _call("setAdmin", market.admin(), abi.encodeCall(Marketplace.setAdmin, (_actor(actorSeed))), 0);
+    }
+
+    // ---- plumbing -----------------------------------------------------------------------------
+
+    /// @dev Mostly short auctions (up to 6 hours) so that many end within a run; 1 in 4 up to 168 hours.
+    function _endTime(uint256 seed) internal view returns (uint64) {
+        uint256 maxDuration = seed % 4 == 0 ? 168 hours : 6 hours;
+        return uint64(block.timestamp + bound(seed >> 2, 1, maxDuration));
+    }
+
+    function _actor(uint256 seed) internal view returns (address) {
+        return _actors[seed % _actors.length];
+    }
+
+    function _token(uint256 seed) internal view returns (uint256) {
+        uint256 last = market.lastTokenId();
+        if (last == 0) return 0;
+        return 1 + (seed % last);
+    }
+
+    enum Want {
+        Listed,
+        LiveAuction,
+        AuctionWithBid,
+        ExpiredWithBid,
+        ExpiredWithoutBid
+    }
+
+    /// @dev A token in the wanted state, searched from a random start; most seeds (7 in 8) look for
+    /// one so that actions mostly succeed; the rest take any token id, burned ones included.
+    function _pick(uint256 seed, Want want) internal view returns (uint256) {
+        uint256 last = market.lastTokenId();
+        if (last == 0) return 0;
+        if (seed % 8 == 0) return 1 + ((seed >> 3) % last);
+        for (uint256 i = 0; i < last; ++i) {
+            uint256 tokenId = 1 + ((seed % last + i) % last);
+            if (_is(tokenId, want)) return tokenId;
+        }
+        return 1 + (seed % last);
+    }
+
+    function _is(uint256 tokenId, Want want) internal view returns (bool) {
+        try market.tokenInfo(tokenId) returns (Marketplace.TokenInfo memory info) {
+            if (want == Want.Listed) return info.forSale;
+            if (info.saleType != Marketplace.SaleType.Auction) return false;
+            Marketplace.AuctionInfo memory a = market.auctionById(info.auctionId);
+            bool live = block.timestamp < a.endTime;
+            bool hasBid = a.highestBidder != address(0);
+            if (want == Want.LiveAuction) return live;
+            if (want == Want.AuctionWithBid) return hasBid;
+            if (want == Want.ExpiredWithBid) return !live && hasBid;
+            return !live && !hasBid;
+        } catch {
+            return false;
+        }
+    }
+
+    function _owner(uint256 tokenId) internal view returns (address owner) {
+        try market.ownerOf(tokenId) returns (address o) {
+            owner = o;
+        } catch {
+            owner = _actors[0];
+        }
+    }
+
+    function _nonOwner(uint256 seed, uint256 tokenId) internal view returns (address a) {
+        a = _actor(seed);
+        if (a == _owner(tokenId)) a = _actor(seed + 1);
+    }
+
+    function _setReentrantTarget(uint256 tokenId) internal {
+        reentrant.setTarget(tokenId, 1 ether);
+    }
+
+    /// @dev Calls the market as `from` (through its own code for contract actors), records the logs
+    /// and, when the call succeeded, folds them into the ghosts and the shadow market.
+    function _call(bytes32 name, address from, bytes memory data, uint256 value) internal returns (bool ok) {
+        calls[name] += 1;
+        if (from == address(0)) return false;
+        vm.recordLogs();
+        if (_isContract[from]) {
+            try Actor(payable(from)).act(data, value) {
+                ok = true;
+            } catch {}
+        } else {
+            vm.prank(from);
+            (ok,) = address(market).call{value: value}(data);
+        }
+        Vm.Log[] memory logs = vm.getRecordedLogs();
+        if (!ok) {
+            ghostFailedCalls += 1;
+            return false;
+        }
+        okCalls[name] += 1;
+        _fold(logs);
+        _checkEndTimes();
+    }
+
+    function _fold(Vm.Log[] memory logs) internal {
+        uint256 royaltiesSeen;
+        uint256 royaltiesClaimed;
+        for (uint256 i = 0; i < logs.length; ++i) {
+            Vm.Log memory log = logs[i];
+            if (log.emitter != address(market)) continue;
+            bytes32 t = log.topics[0];
+            if (t == T_TRANSFER) {
+                uint256 tokenId = uint256(log.topics[3]);
+                shadowToken[tokenId].owner = address(uint160(uint256(log.topics[2])));
+            } else if (t == T_SALE_UPDATED) {
+                uint256 tokenId = uint256(log.topics[1]);
+                uint256 auctionId = uint256(log.topics[2]);
+                (Marketplace.SaleType saleType, uint256 price,, uint64 endTime) =
+                    abi.decode(log.data, (Marketplace.SaleType, uint256, uint256, uint64));
+                ShadowToken storage st = shadowToken[tokenId];
+                st.saleType = saleType;
+                st.price = price;
+                if (saleType == Marketplace.SaleType.Auction) {
+                    st.auctionId = auctionId;
+                    shadowAuction[auctionId].endTime = endTime;
+                }
+            } else if (t == T_PRICE_CHANGED) {
+                shadowToken[uint256(log.topics[1])].price = abi.decode(log.data, (uint256));
+            } else if (t == T_BID_PLACED) {
+                uint256 auctionId = uint256(log.topics[2]);
+                address bidder = address(uint160(uint256(log.topics[3])));
+                (uint256 amount, uint64 endTime) = abi.decode(log.data, (uint256, uint64));
+                ShadowAuction storage sa = shadowAuction[auctionId];
+                sa.topBidder = bidder;
+                sa.topBid = amount;
+                sa.endTime = endTime;
+                _bidsOf[auctionId].push(_bids.length);
+                _bids.push(BidRecord({auctionId: auctionId, bidder: bidder, amount: amount, status: 0}));
+            } else if (t == T_BID_REFUNDED || t == T_BID_REJECTED) {
+                uint256 auctionId = uint256(log.topics[2]);
+                address bidder = address(uint160(uint256(log.topics[3])));
+                uint256 amount = abi.decode(log.data, (uint256));
+                ShadowAuction storage sa = shadowAuction[auctionId];
+                if (sa.topBidder == bidder && sa.topBid == amount) {
+                    sa.topBidder = address(0);
+                    sa.topBid = 0;
+                }
+                if (!_closeBid(auctionId, bidder, amount, 1)) ghostUnmatchedBidCloses += 1;
+            } else if (t == T_AUCTION_ENDED) {
+                uint256 auctionId = uint256(log.topics[2]);
+                address winner = address(uint160(uint256(log.topics[3])));
+                uint256 amount = abi.decode(log.data, (uint256));
+                ShadowAuction storage sa = shadowAuction[auctionId];
+                sa.ended = true;
+                sa.topBidder = winner;
+                sa.topBid = amount;
+            } else if (t == T_SOLD) {
+                ghostSales += 1;
+                uint256 auctionId = uint256(log.topics[2]);
+                address buyer = address(uint160(uint256(log.topics[3])));
+                (, uint256 price, uint256 fee, uint256 royalties, uint256 proceeds) =
+                    abi.decode(log.data, (address, uint256, uint256, uint256, uint256));
+                if (fee + royalties + proceeds != price) ghostSplitMismatches += 1;
+                if (fee != (price * market.serviceFeeBps()) / 10_000) ghostSplitMismatches += 1;
+                royaltiesClaimed += royalties;
+                if (auctionId != 0 && _closeBid(auctionId, buyer, price, 2)) ghostWins[auctionId] += 1;
+                if (auctionId != 0 && _hasOpenBid(auctionId)) ghostUnmatchedBidCloses += 1;
+            } else if (t == T_ROYALTY_PAID) {
+                royaltiesSeen += abi.decode(log.data, (uint256));
+            } else if (t == T_CREDITED) {
+                uint256 amount = abi.decode(log.data, (uint256));
+                shadowCredits[address(uint160(uint256(log.topics[1])))] += amount;
+                ghostCreditsCreated += amount;
+            } else if (t == T_WITHDRAWN) {
+                shadowCredits[address(uint160(uint256(log.topics[1])))] -= abi.decode(log.data, (uint256));
+            } else if (t == T_FEE) {
+                shadowFeeBps = abi.decode(log.data, (uint96));
+            } else if (t == T_ADMIN) {
+                shadowAdmin = address(uint160(uint256(log.topics[1])));
+            }
+        }
+        if (royaltiesSeen != royaltiesClaimed) ghostRoyaltyMismatches += 1;
+    }
+
+    /// @dev Marks the open bid (auctionId, bidder, amount) closed with `status`; false if none is open.
+    function _closeBid(uint256 auctionId, address bidder, uint256 amount, uint8 status) internal returns (bool) {
+        uint256[] storage ids = _bidsOf[auctionId];
+        for (uint256 i = ids.length; i > 0; --i) {
+            BidRecord storage b = _bids[ids[i - 1]];
+            if (b.status == 0 && b.bidder == bidder && b.amount == amount) {
+                b.status = status;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    function _hasOpenBid(uint256 auctionId) internal view returns (bool) {
+        uint256[] storage ids = _bidsOf[auctionId];
+        for (uint256 i = 0; i < ids.length; ++i) {
+            if (_bids[ids[i]].status == 0) return true;
+        }
+        return false;
+    }
+
+    function _checkEndTimes() internal {
+        uint256 last = market.lastAuctionId();
+        for (uint256 id = 1; id <= last; ++id) {
+            uint64 endTime = market.auctionById(id).endTime;
+            if (endTime < _lastEnd[id]) ghostEndTimeDecreases += 1;
+            _lastEnd[id] = endTime;
+        }
+    }
+}
