@@ -1,0 +1,157 @@
+// Screenshots of every shell screen in both themes at phone (390 px) and desktop (1440 px) widths.
+//   npm run build && node scripts/screenshots.mjs [--no-api] [--only=name1,name2]
+// Serves dist/ with `vite preview`, drives /usr/bin/chromium with playwright-core and writes PNGs
+// to screenshots/ (git-ignored). By default the API is answered by the sample responses below
+// (this is a test tool: the shipped app has no sample data); --no-api leaves every /api call
+// failing, to check that the app degrades gracefully.
+import { spawn } from 'node:child_process'
+import { mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const outDir = join(root, 'screenshots')
+const args = process.argv.slice(2)
+const withApi = !args.includes('--no-api')
+const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',')
+const themes = args.find((a) => a.startsWith('--themes='))?.slice(9).split(',') ?? ['dark', 'light']
+const widths = (args.find((a) => a.startsWith('--widths='))?.slice(9).split(',') ?? ['390', '1440']).map(Number)
+const PORT = 4173
+
+const art = (a, b) =>
+  'data:image/svg+xml;utf8,' +
+  encodeURIComponent(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${a}"/><stop offset="1" stop-color="${b}"/></linearGradient></defs><rect width="400" height="400" fill="url(#g)"/><circle cx="200" cy="200" r="110" fill="white" fill-opacity="0.18"/><circle cx="260" cy="150" r="50" fill="white" fill-opacity="0.25"/></svg>`,
+  )
+const user = (id, username, fullName) => ({ userId: id, username, fullName, avatar: '' })
+const nfts = [
+  ['#7c3aed', '#22d3ee', 'Neon Dreams #12'],
+  ['#ec4899', '#f59e0b', 'Sunset Protocol'],
+  ['#10b981', '#3b82f6', 'Quiet Forest'],
+  ['#f43f5e', '#8b5cf6', 'Glitch Portrait'],
+  ['#0ea5e9', '#a855f7', 'Orbit'],
+  ['#f97316', '#db2777', 'Cosmic Jellyfish Collection'],
+].map(([a, b, title], i) => ({
+  _id: `nft${i}`,
+  file: art(a, b),
+  title,
+  fixedPrice: [0.25, 1.5, 12.75, 0.08, 3, 1234.5][i],
+  creator: user('u2', 'artemis', 'Artemis Vale'),
+  currentOwner: user('u3', 'collector99', 'Jo Kim'),
+  totalLikes: [12, 4, 31, 0, 7, 120][i],
+  isLiked: i % 2 === 0,
+  updatedAt: new Date(Date.now() - (i + 1) * 3_600_000 * (i * 9 + 1)).toISOString(),
+}))
+const profile = {
+  userId: 'u1',
+  email: 'neo@example.com',
+  username: 'neo',
+  fullName: 'Thomas Anderson',
+  mobileNumber: '5551234567',
+  avatar: '',
+  bio: 'Digital artist and collector. I make generative art about cities at night.',
+  coverImage: '',
+  authProvider: 'EMAIL',
+  connectedWallet: [],
+}
+const api = {
+  '/api/config': { chainId: 80001, chainName: 'Matic Testnet', rpcUrl: 'http://127.0.0.1:1', contractAddress: '', deploymentBlock: 0, explorerUrl: '', ipfsGateway: '/ipfs/', googleClientId: '', walletConnectProjectId: '', devWallet: true, devMnemonic: 'test test test test test test test test test test test junk' },
+  '/api/account/myprofile': profile,
+  '/api/getmarketplacestatistics': { totalNftMinted: 1284, totalSeller: 312, totalNftSold: 867 },
+  '/api/nft/trendingnfts': { data: nfts, currentPage: 1, lastPage: true, totalItems: 6 },
+  '/api/account/getuserprofile/u2': { userId: 'u2', username: 'artemis', fullName: 'Artemis Vale', avatar: '', bio: 'Painter of light.', coverImage: '' },
+}
+
+// name, path, signed in?
+const screens = [
+  ['landing', '/', false],
+  ['landing-signed-in', '/', true],
+  ['sign-in', '/authentication/sign-in?ref=change-email', false],
+  ['sign-up', '/authentication/sign-up', false],
+  ['forgot-password', '/authentication/verify-email', false],
+  ['email-verification', '/authentication/email-verification/neo@example.com', false],
+  ['activate', '/activate/neo@example.com/-1', false],
+  ['password-reset', '/passwordreset/abc', false],
+  ['token-expiry', '/token-expiry?callbackURL=/myprofile', false],
+  ['not-found', '/no-such-page', false],
+  ['terms', '/terms-and-condition', false],
+  ['privacy', '/privacy-policy', false],
+  ['faq', '/frequently-asked-questions', false],
+  ['contact', '/contact-us', false],
+  ['profile-view', '/profile/user-profile', true],
+  ['edit-profile', '/profile/edit-profile', true],
+  ['language', '/profile/language', true],
+  ['theme', '/profile/theme', true],
+  ['change-password', '/profile/change-password', true],
+  ['change-email', '/profile/change-email', true],
+  ['kyc-pending', '/profile/kyc-pending', true],
+  ['kyc-approved', '/profile/kyc-approved', true],
+  ['my-profile', '/myprofile', true],
+  ['user-profile', '/user/u2', true],
+].filter(([name]) => !only || only.includes(name))
+
+async function waitForServer(url, tries = 60) {
+  for (let i = 0; i < tries; i += 1) {
+    try {
+      const r = await fetch(url)
+      if (r.ok) return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  throw new Error(`server at ${url} did not start`)
+}
+
+const server = spawn(join(root, 'node_modules', '.bin', 'vite'), ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { cwd: root, stdio: 'ignore' })
+let browser
+try {
+  await waitForServer(`http://127.0.0.1:${PORT}/`)
+  mkdirSync(outDir, { recursive: true })
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  for (const theme of themes) {
+    for (const width of widths) {
+      for (const signedIn of [false, true]) {
+        const group = screens.filter((s) => s[2] === signedIn)
+        if (!group.length) continue
+        const context = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 }, deviceScaleFactor: 1 })
+        await context.addInitScript(
+          ([t, signed, p]) => {
+            localStorage.setItem('theme', t)
+            if (signed) {
+              document.cookie = 'secret=screenshot-token; path=/'
+              localStorage.setItem('userProfile', JSON.stringify(p))
+            }
+          },
+          [theme, signedIn, profile],
+        )
+        const page = await context.newPage()
+        page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`))
+        await page.route('**/api/**', (route) => {
+          const url = new URL(route.request().url())
+          const body = withApi ? api[url.pathname] : undefined
+          if (body === undefined) return route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ statuscode: 404, body: null, message: 'Not found' }) })
+          return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ statuscode: 200, body, message: '' }) })
+        })
+        await page.goto(`http://127.0.0.1:${PORT}${group[0][1]}`)
+        await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 15000 })
+        for (const [name, path] of group) {
+          await page.evaluate((p) => {
+            window.history.pushState({}, '', p)
+            window.dispatchEvent(new PopStateEvent('popstate'))
+          }, path)
+          await page.waitForTimeout(name === 'token-expiry' ? 400 : 900)
+          const file = join(outDir, `${name}-${theme}-${width}.png`)
+          await page.screenshot({ path: file, fullPage: true })
+          console.log(file)
+        }
+        await context.close()
+      }
+    }
+  }
+} finally {
+  await browser?.close()
+  server.kill()
+}
