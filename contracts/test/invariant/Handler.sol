@@ -347,7 +347,7 @@ contract Handler is Test {
 
     function _nonOwner(uint256 seed, uint256 tokenId) internal view returns (address a) {
         a = _actor(seed);
-        if (a == _owner(tokenId)) a = _actor(seed + 1);
+        if (a == _owner(tokenId)) a = _actor((seed % _actors.length) + 1);
     }
 
     function _setReentrantTarget(uint256 tokenId) internal {
