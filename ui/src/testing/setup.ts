@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
+import { toaster } from '@/components/ui/toaster'
 import { initTestI18n } from './i18n'
 
 initTestI18n()
@@ -35,6 +36,8 @@ Element.prototype.scrollIntoView ??= () => {}
 
 afterEach(() => {
   cleanup()
+  // The toaster is a global store: start each test without the previous test's snackbars.
+  toaster.remove()
   localStorage.clear()
   document.cookie.split(';').forEach((c) => {
     const name = c.split('=')[0].trim()
