@@ -1,0 +1,94 @@
+import Cookies from 'js-cookie'
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { TOKEN_COOKIE, type UserProfile, useSession } from '@/lib/auth'
+import { stubApi } from '@/testing/fetch'
+import { renderPage } from '@/testing/render'
+import { EditProfilePage } from './edit-profile-page'
+
+const me: UserProfile = {
+  userId: 'u1',
+  email: 'neo@example.com',
+  username: 'neo',
+  fullName: 'Thomas Anderson',
+  mobileNumber: '5551234',
+  avatar: '',
+  bio: 'Hello',
+  coverImage: '',
+  authProvider: 'EMAIL',
+  connectedWallet: [],
+}
+
+function setup() {
+  Cookies.set(TOKEN_COOKIE, 'tok')
+  useSession.setState({ token: 'tok', user: me })
+  return stubApi([
+    { path: '/api/account/myprofile', body: me },
+    { method: 'PUT', path: '/api/account/myprofile', message: 'Profile updated' },
+  ])
+}
+
+const save = () => userEvent.click(screen.getByRole('button', { name: 'Save' }))
+const putForm = (api: ReturnType<typeof setup>) => {
+  const call = api.mock.calls.find(([, init]) => (init as RequestInit | undefined)?.method === 'PUT')
+  return (call?.[1] as RequestInit).body as FormData
+}
+
+describe('edit profile', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    useSession.setState({ token: undefined, user: null })
+  })
+
+  it('shows the e-mail disabled and requires every field on submit', async () => {
+    setup()
+    renderPage(<EditProfilePage />)
+    expect(await screen.findByDisplayValue('neo@example.com')).toBeDisabled()
+    await waitFor(() => expect(screen.getByLabelText('Full name')).toHaveValue('Thomas Anderson'))
+    for (const label of ['Full name', 'Username', 'Mobile number', 'Bio']) await userEvent.clear(screen.getByLabelText(label))
+    expect(screen.queryByText('Required')).toBeNull()
+    await save()
+    expect(await screen.findAllByText('Required')).toHaveLength(4)
+  })
+
+  it('sends multipart data without the username when it did not change, then goes to the profile view', async () => {
+    const api = setup()
+    renderPage(<EditProfilePage />)
+    await waitFor(() => expect(screen.getByLabelText('Full name')).toHaveValue('Thomas Anderson'))
+    await userEvent.clear(screen.getByLabelText('Bio'))
+    await userEvent.type(screen.getByLabelText('Bio'), 'New bio')
+    await save()
+    expect(await screen.findByTestId('location')).toHaveTextContent('/profile/user-profile')
+    const form = putForm(api)
+    expect(form).toBeInstanceOf(FormData)
+    expect(form.get('fullName')).toBe('Thomas Anderson')
+    expect(form.get('bio')).toBe('New bio')
+    expect(form.get('mobileNumber')).toBe('5551234')
+    expect(form.has('username')).toBe(false)
+  })
+
+  it('sends the username when it changed', async () => {
+    const api = setup()
+    renderPage(<EditProfilePage />)
+    await waitFor(() => expect(screen.getByLabelText('Username')).toHaveValue('neo'))
+    await userEvent.clear(screen.getByLabelText('Username'))
+    await userEvent.type(screen.getByLabelText('Username'), 'theone')
+    await save()
+    await screen.findByTestId('location')
+    expect(putForm(api).get('username')).toBe('theone')
+  })
+
+  it('shows the server message when saving fails', async () => {
+    Cookies.set(TOKEN_COOKIE, 'tok')
+    useSession.setState({ token: 'tok', user: me })
+    stubApi([
+      { path: '/api/account/myprofile', body: me },
+      { method: 'PUT', path: '/api/account/myprofile', status: 400, message: 'Username is not Available' },
+    ])
+    renderPage(<EditProfilePage />)
+    await waitFor(() => expect(screen.getByLabelText('Full name')).toHaveValue('Thomas Anderson'))
+    await save()
+    expect(await screen.findByText('Username is not Available')).toBeInTheDocument()
+  })
+})
