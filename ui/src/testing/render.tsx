@@ -2,6 +2,10 @@ import { render } from '@testing-library/react'
 import type { ReactElement } from 'react'
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router'
 import { SWRConfig } from 'swr'
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { WagmiProvider } from 'wagmi'
+import { FALLBACK_CONFIG } from '@/lib/app-config'
+import { createWagmiConfig } from '@/lib/wagmi'
 import { UiProvider } from '@/components/ui/provider'
 import { Toaster } from '@/components/ui/toaster'
 import { BusyOverlay } from '@/components/busy-overlay'
@@ -11,13 +15,18 @@ import { registerNavigator } from '@/lib/navigation'
 export function renderRoutes(routes: RouteObject[], initialPath: string) {
   const router = createMemoryRouter(routes, { initialEntries: [initialPath] })
   registerNavigator((to, options) => void router.navigate(to, options))
+  const wagmiConfig = createWagmiConfig({ ...FALLBACK_CONFIG, rpcUrl: 'http://127.0.0.1:1' })
   const utils = render(
     <UiProvider>
-      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}>
-        <RouterProvider router={router} />
-        <Toaster />
-        <BusyOverlay />
-      </SWRConfig>
+      <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}>
+            <RouterProvider router={router} />
+            <Toaster />
+            <BusyOverlay />
+          </SWRConfig>
+        </QueryClientProvider>
+      </WagmiProvider>
     </UiProvider>,
   )
   return { ...utils, router }

@@ -1,0 +1,42 @@
+import Cookies from 'js-cookie'
+import { screen, within } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { TOKEN_COOKIE, type UserProfile, useSession } from '@/lib/auth'
+import { stubApi } from '@/testing/fetch'
+import { renderRoutes } from '@/testing/render'
+import { SettingsShell } from './settings-shell'
+
+const user = (authProvider: 'EMAIL' | 'GOOGLE'): UserProfile => ({
+  userId: 'u1', email: 'neo@example.com', username: 'neo', fullName: 'Neo', mobileNumber: '', avatar: '', bio: '', coverImage: '', authProvider, connectedWallet: [],
+})
+
+function render(provider: 'EMAIL' | 'GOOGLE') {
+  Cookies.set(TOKEN_COOKIE, 'tok')
+  useSession.setState({ token: 'tok', user: user(provider) })
+  stubApi([{ path: '/api/account/myprofile', body: user(provider) }])
+  renderRoutes([{ path: '/profile', element: <SettingsShell />, children: [{ path: 'theme', element: <p>theme page</p> }] }], '/profile/theme')
+  return within(screen.getByRole('navigation'))
+}
+
+describe('settings side menu', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    useSession.setState({ token: undefined, user: null })
+  })
+
+  it('lists the five items and highlights the active one', () => {
+    const nav = render('EMAIL')
+    expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'Change Password', 'Change Email'])
+    expect(nav.getByRole('link', { name: 'Theme' })).toHaveAttribute('aria-current', 'page')
+  })
+
+  it('hides Change Password and Change Email for GOOGLE users', () => {
+    const nav = render('GOOGLE')
+    expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme'])
+  })
+
+  it('shows the page title for narrow screens', () => {
+    render('EMAIL')
+    expect(screen.getByTestId('settings-mobile-title')).toHaveTextContent('Theme')
+  })
+})
