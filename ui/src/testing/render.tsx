@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import { SWRConfig } from 'swr'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { WagmiProvider } from 'wagmi'
-import { FALLBACK_CONFIG } from '@/lib/app-config'
+import { type AppConfig, FALLBACK_CONFIG } from '@/lib/app-config'
 import { createWagmiConfig } from '@/lib/wagmi'
 import { UiProvider } from '@/components/ui/provider'
 import { Toaster } from '@/components/ui/toaster'
@@ -12,10 +12,10 @@ import { BusyOverlay } from '@/components/busy-overlay'
 import { registerNavigator } from '@/lib/navigation'
 
 /** Renders routes in a memory router with the app's UI providers and a fresh swr cache. */
-export function renderRoutes(routes: RouteObject[], initialPath: string) {
+export function renderRoutes(routes: RouteObject[], initialPath: string, appConfig: AppConfig = { ...FALLBACK_CONFIG, rpcUrl: 'http://127.0.0.1:1' }) {
   const router = createMemoryRouter(routes, { initialEntries: [initialPath] })
   registerNavigator((to, options) => void router.navigate(to, options))
-  const wagmiConfig = createWagmiConfig({ ...FALLBACK_CONFIG, rpcUrl: 'http://127.0.0.1:1' })
+  const wagmiConfig = createWagmiConfig(appConfig)
   const utils = render(
     <UiProvider>
       <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>

@@ -1,0 +1,80 @@
+import Cookies from 'js-cookie'
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { verifyMessage } from 'viem'
+import { mnemonicToAccount } from 'viem/accounts'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { type AppConfig, FALLBACK_CONFIG, useConfigStore } from '@/lib/app-config'
+import { TOKEN_COOKIE, useSession } from '@/lib/auth'
+import { useWalletStore } from '@/lib/wallet-store'
+import { callBody, stubApi } from '@/testing/fetch'
+import { renderRoutes } from '@/testing/render'
+import { SIWE_STATEMENT } from '../siwe'
+import { WalletDialog } from './wallet-dialog'
+
+const MNEMONIC = 'test test test test test test test test test test test junk'
+const config: AppConfig = { ...FALLBACK_CONFIG, rpcUrl: 'http://127.0.0.1:1', devWallet: true, devMnemonic: MNEMONIC }
+const me = { userId: 'u1', email: 'neo@example.com', username: 'neo', fullName: 'Neo', mobileNumber: '', avatar: '', bio: '', coverImage: '', authProvider: 'EMAIL' as const, connectedWallet: [] }
+
+function render() {
+  renderRoutes([{ path: '/', element: <WalletDialog /> }], '/', config)
+}
+
+describe('wallet dialog with the dev wallet', () => {
+  beforeEach(() => {
+    Cookies.set(TOKEN_COOKIE, 'tok')
+    useSession.setState({ token: 'tok', user: me })
+    useConfigStore.setState({ config })
+    useWalletStore.setState({ dialogOpen: true, walletType: null, walletAddress: null, connectorId: null })
+  })
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    useSession.setState({ token: undefined, user: null })
+    useConfigStore.setState({ config: null })
+  })
+
+  it('offers the dev wallet with ten accounts, signs a SIWE message with the server nonce and links it', async () => {
+    const api = stubApi([
+      { path: '/api/account/walletnonce', body: { nonce: 'n0nce12345678' } },
+      { method: 'PUT', path: '/api/account/connectwallet', message: 'Connected!' },
+    ])
+    render()
+    const select = await screen.findByTestId('dev-wallet-account')
+    expect(select.querySelectorAll('option')).toHaveLength(10)
+    await userEvent.selectOptions(select, '3')
+    await userEvent.click(screen.getByTestId('wallet-option-devWallet'))
+
+    expect(await screen.findByText('Connected!')).toBeInTheDocument()
+    const putIndex = api.mock.calls.findIndex(([url]) => url === '/api/account/connectwallet')
+    const body = callBody(api, putIndex)
+    const expected = mnemonicToAccount(MNEMONIC, { addressIndex: 3 }).address
+    expect(body.walletProvider).toBe('Other')
+    expect(body.walletAddress).toBe(expected)
+    expect(body.message).toContain(SIWE_STATEMENT)
+    expect(body.message).toContain('Nonce: n0nce12345678')
+    expect(body.message).toContain('Chain ID: 80001')
+    expect(body.message).toContain(`URI: ${window.location.origin}`)
+    expect(await verifyMessage({ address: expected, message: body.message, signature: body.signature })).toBe(true)
+    await waitFor(() => expect(useWalletStore.getState()).toMatchObject({ walletType: 'Other', walletAddress: expected, dialogOpen: false }))
+  })
+
+  it('shows the server message and disconnects when the link is refused', async () => {
+    stubApi([
+      { path: '/api/account/walletnonce', body: { nonce: 'n0nce12345678' } },
+      { method: 'PUT', path: '/api/account/connectwallet', status: 409, message: 'This wallet is linked to another account' },
+    ])
+    render()
+    await userEvent.click(await screen.findByTestId('wallet-option-devWallet'))
+    expect(await screen.findByText('This wallet is linked to another account')).toBeInTheDocument()
+    expect(useWalletStore.getState().walletType).toBeNull()
+    expect(localStorage.getItem('devWallet.connected')).toBeNull()
+  })
+
+  it('does not offer WalletConnect without a project id', async () => {
+    stubApi([])
+    render()
+    await screen.findByTestId('wallet-option-devWallet')
+    expect(screen.queryByTestId('wallet-option-walletConnect')).toBeNull()
+    expect(screen.getByTestId('wallet-option-coinbaseWalletSDK')).toBeInTheDocument()
+  })
+})
