@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Starts anvil (chain id 80001) on a loopback port, deploys the artifact with scripts/deploy.mjs,
-# reads serviceFeeBps() and admin() back with cast, and stops anvil. Port: $ANVIL_PORT (default 8599).
+# reads serviceFeeBps(), admin() and name() back with cast, and stops anvil.
+# Port: $ANVIL_PORT, or a free loopback port.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bin="$here/node_modules/.bin"
-port="${ANVIL_PORT:-8599}"
+# A free loopback port unless ANVIL_PORT is set.
+port="${ANVIL_PORT:-$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}"
 rpc="http://127.0.0.1:$port"
 tmp="$(mktemp -d)"
 # anvil's first default account (a well-known public test key).
