@@ -205,6 +205,37 @@ pub(crate) fn replayed_outcome(
     Ok(AppendOutcome { first_position: first, last_position: last, streams })
 }
 
+/// Stream versions a process wrote lately: the first guess for `Any` appends, so those take the
+/// one-round-trip path too. A wrong guess is caught by the database and corrected.
+#[derive(Default)]
+pub(crate) struct KnownVersions(std::sync::Mutex<std::collections::HashMap<String, u64>>);
+
+impl KnownVersions {
+    /// Bound on the cache; past it the cache starts over.
+    const CAPACITY: usize = 100_000;
+
+    /// The version each stream is assumed to be at: the expectation if it names one, else the
+    /// last version seen, else new.
+    pub fn assume(&self, writes: &[StreamAppend]) -> Vec<u64> {
+        let known = self.0.lock().expect("not poisoned");
+        writes
+            .iter()
+            .map(|w| w.expected.required().unwrap_or_else(|| known.get(&w.stream_id).copied().unwrap_or(0)))
+            .collect()
+    }
+
+    /// Remembers the versions an append left its streams at.
+    pub fn record(&self, outcome: &AppendOutcome) {
+        let mut known = self.0.lock().expect("not poisoned");
+        if known.len() > Self::CAPACITY {
+            known.clear();
+        }
+        for (stream, version) in &outcome.streams {
+            known.insert(stream.clone(), *version);
+        }
+    }
+}
+
 /// Microsecond precision, the finest both SQL backends store: the hash is computed over exactly
 /// what is stored.
 pub(crate) fn now_micros() -> chrono::DateTime<chrono::Utc> {

@@ -20,7 +20,7 @@ use tokio::{
 use uuid::Uuid;
 
 use super::{
-    AppendOutcome, EventStore, Position, RecordedEvent, StoreError, StreamAppend, hash, now_micros,
+    AppendOutcome, KnownVersions, EventStore, Position, RecordedEvent, StoreError, StreamAppend, hash, now_micros,
     prepare_rows, replayed_outcome, validate_batch,
 };
 
@@ -34,6 +34,7 @@ pub struct PostgresEventStore {
     pool: PgPool,
     /// The head as last seen by this process; the lock also queues this process's appends.
     head: Mutex<Option<(Position, [u8; 32])>>,
+    known_versions: KnownVersions,
     appended: watch::Sender<Position>,
     listener: JoinHandle<()>,
 }
@@ -53,7 +54,7 @@ impl PostgresEventStore {
             .await?;
         let appended = watch::channel(head as u64).0;
         let listener = tokio::spawn(follow_notifications(pool.clone(), appended.clone()));
-        Ok(Self { pool, head: Mutex::new(None), appended, listener })
+        Ok(Self { pool, head: Mutex::new(None), known_versions: Default::default(), appended, listener })
     }
 
     /// The pool, for tools that inspect the log directly (verify, tests).
@@ -246,8 +247,7 @@ impl EventStore for PostgresEventStore {
     async fn append_streams(&self, writes: Vec<StreamAppend>) -> Result<AppendOutcome, StoreError> {
         validate_batch(&writes)?;
         let mut cached = self.head.lock().await;
-        // `Any` streams start from a guess of "new"; the function corrects it if wrong.
-        let mut assumed: Vec<u64> = writes.iter().map(|w| w.expected.required().unwrap_or(0)).collect();
+        let mut assumed = self.known_versions.assume(&writes);
 
         // Fast path: one round trip, betting that the cached head is still current.
         let mut conn = self.pool.acquire().await?;
@@ -267,6 +267,7 @@ impl EventStore for PostgresEventStore {
                         sqlx::Transaction::commit(tx).await?;
                     }
                     *cached = Some(new_head);
+                    self.known_versions.record(&outcome);
                     self.appended.send_if_modified(|seen| {
                         let newer = new_head.0 > *seen;
                         *seen = (*seen).max(new_head.0);

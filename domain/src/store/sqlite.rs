@@ -1,8 +1,13 @@
 //! The embedded default: one SQLite file in WAL mode.
 //!
 //! All appends of a process go through one dedicated connection (SQLite has one writer per file
-//! anyway) inside `BEGIN IMMEDIATE`, so another process writing the same file waits instead of
-//! failing half-way; reads use a pool of their own and never block the writer.
+//! anyway); reads use a pool of their own and never block the writer.
+//!
+//! An append first bets on what this process last saw: it prepares positions, versions and
+//! hashes from the cached head and sends them as one multi-row INSERT, atomic on its own. The
+//! triggers of migration 0002 refuse it if the bet was wrong (another process appended, a stream
+//! moved), and so does a reused event id. Only then does the append take the careful path: a
+//! `BEGIN IMMEDIATE` transaction that reads the truth and decides.
 
 use std::{path::Path, time::Duration};
 
@@ -15,7 +20,7 @@ use tokio::sync::{Mutex, watch};
 use uuid::Uuid;
 
 use super::{
-    AppendOutcome, EventStore, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash,
+    AppendOutcome, EventStore, KnownVersions, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash,
     now_micros, prepare_rows, replayed_outcome, validate_batch,
 };
 
@@ -35,9 +40,16 @@ pub fn connect_options(path: &Path) -> SqliteConnectOptions {
         .busy_timeout(Duration::from_secs(10))
 }
 
+/// The writing connection and the head it last saw.
+struct Writer {
+    conn: SqliteConnection,
+    head: Option<(Position, [u8; 32])>,
+}
+
 /// The SQLite event store.
 pub struct SqliteEventStore {
-    writer: Mutex<SqliteConnection>,
+    writer: Mutex<Writer>,
+    known_versions: KnownVersions,
     readers: SqlitePool,
     appended: watch::Sender<Position>,
 }
@@ -52,8 +64,13 @@ impl SqliteEventStore {
             .max_connections(4)
             .connect_with(options)
             .await?;
-        let (head, _) = read_head(&mut writer).await?;
-        Ok(Self { writer: Mutex::new(writer), readers, appended: watch::channel(head).0 })
+        let head = read_head(&mut writer).await?;
+        Ok(Self {
+            writer: Mutex::new(Writer { conn: writer, head: Some(head) }),
+            known_versions: KnownVersions::default(),
+            readers,
+            appended: watch::channel(head.0).0,
+        })
     }
 
     /// Opens the log given a `sqlite://` URL or a plain path.
@@ -67,6 +84,7 @@ impl SqliteEventStore {
         &self.readers
     }
 
+    /// The careful path, inside `BEGIN IMMEDIATE`: read the truth, then decide.
     async fn append_locked(
         conn: &mut SqliteConnection,
         writes: &[StreamAppend],
@@ -77,15 +95,23 @@ impl SqliteEventStore {
             return replayed_outcome(writes, &stored);
         }
 
+        let marks = vec!["?"; writes.len()].join(",");
+        let sql = format!(
+            "SELECT stream_id, MAX(stream_version) FROM event_log WHERE stream_id IN ({marks}) GROUP BY stream_id"
+        );
+        let mut query = sqlx::query(&sql);
+        for write in writes {
+            query = query.bind(&write.stream_id);
+        }
+        let current: std::collections::HashMap<String, i64> = query
+            .fetch_all(&mut *conn)
+            .await?
+            .iter()
+            .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+            .collect::<Result<_, sqlx::Error>>()?;
         let mut versions = Vec::with_capacity(writes.len());
         for write in writes {
-            let actual: i64 = sqlx::query_scalar(
-                "SELECT COALESCE(MAX(stream_version), 0) FROM event_log WHERE stream_id = ?",
-            )
-            .bind(&write.stream_id)
-            .fetch_one(&mut *conn)
-            .await?;
-            let actual = actual as u64;
+            let actual = current.get(&write.stream_id).copied().unwrap_or(0) as u64;
             if write.expected.required().is_some_and(|required| required != actual) {
                 return Err(StoreError::WrongExpectedVersion {
                     stream_id: write.stream_id.clone(),
@@ -101,13 +127,30 @@ impl SqliteEventStore {
         for chunk in rows.chunks(ROWS_PER_INSERT) {
             insert_rows(conn, chunk).await?;
         }
-        let last = rows.last().expect("validated: at least one event");
-        sqlx::query("UPDATE event_log_head SET position = ?, hash = ? WHERE id = 1")
-            .bind(last.position as i64)
-            .bind(&last.hash[..])
-            .execute(&mut *conn)
-            .await?;
         Ok(outcome)
+    }
+}
+
+impl SqliteEventStore {
+    /// Records a successful append: version cache, wake-up signal.
+    fn note_appended(&self, outcome: AppendOutcome) -> AppendOutcome {
+        self.known_versions.record(&outcome);
+        self.appended.send_if_modified(|seen| {
+            let newer = outcome.last_position > *seen;
+            *seen = (*seen).max(outcome.last_position);
+            newer
+        });
+        outcome
+    }
+}
+
+/// Whether the fast path's INSERT was refused because its bet was wrong (rather than failing).
+fn refused_by_guard(err: &StoreError) -> bool {
+    match err {
+        StoreError::Database(sqlx::Error::Database(db)) => {
+            db.is_unique_violation() || db.message().starts_with("event_log:")
+        }
+        _ => false,
     }
 }
 
@@ -182,18 +225,33 @@ fn decode(row: &SqliteRow) -> Result<RecordedEvent, StoreError> {
 impl EventStore for SqliteEventStore {
     async fn append_streams(&self, writes: Vec<StreamAppend>) -> Result<AppendOutcome, StoreError> {
         validate_batch(&writes)?;
-        let mut conn = self.writer.lock().await;
+        let mut writer = self.writer.lock().await;
+        let Writer { conn, head } = &mut *writer;
+
+        if let Some(cached) = *head {
+            let assumed = self.known_versions.assume(&writes);
+            let (rows, outcome) = prepare_rows(&writes, &assumed, cached, now_micros())?;
+            if rows.len() <= ROWS_PER_INSERT {
+                match insert_rows(conn, &rows).await {
+                    Ok(()) => {
+                        let last = rows.last().expect("validated: at least one event");
+                        *head = Some((last.position, last.hash));
+                        return Ok(self.note_appended(outcome));
+                    }
+                    Err(err) if refused_by_guard(&err) => {}
+                    Err(err) => return Err(err),
+                }
+            }
+        }
+
+        *head = None;
         sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
-        match Self::append_locked(&mut conn, &writes).await {
+        match Self::append_locked(conn, &writes).await {
             Ok(outcome) => {
-                // A retried append wrote nothing: it has nothing to commit either.
+                // A retried append wrote nothing: committing it is harmless.
                 sqlx::query("COMMIT").execute(&mut *conn).await?;
-                self.appended.send_if_modified(|seen| {
-                    let newer = outcome.last_position > *seen;
-                    *seen = (*seen).max(outcome.last_position);
-                    newer
-                });
-                Ok(outcome)
+                *head = Some(read_head(conn).await?);
+                Ok(self.note_appended(outcome))
             }
             Err(err) => {
                 sqlx::query("ROLLBACK").execute(&mut *conn).await?;
