@@ -372,7 +372,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
 
     /**
      * @notice Mints a token to the caller, with its royalties, and lists it as asked.
-     * @param uri The metadata URI, not empty.
+     * @param uri The metadata URI (the spec's tokenURI), not empty.
      * @param saleType NotForSale, FixedPrice or Auction.
      * @param royaltyReceivers At most 2 distinct, non-zero receivers.
      * @param royaltyBps Their shares in basis points, each > 0, summing to at most {MAX_ROYALTY_BPS}.
@@ -705,10 +705,10 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     /// @notice The token's open auction, or its last one; all zero if it was never auctioned.
     /// Reverts for a token that does not exist.
     /// @param tokenId The token.
-    /// @return The auction's fields.
-    function auctionInfo(uint256 tokenId) external view returns (AuctionInfo memory) {
+    /// @return info The auction's fields.
+    function auctionInfo(uint256 tokenId) external view returns (AuctionInfo memory info) {
         _requireExists(tokenId);
-        return auctionById(_tokens[tokenId].auctionId);
+        info = auctionById(_tokens[tokenId].auctionId);
     }
 
     /// @notice An auction by id (all zero for an unknown id).

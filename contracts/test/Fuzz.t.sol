@@ -83,7 +83,10 @@ contract FuzzTest is MarketplaceTestBase {
     }
 
     /// Fee + royalties can never exceed the price, whatever the fee and royalties the bounds allow.
-    function testFuzz_feeAndRoyaltiesNeverExceedThePrice(uint256 price, uint96 fee, uint96 bps0, uint96 bps1) public {
+    function testFuzz_feeAndRoyaltiesNeverExceedThePrice(uint256 price, uint96 fee, uint96 bps0, uint96 bps1)
+        public
+        view
+    {
         price = bound(price, 1, MAX_PRICE);
         fee = uint96(bound(fee, 0, market.MAX_SERVICE_FEE_BPS()));
         bps0 = uint96(bound(bps0, 1, 8_999));
