@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The contracts' test entry point (run from any directory):
-#   1. installs the npm tools (solc-js, OpenZeppelin, forge, anvil, cast) if node_modules is missing,
+#   1. installs the npm tools (solc-js, OpenZeppelin, forge, anvil, cast) if node_modules is missing
+#      (`npm install` from the committed lock file: `npm ci` refuses this lock because the registry
+#      reached here only has the linux-amd64 builds of forge/anvil/cast, so the other platforms'
+#      optional packages cannot be recorded in it),
 #   2. checks that the committed artifact out/Marketplace.json matches a fresh build of src/,
 #   3. runs every forge test (unit, fuzz, invariant) with the gas report,
 #   4. deploys the artifact to a throw-away anvil (chain id 80001) and reads it back.
@@ -10,8 +13,8 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cd "$here"
 
 if [ ! -x node_modules/.bin/forge ] || [ ! -d node_modules/solc ] || [ ! -d node_modules/@openzeppelin/contracts ]; then
-  echo "== npm ci (contracts)"
-  npm ci --no-audit --no-fund
+  echo "== npm install (contracts, from package-lock.json)"
+  npm install --no-audit --no-fund
 fi
 
 echo "== artifact check"
