@@ -23,59 +23,52 @@ CREATE TABLE event_log_head (
 INSERT INTO event_log_head (id, position, hash) VALUES (1, 0, '\x0000000000000000000000000000000000000000000000000000000000000000');
 
 -- One round trip per append. The caller computed positions, versions and hashes from the head
--- and stream versions it believes current; this checks those beliefs under the head lock and
--- either inserts everything or reports why not:
---   ('duplicate', ...)            some event id is already stored (the caller resolves the retry)
---   ('stale', head position/hash) another writer moved the head
---   ('version', stream, actual)   a stream is not at the assumed version (one row per stream)
---   ('ok', new head position/hash)
+-- and stream versions it believes current; this checks those beliefs and inserts everything, or
+-- nothing:
+--   returns ('ok', last position, last hash)      appended
+--   returns ('stale', head position, head hash)   another writer moved the head; nothing locked
+--   raises MK001 with the actual versions as JSON a stream is not at the assumed version
+--   raises MK002                                  an event id is already stored (a retry)
+--   raises 23505 on event_log_event_id_key         the same, found by the insert itself
+-- Raising undoes the head update, so every failure leaves the log as it was.
 CREATE FUNCTION event_log_append(
     p_prev_position BIGINT, p_prev_hash BYTEA,
     p_streams TEXT[], p_assumed BIGINT[],
     p_positions BIGINT[], p_stream_ids TEXT[], p_versions BIGINT[], p_event_ids UUID[],
     p_types TEXT[], p_schemas INTEGER[], p_payloads TEXT[], p_metadata TEXT[],
     p_recorded TIMESTAMPTZ[], p_hashes BYTEA[]
-) RETURNS TABLE (outcome TEXT, stream_id TEXT, version BIGINT, hash BYTEA)
+) RETURNS TABLE (outcome TEXT, head_position BIGINT, head_hash BYTEA)
 LANGUAGE plpgsql AS $$
+#variable_conflict use_column
 DECLARE
-    v_position BIGINT;
-    v_hash     BYTEA;
-    v_n        INTEGER := cardinality(p_positions);
+    v_n      INTEGER := cardinality(p_positions);
+    v_actual JSON;
 BEGIN
-    -- A stale writer learns so without taking the lock: under contention most attempts end here.
-    SELECT h.position, h.hash INTO v_position, v_hash FROM event_log_head h WHERE h.id = 1;
-    IF v_position <> p_prev_position OR v_hash <> p_prev_hash THEN
-        IF NOT EXISTS (SELECT 1 FROM event_log e WHERE e.event_id = ANY (p_event_ids)) THEN
-            RETURN QUERY SELECT 'stale'::TEXT, NULL::TEXT, v_position, v_hash;
-            RETURN;
+    -- Compare-and-swap on the head row: it waits for a concurrent appender to commit, then
+    -- matches only if nobody moved the head. The row lock it takes orders commits, so readers
+    -- see positions appear in order, never a gap that fills in later.
+    UPDATE event_log_head h SET position = p_positions[v_n], hash = p_hashes[v_n]
+    WHERE h.id = 1 AND h.position = p_prev_position AND h.hash = p_prev_hash;
+    IF NOT FOUND THEN
+        IF EXISTS (SELECT 1 FROM event_log e WHERE e.event_id = ANY (p_event_ids)) THEN
+            RAISE EXCEPTION 'event id already stored' USING ERRCODE = 'MK002';
         END IF;
-    END IF;
-
-    SELECT h.position, h.hash INTO v_position, v_hash FROM event_log_head h WHERE h.id = 1 FOR UPDATE;
-    -- Below, every answer but 'ok' wrote nothing but a row lock: no need to wait for the disk.
-    IF EXISTS (SELECT 1 FROM event_log e WHERE e.event_id = ANY (p_event_ids)) THEN
-        SET LOCAL synchronous_commit = off;
-        RETURN QUERY SELECT 'duplicate'::TEXT, NULL::TEXT, NULL::BIGINT, NULL::BYTEA;
+        RETURN QUERY SELECT 'stale'::TEXT, h.position, h.hash FROM event_log_head h WHERE h.id = 1;
         RETURN;
     END IF;
 
-    IF v_position <> p_prev_position OR v_hash <> p_prev_hash THEN
-        SET LOCAL synchronous_commit = off;
-        RETURN QUERY SELECT 'stale'::TEXT, NULL::TEXT, v_position, v_hash;
-        RETURN;
-    END IF;
-
-    RETURN QUERY
-        SELECT 'version'::TEXT, s.stream, s.actual, NULL::BYTEA
-        FROM (
-            SELECT a.stream, a.assumed,
-                   COALESCE((SELECT max(e.stream_version) FROM event_log e WHERE e.stream_id = a.stream), 0) AS actual
-            FROM unnest(p_streams, p_assumed) AS a(stream, assumed)
-        ) s
-        WHERE s.actual <> s.assumed;
-    IF FOUND THEN
-        SET LOCAL synchronous_commit = off;
-        RETURN;
+    SELECT json_agg(json_build_array(s.stream, s.actual)) INTO v_actual
+    FROM (
+        SELECT a.stream, a.assumed,
+               COALESCE((SELECT max(e.stream_version) FROM event_log e WHERE e.stream_id = a.stream), 0) AS actual
+        FROM unnest(p_streams, p_assumed) AS a(stream, assumed)
+    ) s
+    WHERE s.actual <> s.assumed;
+    IF v_actual IS NOT NULL THEN
+        IF EXISTS (SELECT 1 FROM event_log e WHERE e.event_id = ANY (p_event_ids)) THEN
+            RAISE EXCEPTION 'event id already stored' USING ERRCODE = 'MK002';
+        END IF;
+        RAISE EXCEPTION '%', v_actual::TEXT USING ERRCODE = 'MK001';
     END IF;
 
     INSERT INTO event_log (position, stream_id, stream_version, event_id, event_type, schema_version,
@@ -87,9 +80,7 @@ BEGIN
          AS r(position, stream_id, version, event_id, event_type, schema_version, payload, metadata,
               recorded_at, hash);
 
-    UPDATE event_log_head SET position = p_positions[v_n], hash = p_hashes[v_n] WHERE id = 1;
     PERFORM pg_notify('event_log', p_positions[v_n]::TEXT);
-
-    RETURN QUERY SELECT 'ok'::TEXT, NULL::TEXT, p_positions[v_n], p_hashes[v_n];
+    RETURN QUERY SELECT 'ok'::TEXT, p_positions[v_n], p_hashes[v_n];
 END;
 $$;

@@ -28,6 +28,8 @@ const SELECT: &str = "SELECT position, stream_id, stream_version, event_id, even
                       payload::text, metadata::text, recorded_at, hash FROM event_log";
 /// A writer that keeps losing the race for the head gives up after this many attempts.
 const MAX_ATTEMPTS: u32 = 1_000;
+/// Lock-free attempts before an append that keeps finding the head moved takes the lock.
+const FAST_RETRIES: u32 = 1;
 
 /// The PostgreSQL event store.
 pub struct PostgresEventStore {
@@ -182,7 +184,7 @@ async fn call_append(
     let streams: Vec<&str> = writes.iter().map(|w| w.stream_id.as_str()).collect();
     let assumed: Vec<i64> = assumed.iter().map(|&v| v as i64).collect();
     let answer = sqlx::query(
-        "SELECT outcome, stream_id, version, hash FROM event_log_append(\
+        "SELECT outcome, head_position, head_hash FROM event_log_append(\
          $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
     )
     .bind(head.0 as i64)
@@ -199,25 +201,28 @@ async fn call_append(
     .bind(&metadata)
     .bind(&recorded)
     .bind(&hashes)
-    .fetch_all(&mut *conn)
-    .await?;
+    .fetch_one(&mut *conn)
+    .await;
 
-    let first = answer.first().ok_or_else(|| StoreError::Backend("event_log_append answered nothing".into()))?;
-    match first.try_get::<&str, _>(0)? {
-        "ok" => {
-            let last = rows.last().expect("validated: at least one event");
-            Ok(Answer::Appended(outcome, (last.position, last.hash)))
+    let row = match answer {
+        Ok(row) => row,
+        Err(sqlx::Error::Database(db)) => {
+            return match db.code().as_deref() {
+                Some("MK002") => Ok(Answer::Duplicate),
+                Some("23505") if db.constraint() == Some("event_log_event_id_key") => Ok(Answer::Duplicate),
+                Some("MK001") => serde_json::from_str::<Vec<(String, u64)>>(db.message())
+                    .map(Answer::Versions)
+                    .map_err(|e| StoreError::Backend(format!("unreadable version report: {e}"))),
+                _ => Err(sqlx::Error::Database(db).into()),
+            };
         }
-        "duplicate" => Ok(Answer::Duplicate),
-        "stale" => {
-            let position = first.try_get::<i64, _>(2)? as u64;
-            Ok(Answer::Stale((position, hash::from_slice(position, first.try_get::<&[u8], _>(3)?)?)))
-        }
-        "version" => answer
-            .iter()
-            .map(|row| Ok((row.try_get::<String, _>(1)?, row.try_get::<i64, _>(2)? as u64)))
-            .collect::<Result<_, StoreError>>()
-            .map(Answer::Versions),
+        Err(err) => return Err(err.into()),
+    };
+    let position = row.try_get::<i64, _>(1)? as u64;
+    let hash = hash::from_slice(position, row.try_get::<&[u8], _>(2)?)?;
+    match row.try_get::<&str, _>(0)? {
+        "ok" => Ok(Answer::Appended(outcome, (position, hash))),
+        "stale" => Ok(Answer::Stale((position, hash))),
         other => Err(StoreError::Backend(format!("event_log_append answered {other}"))),
     }
 }
@@ -256,6 +261,7 @@ impl EventStore for PostgresEventStore {
             None => self.load_head().await?,
         };
         let mut tx: Option<sqlx::Transaction<'static, sqlx::Postgres>> = None;
+        let mut stale = 0;
         for _ in 0..MAX_ATTEMPTS {
             let conn: &mut sqlx::PgConnection = match tx.as_mut() {
                 Some(tx) => &mut **tx,
@@ -281,9 +287,15 @@ impl EventStore for PostgresEventStore {
                     let stored = self.events_by_id(&ids).await?;
                     return replayed_outcome(&writes, &stored);
                 }
+                Answer::Stale(current) if tx.is_none() && stale < FAST_RETRIES => {
+                    // A stale attempt locked and wrote nothing: try again from the head it saw.
+                    stale += 1;
+                    head = current;
+                    *cached = Some(head);
+                }
                 Answer::Stale(_) if tx.is_none() => {
-                    // Another writer moved the head. Rather than race it again, take the head
-                    // lock in a transaction: the next attempt cannot be stale.
+                    // Still losing the race: take the head lock in a transaction, so the next
+                    // attempt cannot be stale (no writer starves).
                     let mut locked = self.pool.begin().await?;
                     let row = sqlx::query("SELECT position, hash FROM event_log_head WHERE id = 1 FOR UPDATE")
                         .fetch_one(&mut *locked)
@@ -291,6 +303,21 @@ impl EventStore for PostgresEventStore {
                     let position = row.try_get::<i64, _>(0)? as u64;
                     head = (position, hash::from_slice(position, row.try_get::<&[u8], _>(1)?)?);
                     *cached = Some(head);
+                    // Under the lock nothing moves: learn the true versions of `Any` streams so
+                    // the locked attempt cannot fail on them (a failure would abort the
+                    // transaction).
+                    let streams: Vec<&str> = writes.iter().map(|w| w.stream_id.as_str()).collect();
+                    let actual: Vec<(String, i64)> = sqlx::query_as(
+                        "SELECT stream_id, max(stream_version) FROM event_log WHERE stream_id = ANY($1) GROUP BY stream_id",
+                    )
+                    .bind(&streams)
+                    .fetch_all(&mut *locked)
+                    .await?;
+                    for (i, write) in writes.iter().enumerate() {
+                        if write.expected.required().is_none() {
+                            assumed[i] = actual.iter().find(|(s, _)| *s == write.stream_id).map_or(0, |(_, v)| *v as u64);
+                        }
+                    }
                     tx = Some(locked);
                 }
                 Answer::Stale(current) => head = current,
