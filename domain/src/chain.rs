@@ -1,0 +1,378 @@
+//! Chain facts: the events the indexer derives from the marketplace contract's logs.
+//!
+//! The chain is the truth for these; only the indexer appends them. Each carries the values a
+//! reader needs (prices, owners, the fee/royalty/seller split) so projections are plain folds.
+//! Amounts are wei as decimal strings (a `U256` does not fit JSON numbers), addresses are
+//! lower-case 0x-hex, times are Unix seconds of the block.
+//!
+//! Streams:
+//! * `nft-{chain}-{token}`: everything about one token, in chain order;
+//! * `account-{chain}-{address}`: credits and withdrawals of one address;
+//! * `market-{chain}`: service fee and admin changes;
+//! * `chain-{chain}`: the indexer's own record: every processed block ([`ChainEvent::BlockIndexed`],
+//!   its checkpoint) and every retraction after a reorg ([`ChainEvent::BlocksRetracted`]).
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+/// The contract's sale types, in its order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum SaleType {
+    /// Not listed.
+    NotForSale,
+    /// Listed at a fixed price.
+    FixedPrice,
+    /// In an auction.
+    Auction,
+}
+
+impl SaleType {
+    /// From the contract's `uint8`.
+    pub fn from_u8(value: u8) -> Option<Self> {
+        match value {
+            0 => Some(Self::NotForSale),
+            1 => Some(Self::FixedPrice),
+            2 => Some(Self::Auction),
+            _ => None,
+        }
+    }
+}
+
+/// One royalty row: receiver and basis points (1/100 of a percent).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Royalty {
+    /// Who receives it.
+    pub receiver: String,
+    /// Its share in basis points.
+    pub bps: u32,
+}
+
+/// The transaction and block an event came from, in every chain event's payload.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Origin {
+    /// Block number.
+    pub block_number: u64,
+    /// Block timestamp (Unix seconds).
+    pub block_time: i64,
+    /// Transaction hash.
+    pub tx_hash: String,
+    /// Log index within the block.
+    pub log_index: u64,
+}
+
+/// Every chain fact, past tense, with the values it establishes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all_fields = "camelCase")]
+pub enum ChainEvent {
+    /// A token was minted (from `Minted`; the `Transfer` from zero adds nothing).
+    NftMinted {
+        /// Token id (decimal).
+        token_id: String,
+        /// Minter, first owner.
+        creator: String,
+        /// Metadata URI.
+        token_uri: String,
+        /// Up to two royalty rows.
+        royalties: Vec<Royalty>,
+        /// Where.
+        origin: Origin,
+    },
+    /// The sale state was set (listing, relisting, stopping, or cleared by a sale or transfer).
+    SaleUpdated {
+        /// Token id.
+        token_id: String,
+        /// New sale type.
+        sale_type: SaleType,
+        /// Fixed price, or buy-now price of an auction (wei).
+        price: String,
+        /// Auction base price (wei; "0" otherwise).
+        base_price: String,
+        /// Auction end (Unix seconds; 0 otherwise).
+        end_time: i64,
+        /// The auction's id ("0" when not an auction).
+        auction_id: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// The fixed (or buy-now) price changed.
+    PriceChanged {
+        /// Token id.
+        token_id: String,
+        /// New price (wei).
+        price: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// A bid was placed and escrowed.
+    BidPlaced {
+        /// Token id.
+        token_id: String,
+        /// Auction id.
+        auction_id: String,
+        /// Bidder address.
+        bidder: String,
+        /// Amount (wei).
+        amount: String,
+        /// The auction's end after this bid (anti-sniping may extend it).
+        end_time: i64,
+        /// Where.
+        origin: Origin,
+    },
+    /// An escrowed bid went back to its bidder (outbid, stopped, bought out, transferred).
+    BidRefunded {
+        /// Token id.
+        token_id: String,
+        /// Auction id.
+        auction_id: String,
+        /// Bidder address.
+        bidder: String,
+        /// Amount (wei).
+        amount: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// The owner rejected the top bid (it is refunded too).
+    BidRejected {
+        /// Token id.
+        token_id: String,
+        /// Auction id.
+        auction_id: String,
+        /// Bidder address.
+        bidder: String,
+        /// Amount (wei).
+        amount: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// An auction was won (accepted or settled).
+    AuctionEnded {
+        /// Token id.
+        token_id: String,
+        /// Auction id.
+        auction_id: String,
+        /// Winner address (zero address when closed without a bid).
+        winner: String,
+        /// Winning amount (wei).
+        amount: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// The token changed hands for money, with the full split.
+    NftSold {
+        /// Token id.
+        token_id: String,
+        /// Auction id ("0" for a fixed-price sale).
+        auction_id: String,
+        /// Buyer address.
+        buyer: String,
+        /// Seller address.
+        seller: String,
+        /// Price (wei).
+        price: String,
+        /// Service fee (wei).
+        fee: String,
+        /// Royalties in total (wei).
+        royalties: String,
+        /// What the seller received (wei).
+        seller_proceeds: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// A royalty was paid.
+    RoyaltyPaid {
+        /// Token id.
+        token_id: String,
+        /// Receiver address.
+        receiver: String,
+        /// Amount (wei).
+        amount: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// The token moved between owners (sale, gift, or any ERC-721 transfer; not mint or burn).
+    NftTransferred {
+        /// Token id.
+        token_id: String,
+        /// Previous owner.
+        from: String,
+        /// New owner.
+        to: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// The token was burned.
+    NftBurned {
+        /// Token id.
+        token_id: String,
+        /// Its owner at the time.
+        owner: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// A payout that could not be pushed became a withdrawable credit.
+    Credited {
+        /// Account address.
+        account: String,
+        /// Amount (wei).
+        amount: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// Credits were withdrawn.
+    CreditsWithdrawn {
+        /// Account address.
+        account: String,
+        /// Amount (wei).
+        amount: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// The service fee changed.
+    ServiceFeeChanged {
+        /// New fee in basis points.
+        fee_bps: u32,
+        /// Where.
+        origin: Origin,
+    },
+    /// The admin changed.
+    AdminChanged {
+        /// New admin address.
+        admin: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// The indexer processed a block: its checkpoint, appended atomically with the block's events.
+    BlockIndexed {
+        /// Block number.
+        number: u64,
+        /// Block hash.
+        hash: String,
+        /// Parent hash (reorg detection compares it with the previous checkpoint).
+        parent_hash: String,
+        /// Block timestamp.
+        time: i64,
+    },
+    /// A reorg retracted these blocks: every event with these ids no longer holds. Projections
+    /// rebuild the affected streams without them; the canonical blocks are indexed after.
+    BlocksRetracted {
+        /// First retracted block number.
+        from_block: u64,
+        /// Last retracted block number.
+        to_block: u64,
+        /// Ids of the events those blocks had produced.
+        event_ids: Vec<Uuid>,
+        /// The streams those events were in.
+        streams: Vec<String>,
+    },
+}
+
+impl ChainEvent {
+    /// The past-tense type name stored in the envelope.
+    pub fn event_type(&self) -> &'static str {
+        match self {
+            Self::NftMinted { .. } => "NftMinted",
+            Self::SaleUpdated { .. } => "SaleUpdated",
+            Self::PriceChanged { .. } => "PriceChanged",
+            Self::BidPlaced { .. } => "BidPlaced",
+            Self::BidRefunded { .. } => "BidRefunded",
+            Self::BidRejected { .. } => "BidRejected",
+            Self::AuctionEnded { .. } => "AuctionEnded",
+            Self::NftSold { .. } => "NftSold",
+            Self::RoyaltyPaid { .. } => "RoyaltyPaid",
+            Self::NftTransferred { .. } => "NftTransferred",
+            Self::NftBurned { .. } => "NftBurned",
+            Self::Credited { .. } => "Credited",
+            Self::CreditsWithdrawn { .. } => "CreditsWithdrawn",
+            Self::ServiceFeeChanged { .. } => "ServiceFeeChanged",
+            Self::AdminChanged { .. } => "AdminChanged",
+            Self::BlockIndexed { .. } => "BlockIndexed",
+            Self::BlocksRetracted { .. } => "BlocksRetracted",
+        }
+    }
+
+    /// The payload schema version (bump it, and register an upcaster, when a shape changes).
+    pub const SCHEMA_VERSION: u32 = 1;
+
+    /// The stream this event belongs to on `chain_id`.
+    pub fn stream_id(&self, chain_id: u64) -> String {
+        match self {
+            Self::NftMinted { token_id, .. }
+            | Self::SaleUpdated { token_id, .. }
+            | Self::PriceChanged { token_id, .. }
+            | Self::BidPlaced { token_id, .. }
+            | Self::BidRefunded { token_id, .. }
+            | Self::BidRejected { token_id, .. }
+            | Self::AuctionEnded { token_id, .. }
+            | Self::NftSold { token_id, .. }
+            | Self::RoyaltyPaid { token_id, .. }
+            | Self::NftTransferred { token_id, .. }
+            | Self::NftBurned { token_id, .. } => nft_stream(chain_id, token_id),
+            Self::Credited { account, .. } | Self::CreditsWithdrawn { account, .. } => {
+                format!("account-{chain_id}-{account}")
+            }
+            Self::ServiceFeeChanged { .. } | Self::AdminChanged { .. } => format!("market-{chain_id}"),
+            Self::BlockIndexed { .. } | Self::BlocksRetracted { .. } => chain_stream(chain_id),
+        }
+    }
+
+    /// This event as a [`crate::NewEvent`] with the given id and metadata.
+    pub fn to_new_event(&self, event_id: Uuid, metadata: crate::Metadata) -> Result<crate::NewEvent, crate::StoreError> {
+        Ok(crate::NewEvent {
+            event_id,
+            event_type: self.event_type().to_owned(),
+            schema_version: Self::SCHEMA_VERSION,
+            payload: serde_json::to_string(self)?,
+            metadata,
+        })
+    }
+}
+
+/// The stream of one token.
+pub fn nft_stream(chain_id: u64, token_id: &str) -> String {
+    format!("nft-{chain_id}-{token_id}")
+}
+
+/// The indexer's own stream on a chain.
+pub fn chain_stream(chain_id: u64) -> String {
+    format!("chain-{chain_id}")
+}
+
+/// The deterministic id of the `n`-th event derived from one log: a UUIDv5 of
+/// (chain id, block hash, tx hash, log index, n). Re-indexing the same block yields the same ids,
+/// so the store's idempotency makes a restarted indexer harmless.
+pub fn chain_event_id(chain_id: u64, block_hash: &str, tx_hash: &str, log_index: u64, n: u32) -> Uuid {
+    const NAMESPACE: Uuid = Uuid::from_u128(0x6d61_726b_6574_706c_6163_652d_6368_6169);
+    let name = format!("{chain_id}:{}:{}:{log_index}:{n}", block_hash.to_ascii_lowercase(), tx_hash.to_ascii_lowercase());
+    Uuid::new_v5(&NAMESPACE, name.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chain_event_ids_are_deterministic_and_distinct() {
+        let a = chain_event_id(80001, "0xAB", "0xcd", 3, 0);
+        assert_eq!(a, chain_event_id(80001, "0xab", "0xCD", 3, 0));
+        assert_ne!(a, chain_event_id(80001, "0xab", "0xcd", 4, 0));
+        assert_ne!(a, chain_event_id(80001, "0xab", "0xcd", 3, 1));
+        assert_ne!(a, chain_event_id(1, "0xab", "0xcd", 3, 0));
+    }
+
+    #[test]
+    fn events_serialize_with_their_type_and_camel_case_fields() {
+        let event = ChainEvent::PriceChanged {
+            token_id: "7".into(),
+            price: "1000".into(),
+            origin: Origin { block_number: 1, block_time: 2, tx_hash: "0x1".into(), log_index: 0 },
+        };
+        let json = serde_json::to_value(&event).unwrap();
+        assert_eq!(json["type"], "PriceChanged");
+        assert_eq!(json["tokenId"], "7");
+        assert_eq!(json["origin"]["blockNumber"], 1);
+        assert_eq!(serde_json::from_value::<ChainEvent>(json).unwrap(), event);
+        assert_eq!(event.stream_id(80001), "nft-80001-7");
+    }
+}
