@@ -253,6 +253,10 @@ pub enum ChainEvent {
         parent_hash: String,
         /// Block timestamp.
         time: i64,
+        /// Ids of the events this block produced (what a reorg of it retracts).
+        event_ids: Vec<Uuid>,
+        /// The streams those events are in.
+        streams: Vec<String>,
     },
     /// A reorg retracted these blocks: every event with these ids no longer holds. Projections
     /// rebuild the affected streams without them; the canonical blocks are indexed after.

@@ -60,6 +60,19 @@ pub trait EventStore: Send + Sync + 'static {
     /// readers up; they always read the log itself, so a missed signal delays but never loses.
     fn appended(&self) -> watch::Receiver<Position>;
 
+    /// The stream's current version (0 when it does not exist).
+    async fn stream_version(&self, stream_id: &str) -> Result<u64, StoreError> {
+        // Correct for any backend; the SQL ones answer from their index instead.
+        let mut version = 0;
+        loop {
+            let page = self.read_stream(stream_id, version + 1, 1_000).await?;
+            match page.last() {
+                Some(last) => version = last.stream_version,
+                None => return Ok(version),
+            }
+        }
+    }
+
     /// Appends to a single stream; see [`EventStore::append_streams`].
     async fn append(
         &self,

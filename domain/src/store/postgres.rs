@@ -361,6 +361,15 @@ impl EventStore for PostgresEventStore {
         self.load_head().await
     }
 
+    async fn stream_version(&self, stream_id: &str) -> Result<u64, StoreError> {
+        let version: Option<i64> =
+            sqlx::query_scalar("SELECT MAX(stream_version) FROM event_log WHERE stream_id = $1")
+                .bind(stream_id)
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(version.unwrap_or(0) as u64)
+    }
+
     fn appended(&self) -> watch::Receiver<Position> {
         self.appended.subscribe()
     }

@@ -298,6 +298,15 @@ impl EventStore for SqliteEventStore {
         read_head(&mut conn).await
     }
 
+    async fn stream_version(&self, stream_id: &str) -> Result<u64, StoreError> {
+        let version: Option<i64> =
+            sqlx::query_scalar("SELECT MAX(stream_version) FROM event_log WHERE stream_id = ?")
+                .bind(stream_id)
+                .fetch_one(&self.readers)
+                .await?;
+        Ok(version.unwrap_or(0) as u64)
+    }
+
     fn appended(&self) -> watch::Receiver<Position> {
         self.appended.subscribe()
     }

@@ -147,6 +147,8 @@ pub async fn streams_and_the_whole_log_read_back_in_order(f: &Fixture) {
     assert_eq!(page.iter().map(|e| e.position).collect::<Vec<_>>(), vec![5, 6, 7]);
     assert!(f.store.read_all(10, 5).await.unwrap().is_empty());
     assert!(f.store.read_stream("nobody", 1, 5).await.unwrap().is_empty());
+    assert_eq!(f.store.stream_version("stream-0").await.unwrap(), 4);
+    assert_eq!(f.store.stream_version("nobody").await.unwrap(), 0);
 }
 
 pub async fn metadata_and_payload_come_back_byte_for_byte(f: &Fixture) {
