@@ -89,6 +89,14 @@ const screens = [
   ['kyc-approved', '/profile/kyc-approved', true],
   ['my-profile', '/myprofile', true],
   ['user-profile', '/user/u2', true],
+  ['drawer', '/', true, async (page, width) => width < 600 && page.click('[data-testid="drawer-button"]')],
+  ['wallet-dialog', '/', true, async (page, width) => {
+    if (width >= 600) return page.click('[data-testid="connect-wallet"]')
+    await page.click('[data-testid="drawer-button"]')
+    await page.waitForTimeout(500)
+    return page.click('[data-testid="wallet-panel-connect"]')
+  }],
+  ['avatar-menu', '/', true, async (page, width) => width >= 600 && page.click('[data-testid="avatar-menu"]', { force: true })],
 ].filter(([name]) => !only || only.includes(name))
 
 async function waitForServer(url, tries = 60) {
@@ -116,7 +124,12 @@ try {
       for (const signedIn of [false, true]) {
         const group = screens.filter((s) => s[2] === signedIn)
         if (!group.length) continue
-        const context = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 900 }, deviceScaleFactor: 1 })
+        const context = await browser.newContext({
+          viewport: { width, height: width < 600 ? 844 : 900 },
+          deviceScaleFactor: 1,
+          // Phones get a phone user agent, so wallet choices for mobile apply (no MetaMask).
+          ...(width < 600 ? { userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1', isMobile: true, hasTouch: true } : {}),
+        })
         await context.addInitScript(
           ([t, signed, p]) => {
             localStorage.setItem('theme', t)
@@ -137,12 +150,22 @@ try {
         })
         await page.goto(`http://127.0.0.1:${PORT}${group[0][1]}`)
         await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 15000 })
-        for (const [name, path] of group) {
-          await page.evaluate((p) => {
-            window.history.pushState({}, '', p)
-            window.dispatchEvent(new PopStateEvent('popstate'))
-          }, path)
+        for (const [name, path, , action] of group) {
+          if (action) {
+            // A fresh load, so no dialog or menu of the previous screen is left open.
+            await page.goto(`http://127.0.0.1:${PORT}${path}`)
+            await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 15000 })
+          } else {
+            await page.evaluate((p) => {
+              window.history.pushState({}, '', p)
+              window.dispatchEvent(new PopStateEvent('popstate'))
+            }, path)
+          }
           await page.waitForTimeout(name === 'token-expiry' ? 400 : 900)
+          if (action) {
+            await action(page, width)
+            await page.waitForTimeout(700)
+          }
           const file = join(outDir, `${name}-${theme}-${width}.png`)
           await page.screenshot({ path: file, fullPage: true })
           console.log(file)

@@ -14,6 +14,7 @@ import { WalletSessionSync } from '@/features/wallet/components/wallet-session-s
 import { useSession } from '@/lib/auth'
 import { registerNavigator, tokenExpiryPath } from '@/lib/navigation'
 import { useUser } from '@/lib/use-user'
+import { useWalletStore } from '@/lib/wallet-store'
 import { UserMenu } from './user-menu'
 
 /** The shell around every screen: top bar, network banner, page, footer, bottom bar and drawer. */
@@ -24,6 +25,12 @@ export function RootLayout() {
   const token = useSession((s) => s.token)
   useUser()
   const [drawerOpen, setDrawerOpen] = useState(false)
+  const walletDialogOpen = useWalletStore((s) => s.dialogOpen)
+
+  // The wallet dialog replaces the drawer (it is opened from the drawer's wallet panel).
+  useEffect(() => {
+    if (walletDialogOpen) setDrawerOpen(false)
+  }, [walletDialogOpen])
 
   useEffect(() => {
     registerNavigator((to, options) => void navigate(to, options))
@@ -40,7 +47,7 @@ export function RootLayout() {
       <WalletSessionSync />
       <TopBar signedIn={signedIn} walletSlot={<WalletButton />} userMenuSlot={<UserMenu />} onOpenDrawer={() => setDrawerOpen(true)} />
       <NetworkBanner />
-      <Box as="main" flex="1" pb={{ base: '16', md: '0' }}>
+      <Box as="main" flex="1">
         <Outlet />
       </Box>
       <Footer />

@@ -9,14 +9,14 @@ function Hexagon({ value, label }: { value: number | undefined; label: string })
   const { i18n } = useTranslation()
   return (
     <Stack align="center" gap="3">
-      <Box w="180px" h="156px" bgImage={ACCENT_GRADIENT} style={{ clipPath: HEXAGON }} p="3px">
+      <Box w={{ base: '96px', sm: '140px', md: '180px' }} h={{ base: '84px', sm: '122px', md: '156px' }} bgImage={ACCENT_GRADIENT} style={{ clipPath: HEXAGON }} p="3px">
         <Flex w="100%" h="100%" bg="bg.panel" style={{ clipPath: HEXAGON }} align="center" justify="center" direction="column">
-          <Text fontSize="3xl" fontWeight="extrabold" bgImage={ACCENT_GRADIENT} bgClip="text" color="transparent" data-testid="statistic-value">
+          <Text fontSize={{ base: 'lg', sm: '2xl', md: '3xl' }} fontWeight="extrabold" bgImage={ACCENT_GRADIENT} bgClip="text" color="transparent" data-testid="statistic-value">
             {value === undefined ? '—' : new Intl.NumberFormat(i18n.language === 'ge' ? 'de' : i18n.language).format(value)}
           </Text>
         </Flex>
       </Box>
-      <Text fontWeight="semibold" color="fg.muted" textAlign="center">
+      <Text fontWeight="semibold" color="fg.muted" textAlign="center" fontSize={{ base: 'xs', sm: 'sm', md: 'md' }}>
         {label}
       </Text>
     </Stack>
@@ -28,7 +28,7 @@ export function StatisticsHexagons() {
   const { t } = useTranslation()
   const { data } = useMarketplaceStatistics()
   return (
-    <SimpleGrid columns={{ base: 1, md: 3 }} gap="8" justifyItems="center" data-testid="statistics">
+    <SimpleGrid columns={3} gap={{ base: '3', md: '8' }} justifyItems="center" data-testid="statistics">
       <Hexagon value={data?.totalNftMinted} label={t('landing.stats.minted')} />
       <Hexagon value={data?.totalSeller} label={t('landing.stats.sellers')} />
       <Hexagon value={data?.totalNftSold} label={t('landing.stats.sold')} />

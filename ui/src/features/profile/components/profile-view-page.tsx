@@ -14,7 +14,7 @@ export function ProfileViewPage() {
   if (!user?.email) return <ProfileSkeleton />
   return (
     <Stack gap="0" bg="bg.panel" borderWidth="1px" borderRadius="2xl" overflow="hidden" boxShadow="card" data-testid="profile-view">
-      <ProfileCover src={user.coverImage} height={{ base: '140px', md: '200px' }} />
+      <ProfileCover src={user.coverImage} height={{ base: '140px', md: '200px' }} radius="0" />
       <Stack px={{ base: '5', md: '8' }} pb="8" gap="6">
         <Flex justify="space-between" align="flex-end" mt="-12" wrap="wrap" gap="3">
           <UserAvatar src={user.avatar} fullName={user.fullName} username={user.username} boxSize="24" fontSize="2xl" borderWidth="4px" borderColor="bg.panel" />

@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { IconType } from 'react-icons'
 import { LuFlaskConical, LuWallet } from 'react-icons/lu'
-import { SiCoinbase, SiWalletconnect } from 'react-icons/si'
+import { SiWalletconnect } from 'react-icons/si'
 import { type Connector, useConnectors } from 'wagmi'
 import { useAppConfig } from '@/lib/app-config'
 import { DEV_WALLET_ACCOUNTS, devWalletAddresses, getDevWalletIndex, setDevWalletIndex } from '@/lib/dev-wallet-connector'
@@ -13,12 +13,20 @@ import { useWalletStore } from '@/lib/wallet-store'
 import { useLinkWallet } from '../hooks/use-link-wallet'
 import { detectInjectedWallet } from '../wallet-kinds'
 
+/** The Coinbase mark: a ring around a small square. */
+const CoinbaseMark: IconType = (props) => (
+  <svg viewBox="0 0 24 24" width="1em" height="1em" aria-hidden="true" {...props}>
+    <circle cx="12" cy="12" r="7.5" fill="none" stroke="currentColor" strokeWidth="3" />
+    <rect x="10" y="10" width="4" height="4" rx="0.6" fill="currentColor" />
+  </svg>
+)
+
 type Choice = { connector: Connector; labelKey: string; icon: IconType; color: string }
 
 function choiceFor(connector: Connector): Choice | null {
   const id = connector.id.toLowerCase()
   if (id.includes('metamask')) return { connector, labelKey: 'wallet.kinds.metamask', icon: LuWallet, color: '#f6851b' }
-  if (id.includes('coinbase')) return { connector, labelKey: 'wallet.kinds.coinbase', icon: SiCoinbase, color: '#0052ff' }
+  if (id.includes('coinbase')) return { connector, labelKey: 'wallet.kinds.coinbase', icon: CoinbaseMark, color: '#0052ff' }
   if (id === 'walletconnect') return { connector, labelKey: 'wallet.kinds.walletConnect', icon: SiWalletconnect, color: '#3b99fc' }
   if (id === 'devwallet') return { connector, labelKey: 'wallet.kinds.dev', icon: LuFlaskConical, color: '#10b981' }
   return null

@@ -22,7 +22,7 @@ export function WalletPanel() {
 
   if (!connected || !address) {
     return (
-      <Button variant="outline" onClick={openDialog}>
+      <Button variant="outline" onClick={openDialog} data-testid="wallet-panel-connect">
         <LuWallet /> {t('wallet.connect')}
       </Button>
     )
