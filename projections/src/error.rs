@@ -1,0 +1,26 @@
+/// Everything projecting can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectionError {
+    /// The read database failed.
+    #[error("read database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// Its migrations failed.
+    #[error("read database migration error: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+    /// The event log failed.
+    #[error(transparent)]
+    Store(#[from] domain::StoreError),
+    /// An event's payload did not have the shape its type promises.
+    #[error("event at position {position} ({event_type}) is malformed: {reason}")]
+    Malformed {
+        /// Its position.
+        position: u64,
+        /// Its type.
+        event_type: String,
+        /// What was wrong.
+        reason: String,
+    },
+    /// Waiting for the projector to reach a position took too long.
+    #[error("the read models did not reach position {0} in time")]
+    Timeout(u64),
+}

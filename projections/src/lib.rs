@@ -1,0 +1,14 @@
+//! The read side of the marketplace.
+//!
+//! The [`Projector`] reads the event log in order and folds each event into SQL read tables in
+//! the same transaction as its checkpoint, on SQLite or PostgreSQL ([`ReadDb`]). Read tables are
+//! never a source of truth: drop them and the projector rebuilds them from the log.
+
+mod error;
+mod nft;
+mod projector;
+mod read_db;
+
+pub use error::ProjectionError;
+pub use projector::{Projector, ProjectorHandle};
+pub use read_db::ReadDb;
