@@ -8,7 +8,14 @@ mod error;
 mod nft;
 mod projector;
 mod read_db;
+mod read_model;
 
 pub use error::ProjectionError;
 pub use projector::{Projector, ProjectorHandle};
 pub use read_db::ReadDb;
+pub use read_model::ReadModel;
+
+/// Every read model, in the order the projector applies them to each event.
+pub fn read_models() -> Vec<Box<dyn ReadModel>> {
+    vec![Box::new(nft::Nfts)]
+}

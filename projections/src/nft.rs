@@ -6,7 +6,7 @@ use domain::{
 };
 use sqlx::AnyConnection;
 
-use crate::ProjectionError;
+use crate::{ProjectionError, ReadModel};
 
 /// The public id of a token: `{chain}-{token}`.
 pub fn nft_id(chain_id: u64, token_id: &str) -> String {
@@ -44,9 +44,13 @@ fn malformed(event: &RecordedEvent, reason: impl Into<String>) -> ProjectionErro
     }
 }
 
-/// Whether this event type changes the `nfts` table.
-pub fn handles(event_type: &str) -> bool {
-    matches!(
+/// The `nfts` table.
+pub struct Nfts;
+
+#[async_trait::async_trait]
+impl ReadModel for Nfts {
+    fn handles(&self, event_type: &str) -> bool {
+        matches!(
         event_type,
         "NftMinted"
             | "SaleUpdated"
@@ -56,11 +60,26 @@ pub fn handles(event_type: &str) -> bool {
             | "BidRejected"
             | "NftTransferred"
             | "NftBurned"
-    )
+        )
+    }
+
+    async fn apply(&self, conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
+        apply(conn, event).await
+    }
+
+    async fn forget_stream(&self, conn: &mut AnyConnection, stream_id: &str) -> Result<(), ProjectionError> {
+        if let Some((chain, token)) = stream_id.strip_prefix("nft-").and_then(|rest| rest.split_once('-')) {
+            sqlx::query("DELETE FROM nfts WHERE nft_id = $1")
+                .bind(format!("{chain}-{token}"))
+                .execute(&mut *conn)
+                .await?;
+        }
+        Ok(())
+    }
 }
 
 /// Folds one chain event into `nfts`.
-pub async fn apply(conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
+async fn apply(conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
     let chain_id = chain_of(event)?;
     let parsed: ChainEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
     let touched = |token_id: &str, origin: &Origin| (nft_id(chain_id, token_id), origin.block_time);
@@ -171,13 +190,3 @@ pub async fn apply(conn: &mut AnyConnection, event: &RecordedEvent) -> Result<()
     Ok(())
 }
 
-/// Forgets a token's row, before its stream is folded again without retracted events.
-pub async fn forget(conn: &mut AnyConnection, stream_id: &str) -> Result<(), ProjectionError> {
-    if let Some((chain, token)) = stream_id.strip_prefix("nft-").and_then(|rest| rest.split_once('-')) {
-        sqlx::query("DELETE FROM nfts WHERE nft_id = $1")
-            .bind(format!("{chain}-{token}"))
-            .execute(&mut *conn)
-            .await?;
-    }
-    Ok(())
-}

@@ -7,7 +7,7 @@ use domain::{EventStore, Position, RecordedEvent, chain::ChainEvent};
 use sqlx::AnyConnection;
 use tokio::sync::watch;
 
-use crate::{ProjectionError, ReadDb, nft};
+use crate::{ProjectionError, ReadDb, ReadModel, read_models};
 
 /// The checkpoint row's name.
 const NAME: &str = "read_models";
@@ -20,6 +20,7 @@ const POLL: Duration = Duration::from_millis(500);
 pub struct Projector {
     store: Arc<dyn EventStore>,
     db: ReadDb,
+    models: Vec<Box<dyn ReadModel>>,
     projected: watch::Sender<Position>,
 }
 
@@ -54,7 +55,7 @@ impl Projector {
             .fetch_optional(db.pool())
             .await?;
         let projected = watch::channel(position.unwrap_or(0) as Position).0;
-        Ok(Self { store, db, projected })
+        Ok(Self { store, db, models: read_models(), projected })
     }
 
     /// A handle for waiting on progress.
@@ -105,8 +106,8 @@ impl Projector {
     }
 
     async fn apply(&self, conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
-        if nft::handles(&event.event_type) {
-            return nft::apply(conn, event).await;
+        for model in self.models.iter().filter(|m| m.handles(&event.event_type)) {
+            model.apply(conn, event).await?;
         }
         if event.event_type == "BlocksRetracted" {
             let ChainEvent::BlocksRetracted { event_ids, streams, .. } = event.payload()? else {
@@ -131,7 +132,9 @@ impl Projector {
 
     /// Rebuilds one stream's rows from its events before `until`, skipping retracted ones.
     async fn refold(&self, conn: &mut AnyConnection, stream: &str, until: Position) -> Result<(), ProjectionError> {
-        nft::forget(conn, stream).await?;
+        for model in &self.models {
+            model.forget_stream(conn, stream).await?;
+        }
         let mut from = 1;
         loop {
             let events = self.store.read_stream(stream, from, BATCH).await?;
@@ -142,8 +145,10 @@ impl Projector {
                     .bind(event.event_id.to_string())
                     .fetch_optional(&mut *conn)
                     .await?;
-                if retracted.is_none() && nft::handles(&event.event_type) {
-                    nft::apply(conn, event).await?;
+                if retracted.is_none() {
+                    for model in self.models.iter().filter(|m| m.handles(&event.event_type)) {
+                        model.apply(conn, event).await?;
+                    }
                 }
             }
         }
