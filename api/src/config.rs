@@ -16,6 +16,10 @@ pub struct Config {
     #[arg(long, env = "LISTEN_ADDR", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
 
+    /// Where uploaded files are kept, by CID.
+    #[arg(long, env = "FILES_DIR", default_value = "data/files")]
+    pub files_dir: PathBuf,
+
     /// The built UI to serve at `/` (`npm run build` in `ui/`); missing means API only.
     #[arg(long, env = "UI_DIR", default_value = "ui/dist")]
     pub ui_dir: PathBuf,

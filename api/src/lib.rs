@@ -5,6 +5,7 @@
 
 pub mod config;
 pub mod error;
+pub mod files;
 pub mod routes;
 
 use std::{path::Path, sync::Arc};
@@ -18,12 +19,17 @@ use tower_http::services::{ServeDir, ServeFile};
 pub struct AppState {
     /// The event log.
     pub store: Arc<dyn EventStore>,
+    /// Uploaded files, by CID.
+    pub files: Arc<files::FileStore>,
 }
 
 /// The whole HTTP application: API routes, then the built UI with a fallback to `index.html`
 /// so client-side routes load on refresh.
 pub fn app(state: AppState, ui_dir: &Path) -> Router {
-    let api = Router::new().merge(routes::health::router()).with_state(state);
+    let api = Router::new()
+        .merge(routes::health::router())
+        .merge(routes::ipfs::router())
+        .with_state(state);
     let index = ui_dir.join("index.html");
     if index.exists() {
         api.fallback_service(ServeDir::new(ui_dir).fallback(ServeFile::new(index)))

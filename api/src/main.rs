@@ -1,6 +1,6 @@
 //! `marketplace`: serve the marketplace, or operate on its event log.
 
-use std::process::ExitCode;
+use std::{process::ExitCode, sync::Arc};
 
 use anyhow::Context;
 use api::{AppState, config::Config};
@@ -47,7 +47,8 @@ async fn main() -> ExitCode {
 
 async fn serve(config: Config) -> anyhow::Result<ExitCode> {
     let store = domain::store::open(&config.database_url).await.context("opening the event log")?;
-    let app = api::app(AppState { store }, &config.ui_dir);
+    let files = Arc::new(api::files::FileStore::open(&config.files_dir).context("opening the file store")?);
+    let app = api::app(AppState { store, files }, &config.ui_dir);
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("listening on {}", config.listen))?;

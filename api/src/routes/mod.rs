@@ -1,3 +1,4 @@
 //! One module per resource, each exposing `router()`.
 
 pub mod health;
+pub mod ipfs;
