@@ -1,0 +1,174 @@
+//! What the rest of the system holds of a running indexer: progress, metrics, and
+//! [`IndexerHandle::sync_to`].
+
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use domain::{EventStore, Position};
+use tokio::sync::{Notify, watch};
+
+use crate::IndexerError;
+
+/// How far the indexer has got.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    /// Every block up to this number is indexed (the deployment block minus one before any).
+    pub indexed_through: u64,
+    /// The chain's head at the last poll.
+    pub chain_head: u64,
+    /// The log position of the indexer's last append in this process (0 before any).
+    pub position: Position,
+    /// Polls begun (a poll reads the head, indexes up to it, or checks the tip is still canonical).
+    pub polls_started: u64,
+    /// Polls finished.
+    pub polls_completed: u64,
+    /// Whether [`crate::Indexer::run`] is running.
+    pub running: bool,
+    /// Why it stopped, once it has.
+    pub stopped: Option<String>,
+}
+
+/// Counters kept while indexing.
+#[derive(Debug, Default)]
+pub(crate) struct Metrics {
+    pub blocks_indexed: AtomicU64,
+    pub logs_indexed: AtomicU64,
+    pub events_appended: AtomicU64,
+    pub appends: AtomicU64,
+    pub reorgs: AtomicU64,
+    pub retracted_events: AtomicU64,
+    pub rpc_calls: AtomicU64,
+    pub rpc_retries: AtomicU64,
+    pub range_shrinks: AtomicU64,
+    pub range: AtomicU64,
+}
+
+/// A snapshot of the indexer's counters, for `/metrics`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IndexerMetrics {
+    /// Blocks processed since the process started (with or without logs).
+    pub blocks_indexed: u64,
+    /// Contract logs processed.
+    pub logs_indexed: u64,
+    /// Chain events appended (checkpoints and retractions included).
+    pub events_appended: u64,
+    /// Appends made.
+    pub appends: u64,
+    /// Reorgs compensated.
+    pub reorgs: u64,
+    /// Events named by those compensations.
+    pub retracted_events: u64,
+    /// Successful `eth_getLogs` calls.
+    pub get_logs_calls: u64,
+    /// RPC calls retried after an error.
+    pub rpc_retries: u64,
+    /// Times the `eth_getLogs` range was shrunk after a "too many results" answer.
+    pub range_shrinks: u64,
+    /// The current `eth_getLogs` range in blocks.
+    pub range: u64,
+    /// The last block indexed.
+    pub last_block: u64,
+    /// The chain's head at the last poll.
+    pub chain_head: u64,
+    /// Blocks the indexer is behind the head.
+    pub lag_blocks: u64,
+}
+
+/// State shared by the indexer and its handles.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub wake: Notify,
+    pub progress: watch::Sender<Progress>,
+    pub metrics: Arc<Metrics>,
+}
+
+/// A cloneable handle on an [`crate::Indexer`], for the API.
+#[derive(Clone)]
+pub struct IndexerHandle {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) store: Arc<dyn EventStore>,
+    pub(crate) timeout: Duration,
+}
+
+impl std::fmt::Debug for IndexerHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IndexerHandle").field("progress", &self.progress()).finish()
+    }
+}
+
+impl IndexerHandle {
+    /// "Index up to block `block` now and tell me the log position after it."
+    ///
+    /// Wakes the follower, waits (at most the configured `sync_timeout`) for a poll that began
+    /// after this call and left every block through `block` indexed, and returns the store's head
+    /// position then: once the projector has passed it, the block's facts are visible. A poll that
+    /// began after the call also re-checks the tip, so a block replaced by a same-height reorg is
+    /// seen in its canonical form.
+    pub async fn sync_to(&self, block: u64) -> Result<Position, IndexerError> {
+        let mut progress = self.shared.progress.subscribe();
+        let since = progress.borrow().polls_started;
+        self.shared.wake.notify_one();
+        let waited = tokio::time::timeout(
+            self.timeout,
+            progress.wait_for(|p| p.stopped.is_some() || (p.polls_completed > since && p.indexed_through >= block)),
+        )
+        .await;
+        let reached = match waited {
+            Err(_) => {
+                return Err(IndexerError::SyncTimeout {
+                    block,
+                    indexed_through: self.progress().indexed_through,
+                    timeout_ms: self.timeout.as_millis() as u64,
+                });
+            }
+            Ok(Err(_)) => return Err(IndexerError::Stopped("the indexer was dropped".into())),
+            Ok(Ok(reached)) => reached.clone(),
+        };
+        if let Some(reason) = reached.stopped {
+            return Err(IndexerError::Stopped(reason));
+        }
+        Ok(self.store.head().await?.0)
+    }
+
+    /// Asks the follower to poll now instead of at its next interval.
+    pub fn wake(&self) {
+        self.shared.wake.notify_one();
+    }
+
+    /// How far the indexer has got.
+    pub fn progress(&self) -> Progress {
+        self.shared.progress.borrow().clone()
+    }
+
+    /// Waits for the next change of progress (for tests and status pages).
+    pub fn subscribe(&self) -> watch::Receiver<Progress> {
+        self.shared.progress.subscribe()
+    }
+
+    /// A snapshot of the counters.
+    pub fn metrics(&self) -> IndexerMetrics {
+        let m = &self.shared.metrics;
+        let progress = self.progress();
+        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        IndexerMetrics {
+            blocks_indexed: load(&m.blocks_indexed),
+            logs_indexed: load(&m.logs_indexed),
+            events_appended: load(&m.events_appended),
+            appends: load(&m.appends),
+            reorgs: load(&m.reorgs),
+            retracted_events: load(&m.retracted_events),
+            get_logs_calls: load(&m.rpc_calls),
+            rpc_retries: load(&m.rpc_retries),
+            range_shrinks: load(&m.range_shrinks),
+            range: load(&m.range),
+            last_block: progress.indexed_through,
+            chain_head: progress.chain_head,
+            lag_blocks: progress.chain_head.saturating_sub(progress.indexed_through),
+        }
+    }
+}

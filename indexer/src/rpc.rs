@@ -1,0 +1,244 @@
+//! The RPC calls the indexer makes, with retries and the adaptive `eth_getLogs` range.
+
+use std::{
+    future::Future,
+    sync::{Arc, atomic::Ordering},
+    time::Duration,
+};
+
+use alloy::{
+    eips::BlockNumberOrTag,
+    primitives::{Address, B256},
+    providers::{DynProvider, Provider},
+    rpc::types::{Filter, Log},
+    transports::TransportError,
+};
+
+use crate::{IndexerConfig, IndexerError, handle::Metrics};
+
+/// What the indexer keeps of a block header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct BlockHeader {
+    pub number: u64,
+    pub hash: B256,
+    pub parent_hash: B256,
+    pub time: u64,
+}
+
+/// Substrings of the errors providers answer when an `eth_getLogs` result or range is too large
+/// (geth, Erigon, Nethermind, Infura, Alchemy, QuickNode, Ankr, BlastAPI, public endpoints...).
+/// Lower case; matched against the whole error text, so HTTP error bodies count too.
+const TOO_LARGE: &[&str] = &[
+    "query returned more than",
+    "too many results",
+    "too many logs",
+    "response size exceeded",
+    "response size should not",
+    "response is too big",
+    "response too large",
+    "payload too large",
+    "exceed maximum block range",
+    "exceeds max block range",
+    "exceeds the range",
+    "block range is too wide",
+    "block range too large",
+    "block range is too large",
+    "range too large",
+    "range is too large",
+    "max results",
+    "query timeout exceeded",
+    "logs over more than",
+    "try with this block range",
+    "this block range should work",
+];
+
+/// Whether an `eth_getLogs` error says the range should shrink.
+pub(crate) fn is_range_too_large(message: &str) -> bool {
+    let message = message.to_ascii_lowercase();
+    TOO_LARGE.iter().any(|needle| message.contains(needle))
+}
+
+/// The range a provider suggests in its error ("... Try with this block range [0x1, 0x2f].").
+pub(crate) fn suggested_range(message: &str) -> Option<(u64, u64)> {
+    let open = message.find('[')?;
+    let close = open + message[open..].find(']')?;
+    let (from, to) = message[open + 1..close].split_once(',')?;
+    let parse = |s: &str| {
+        let s = s.trim().trim_matches('"');
+        let hex = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"))?;
+        u64::from_str_radix(hex, 16).ok()
+    };
+    let (from, to) = (parse(from)?, parse(to)?);
+    (from <= to).then_some((from, to))
+}
+
+/// The provider with the indexer's retry policy.
+#[derive(Clone)]
+pub(crate) struct Rpc {
+    provider: DynProvider,
+    address: Address,
+    initial_delay: Duration,
+    max_delay: Duration,
+    max_attempts: u32,
+    metrics: Arc<Metrics>,
+    max_range: u64,
+}
+
+impl Rpc {
+    pub fn new(provider: DynProvider, config: &IndexerConfig, metrics: Arc<Metrics>) -> Self {
+        // The current range lives in the metrics, shared by every fetch, so what was learned
+        // about the provider's limit survives from one pass to the next.
+        metrics.range.store(config.max_range, Ordering::Relaxed);
+        Self {
+            provider,
+            address: config.contract_address,
+            initial_delay: config.retry_initial_delay,
+            max_delay: config.retry_max_delay,
+            max_attempts: config.max_attempts,
+            metrics,
+            max_range: config.max_range,
+        }
+    }
+
+    /// The current adaptive range.
+    pub fn range(&self) -> u64 {
+        self.metrics.range.load(Ordering::Relaxed)
+    }
+
+    /// Calls `call` until it succeeds, sleeping with capped exponential backoff in between.
+    async fn retry<T, F, Fut>(&self, method: &'static str, mut call: F) -> Result<T, IndexerError>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, TransportError>>,
+    {
+        let mut delay = self.initial_delay;
+        let mut attempt = 1;
+        loop {
+            match call().await {
+                Ok(value) => return Ok(value),
+                Err(error) if attempt >= self.max_attempts => {
+                    return Err(IndexerError::Rpc { method, attempts: attempt, message: error.to_string() });
+                }
+                Err(error) => {
+                    tracing::warn!(method, attempt, %error, retry_in_ms = delay.as_millis() as u64, "RPC call failed");
+                    self.metrics.rpc_retries.fetch_add(1, Ordering::Relaxed);
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(self.max_delay);
+                    attempt += 1;
+                }
+            }
+        }
+    }
+
+    pub async fn chain_id(&self) -> Result<u64, IndexerError> {
+        self.retry("eth_chainId", || async { self.provider.get_chain_id().await }).await
+    }
+
+    pub async fn head(&self) -> Result<u64, IndexerError> {
+        self.retry("eth_blockNumber", || async { self.provider.get_block_number().await }).await
+    }
+
+    /// The header of block `number`, `None` when the chain is shorter.
+    pub async fn header(&self, number: u64) -> Result<Option<BlockHeader>, IndexerError> {
+        let block = self
+            .retry("eth_getBlockByNumber", || async {
+                self.provider.get_block_by_number(BlockNumberOrTag::Number(number)).await
+            })
+            .await?;
+        Ok(block.map(|block| BlockHeader {
+            number: block.header.number,
+            hash: block.header.hash,
+            parent_hash: block.header.parent_hash,
+            time: block.header.timestamp,
+        }))
+    }
+
+    /// The contract's logs from block `from` on, in one call of at most the current adaptive
+    /// range and never past `to`. Returns the last block actually covered with the logs.
+    ///
+    /// A "too many results" answer shrinks the range (to the provider's suggestion if it makes
+    /// one, else by half) and asks again at once; other errors are retried with backoff. Four
+    /// successes in a row double the range again, up to `max_range`.
+    pub async fn logs(&self, from: u64, to: u64, streak: &mut u32) -> Result<(u64, Vec<Log>), IndexerError> {
+        let mut delay = self.initial_delay;
+        let mut attempt = 1;
+        loop {
+            let range = self.range().max(1);
+            let end = to.min(from.saturating_add(range - 1));
+            let filter = Filter::new().address(self.address).from_block(from).to_block(end);
+            match self.provider.get_logs(&filter).await {
+                Ok(logs) => {
+                    self.metrics.rpc_calls.fetch_add(1, Ordering::Relaxed);
+                    *streak += 1;
+                    if *streak >= 4 && range < self.max_range {
+                        let grown = (range * 2).min(self.max_range);
+                        self.metrics.range.store(grown, Ordering::Relaxed);
+                        tracing::debug!(range = grown, "eth_getLogs range grown");
+                        *streak = 0;
+                    }
+                    return Ok((end, logs));
+                }
+                Err(error) if end > from && is_range_too_large(&error.to_string()) => {
+                    let message = error.to_string();
+                    let shrunk = match suggested_range(&message) {
+                        Some((start, stop)) if start == from && stop < end => stop - start + 1,
+                        _ => (end - from + 1) / 2,
+                    }
+                    .max(1);
+                    tracing::info!(from, to = end, range = shrunk, %error, "eth_getLogs range too large, shrinking");
+                    self.metrics.range.store(shrunk, Ordering::Relaxed);
+                    self.metrics.range_shrinks.fetch_add(1, Ordering::Relaxed);
+                    *streak = 0;
+                }
+                Err(error) if attempt >= self.max_attempts => {
+                    return Err(IndexerError::Rpc { method: "eth_getLogs", attempts: attempt, message: error.to_string() });
+                }
+                Err(error) => {
+                    tracing::warn!(from, to = end, attempt, %error, "eth_getLogs failed");
+                    self.metrics.rpc_retries.fetch_add(1, Ordering::Relaxed);
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(self.max_delay);
+                    attempt += 1;
+                }
+            }
+        }
+    }
+
+    /// Sleeps before a retry after inconsistent answers.
+    pub async fn pause(&self, attempt: u32) {
+        let delay = self.initial_delay.saturating_mul(1 << attempt.min(16)).min(self.max_delay);
+        tokio::time::sleep(delay).await;
+    }
+
+    pub fn max_attempts(&self) -> u32 {
+        self.max_attempts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_common_too_large_messages_are_recognized() {
+        for message in [
+            "server returned an error response: error code -32005: query returned more than 10000 results",
+            "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block range",
+            "eth_getLogs block range is too large, max is 3000",
+            "exceed maximum block range: 5000",
+            "query exceeds max results 20000, retry with the range 1-200",
+        ] {
+            assert!(is_range_too_large(message), "{message}");
+        }
+        assert!(!is_range_too_large("connection refused"));
+        assert!(!is_range_too_large("header not found"));
+    }
+
+    #[test]
+    fn a_suggested_range_is_parsed() {
+        let message = "query returned more than 10000 results. Try with this block range [0x10, 0x2F].";
+        assert_eq!(suggested_range(message), Some((16, 47)));
+        assert_eq!(suggested_range("no range here"), None);
+        assert_eq!(suggested_range("[0x30, 0x10]"), None);
+    }
+}
