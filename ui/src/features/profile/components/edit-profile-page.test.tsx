@@ -92,3 +92,30 @@ describe('edit profile', () => {
     expect(await screen.findByText('Username is not Available')).toBeInTheDocument()
   })
 })
+
+describe('edit profile username check', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    useSession.setState({ token: undefined, user: null })
+  })
+
+  it('checks a changed username on blur and blocks saving when it is taken', async () => {
+    Cookies.set(TOKEN_COOKIE, 'tok')
+    useSession.setState({ token: 'tok', user: me })
+    const api = stubApi([
+      { path: '/api/account/myprofile', body: me },
+      { path: '/api/auth/checkusername', message: 'Username is not Available' },
+    ])
+    renderPage(<EditProfilePage />)
+    await waitFor(() => expect(screen.getByLabelText('Username')).toHaveValue('neo'))
+    await userEvent.click(screen.getByLabelText('Username'))
+    await userEvent.tab()
+    expect(api.mock.calls.some(([url]) => String(url).startsWith('/api/auth/checkusername'))).toBe(false)
+    await userEvent.clear(screen.getByLabelText('Username'))
+    await userEvent.type(screen.getByLabelText('Username'), 'morpheus')
+    await userEvent.tab()
+    expect(await screen.findByText('Username is not Available')).toBeInTheDocument()
+    expect(api.mock.calls.map(([url]) => url)).toContain('/api/auth/checkusername?username=morpheus')
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled()
+  })
+})

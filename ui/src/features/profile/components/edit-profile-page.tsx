@@ -1,4 +1,4 @@
-import { Box, Button, Flex, HStack, Input, Stack, Text, Textarea } from '@chakra-ui/react'
+import { Box, Button, Flex, HStack, Input, Spinner, Stack, Text, Textarea } from '@chakra-ui/react'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuUpload } from 'react-icons/lu'
@@ -12,6 +12,7 @@ import { notify } from '@/components/ui/toaster'
 import { UserAvatar } from '@/components/user-avatar'
 import { errorMessage } from '@/lib/api-client'
 import { useBusyStore } from '@/lib/busy-store'
+import { USERNAME_AVAILABLE, USERNAME_NOT_AVAILABLE, checkUsername } from '@/lib/check-username'
 import { useSubmitForm } from '@/lib/use-submit-form'
 import { useUser } from '@/lib/use-user'
 import { updateMyProfile } from '../api/update-my-profile'
@@ -34,6 +35,7 @@ export function EditProfilePage() {
   const [avatar, setAvatar] = useState<{ file: File; url: string } | null>(null)
   const [cover, setCover] = useState<{ png: Blob; url: string } | null>(null)
   const [cropSource, setCropSource] = useState<string | null>(null)
+  const [usernameCheck, setUsernameCheck] = useState<{ username: string; state: 'checking' | 'available' | 'taken' | 'other'; message?: string } | null>(null)
   const loadedFor = useRef<string | null>(null)
   const avatarInput = useRef<HTMLInputElement>(null)
   const coverInput = useRef<HTMLInputElement>(null)
@@ -46,6 +48,22 @@ export function EditProfilePage() {
   }, [user, form])
 
   if (!user?.email) return <ProfileSkeleton />
+
+  /** On blur, a username different from the current one is checked (same rule as sign-up). */
+  const onUsernameBlur = async () => {
+    const username = form.values.username.trim()
+    if (!username || username === user.username || usernameCheck?.username === username) return
+    setUsernameCheck({ username, state: 'checking' })
+    try {
+      const message = await checkUsername(username)
+      const state = message === USERNAME_AVAILABLE ? 'available' : message === USERNAME_NOT_AVAILABLE ? 'taken' : 'other'
+      setUsernameCheck({ username, state, message })
+    } catch (error) {
+      setUsernameCheck({ username, state: 'other', message: errorMessage(error, t('common.genericError')) })
+    }
+  }
+  const shownCheck = usernameCheck && usernameCheck.username === form.values.username.trim() ? usernameCheck : null
+  const usernameTaken = shownCheck?.state === 'taken'
 
   const onAvatar = (file: File | undefined) => {
     if (!file) return
@@ -135,7 +153,18 @@ export function EditProfilePage() {
             <Input {...form.field('fullName')} />
           </FormField>
           <FormField label={t('profile.fields.username')} error={form.errors.username && t(form.errors.username)}>
-            <Input {...form.field('username')} />
+            <Input {...form.field('username')} onBlur={onUsernameBlur} />
+            {shownCheck?.state === 'checking' ? (
+              <Spinner size="xs" color="fg.muted" data-testid="username-checking" />
+            ) : shownCheck ? (
+              <Text fontSize="sm" color={shownCheck.state === 'available' ? 'green.fg' : shownCheck.state === 'taken' ? 'red.fg' : 'orange.fg'} data-testid="username-status">
+                {shownCheck.state === 'available'
+                  ? t('auth.signUp.usernameAvailable')
+                  : shownCheck.state === 'taken'
+                    ? t('auth.signUp.usernameTaken')
+                    : shownCheck.message}
+              </Text>
+            ) : null}
           </FormField>
         </Flex>
         <Flex gap="4" direction={{ base: 'column', md: 'row' }}>
@@ -150,7 +179,7 @@ export function EditProfilePage() {
           <Textarea rows={4} placeholder={t('profile.bioPlaceholder')} {...form.field('bio')} />
         </FormField>
         <HStack gap="3">
-          <GradientButton type="submit" loading={form.submitting}>
+          <GradientButton type="submit" loading={form.submitting} disabled={usernameTaken}>
             {t('profile.save')}
           </GradientButton>
           <Button variant="ghost" onClick={() => navigate('/profile/user-profile')}>

@@ -25,11 +25,17 @@ export function useWalletActions() {
     if (tampered) console.error('Wallet data does not match the wallets linked to this account; wallet actions are disabled.')
   }, [tampered])
 
+  const wrongNetwork = connected && chainId !== APP_CHAIN_ID
   return {
     connected,
     address,
     tampered,
-    wrongNetwork: connected && chainId !== APP_CHAIN_ID,
+    wrongNetwork,
     enabled: connected && stored && matches && sameAddress,
+    /** Why a chain action (buy, bid, create) may not run now, as a translation key; null when it may. */
+    blockedReasonKey: tampered ? 'wallet.tampered' : wrongNetwork ? 'wallet.differentNetwork' : null,
+    /** Owner actions need the connected wallet to be the owner's: 'wallet.differentWallet' otherwise. */
+    ownerMismatchKey: (ownerAddress: string | null | undefined) =>
+      !address || !ownerAddress || address.toLowerCase() !== ownerAddress.toLowerCase() ? 'wallet.differentWallet' : null,
   }
 }

@@ -1,4 +1,5 @@
-import { apiRequest } from '@/lib/api-client'
+/** Shared by sign-up and edit profile (both check a username on blur). */
+import { apiRequest } from './api-client'
 
 /** The server's success signal; any other success text is shown as a warning. */
 export const USERNAME_AVAILABLE = 'Username is Available'
