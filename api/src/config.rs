@@ -11,6 +11,11 @@ pub struct Config {
     #[arg(long, env = "DATABASE_URL", default_value = "sqlite://data/events.db")]
     pub database_url: String,
 
+    /// Where the read tables live: a SQLite file or a `postgres://` URL. Defaults to `read.db`
+    /// beside a SQLite log, or the log's own database for Postgres.
+    #[arg(long, env = "READ_DATABASE_URL")]
+    pub read_database_url: Option<String>,
+
     /// Address the HTTP server listens on. Loopback by default; put a reverse proxy in front
     /// for anything public.
     #[arg(long, env = "LISTEN_ADDR", default_value = "127.0.0.1:8080")]
@@ -23,4 +28,19 @@ pub struct Config {
     /// The built UI to serve at `/` (`npm run build` in `ui/`); missing means API only.
     #[arg(long, env = "UI_DIR", default_value = "ui/dist")]
     pub ui_dir: PathBuf,
+}
+
+impl Config {
+    /// The read database URL, defaulted as documented on the field.
+    pub fn read_database_url(&self) -> String {
+        match &self.read_database_url {
+            Some(url) => url.clone(),
+            None if self.database_url.starts_with("postgres") => self.database_url.clone(),
+            None => {
+                let log = self.database_url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+                let dir = std::path::Path::new(log).parent().unwrap_or(std::path::Path::new(""));
+                format!("sqlite://{}", dir.join("read.db").display())
+            }
+        }
+    }
 }

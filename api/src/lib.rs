@@ -8,10 +8,11 @@ pub mod error;
 pub mod files;
 pub mod routes;
 
-use std::{path::Path, sync::Arc};
+use std::{path::Path, sync::Arc, time::Duration};
 
 use axum::Router;
-use domain::EventStore;
+use domain::{EventStore, Position};
+use projections::{ProjectorHandle, ReadDb};
 use tower_http::services::{ServeDir, ServeFile};
 
 /// What every handler can reach.
@@ -19,8 +20,28 @@ use tower_http::services::{ServeDir, ServeFile};
 pub struct AppState {
     /// The event log.
     pub store: Arc<dyn EventStore>,
+    /// The read tables the queries run on.
+    pub read: ReadDb,
+    /// How far the projector has folded the log into `read`.
+    pub projector: ProjectorHandle,
     /// Uploaded files, by CID.
     pub files: Arc<files::FileStore>,
+    /// The configuration the server started with.
+    pub config: Arc<config::Config>,
+}
+
+/// How long a command waits for its events to reach the read tables before answering.
+const READ_YOUR_WRITES: Duration = Duration::from_secs(5);
+
+impl AppState {
+    /// Waits until the read tables include `position`, so the answer to a command (and the
+    /// next query) shows its effect. Bounded: past it the command still succeeded, so this
+    /// only logs.
+    pub async fn projected(&self, position: Position) {
+        if let Err(err) = self.projector.wait_for(position, READ_YOUR_WRITES).await {
+            tracing::warn!(%err, "answering before the read models caught up");
+        }
+    }
 }
 
 /// The whole HTTP application: API routes, then the built UI with a fallback to `index.html`

@@ -48,7 +48,16 @@ async fn main() -> ExitCode {
 async fn serve(config: Config) -> anyhow::Result<ExitCode> {
     let store = domain::store::open(&config.database_url).await.context("opening the event log")?;
     let files = Arc::new(api::files::FileStore::open(&config.files_dir).context("opening the file store")?);
-    let app = api::app(AppState { store, files }, &config.ui_dir);
+    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    let projector = projections::Projector::new(store.clone(), read.clone()).await.context("starting the projector")?;
+    let handle = projector.handle();
+    tokio::spawn(async move {
+        if let Err(err) = projector.run().await {
+            tracing::error!(%err, "the projector stopped");
+        }
+    });
+    let state = AppState { store, read, projector: handle, files, config: Arc::new(config.clone()) };
+    let app = api::app(state, &config.ui_dir);
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .with_context(|| format!("listening on {}", config.listen))?;

@@ -19,6 +19,13 @@ impl ReadDb {
     pub async fn open(url: &str) -> Result<Self, ProjectionError> {
         install_default_drivers();
         let sqlite = url.starts_with("sqlite:");
+        if sqlite {
+            let path = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+            let path = path.split('?').next().unwrap_or(path);
+            if let Some(dir) = std::path::Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(sqlx::Error::Io)?;
+            }
+        }
         let url = if sqlite && !url.contains('?') { format!("{url}?mode=rwc") } else { url.to_owned() };
         let pool = AnyPoolOptions::new()
             .max_connections(if sqlite { 4 } else { 8 })
