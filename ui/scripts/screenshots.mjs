@@ -142,6 +142,7 @@ try {
         )
         const page = await context.newPage()
         page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`))
+        if (args.includes('--console')) page.on('console', (m) => m.type() === 'error' && console.error(`[console] ${m.text().slice(0, 300)}`))
         await page.route('**/api/**', (route) => {
           const url = new URL(route.request().url())
           const body = withApi ? api[url.pathname] : undefined

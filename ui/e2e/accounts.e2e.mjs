@@ -1,0 +1,135 @@
+// End-to-end test of the accounts, wallet and shell screens against the real stack
+// (`scripts/run` at the repository root: API + UI on http://localhost:8080, local chain, dev
+// mailbox, dev wallet). Not part of `npm test`:
+//
+//   E2E_BASE_URL=http://localhost:8080 E2E_MAILBOX_DIR=../data/mailbox npm run e2e
+//
+// Drives Debian's /usr/bin/chromium with playwright-core. The verification code is read from
+// the newest dev-mailbox file that mentions the new user's address.
+import assert from 'node:assert/strict'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { after, before, test } from 'node:test'
+import { chromium } from 'playwright-core'
+
+const BASE = process.env.E2E_BASE_URL ?? 'http://localhost:8080'
+const MAILBOX = resolve(process.env.E2E_MAILBOX_DIR ?? '../data/mailbox')
+const stamp = Date.now().toString(36)
+const user = { email: `e2e-${stamp}@example.com`, fullName: 'End To End', username: `e2e${stamp}`, password: 'first-Passw0rd', newPassword: 'second-Passw0rd' }
+// A 1x1 PNG, for the avatar upload.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+
+let browser
+let page
+
+async function open(path) {
+  await page.goto(`${BASE}${path}`)
+  await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 20000 })
+}
+
+async function latestCode(email, timeoutMs = 15000) {
+  const started = Date.now()
+  while (Date.now() - started < timeoutMs) {
+    const files = (() => {
+      try {
+        return readdirSync(MAILBOX).map((name) => join(MAILBOX, name)).filter((p) => statSync(p).isFile())
+      } catch {
+        return []
+      }
+    })()
+    const mails = files
+      .map((p) => ({ p, t: statSync(p).mtimeMs, text: readFileSync(p, 'utf8') }))
+      .filter((m) => m.text.includes(email))
+      .sort((a, b) => b.t - a.t)
+    const code = mails[0]?.text.match(/\b(\d{4,8})\b/)?.[1]
+    if (code) return code
+    await new Promise((r) => setTimeout(r, 300))
+  }
+  throw new Error(`no verification code for ${email} in ${MAILBOX}`)
+}
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  })
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage()
+})
+
+after(async () => {
+  await browser?.close()
+})
+
+test('sign up, verify with the mailed code, and land signed in', async () => {
+  await open('/authentication/sign-up')
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Full name').fill(user.fullName)
+  await page.getByLabel('Username').fill(user.username)
+  await page.getByLabel('Password', { exact: true }).fill(user.password)
+  await page.getByLabel('Username').blur()
+  await page.getByText('Username is Available').waitFor()
+  await page.getByLabel('Confirm password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign up' }).click()
+  await page.waitForURL(/\/authentication\/email-verification\//)
+  await page.getByLabel('Verification Code').fill(await latestCode(user.email))
+  await page.getByRole('button', { name: 'Submit' }).click()
+  await page.waitForURL(`${BASE}/`)
+  await page.getByTestId('avatar-menu').waitFor()
+})
+
+test('edit the profile with an avatar', async () => {
+  await open('/profile/edit-profile')
+  await page.getByLabel('Bio').fill('Made by the end-to-end test.')
+  await page.getByLabel('Mobile number').fill('5550100')
+  await page.getByTestId('avatar-input').setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: PNG })
+  await page.getByRole('button', { name: 'Save' }).click()
+  await page.waitForURL(/\/profile\/user-profile$/)
+  await page.getByText('Made by the end-to-end test.').waitFor()
+  const src = await page.locator('[data-testid="profile-view"] img').first().getAttribute('src')
+  assert.match(src ?? '', /^\/ipfs\//)
+})
+
+test('switch language and theme', async () => {
+  await open('/profile/language')
+  await page.getByText('Português').click()
+  await page.getByRole('heading', { name: 'Idioma' }).first().waitFor()
+  await page.getByText('English').first().click()
+  await page.getByRole('heading', { name: 'Language' }).first().waitFor()
+  await open('/profile/theme')
+  await page.getByTestId('theme-light').click()
+  assert.equal(await page.evaluate(() => document.documentElement.classList.contains('light')), true)
+  await page.getByTestId('theme-dark').click()
+  assert.equal(await page.evaluate(() => localStorage.getItem('theme')), 'dark')
+})
+
+test('connect the dev wallet (SIWE link accepted)', async () => {
+  await open('/')
+  await page.getByTestId('connect-wallet').click()
+  await page.getByTestId('wallet-option-devWallet').click()
+  await page.getByText('Connected!').waitFor()
+  await page.getByTestId('wallet-menu').waitFor()
+})
+
+test('change the password, sign out, sign in with the new one', async () => {
+  await open('/profile/change-password')
+  await page.getByLabel('Current password').fill(user.password)
+  await page.getByLabel('New password', { exact: true }).fill(user.newPassword)
+  await page.getByLabel('Confirm new password').fill(user.newPassword)
+  await page.getByRole('button', { name: 'Change password' }).click()
+  await page.getByTestId('snackbar').first().waitFor()
+  await page.getByTestId('avatar-menu').click()
+  await page.getByRole('menuitem', { name: 'Logout' }).click()
+  await page.getByText('Token Expired. Logging Out...').waitFor()
+  await page.waitForURL(/\/authentication\/sign-in/)
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password').fill(user.newPassword)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByTestId('avatar-menu').waitFor()
+})
+
+test('an invalid token leads through /token-expiry back to sign-in with the callback', async () => {
+  await page.context().addCookies([{ name: 'secret', value: 'not-a-valid-token', url: BASE }])
+  await open('/myprofile')
+  await page.getByText('Token Expired. Logging Out...').waitFor()
+  await page.waitForURL(/\/authentication\/sign-in\?callbackURL=%2Fmyprofile/)
+})
