@@ -3,10 +3,12 @@
 //! * [`store`]: the append-only event log every state change goes to, behind one
 //!   [`EventStore`] trait with SQLite, PostgreSQL and (feature `kurrentdb`) KurrentDB backends.
 //! * [`chain`]: the chain facts the indexer derives from the contract's logs.
+//! * [`catalog`]: off-chain facts about NFTs (titles, categories) only the server knows.
 //!
 //! Nothing here knows about HTTP or read models: the API turns requests into commands, aggregates
 //! decide which events follow, and the store keeps them in one hash-chained global order.
 
+pub mod catalog;
 pub mod chain;
 pub mod store;
 

@@ -26,7 +26,10 @@ CREATE TABLE nfts (
     burned          BIGINT NOT NULL,    -- 0 or 1 (portable across the Any driver)
     minted_at       BIGINT NOT NULL,    -- block time, Unix seconds
     updated_at      BIGINT NOT NULL,
-    mint_tx         TEXT NOT NULL
+    mint_tx         TEXT NOT NULL,
+    bid_count       BIGINT NOT NULL DEFAULT 0,
+    sales           BIGINT NOT NULL DEFAULT 0,
+    total_likes     BIGINT NOT NULL DEFAULT 0
 );
 CREATE INDEX nfts_sale_price ON nfts (sale_type, price_key);
 CREATE INDEX nfts_sale_minted ON nfts (sale_type, minted_at);
@@ -37,3 +40,86 @@ CREATE INDEX nfts_creator ON nfts (creator);
 CREATE TABLE retracted_events (
     event_id TEXT PRIMARY KEY
 );
+
+-- What the creator wrote about a token (off-chain, from `nft-details-*` streams).
+CREATE TABLE nft_details (
+    nft_id          TEXT PRIMARY KEY,
+    title           TEXT NOT NULL,
+    description     TEXT NOT NULL,
+    category_id     TEXT NOT NULL,
+    file            TEXT NOT NULL,
+    metadata_url    TEXT NOT NULL,
+    properties      TEXT NOT NULL,      -- JSON [{key, value}]
+    creator_user_id TEXT
+);
+CREATE INDEX nft_details_category ON nft_details (category_id);
+-- Full-text search over title and description (FTS5; kept in step with nft_details).
+CREATE VIRTUAL TABLE nft_search USING fts5(nft_id UNINDEXED, title, description, tokenize = 'unicode61 remove_diacritics 2');
+
+CREATE TABLE categories (
+    id       TEXT PRIMARY KEY,
+    name     TEXT NOT NULL,
+    position BIGINT NOT NULL            -- display order: the order they were added
+);
+
+-- One row per auction a token has been in.
+CREATE TABLE auctions (
+    nft_id        TEXT NOT NULL,
+    auction_id    TEXT NOT NULL,
+    start_price   TEXT NOT NULL,
+    buy_now_price TEXT NOT NULL,
+    end_time      BIGINT NOT NULL,
+    highest_bid   TEXT NOT NULL,
+    winner        TEXT,
+    ended         BIGINT NOT NULL,      -- 0 or 1
+    started_at    BIGINT NOT NULL,
+    PRIMARY KEY (nft_id, auction_id)
+);
+
+-- Rows derived from one event are keyed by its log position: unique, ordered, and the same
+-- again when a stream is refolded after a reorg.
+CREATE TABLE bids (
+    position   BIGINT PRIMARY KEY,
+    nft_id     TEXT NOT NULL,
+    auction_id TEXT NOT NULL,
+    bidder     TEXT NOT NULL,
+    amount     TEXT NOT NULL,
+    tx_hash    TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    status     TEXT NOT NULL            -- BID | ALLOTED | REFUNDED
+);
+CREATE INDEX bids_nft_auction ON bids (nft_id, auction_id, position);
+CREATE INDEX bids_bidder ON bids (bidder, position);
+
+CREATE TABLE nft_history (
+    position      BIGINT PRIMARY KEY,
+    nft_id        TEXT NOT NULL,
+    type_of_event TEXT NOT NULL,        -- MINTED, PUT_ON_AUCTION, PUT_ON_FIXEDSALE, REMOVED_FROM_SALE, BIDDED_FOR, PURCHASED, WON_AUCTION, TRANSFERRED, BURNED
+    address       TEXT NOT NULL,        -- who did it
+    tx_hash       TEXT NOT NULL,
+    at            BIGINT NOT NULL
+);
+CREATE INDEX nft_history_nft ON nft_history (nft_id, position);
+
+CREATE TABLE owner_history (
+    position BIGINT PRIMARY KEY,
+    nft_id   TEXT NOT NULL,
+    owner    TEXT NOT NULL,
+    tx_hash  TEXT NOT NULL,
+    at       BIGINT NOT NULL
+);
+CREATE INDEX owner_history_nft ON owner_history (nft_id, position);
+
+CREATE TABLE sales (
+    position   BIGINT PRIMARY KEY,
+    nft_id     TEXT NOT NULL,
+    auction_id TEXT NOT NULL,
+    seller     TEXT NOT NULL,
+    buyer      TEXT NOT NULL,
+    price      TEXT NOT NULL,
+    fee        TEXT NOT NULL,
+    royalties  TEXT NOT NULL,
+    at         BIGINT NOT NULL
+);
+CREATE INDEX sales_nft ON sales (nft_id);
+CREATE INDEX sales_seller ON sales (seller);
