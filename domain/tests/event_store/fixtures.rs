@@ -11,6 +11,8 @@ use domain::{
 enum Backend {
     Sqlite { _dir: tempfile::TempDir, path: std::path::PathBuf },
     Postgres(TestPostgres),
+    #[cfg(feature = "kurrentdb")]
+    Kurrent(crate::kurrent::KurrentLog),
 }
 
 /// A store on a database of its own.
@@ -33,6 +35,12 @@ pub async fn postgres() -> Option<Fixture> {
     Some(Fixture { store: Arc::new(store), backend: Backend::Postgres(db) })
 }
 
+#[cfg(feature = "kurrentdb")]
+pub async fn kurrentdb() -> Option<Fixture> {
+    let (store, log) = crate::kurrent::connect().await?;
+    Some(Fixture { store, backend: Backend::Kurrent(log) })
+}
+
 impl Fixture {
     /// Another store on the same database: its own connections and cached state, as another
     /// process would have.
@@ -40,6 +48,8 @@ impl Fixture {
         match &self.backend {
             Backend::Sqlite { path, .. } => Arc::new(SqliteEventStore::open(path).await.expect("reopen")),
             Backend::Postgres(db) => Arc::new(PostgresEventStore::connect(&db.url).await.expect("reconnect")),
+            #[cfg(feature = "kurrentdb")]
+            Backend::Kurrent(log) => log.open().await,
         }
     }
 
@@ -60,6 +70,8 @@ impl Fixture {
                     sqlx::query(sql).execute(&pool).await.expect(sql);
                 }
             }
+            #[cfg(feature = "kurrentdb")]
+            Backend::Kurrent(_) => unreachable!("KurrentDB has no SQL: the tampering tests are not generated for it"),
         }
     }
 
@@ -69,6 +81,9 @@ impl Fixture {
         match self.backend {
             Backend::Sqlite { .. } => (4, 250),
             Backend::Postgres(_) => (8, 2_000),
+            // Each append is a round trip to the server, and the writers race for one log stream.
+            #[cfg(feature = "kurrentdb")]
+            Backend::Kurrent(_) => (8, 250),
         }
     }
 }
