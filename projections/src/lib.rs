@@ -8,6 +8,7 @@ mod catalog;
 mod error;
 mod nft;
 mod projector;
+pub mod queries;
 mod read_db;
 mod read_model;
 

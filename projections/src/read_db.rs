@@ -12,6 +12,7 @@ use crate::ProjectionError;
 #[derive(Clone)]
 pub struct ReadDb {
     pool: AnyPool,
+    sqlite: bool,
 }
 
 impl ReadDb {
@@ -46,7 +47,12 @@ impl ReadDb {
         } else {
             sqlx::migrate!("./migrations/postgres").run(&pool).await?;
         }
-        Ok(Self { pool })
+        Ok(Self { pool, sqlite })
+    }
+
+    /// Whether this is SQLite (full-text search differs: FTS5 there, tsvector on Postgres).
+    pub fn is_sqlite(&self) -> bool {
+        self.sqlite
     }
 
     /// The pool, for queries.

@@ -12,14 +12,16 @@ use projections::{Projector, ReadDb};
 use sqlx::Row;
 use uuid::Uuid;
 
+mod queries;
+
 const CHAIN: u64 = 80001;
 
-fn origin(block: u64) -> Origin {
+pub(crate) fn origin(block: u64) -> Origin {
     Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }
 }
 
 /// Appends chain events as the indexer would; returns their ids.
-async fn append(store: &dyn EventStore, events: &[ChainEvent]) -> Vec<Uuid> {
+pub(crate) async fn append(store: &dyn EventStore, events: &[ChainEvent]) -> Vec<Uuid> {
     let mut ids = Vec::new();
     for (i, event) in events.iter().enumerate() {
         let id = chain_event_id(CHAIN, "0xblock", &format!("0x{i}"), i as u64, 0);
@@ -103,7 +105,7 @@ async fn nft(db: &ReadDb, id: &str) -> Option<Row_> {
     })
 }
 
-async fn each_read_db(test: impl AsyncFn(Arc<dyn EventStore>, String)) {
+pub(crate) async fn each_read_db(test: impl AsyncFn(Arc<dyn EventStore>, String)) {
     let dir = tempfile::tempdir().unwrap();
     let store: Arc<dyn EventStore> = Arc::new(SqliteEventStore::open(&dir.path().join("events.db")).await.unwrap());
     test(store, format!("sqlite://{}", dir.path().join("read.db").display())).await;

@@ -1,0 +1,493 @@
+//! NFT queries: browse, detail, auctions, bid history, history, owners, trending, statistics.
+//!
+//! Users are not joined here: rows carry addresses, and the API maps addresses to profiles
+//! through the accounts read model in one batch per response.
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::{Row, any::AnyRow};
+
+use super::{Page, Paged, wei_to_matic};
+use crate::ReadDb;
+
+/// Which listings to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaleFilter {
+    /// Every token that exists.
+    All,
+    /// Fixed-price listings.
+    FixedPrice,
+    /// Auctions.
+    Auction,
+    /// Tokens not for sale.
+    NotForSale,
+}
+
+impl SaleFilter {
+    /// Parses the spec's `formOfSale` values.
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "ALL" => Some(Self::All),
+            "FIXEDPRICE" => Some(Self::FixedPrice),
+            "AUCTION" => Some(Self::Auction),
+            "NOT_FOR_SALE" => Some(Self::NotForSale),
+            _ => None,
+        }
+    }
+
+    fn sale_type(self) -> Option<&'static str> {
+        match self {
+            Self::All => None,
+            Self::FixedPrice => Some("FIXEDPRICE"),
+            Self::Auction => Some("AUCTION"),
+            Self::NotForSale => Some("NOT_FOR_SALE"),
+        }
+    }
+}
+
+/// The spec's sort keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortBy {
+    /// Mint time.
+    Date,
+    /// Price (exact, in wei).
+    Price,
+    /// Likes, bids and sales.
+    Popularity,
+}
+
+impl SortBy {
+    /// Parses `DATE`, `PRICE`, `POPULARITY`.
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "DATE" => Some(Self::Date),
+            "PRICE" => Some(Self::Price),
+            "POPULARITY" => Some(Self::Popularity),
+            _ => None,
+        }
+    }
+
+    fn column(self) -> &'static str {
+        match self {
+            Self::Date => "n.minted_at",
+            Self::Price => "n.price_key",
+            Self::Popularity => "(n.total_likes + n.bid_count + 2 * n.sales)",
+        }
+    }
+}
+
+/// A browse request.
+#[derive(Clone, Debug)]
+pub struct Explore {
+    /// Category id; `None` for all.
+    pub category: Option<String>,
+    /// Sale type.
+    pub sale: SaleFilter,
+    /// Sort key.
+    pub sort_by: SortBy,
+    /// `true` for ascending (the spec's order 1), `false` for descending (order 0).
+    pub ascending: bool,
+    /// Words to find in title or description (prefix match, all words).
+    pub search: Option<String>,
+    /// Only tokens currently owned by this address.
+    pub owner: Option<String>,
+    /// Only tokens created by this address.
+    pub creator: Option<String>,
+}
+
+/// A token's current auction, as the spec shows it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuctionView {
+    /// The contract's auction id.
+    pub auction_id: String,
+    /// Base price (MATIC).
+    pub auction_start_price: String,
+    /// Buy-now price (MATIC).
+    pub auction_buy_now_price: String,
+    /// Highest bid (MATIC).
+    pub auction_highest_bid: String,
+    /// End (ISO 8601).
+    pub auction_end_hours: String,
+    /// Whether bidding is over (settled, or past its end).
+    pub auction_ended: bool,
+}
+
+/// An NFT as lists and the detail page show it (users as addresses; see the module doc).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NftView {
+    /// `{chain}-{token}`.
+    #[serde(rename = "_id")]
+    pub id: String,
+    /// Token id.
+    pub nft_token_id: String,
+    /// Image URL.
+    pub file: String,
+    /// Title.
+    pub title: String,
+    /// Description.
+    pub description: String,
+    /// Category id.
+    pub nft_category: String,
+    /// Metadata URL.
+    pub metadata_url: String,
+    /// Token URI on chain.
+    pub token_uri: String,
+    /// Fixed (or buy-now) price in MATIC.
+    pub fixed_price: String,
+    /// The same in wei.
+    pub fixed_price_wei: String,
+    /// `FIXEDPRICE`, `AUCTION` or `NOT_FOR_SALE`.
+    pub form_of_sale: String,
+    /// Creator's address.
+    pub creator_address: String,
+    /// Current owner's address.
+    pub owner_address: String,
+    /// Likes.
+    pub total_likes: i64,
+    /// Mint time (ISO 8601).
+    pub created_at: String,
+    /// Last change (ISO 8601).
+    pub updated_at: String,
+    /// The open auction, if any.
+    pub current_auction: Option<AuctionView>,
+    /// Highest bid in MATIC ("0" without bids).
+    pub highest_bid: String,
+    /// Royalty rows `{walletAddress, percentage}`.
+    pub royalty: Vec<RoyaltyView>,
+    /// Properties `{key, value}`.
+    pub properties: serde_json::Value,
+    /// The mint transaction.
+    pub transaction_hash: String,
+}
+
+/// A royalty row as the spec shows it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RoyaltyView {
+    /// Receiver.
+    pub wallet_address: String,
+    /// Percent (basis points / 100).
+    pub percentage: f64,
+}
+
+const NFT_COLUMNS: &str = "n.nft_id, n.token_id, n.token_uri, n.creator, n.owner, n.sale_type, n.price, n.base_price, \
+    n.end_time, n.auction_id, n.highest_bid, n.royalties, n.total_likes, n.minted_at, n.updated_at, n.mint_tx, \
+    COALESCE(d.title, ''), COALESCE(d.description, ''), COALESCE(d.category_id, ''), COALESCE(d.file, ''), \
+    COALESCE(d.metadata_url, ''), COALESCE(d.properties, '[]')";
+
+fn iso(seconds: i64) -> String {
+    DateTime::<Utc>::from_timestamp(seconds, 0).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+fn nft_view(row: &AnyRow) -> Result<NftView, sqlx::Error> {
+    let sale_type: String = row.try_get(5)?;
+    let price: String = row.try_get(6)?;
+    let end_time: i64 = row.try_get(8)?;
+    let highest_bid: String = row.try_get(10)?;
+    let royalties: Vec<domain::chain::Royalty> = serde_json::from_str(&row.try_get::<String, _>(11)?).unwrap_or_default();
+    let current_auction = (sale_type == "AUCTION").then(|| AuctionView {
+        auction_id: row.try_get(9).unwrap_or_default(),
+        auction_start_price: wei_to_matic(&row.try_get::<String, _>(7).unwrap_or_default()),
+        auction_buy_now_price: wei_to_matic(&price),
+        auction_highest_bid: wei_to_matic(&highest_bid),
+        auction_end_hours: iso(end_time),
+        auction_ended: Utc::now().timestamp() >= end_time,
+    });
+    Ok(NftView {
+        id: row.try_get(0)?,
+        nft_token_id: row.try_get(1)?,
+        token_uri: row.try_get(2)?,
+        creator_address: row.try_get(3)?,
+        owner_address: row.try_get(4)?,
+        fixed_price: wei_to_matic(&price),
+        fixed_price_wei: price,
+        form_of_sale: sale_type,
+        highest_bid: wei_to_matic(&highest_bid),
+        royalty: royalties
+            .into_iter()
+            .map(|r| RoyaltyView { wallet_address: r.receiver, percentage: f64::from(r.bps) / 100.0 })
+            .collect(),
+        total_likes: row.try_get(12)?,
+        created_at: iso(row.try_get(13)?),
+        updated_at: iso(row.try_get(14)?),
+        transaction_hash: row.try_get(15)?,
+        title: row.try_get(16)?,
+        description: row.try_get(17)?,
+        nft_category: row.try_get(18)?,
+        file: row.try_get(19)?,
+        metadata_url: row.try_get(20)?,
+        properties: serde_json::from_str(&row.try_get::<String, _>(21)?).unwrap_or_default(),
+        current_auction,
+    })
+}
+
+/// The words of a search box as a full-text query: unicode letters and digits only (nothing the
+/// query language could read as syntax), each a prefix, all required.
+fn search_terms(search: &str) -> Vec<String> {
+    search
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(8)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Browse: filters, sort, full-text search, one page.
+pub async fn explore(db: &ReadDb, request: &Explore, page: Page) -> Result<Paged<NftView>, sqlx::Error> {
+    let mut filters = vec!["n.burned = 0".to_owned()];
+    let mut binds: Vec<String> = Vec::new();
+    let mut bind = |value: String, filters: &mut Vec<String>, sql: &dyn Fn(usize) -> String| {
+        binds.push(value);
+        filters.push(sql(binds.len()));
+    };
+    if let Some(sale) = request.sale.sale_type() {
+        bind(sale.into(), &mut filters, &|i| format!("n.sale_type = ${i}"));
+    }
+    if let Some(category) = &request.category {
+        bind(category.clone(), &mut filters, &|i| format!("d.category_id = ${i}"));
+    }
+    if let Some(owner) = &request.owner {
+        bind(owner.to_lowercase(), &mut filters, &|i| format!("n.owner = ${i}"));
+    }
+    if let Some(creator) = &request.creator {
+        bind(creator.to_lowercase(), &mut filters, &|i| format!("n.creator = ${i}"));
+    }
+    let terms = request.search.as_deref().map(search_terms).unwrap_or_default();
+    if !terms.is_empty() {
+        if db.is_sqlite() {
+            let query = terms.iter().map(|t| format!("\"{t}\"*")).collect::<Vec<_>>().join(" AND ");
+            bind(query, &mut filters, &|i| format!("n.nft_id IN (SELECT nft_id FROM nft_search WHERE nft_search MATCH ${i})"));
+        } else {
+            let query = terms.iter().map(|t| format!("{t}:*")).collect::<Vec<_>>().join(" & ");
+            bind(query, &mut filters, &|i| format!("d.search @@ to_tsquery('simple', ${i})"));
+        }
+    }
+    let from = format!("FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id WHERE {}", filters.join(" AND "));
+    let direction = if request.ascending { "ASC" } else { "DESC" };
+    let sql = format!(
+        "SELECT {NFT_COLUMNS} {from} ORDER BY {} {direction}, n.nft_id {direction} LIMIT {} OFFSET {}",
+        request.sort_by.column(),
+        page.limit,
+        page.offset()
+    );
+    let count_sql = format!("SELECT COUNT(*) {from}");
+    let mut rows = sqlx::query(&sql);
+    let mut count = sqlx::query_scalar::<_, i64>(&count_sql);
+    for value in &binds {
+        rows = rows.bind(value);
+        count = count.bind(value);
+    }
+    let data = rows.fetch_all(db.pool()).await?.iter().map(nft_view).collect::<Result<_, _>>()?;
+    let total = count.fetch_one(db.pool()).await?;
+    Ok(Paged::new(data, total, page))
+}
+
+/// One token, unless unknown or burned.
+pub async fn detail(db: &ReadDb, nft_id: &str) -> Result<Option<NftView>, sqlx::Error> {
+    let sql = format!("SELECT {NFT_COLUMNS} FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id WHERE n.nft_id = $1 AND n.burned = 0");
+    sqlx::query(&sql).bind(nft_id).fetch_optional(db.pool()).await?.as_ref().map(nft_view).transpose()
+}
+
+/// Whether a token exists (burned ones included): tells a 404 from an empty list.
+pub async fn exists(db: &ReadDb, nft_id: &str) -> Result<bool, sqlx::Error> {
+    let found: Option<String> = sqlx::query_scalar("SELECT nft_id FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(db.pool()).await?;
+    Ok(found.is_some())
+}
+
+/// A token's open auctions, newest first (the UI reads the first).
+pub async fn auctions(db: &ReadDb, nft_id: &str) -> Result<Vec<AuctionView>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT auction_id, start_price, buy_now_price, highest_bid, end_time, ended FROM auctions \
+         WHERE nft_id = $1 AND ended = 0 ORDER BY started_at DESC, auction_id DESC",
+    )
+    .bind(nft_id)
+    .fetch_all(db.pool())
+    .await?;
+    let now = Utc::now().timestamp();
+    rows.iter()
+        .map(|row| {
+            let end: i64 = row.try_get(4)?;
+            Ok(AuctionView {
+                auction_id: row.try_get(0)?,
+                auction_start_price: wei_to_matic(&row.try_get::<String, _>(1)?),
+                auction_buy_now_price: wei_to_matic(&row.try_get::<String, _>(2)?),
+                auction_highest_bid: wei_to_matic(&row.try_get::<String, _>(3)?),
+                auction_end_hours: iso(end),
+                auction_ended: row.try_get::<i64, _>(5)? == 1 || now >= end,
+            })
+        })
+        .collect()
+}
+
+/// A bid as the bid history and My Bids show it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BidView {
+    /// Its log position.
+    pub id: i64,
+    /// `{chain}-{token}`.
+    pub nft_id: String,
+    /// The auction.
+    pub auction_id: String,
+    /// Amount in MATIC.
+    pub bid_amount: String,
+    /// Bidder address.
+    pub bidder_address: String,
+    /// `BID`, `ALLOTED` or `REFUNDED`.
+    pub status: String,
+    /// The bid's transaction.
+    pub transaction_hash: String,
+    /// When (ISO 8601).
+    pub created_at: String,
+}
+
+/// The bids of one auction, newest first.
+pub async fn bid_history(db: &ReadDb, nft_id: &str, auction_id: &str, page: Page) -> Result<Paged<BidView>, sqlx::Error> {
+    let rows = sqlx::query(&format!(
+        "SELECT position, nft_id, auction_id, amount, bidder, status, tx_hash, created_at FROM bids \
+         WHERE nft_id = $1 AND auction_id = $2 ORDER BY position DESC LIMIT {} OFFSET {}",
+        page.limit,
+        page.offset()
+    ))
+    .bind(nft_id)
+    .bind(auction_id)
+    .fetch_all(db.pool())
+    .await?;
+    let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM bids WHERE nft_id = $1 AND auction_id = $2")
+        .bind(nft_id)
+        .bind(auction_id)
+        .fetch_one(db.pool())
+        .await?;
+    let data = rows
+        .iter()
+        .map(|row| {
+            Ok(BidView {
+                id: row.try_get(0)?,
+                nft_id: row.try_get(1)?,
+                auction_id: row.try_get(2)?,
+                bid_amount: wei_to_matic(&row.try_get::<String, _>(3)?),
+                bidder_address: row.try_get(4)?,
+                status: row.try_get(5)?,
+                transaction_hash: row.try_get(6)?,
+                created_at: iso(row.try_get(7)?),
+            })
+        })
+        .collect::<Result<_, sqlx::Error>>()?;
+    Ok(Paged::new(data, total, page))
+}
+
+/// A history row.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryView {
+    /// Its log position.
+    #[serde(rename = "_id")]
+    pub id: i64,
+    /// MINTED, PUT_ON_AUCTION, PUT_ON_FIXEDSALE, REMOVED_FROM_SALE, BIDDED_FOR, PURCHASED,
+    /// WON_AUCTION, BURNED.
+    pub type_of_event: String,
+    /// Who did it.
+    pub address: String,
+    /// The transaction.
+    pub transaction_hash: String,
+    /// When (ISO 8601).
+    pub timestamp: String,
+}
+
+/// A token's history, newest first.
+pub async fn history(db: &ReadDb, nft_id: &str) -> Result<Vec<HistoryView>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT position, type_of_event, address, tx_hash, at FROM nft_history WHERE nft_id = $1 ORDER BY position DESC LIMIT 200",
+    )
+    .bind(nft_id)
+    .fetch_all(db.pool())
+    .await?;
+    rows.iter()
+        .map(|row| {
+            Ok(HistoryView {
+                id: row.try_get(0)?,
+                type_of_event: row.try_get(1)?,
+                address: row.try_get(2)?,
+                transaction_hash: row.try_get(3)?,
+                timestamp: iso(row.try_get(4)?),
+            })
+        })
+        .collect()
+}
+
+/// An owner of a token and since when.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnerView {
+    /// Owner address.
+    pub owner_address: String,
+    /// The transaction that made them owner.
+    pub transaction_hash: String,
+    /// Since (ISO 8601).
+    pub since: String,
+}
+
+/// Every owner a token has had, newest first.
+pub async fn owners(db: &ReadDb, nft_id: &str) -> Result<Vec<OwnerView>, sqlx::Error> {
+    let rows = sqlx::query("SELECT owner, tx_hash, at FROM owner_history WHERE nft_id = $1 ORDER BY position DESC")
+        .bind(nft_id)
+        .fetch_all(db.pool())
+        .await?;
+    rows.iter()
+        .map(|row| Ok(OwnerView { owner_address: row.try_get(0)?, transaction_hash: row.try_get(1)?, since: iso(row.try_get(2)?) }))
+        .collect()
+}
+
+/// Trending: the most popular listings of a sale type, recent ones first among equals.
+pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page) -> Result<Paged<NftView>, sqlx::Error> {
+    let request = Explore {
+        category: None,
+        sale,
+        sort_by: SortBy::Popularity,
+        ascending: false,
+        search: None,
+        owner: None,
+        creator: None,
+    };
+    explore(db, &request, page).await
+}
+
+/// The landing page's counters.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Statistics {
+    /// Tokens ever minted.
+    pub total_nft_minted: i64,
+    /// Distinct addresses that sold.
+    pub total_seller: i64,
+    /// Sales.
+    pub total_nft_sold: i64,
+}
+
+/// Marketplace statistics.
+pub async fn statistics(db: &ReadDb) -> Result<Statistics, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT (SELECT COUNT(*) FROM nfts), (SELECT COUNT(DISTINCT seller) FROM sales), (SELECT COUNT(*) FROM sales)",
+    )
+    .fetch_one(db.pool())
+    .await?;
+    Ok(Statistics { total_nft_minted: row.try_get(0)?, total_seller: row.try_get(1)?, total_nft_sold: row.try_get(2)? })
+}
+
+/// A category.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CategoryView {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub category_name: String,
+}
+
+/// Every category, in the order they were added.
+pub async fn categories(db: &ReadDb) -> Result<Vec<CategoryView>, sqlx::Error> {
+    let rows = sqlx::query("SELECT id, name FROM categories ORDER BY position").fetch_all(db.pool()).await?;
+    rows.iter().map(|row| Ok(CategoryView { id: row.try_get(0)?, category_name: row.try_get(1)? })).collect()
+}
