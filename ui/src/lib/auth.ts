@@ -49,6 +49,8 @@ function readStoredUser(): UserProfile | null {
 type SessionState = {
   token: string | undefined
   user: UserProfile | null
+  /** True once the profile was read from the server in this page load (not just local storage). */
+  userFresh: boolean
   setToken: (token: string) => void
   setUser: (user: UserProfile) => void
   clear: () => void
@@ -67,6 +69,7 @@ export function onSessionCleared(listener: () => void) {
 export const useSession = create<SessionState>()((set) => ({
   token: getToken(),
   user: readStoredUser(),
+  userFresh: false,
   setToken: (token) => {
     Cookies.set(TOKEN_COOKIE, token, {
       expires: TOKEN_LIFETIME_DAYS,
@@ -77,12 +80,12 @@ export const useSession = create<SessionState>()((set) => ({
   },
   setUser: (user) => {
     localStorage.setItem(USER_PROFILE_KEY, JSON.stringify(user))
-    set({ user })
+    set({ user, userFresh: true })
   },
   clear: () => {
     Cookies.remove(TOKEN_COOKIE)
     localStorage.removeItem(USER_PROFILE_KEY)
-    set({ token: undefined, user: null })
+    set({ token: undefined, user: null, userFresh: false })
     useWalletStore.getState().clearWallet()
     sessionListeners.forEach((listener) => listener())
   },

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { useConnection } from 'wagmi'
+import { useSession } from '@/lib/auth'
 import { APP_CHAIN_ID } from '@/lib/chains'
 import { useUser } from '@/lib/use-user'
 import { useWalletStore } from '@/lib/wallet-store'
@@ -16,7 +17,8 @@ export function useWalletActions() {
   const walletAddress = useWalletStore((s) => s.walletAddress)
   const connected = status === 'connected' && !!address
   const stored = !!walletType && !!walletAddress
-  const profileLoaded = !!user?.email
+  // Judge only against the profile the server just sent, not a possibly stale local copy.
+  const profileLoaded = useSession((s) => s.userFresh) && !!user?.email
   const matches = walletMatchesProfile({ walletType, walletAddress }, user)
   const sameAddress = !!address && !!walletAddress && address.toLowerCase() === walletAddress.toLowerCase()
   const tampered = stored && profileLoaded && (!matches || (connected && !sameAddress))
