@@ -25,6 +25,23 @@ pub struct Config {
     #[arg(long, env = "FILES_DIR", default_value = "data/files")]
     pub files_dir: PathBuf,
 
+    /// EIP-155 id of the chain the marketplace runs on (80001: the test network, coin MATIC).
+    #[arg(long, env = "CHAIN_ID", default_value_t = 80001)]
+    pub chain_id: u64,
+
+    /// JSON-RPC endpoint of that chain. Unset: the dev stack starts a local anvil.
+    #[arg(long, env = "RPC_URL")]
+    pub rpc_url: Option<String>,
+
+    /// The marketplace contract's address. Unset: the dev stack deploys it (or reuses the
+    /// deployment recorded for the chain under `data/`).
+    #[arg(long, env = "CONTRACT_ADDRESS")]
+    pub contract_address: Option<String>,
+
+    /// The block the contract was deployed in: the indexer starts there.
+    #[arg(long, env = "DEPLOYMENT_BLOCK", default_value_t = 0)]
+    pub deployment_block: u64,
+
     /// The built UI to serve at `/` (`npm run build` in `ui/`); missing means API only.
     #[arg(long, env = "UI_DIR", default_value = "ui/dist")]
     pub ui_dir: PathBuf,

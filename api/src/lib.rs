@@ -6,6 +6,7 @@
 pub mod config;
 pub mod error;
 pub mod files;
+pub mod bootstrap;
 pub mod routes;
 
 use std::{path::Path, sync::Arc, time::Duration};
@@ -50,6 +51,8 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
     let api = Router::new()
         .merge(routes::health::router())
         .merge(routes::ipfs::router())
+        .merge(routes::nft::router())
+        .merge(routes::misc::router())
         .with_state(state);
     let index = ui_dir.join("index.html");
     if index.exists() {

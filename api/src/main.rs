@@ -47,6 +47,7 @@ async fn main() -> ExitCode {
 
 async fn serve(config: Config) -> anyhow::Result<ExitCode> {
     let store = domain::store::open(&config.database_url).await.context("opening the event log")?;
+    api::bootstrap::seed_categories(store.as_ref()).await.context("seeding categories")?;
     let files = Arc::new(api::files::FileStore::open(&config.files_dir).context("opening the file store")?);
     let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
     let projector = projections::Projector::new(store.clone(), read.clone()).await.context("starting the projector")?;

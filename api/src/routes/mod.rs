@@ -2,3 +2,6 @@
 
 pub mod health;
 pub mod ipfs;
+pub mod misc;
+pub mod nft;
+mod params;

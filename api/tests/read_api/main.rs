@@ -1,0 +1,160 @@
+//! The read API over a real event log, projector and read database.
+
+use std::sync::Arc;
+
+use api::{AppState, config::Config};
+use axum::{body::Body, http::{Request, StatusCode}};
+use clap::Parser;
+use domain::{
+    ExpectedVersion, Metadata, StreamAppend,
+    catalog::CatalogEvent,
+    chain::{ChainEvent, Origin, SaleType},
+};
+use serde_json::Value;
+use tower::ServiceExt;
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    config: Config,
+}
+
+struct TestApp {
+    state: AppState,
+    projector: projections::Projector,
+    _dir: tempfile::TempDir,
+}
+
+impl TestApp {
+    async fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let events = format!("sqlite://{}", dir.path().join("events.db").display());
+        let config = Cli::parse_from(["test", "--database-url", &events, "--contract-address", "0xc0ffee"]).config;
+        let store = domain::store::open(&config.database_url).await.unwrap();
+        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
+        let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
+        let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
+        let files = Arc::new(api::files::FileStore::open(&dir.path().join("files")).unwrap());
+        let state = AppState { store, read, projector: projector.handle(), files, config: Arc::new(config) };
+        Self { state, projector, _dir: dir }
+    }
+
+    async fn chain(&self, events: &[ChainEvent]) {
+        for event in events {
+            self.state
+                .store
+                .append_streams(vec![StreamAppend {
+                    stream_id: event.stream_id(80001),
+                    expected: ExpectedVersion::Any,
+                    events: vec![event.to_new_event(uuid::Uuid::now_v7(), Metadata::default()).unwrap()],
+                }])
+                .await
+                .unwrap();
+        }
+        self.projector.catch_up().await.unwrap();
+    }
+
+    async fn get(&self, uri: &str) -> (StatusCode, Value) {
+        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
+        let response = app.oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    }
+}
+
+fn origin(block: u64) -> Origin {
+    Origin { block_number: block, block_time: 1_700_000_000, tx_hash: format!("0x{block:064x}"), log_index: 0 }
+}
+
+fn minted(token: &str) -> ChainEvent {
+    ChainEvent::NftMinted { token_id: token.into(), creator: "0xalice".into(), token_uri: "/ipfs/m".into(), royalties: vec![], origin: origin(1) }
+}
+
+fn fixed(token: &str, wei: &str) -> ChainEvent {
+    ChainEvent::SaleUpdated {
+        token_id: token.into(),
+        sale_type: SaleType::FixedPrice,
+        price: wei.into(),
+        base_price: "0".into(),
+        end_time: 0,
+        auction_id: "0".into(),
+        origin: origin(2),
+    }
+}
+
+#[tokio::test]
+async fn explore_answers_pages_in_the_envelope() {
+    let app = TestApp::new().await;
+    app.chain(&[minted("1"), fixed("1", "2500000000000000000"), minted("2")]).await;
+    let details = CatalogEvent::NftDetailsRecorded {
+        chain_id: 80001,
+        token_id: "1".into(),
+        title: "Sunset".into(),
+        description: "Warm".into(),
+        category_id: "art".into(),
+        file: "/ipfs/img".into(),
+        metadata_url: "/ipfs/m".into(),
+        properties: vec![],
+        creator_user_id: None,
+    };
+    app.state.store.append(&details.stream_id(), ExpectedVersion::Any, vec![details.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
+    app.projector.catch_up().await.unwrap();
+
+    let (status, body) = app.get("/api/nft/explore/?page=1&limit=9&formOfSale=FIXEDPRICE&sortBy=PRICE&orderBy=1&search=suns").await;
+
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["statuscode"], 200);
+    let page = &body["body"];
+    assert_eq!((page["totalItems"].as_i64(), page["lastPage"].as_bool(), page["currentPage"].as_i64()), (Some(1), Some(true), Some(1)));
+    let nft = &page["data"][0];
+    assert_eq!((nft["_id"].as_str(), nft["title"].as_str(), nft["fixedPrice"].as_str()), (Some("80001-1"), Some("Sunset"), Some("2.5")));
+    assert_eq!((nft["contractAddress"].as_str(), nft["currentOwner"]["ownerAddress"].as_str()), (Some("0xc0ffee"), Some("0xalice")));
+}
+
+#[tokio::test]
+async fn bad_query_values_answer_400_naming_the_field() {
+    let app = TestApp::new().await;
+    for (uri, field) in [
+        ("/api/nft/explore/?page=0", "page"),
+        ("/api/nft/explore/?limit=abc", "limit"),
+        ("/api/nft/explore/?formOfSale=SOMETIMES", "formOfSale"),
+        ("/api/nft/explore/?sortBy=NAME", "sortBy"),
+        ("/api/nft/explore/?orderBy=2", "orderBy"),
+        ("/api/nft/trendingnfts?limit=1000", "limit"),
+    ] {
+        let (status, body) = app.get(uri).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}");
+        assert_eq!(body["statuscode"], 400);
+        assert!(body["message"].as_str().unwrap().starts_with(field), "{uri}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn unknown_ids_answer_404_in_the_envelope() {
+    let app = TestApp::new().await;
+    for uri in ["/api/nft/detail/80001-9", "/api/nft/nftinauction/80001-9", "/api/nft/bidhistory/80001-9/1/", "/api/nft/nfthistory/x", "/api/nft/ownnerhistory/80001-9"] {
+        let (status, body) = app.get(uri).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
+        assert_eq!((body["statuscode"].as_i64(), body["body"].is_null()), (Some(404), true), "{uri}");
+    }
+}
+
+#[tokio::test]
+async fn detail_history_statistics_and_reference_data() {
+    let app = TestApp::new().await;
+    app.chain(&[minted("7"), fixed("7", "1000000000000000000")]).await;
+
+    let (_, detail) = app.get("/api/nft/detail/80001-7").await;
+    assert_eq!(detail["body"]["formOfSale"], "FIXEDPRICE");
+    let (_, history) = app.get("/api/nft/nfthistory/80001-7").await;
+    let kinds: Vec<_> = history["body"]["data"].as_array().unwrap().iter().map(|h| h["typeOfEvent"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["PUT_ON_FIXEDSALE", "MINTED"]);
+    let (_, stats) = app.get("/api/getmarketplacestatistics").await;
+    assert_eq!(stats["body"], serde_json::json!({ "totalNftMinted": 1, "totalSeller": 0, "totalNftSold": 0 }));
+    let (_, categories) = app.get("/api/misc/category").await;
+    assert_eq!(categories["body"][0], serde_json::json!({ "id": "art", "categoryName": "Art" }));
+    assert_eq!(categories["body"].as_array().unwrap().len(), 8);
+    let (_, coins) = app.get("/api/misc/coin").await;
+    assert_eq!(coins["body"][0]["symbol"], "MATIC");
+}
