@@ -9,6 +9,7 @@
 //! decide which events follow, and the store keeps them in one hash-chained global order.
 
 pub mod catalog;
+pub mod accounts;
 pub mod chain;
 pub mod store;
 

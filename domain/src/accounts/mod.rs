@@ -1,0 +1,23 @@
+//! Accounts: users, their sign-in secrets, profiles and wallets, and contact messages.
+//!
+//! * [`User`] is the aggregate of one `user-<uuid>` stream: [`decide`] holds every rule,
+//!   [`evolve`] folds [`UserEvent`]s.
+//! * Uniqueness of usernames, e-mails and wallet addresses is kept by claim streams
+//!   (`username-<lower>`, `email-<lower>`, `wallet-<lower>`) that [`repo::execute`] appends in the
+//!   same atomic write as the user's events, with expected versions ([`ClaimEvent`]).
+//! * Contact messages are facts of their own ([`ContactEvent`], `contact-<uuid>` streams).
+
+mod error;
+mod events;
+pub mod repo;
+mod user;
+pub mod validate;
+
+pub use error::AccountError;
+pub use events::{
+    AuthProvider, ClaimEvent, ClaimKind, CodePurpose, ContactEvent, UserEvent, WalletProvider, user_stream,
+};
+pub use user::{
+    CODE_ATTEMPTS, CODE_TTL, ClaimChange, NONCE_TTL, PendingCode, RESET_TTL, User, UserCommand, Wallet, claim_changes,
+    decide, evolve, fold, rejection,
+};
