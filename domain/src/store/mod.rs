@@ -257,13 +257,17 @@ pub(crate) fn now_micros() -> chrono::DateTime<chrono::Utc> {
 }
 
 /// Opens the store a URL names: `sqlite://path/to/file.db` (or a plain path) or
-/// `postgres://...`. With the `kurrentdb` feature, `esdb://` and `kurrentdb://` URLs too.
+/// `postgres://...`. With the `kurrentdb` feature, `esdb://`, `kurrent://` and `kurrentdb://`
+/// URLs (and their `+discover` forms) too.
 pub async fn open(url: &str) -> Result<std::sync::Arc<dyn EventStore>, StoreError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         return Ok(std::sync::Arc::new(postgres::PostgresEventStore::connect(url).await?));
     }
     #[cfg(feature = "kurrentdb")]
-    if url.starts_with("esdb://") || url.starts_with("kurrentdb://") || url.starts_with("esdb+discover://") {
+    if ["esdb://", "esdb+discover://", "kurrent://", "kurrent+discover://", "kurrentdb://", "kurrentdb+discover://"]
+        .iter()
+        .any(|scheme| url.starts_with(scheme))
+    {
         return Ok(std::sync::Arc::new(kurrent::KurrentEventStore::connect(url).await?));
     }
     let path = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
