@@ -4,6 +4,7 @@
 //! the same transaction as its checkpoint, on SQLite or PostgreSQL ([`ReadDb`]). Read tables are
 //! never a source of truth: drop them and the projector rebuilds them from the log.
 
+pub mod accounts;
 mod catalog;
 mod error;
 mod nft;
@@ -19,5 +20,5 @@ pub use read_model::ReadModel;
 
 /// Every read model, in the order the projector applies them to each event.
 pub fn read_models() -> Vec<Box<dyn ReadModel>> {
-    vec![Box::new(nft::Nfts), Box::new(catalog::Catalog)]
+    vec![Box::new(nft::Nfts), Box::new(catalog::Catalog), Box::new(accounts::Accounts)]
 }

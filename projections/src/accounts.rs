@@ -1,0 +1,205 @@
+//! The `users` and `user_wallets` tables, folded from the `user-<uuid>` streams, and the profile
+//! queries the API serves.
+//!
+//! A user's e-mail and mobile number are stored here for the user's own profile; the public
+//! query ([`public_profile`]) never selects them.
+
+use async_trait::async_trait;
+use domain::{RecordedEvent, accounts::UserEvent};
+use sqlx::{AnyConnection, Row};
+
+use crate::{ProjectionError, ReadDb, ReadModel};
+
+/// The accounts tables.
+pub struct Accounts;
+
+fn malformed(event: &RecordedEvent, reason: impl Into<String>) -> ProjectionError {
+    ProjectionError::Malformed { position: event.position, event_type: event.event_type.clone(), reason: reason.into() }
+}
+
+#[async_trait]
+impl ReadModel for Accounts {
+    fn handles(&self, event_type: &str) -> bool {
+        matches!(
+            event_type,
+            "UserRegistered"
+                | "GoogleAccountRegistered"
+                | "AccountVerified"
+                | "EmailChanged"
+                | "ProfileUpdated"
+                | "WalletLinked"
+                | "WalletUnlinked"
+        )
+    }
+
+    async fn apply(&self, conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
+        let user_id = event
+            .stream_id
+            .strip_prefix("user-")
+            .ok_or_else(|| malformed(event, "not in a user-<uuid> stream"))?
+            .to_owned();
+        let parsed: UserEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
+        match parsed {
+            UserEvent::UserRegistered { email, username, full_name, auth_provider, at, .. }
+            | UserEvent::GoogleAccountRegistered { email, username, full_name, auth_provider, at, .. } => {
+                let verified = matches!(auth_provider, domain::accounts::AuthProvider::Google);
+                sqlx::query(
+                    "INSERT INTO users (user_id, email, username, username_lower, full_name, mobile_number, bio, avatar, \
+                     cover_image, auth_provider, verified, created_at) \
+                     VALUES ($1, $2, $3, $4, $5, '', '', NULL, NULL, $6, $7, $8)",
+                )
+                .bind(&user_id)
+                .bind(&email)
+                .bind(&username)
+                .bind(username.to_lowercase())
+                .bind(&full_name)
+                .bind(auth_provider.as_str())
+                .bind(i64::from(verified))
+                .bind(at.timestamp())
+                .execute(&mut *conn)
+                .await?;
+            }
+            UserEvent::AccountVerified { .. } => {
+                sqlx::query("UPDATE users SET verified = 1 WHERE user_id = $1").bind(&user_id).execute(&mut *conn).await?;
+            }
+            UserEvent::EmailChanged { new_email, .. } => {
+                sqlx::query("UPDATE users SET email = $2 WHERE user_id = $1")
+                    .bind(&user_id)
+                    .bind(&new_email)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            UserEvent::ProfileUpdated { full_name, username, bio, mobile_number, avatar, cover_image } => {
+                sqlx::query(
+                    "UPDATE users SET full_name = $2, username = $3, username_lower = $4, bio = $5, mobile_number = $6, \
+                     avatar = $7, cover_image = $8 WHERE user_id = $1",
+                )
+                .bind(&user_id)
+                .bind(&full_name)
+                .bind(&username)
+                .bind(username.to_lowercase())
+                .bind(&bio)
+                .bind(&mobile_number)
+                .bind(avatar)
+                .bind(cover_image)
+                .execute(&mut *conn)
+                .await?;
+            }
+            UserEvent::WalletLinked { provider, address, at } => {
+                sqlx::query(
+                    "INSERT INTO user_wallets (address, user_id, provider, linked_at) VALUES ($1, $2, $3, $4) \
+                     ON CONFLICT (address) DO UPDATE SET user_id = excluded.user_id, provider = excluded.provider, \
+                     linked_at = excluded.linked_at",
+                )
+                .bind(&address)
+                .bind(&user_id)
+                .bind(provider.as_str())
+                .bind(at.timestamp())
+                .execute(&mut *conn)
+                .await?;
+            }
+            UserEvent::WalletUnlinked { address, .. } => {
+                sqlx::query("DELETE FROM user_wallets WHERE address = $1 AND user_id = $2")
+                    .bind(&address)
+                    .bind(&user_id)
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// A linked wallet as profiles show it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkedWallet {
+    /// `Metamask`, `Coinbase` or `Other`.
+    pub provider: String,
+    /// Lower-case 0x address.
+    pub address: String,
+}
+
+/// A user's row with their wallets. `email` and `mobile_number` are private: only the user's
+/// own profile query fills them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserProfile {
+    /// The id.
+    pub user_id: String,
+    /// E-mail (empty in public profiles).
+    pub email: String,
+    /// Username.
+    pub username: String,
+    /// Display name.
+    pub full_name: String,
+    /// Phone number (empty in public profiles).
+    pub mobile_number: String,
+    /// About text.
+    pub bio: String,
+    /// Avatar CID.
+    pub avatar: Option<String>,
+    /// Cover image CID.
+    pub cover_image: Option<String>,
+    /// `EMAIL` or `GOOGLE`.
+    pub auth_provider: String,
+    /// Whether the e-mail is verified.
+    pub verified: bool,
+    /// Sign-up time, Unix seconds.
+    pub created_at: i64,
+    /// Linked wallets, oldest first.
+    pub wallets: Vec<LinkedWallet>,
+}
+
+async fn wallets(db: &ReadDb, user_id: &str) -> Result<Vec<LinkedWallet>, ProjectionError> {
+    let rows = sqlx::query("SELECT provider, address FROM user_wallets WHERE user_id = $1 ORDER BY linked_at, address")
+        .bind(user_id)
+        .fetch_all(db.pool())
+        .await?;
+    rows.iter()
+        .map(|r| Ok(LinkedWallet { provider: r.try_get("provider")?, address: r.try_get("address")? }))
+        .collect()
+}
+
+async fn profile_row(db: &ReadDb, user_id: &str, private: bool) -> Result<Option<UserProfile>, ProjectionError> {
+    // The public query does not even select the private columns.
+    let sql = if private {
+        "SELECT user_id, email, username, full_name, mobile_number, bio, avatar, cover_image, auth_provider, verified, \
+         created_at FROM users WHERE user_id = $1"
+    } else {
+        "SELECT user_id, '' AS email, username, full_name, '' AS mobile_number, bio, avatar, cover_image, auth_provider, \
+         verified, created_at FROM users WHERE user_id = $1"
+    };
+    let Some(row) = sqlx::query(sql).bind(user_id).fetch_optional(db.pool()).await? else { return Ok(None) };
+    Ok(Some(UserProfile {
+        user_id: row.try_get("user_id")?,
+        email: row.try_get("email")?,
+        username: row.try_get("username")?,
+        full_name: row.try_get("full_name")?,
+        mobile_number: row.try_get("mobile_number")?,
+        bio: row.try_get("bio")?,
+        avatar: row.try_get("avatar")?,
+        cover_image: row.try_get("cover_image")?,
+        auth_provider: row.try_get("auth_provider")?,
+        verified: row.try_get::<i64, _>("verified")? != 0,
+        created_at: row.try_get("created_at")?,
+        wallets: wallets(db, user_id).await?,
+    }))
+}
+
+/// The user's own profile, e-mail and mobile number included.
+pub async fn own_profile(db: &ReadDb, user_id: &str) -> Result<Option<UserProfile>, ProjectionError> {
+    profile_row(db, user_id, true).await
+}
+
+/// Anyone's view of a profile: never the e-mail or the mobile number.
+pub async fn public_profile(db: &ReadDb, user_id: &str) -> Result<Option<UserProfile>, ProjectionError> {
+    profile_row(db, user_id, false).await
+}
+
+/// The user a wallet address is linked to, if any.
+pub async fn user_by_wallet(db: &ReadDb, address: &str) -> Result<Option<String>, ProjectionError> {
+    Ok(sqlx::query_scalar("SELECT user_id FROM user_wallets WHERE address = $1")
+        .bind(address.to_lowercase())
+        .fetch_optional(db.pool())
+        .await?)
+}
