@@ -1,5 +1,5 @@
 // Screenshots of every shell screen in both themes at phone (390 px) and desktop (1440 px) widths.
-//   npm run build && node scripts/screenshots.mjs [--no-api] [--only=name1,name2]
+//   npm run build && node scripts/screenshots.mjs [--no-api] [--only=name1,name2] [--themes=dark] [--widths=390] [--lang=ta] [--console]
 // Serves dist/ with `vite preview`, drives /usr/bin/chromium with playwright-core and writes PNGs
 // to screenshots/ (git-ignored). By default the API is answered by the sample responses below
 // (this is a test tool: the shipped app has no sample data); --no-api leaves every /api call
@@ -17,6 +17,7 @@ const withApi = !args.includes('--no-api')
 const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',')
 const themes = args.find((a) => a.startsWith('--themes='))?.slice(9).split(',') ?? ['dark', 'light']
 const widths = (args.find((a) => a.startsWith('--widths='))?.slice(9).split(',') ?? ['390', '1440']).map(Number)
+const lang = args.find((a) => a.startsWith('--lang='))?.slice(7)
 const PORT = 4173
 
 const art = (a, b) =>
@@ -131,14 +132,15 @@ try {
           ...(width < 600 ? { userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1', isMobile: true, hasTouch: true } : {}),
         })
         await context.addInitScript(
-          ([t, signed, p]) => {
+          ([t, signed, p, lng]) => {
             localStorage.setItem('theme', t)
+            if (lng) document.cookie = `i18next=${lng}; path=/`
             if (signed) {
               document.cookie = 'secret=screenshot-token; path=/'
               localStorage.setItem('userProfile', JSON.stringify(p))
             }
           },
-          [theme, signedIn, profile],
+          [theme, signedIn, profile, lang],
         )
         const page = await context.newPage()
         page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`))
@@ -167,7 +169,7 @@ try {
             await action(page, width)
             await page.waitForTimeout(700)
           }
-          const file = join(outDir, `${name}-${theme}-${width}.png`)
+          const file = join(outDir, `${name}-${theme}-${width}${lang ? `-${lang}` : ''}.png`)
           await page.screenshot({ path: file, fullPage: true })
           console.log(file)
         }

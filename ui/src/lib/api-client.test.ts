@@ -83,3 +83,23 @@ describe('api client', () => {
     expect(navigate).toHaveBeenCalledWith('/token-expiry?callbackURL=%2Fprofile%2Fedit-profile%3Ftab%3D1', undefined)
   })
 })
+
+describe('api client without a session', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    registerNavigator(null)
+  })
+
+  it('sends no bearer and never treats a 401 as an expired session when auth is false', async () => {
+    const navigate = vi.fn()
+    registerNavigator(navigate)
+    Cookies.set(TOKEN_COOKIE, 'stale')
+    const fetchMock = vi.fn().mockResolvedValue(jsonResponse(401, null, 'Wrong email or password'))
+    vi.stubGlobal('fetch', fetchMock)
+    const error = await apiRequest('/api/auth/login', { method: 'POST', json: {}, auth: false }).catch((e) => e)
+    expect(fetchMock.mock.calls[0][1].headers.Authorization).toBeUndefined()
+    expect(errorMessage(error, 'x')).toBe('Wrong email or password')
+    expect(navigate).not.toHaveBeenCalled()
+    expect(Cookies.get(TOKEN_COOKIE)).toBe('stale')
+  })
+})

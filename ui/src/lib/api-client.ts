@@ -24,6 +24,12 @@ export type RequestOptions = {
   formData?: FormData
   query?: Record<string, string | number | undefined>
   signal?: AbortSignal
+  /**
+   * false for the calls made before there is a session (login, register, verification, Google
+   * sign-in, password reset, config): no bearer header, so a stale cookie can never turn their
+   * errors into a session expiry.
+   */
+  auth?: boolean
 }
 
 /** Statuses that mean the session is gone: the UI logs out and goes to /token-expiry. */
@@ -47,7 +53,7 @@ function buildUrl(path: string, query?: RequestOptions['query']) {
  * made without a token, such as a failed login, is an ordinary error shown by its screen.)
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
-  const token = getToken()
+  const token = options.auth === false ? undefined : getToken()
   const headers: Record<string, string> = { Accept: 'application/json' }
   if (token) headers.Authorization = `Bearer ${token}`
   let body: BodyInit | undefined

@@ -36,7 +36,7 @@ export const FALLBACK_CONFIG: AppConfig = {
 
 export async function fetchAppConfig(): Promise<AppConfig> {
   try {
-    const { body } = await apiRequest<AppConfig>('/api/config')
+    const { body } = await apiRequest<AppConfig>('/api/config', { auth: false })
     return { ...FALLBACK_CONFIG, ...body }
   } catch (error) {
     console.error('Could not load /api/config; using defaults', error)

@@ -5,5 +5,5 @@ export const EMAIL_NOT_VERIFIED = 'Cannot Login Email Not Verified, OTP send to 
 
 /** POST /api/auth/login {email, password} -> {accessToken}. */
 export function login(input: { email: string; password: string }) {
-  return apiRequest<{ accessToken: string }>('/api/auth/login', { method: 'POST', json: input })
+  return apiRequest<{ accessToken: string }>('/api/auth/login', { method: 'POST', json: input, auth: false })
 }

@@ -4,5 +4,5 @@ export type RegisterInput = { email: string; fullName: string; username: string;
 
 /** POST /api/auth/register: creates the account; the server e-mails a verification code. */
 export function register(input: RegisterInput) {
-  return apiRequest<null>('/api/auth/register', { method: 'POST', json: input })
+  return apiRequest<null>('/api/auth/register', { method: 'POST', json: input, auth: false })
 }

@@ -8,7 +8,7 @@ export const ALREADY_VERIFIED = 'User is already verified'
  */
 export async function verifyAccount(input: { verificationCode: string; email: string }) {
   try {
-    return await apiRequest<{ accessToken?: string } | null>('/api/auth/verifyaccount', { method: 'POST', json: input })
+    return await apiRequest<{ accessToken?: string } | null>('/api/auth/verifyaccount', { method: 'POST', json: input, auth: false })
   } catch (error) {
     if (error instanceof ApiError && error.message === ALREADY_VERIFIED) {
       return { statuscode: error.statuscode, body: null, message: error.message }
