@@ -7,6 +7,7 @@ pub mod config;
 pub mod error;
 pub mod files;
 pub mod bootstrap;
+pub mod dev;
 pub mod routes;
 
 use std::{path::Path, sync::Arc, time::Duration};
@@ -29,6 +30,12 @@ pub struct AppState {
     pub files: Arc<files::FileStore>,
     /// The configuration the server started with.
     pub config: Arc<config::Config>,
+    /// The chain, as resolved at start (local or configured).
+    pub chain: Arc<routes::chain::ChainInfo>,
+    /// The indexer, when a chain is configured: "index up to block N now".
+    pub indexer: Option<indexer::IndexerHandle>,
+    /// An HTTP client for outgoing calls (the RPC proxy).
+    pub http: reqwest::Client,
 }
 
 /// How long a command waits for its events to reach the read tables before answering.
@@ -53,6 +60,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
         .merge(routes::misc::router())
+        .merge(routes::chain::router())
         .with_state(state);
     let index = ui_dir.join("index.html");
     if index.exists() {

@@ -1,5 +1,6 @@
 //! One module per resource, each exposing `router()`.
 
+pub mod chain;
 pub mod health;
 pub mod ipfs;
 pub mod misc;

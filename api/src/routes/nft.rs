@@ -53,7 +53,7 @@ fn sale(params: &Params, default: SaleFilter) -> Result<SaleFilter, ApiError> {
 fn shape(state: &AppState, view: NftView) -> Result<Value, ApiError> {
     let mut value = serde_json::to_value(&view).map_err(|e| ApiError::Internal(e.into()))?;
     let object = value.as_object_mut().ok_or_else(|| ApiError::Internal(anyhow::anyhow!("an NFT is an object")))?;
-    object.insert("contractAddress".into(), json!(state.config.contract_address.clone().unwrap_or_default()));
+    object.insert("contractAddress".into(), json!(state.chain.contract_address.clone().unwrap_or_default()));
     object.insert("contractType".into(), json!("ERC721"));
     object.insert("coinName".into(), json!("MATIC"));
     object.insert("saleCoin".into(), json!("1"));

@@ -30,12 +30,22 @@ impl TestApp {
         let dir = tempfile::tempdir().unwrap();
         let events = format!("sqlite://{}", dir.path().join("events.db").display());
         let config = Cli::parse_from(["test", "--database-url", &events, "--contract-address", "0xc0ffee"]).config;
-        let store = domain::store::open(&config.database_url).await.unwrap();
+        let store = domain::store::open(&config.database_url()).await.unwrap();
         api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let files = Arc::new(api::files::FileStore::open(&dir.path().join("files")).unwrap());
-        let state = AppState { store, read, projector: projector.handle(), files, config: Arc::new(config) };
+        let chain = api::routes::chain::ChainInfo { chain_id: 80001, contract_address: Some("0xc0ffee".into()), ..Default::default() };
+        let state = AppState {
+            store,
+            read,
+            projector: projector.handle(),
+            files,
+            config: Arc::new(config),
+            chain: Arc::new(chain),
+            indexer: None,
+            http: reqwest::Client::new(),
+        };
         Self { state, projector, _dir: dir }
     }
 

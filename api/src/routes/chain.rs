@@ -1,0 +1,107 @@
+//! What the browser needs to reach the chain: the app's chain settings (`/api/config`) and a
+//! same-origin JSON-RPC proxy (`/rpc`) to the node the server uses, so a wallet in the page
+//! talks to the same chain without CORS or a second port.
+
+use axum::{
+    Router,
+    body::Bytes,
+    extract::{DefaultBodyLimit, State},
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+    routing::{get, post},
+};
+use serde::Serialize;
+
+use crate::{
+    AppState,
+    error::{ApiError, ok},
+};
+
+/// The largest JSON-RPC request the proxy forwards.
+const MAX_RPC_BODY: usize = 1 << 20;
+
+/// `/api/config` and `/rpc`.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/api/config", get(app_config))
+        .route("/rpc", post(proxy).layer(DefaultBodyLimit::max(MAX_RPC_BODY)))
+}
+
+/// The chain the marketplace runs on, as the server resolved it at start.
+#[derive(Clone, Debug, Default)]
+pub struct ChainInfo {
+    /// EIP-155 id.
+    pub chain_id: u64,
+    /// The node the server (and the `/rpc` proxy) uses, if any.
+    pub rpc_url: Option<String>,
+    /// What browsers should use: `/rpc` (the proxy) unless configured otherwise.
+    pub public_rpc_url: String,
+    /// The marketplace contract.
+    pub contract_address: Option<String>,
+    /// Its deployment block.
+    pub deployment_block: u64,
+    /// True only on the local dev chain: the UI then offers the dev wallet.
+    pub dev_wallet: bool,
+    /// Block explorer base URL ("" when there is none).
+    pub explorer_url: String,
+    /// WalletConnect project id ("" hides WalletConnect).
+    pub walletconnect_project_id: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct AppConfig {
+    chain_id: u64,
+    chain_name: &'static str,
+    rpc_url: String,
+    contract_address: String,
+    deployment_block: u64,
+    explorer_url: String,
+    ipfs_gateway: &'static str,
+    google_client_id: String,
+    wallet_connect_project_id: String,
+    dev_wallet: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dev_mnemonic: Option<&'static str>,
+}
+
+async fn app_config(State(state): State<AppState>) -> Response {
+    let chain = &state.chain;
+    ok(
+        AppConfig {
+            chain_id: chain.chain_id,
+            chain_name: "Matic Testnet",
+            rpc_url: chain.public_rpc_url.clone(),
+            contract_address: chain.contract_address.clone().unwrap_or_default(),
+            deployment_block: chain.deployment_block,
+            explorer_url: chain.explorer_url.clone(),
+            ipfs_gateway: "/ipfs/",
+            google_client_id: state.config.google_client_id.clone().unwrap_or_default(),
+            wallet_connect_project_id: chain.walletconnect_project_id.clone(),
+            dev_wallet: chain.dev_wallet,
+            // The public anvil mnemonic, and only for the local chain: its keys hold test coins.
+            dev_mnemonic: chain.dev_wallet.then_some(crate::dev::DEV_MNEMONIC),
+        },
+        "Configuration fetched",
+    )
+}
+
+async fn proxy(State(state): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
+    let Some(url) = state.chain.rpc_url.clone() else {
+        return Err(ApiError::NotFound("No chain is configured on this server".into()));
+    };
+    if serde_json::from_slice::<serde_json::Value>(&body).is_err() {
+        return Err(ApiError::BadRequest("body must be a JSON-RPC request".into()));
+    }
+    let answer = state
+        .http
+        .post(url)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body)
+        .send()
+        .await
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("the chain node did not answer: {e}")))?;
+    let status = StatusCode::from_u16(answer.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
+    let bytes = answer.bytes().await.map_err(|e| ApiError::Internal(e.into()))?;
+    Ok((status, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], bytes).into_response())
+}
