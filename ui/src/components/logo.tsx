@@ -17,12 +17,22 @@ export function LogoMark({ size = 32 }: { size?: number }) {
   )
 }
 
-export function Logo() {
+/** The mark and the product name; `compact` hides the name on medium screens, where space is short. */
+export function Logo({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation()
   return (
     <HStack gap="2">
       <LogoMark />
-      <Text fontWeight="extrabold" fontSize="lg" letterSpacing="tight" bgImage={ACCENT_GRADIENT} bgClip="text" color="transparent">
+      <Text
+        fontWeight="extrabold"
+        fontSize="lg"
+        letterSpacing="tight"
+        whiteSpace="nowrap"
+        bgImage={ACCENT_GRADIENT}
+        bgClip="text"
+        color="transparent"
+        display={compact ? { base: 'block', md: 'none', lg: 'block' } : 'block'}
+      >
         {t('app.name')}
       </Text>
     </HStack>

@@ -37,7 +37,7 @@ export function TopBar({
       <Flex maxW="7xl" mx="auto" px={{ base: '4', md: '8' }} h="16" align="center" justify="space-between" gap="4">
         <ChakraLink asChild _hover={{ textDecoration: 'none' }} aria-label={t('nav.home')}>
           <Link to="/">
-            <Logo />
+            <Logo compact />
           </Link>
         </ChakraLink>
 
@@ -48,11 +48,12 @@ export function TopBar({
               <ChakraLink
                 key={link.to}
                 asChild
-                px="3"
+                px={{ md: '2', lg: '3' }}
                 py="2"
                 borderRadius="full"
                 fontWeight="medium"
                 fontSize="sm"
+                whiteSpace="nowrap"
                 color={active ? 'fg' : 'fg.muted'}
                 bg={active ? 'bg.muted' : 'transparent'}
                 _hover={{ color: 'fg', textDecoration: 'none', bg: 'bg.muted' }}

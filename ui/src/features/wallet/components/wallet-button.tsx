@@ -60,8 +60,11 @@ export function WalletButton() {
 
   if (!connected || !address) {
     return (
-      <Button size="sm" variant="outline" borderRadius="full" onClick={openDialog} data-testid="connect-wallet">
-        <LuWallet /> {t('wallet.connect')}
+      <Button size="sm" variant="outline" borderRadius="full" onClick={openDialog} data-testid="connect-wallet" aria-label={t('wallet.connect')}>
+        <LuWallet />
+        <Text as="span" hideBelow="lg">
+          {t('wallet.connect')}
+        </Text>
       </Button>
     )
   }
@@ -70,7 +73,7 @@ export function WalletButton() {
       <Menu.Trigger asChild>
         <Button size="sm" variant="outline" borderRadius="full" data-testid="wallet-menu">
           {tampered ? <LuTriangleAlert color="orange" /> : <LuWallet />}
-          <Amount value={balance} suffix="MATIC" fontWeight="semibold" />
+          <Amount value={balance} suffix="MATIC" fontWeight="semibold" hideBelow="lg" />
           <Badge variant="subtle" colorPalette="brand" borderRadius="full">
             {shortenAddress(address)}
           </Badge>
