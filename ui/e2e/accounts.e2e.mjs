@@ -2,18 +2,15 @@
 // (`scripts/run` at the repository root: API + UI on http://localhost:8080, local chain, dev
 // mailbox, dev wallet). Not part of `npm test`:
 //
-//   E2E_BASE_URL=http://localhost:8080 E2E_MAILBOX_DIR=../data/mailbox npm run e2e
+//   E2E_BASE_URL=http://localhost:8080 npm run e2e
 //
-// Drives Debian's /usr/bin/chromium with playwright-core. The verification code is read from
-// the newest dev-mailbox file that mentions the new user's address.
+// Drives Debian's /usr/bin/chromium with playwright-core. The verification code comes from the
+// server's dev mailbox (GET /api/dev/mailbox?to=<email>, newest first).
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { after, before, test } from 'node:test'
 import { chromium } from 'playwright-core'
 
 const BASE = process.env.E2E_BASE_URL ?? 'http://localhost:8080'
-const MAILBOX = resolve(process.env.E2E_MAILBOX_DIR ?? '../data/mailbox')
 const stamp = Date.now().toString(36)
 const user = { email: `e2e-${stamp}@example.com`, fullName: 'End To End', username: `e2e${stamp}`, password: 'first-Passw0rd', newPassword: 'second-Passw0rd' }
 // A 1x1 PNG, for the avatar upload.
@@ -27,25 +24,19 @@ async function open(path) {
   await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 20000 })
 }
 
+/** The newest verification code mailed to `email`, from the dev mailbox (GET /api/dev/mailbox?to=). */
 async function latestCode(email, timeoutMs = 15000) {
   const started = Date.now()
   while (Date.now() - started < timeoutMs) {
-    const files = (() => {
-      try {
-        return readdirSync(MAILBOX).map((name) => join(MAILBOX, name)).filter((p) => statSync(p).isFile())
-      } catch {
-        return []
-      }
-    })()
-    const mails = files
-      .map((p) => ({ p, t: statSync(p).mtimeMs, text: readFileSync(p, 'utf8') }))
-      .filter((m) => m.text.includes(email))
-      .sort((a, b) => b.t - a.t)
-    const code = mails[0]?.text.match(/\b(\d{4,8})\b/)?.[1]
-    if (code) return code
+    const response = await fetch(`${BASE}/api/dev/mailbox?to=${encodeURIComponent(email)}`)
+    if (response.ok) {
+      const { body } = await response.json()
+      const code = body?.find((mail) => mail.code)?.code ?? body?.[0]?.text?.match(/\b(\d{4,8})\b/)?.[1]
+      if (code) return code
+    }
     await new Promise((r) => setTimeout(r, 300))
   }
-  throw new Error(`no verification code for ${email} in ${MAILBOX}`)
+  throw new Error(`no verification code for ${email} in the dev mailbox`)
 }
 
 before(async () => {

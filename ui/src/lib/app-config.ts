@@ -34,10 +34,23 @@ export const FALLBACK_CONFIG: AppConfig = {
   devWallet: false,
 }
 
+/**
+ * The server may give a path (its `/rpc` proxy) as the RPC address; wallets need an absolute URL
+ * (wallet_addEthereumChain rejects relative ones), so it is resolved against this origin.
+ */
+export function absoluteRpcUrl(rpcUrl: string, origin = window.location.origin) {
+  try {
+    return new URL(rpcUrl, origin).toString().replace(/\/$/, rpcUrl.endsWith('/') ? '/' : '')
+  } catch {
+    return rpcUrl
+  }
+}
+
 export async function fetchAppConfig(): Promise<AppConfig> {
   try {
     const { body } = await apiRequest<AppConfig>('/api/config', { auth: false })
-    return { ...FALLBACK_CONFIG, ...body }
+    const config = { ...FALLBACK_CONFIG, ...body }
+    return { ...config, rpcUrl: absoluteRpcUrl(config.rpcUrl) }
   } catch (error) {
     console.error('Could not load /api/config; using defaults', error)
     return FALLBACK_CONFIG
