@@ -16,7 +16,7 @@ export function ProfileHeader({
       <ProfileCover src={profile.coverImage} height={{ base: '160px', md: '280px' }} />
       <Flex direction={{ base: 'column', md: 'row' }} align={{ base: 'center', md: 'flex-end' }} gap={{ base: '3', md: '6' }} mt={{ base: '-12', md: '-16' }} px={{ base: '0', md: '8' }}>
         <UserAvatar src={profile.avatar} fullName={profile.fullName} username={profile.username} boxSize={{ base: '24', md: '32' }} fontSize="3xl" borderWidth="4px" borderColor="bg" />
-        <Stack gap="1" flex="1" textAlign={{ base: 'center', md: 'left' }} pb="2">
+        <Stack gap="1" flex="1" textAlign={{ base: 'center', md: 'left' }} pb="2" pt={{ base: '0', md: '16' }}>
           <Heading as="h1" size="2xl">
             {profile.fullName}
           </Heading>
