@@ -62,6 +62,53 @@ pub struct Config {
     #[arg(long, env = "DATA_DIR", default_value = "data")]
     pub data_dir: PathBuf,
 
+    /// Google's JSON Web Key Set: the keys Google ID tokens are checked against (cached by key
+    /// id, fetched again when a token names an unknown key).
+    #[arg(long, env = "GOOGLE_JWKS_URL", default_value = "https://www.googleapis.com/oauth2/v3/certs")]
+    pub google_jwks_url: String,
+
+    /// Secret for access tokens (JWT HS256) and for hashing verification codes and reset tokens.
+    /// Unset: one is generated on first start and kept in `<DATA_DIR>/jwt-secret` (mode 0600).
+    /// Never logged.
+    #[arg(long, env = "JWT_SECRET", hide_env_values = true)]
+    pub jwt_secret: Option<crate::auth::Secret>,
+
+    /// SMTP server for outgoing mail, e.g. `smtps://user:pass@host:465` (with `MAIL_FROM`).
+    /// Unset: the dev mailbox (`<DATA_DIR>/mailbox`, the log, and `GET /api/dev/mailbox`).
+    #[arg(long, env = "SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<crate::auth::Secret>,
+
+    /// Sender address of outgoing mail, e.g. `Marketplace <no-reply@example.com>`.
+    #[arg(long, env = "MAIL_FROM")]
+    pub mail_from: Option<String>,
+
+    /// Where the site is reached, for links in mails (password reset). Unset: `http://<LISTEN_ADDR>`.
+    #[arg(long, env = "PUBLIC_URL")]
+    pub public_url: Option<String>,
+
+    /// Largest avatar or cover image accepted, in bytes.
+    #[arg(long, env = "MAX_IMAGE_BYTES", default_value_t = 5 * 1024 * 1024)]
+    pub max_image_bytes: usize,
+
+    /// Login, register, code and reset requests allowed per client address per minute (0: off).
+    #[arg(long, env = "RATE_LIMIT_PER_IP", default_value_t = 10)]
+    pub rate_limit_per_ip: u32,
+
+    /// The same requests allowed per account (e-mail or user) per minute (0: off).
+    #[arg(long, env = "RATE_LIMIT_PER_ACCOUNT", default_value_t = 5)]
+    pub rate_limit_per_account: u32,
+
+    /// Take the client address for rate limits from the last `X-Forwarded-For` entry. Only
+    /// behind a proxy that sets it: clients can send anything in that header, so by default it
+    /// is not trusted and the socket's peer address is used.
+    #[arg(long, env = "TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
+
+    /// Domains accepted in wallet-link (Sign-In with Ethereum) messages, comma-separated.
+    /// Unset: the request's `Host`.
+    #[arg(long, env = "SIWE_DOMAINS", value_delimiter = ',')]
+    pub siwe_domains: Vec<String>,
+
     /// The built UI to serve at `/` (`npm run build` in `ui/`); missing means API only.
     #[arg(long, env = "UI_DIR", default_value = "ui/dist")]
     pub ui_dir: PathBuf,

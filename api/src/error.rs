@@ -33,6 +33,27 @@ pub enum ApiError {
     /// No such resource.
     #[error("{0}")]
     NotFound(String),
+    /// No valid bearer token (missing, malformed, forged): the UI logs out.
+    #[error("Unauthorized")]
+    Unauthorized,
+    /// The bearer token has expired: the UI logs out.
+    #[error("Token expired")]
+    TokenExpired,
+    /// Sign-in refused (wrong e-mail or password); the message says so.
+    #[error("{0}")]
+    BadCredentials(String),
+    /// Signed in but not allowed to do this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The request conflicts with existing state (a taken username, e-mail or wallet).
+    #[error("{0}")]
+    Conflict(String),
+    /// Too many requests from this client or for this account.
+    #[error("Too many requests, please try again in a minute")]
+    TooManyRequests,
+    /// The body (or an uploaded file) is larger than allowed.
+    #[error("{0}")]
+    PayloadTooLarge(String),
     /// Anything unexpected: logged with its cause, answered with a generic message.
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
@@ -44,6 +65,12 @@ impl ApiError {
         match self {
             Self::BadRequest(_) => StatusCode::BAD_REQUEST,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Unauthorized | Self::BadCredentials(_) => StatusCode::UNAUTHORIZED,
+            Self::TokenExpired => StatusCode::GONE,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::Conflict(_) => StatusCode::CONFLICT,
+            Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -52,6 +79,47 @@ impl ApiError {
 impl From<domain::StoreError> for ApiError {
     fn from(err: domain::StoreError) -> Self {
         Self::Internal(err.into())
+    }
+}
+
+// Axum's own rejections answer in the envelope too: 400 naming what was wrong (413 when a body
+// is over its limit).
+impl From<axum::extract::rejection::JsonRejection> for ApiError {
+    fn from(rejection: axum::extract::rejection::JsonRejection) -> Self {
+        match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge("Request body is too large".into()),
+            _ => Self::BadRequest(format!("Invalid JSON body: {}", rejection.body_text())),
+        }
+    }
+}
+
+impl From<axum::extract::rejection::FormRejection> for ApiError {
+    fn from(rejection: axum::extract::rejection::FormRejection) -> Self {
+        match rejection.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge("Request body is too large".into()),
+            _ => Self::BadRequest(format!("Invalid form body: {}", rejection.body_text())),
+        }
+    }
+}
+
+impl From<axum::extract::rejection::QueryRejection> for ApiError {
+    fn from(rejection: axum::extract::rejection::QueryRejection) -> Self {
+        Self::BadRequest(format!("Invalid query string: {}", rejection.body_text()))
+    }
+}
+
+impl From<axum::extract::multipart::MultipartRejection> for ApiError {
+    fn from(rejection: axum::extract::multipart::MultipartRejection) -> Self {
+        Self::BadRequest(format!("Invalid multipart body: {}", rejection.body_text()))
+    }
+}
+
+impl From<axum::extract::multipart::MultipartError> for ApiError {
+    fn from(err: axum::extract::multipart::MultipartError) -> Self {
+        match err.status() {
+            StatusCode::PAYLOAD_TOO_LARGE => Self::PayloadTooLarge("Request body is too large".into()),
+            _ => Self::BadRequest(format!("Invalid multipart body: {}", err.body_text())),
+        }
     }
 }
 

@@ -3,9 +3,11 @@
 //! [`app`] assembles one router per resource (see [`routes`]) over the shared [`AppState`]; the
 //! `marketplace` binary in `main.rs` wires configuration, the event store and the server.
 
+pub mod auth;
 pub mod config;
 pub mod error;
 pub mod files;
+pub mod mail;
 pub mod bootstrap;
 pub mod dev;
 pub mod routes;
@@ -30,6 +32,8 @@ pub struct AppState {
     pub files: Arc<files::FileStore>,
     /// The configuration the server started with.
     pub config: Arc<config::Config>,
+    /// Accounts services: tokens, code hashing, mail, rate limits, Google sign-in.
+    pub accounts: Arc<auth::Accounts>,
     /// The chain, as resolved at start (local or configured).
     pub chain: Arc<routes::chain::ChainInfo>,
     /// The indexer, when a chain is configured: "index up to block N now".
@@ -55,11 +59,17 @@ impl AppState {
 /// The whole HTTP application: API routes, then the built UI with a fallback to `index.html`
 /// so client-side routes load on refresh.
 pub fn app(state: AppState, ui_dir: &Path) -> Router {
+    // Only while mail goes to the dev mailbox can it be read over HTTP.
+    let dev_mailbox = if state.accounts.mailer.dev_mailbox().is_some() { mail::dev_router() } else { Router::new() };
     let api = Router::new()
         .merge(routes::health::router())
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
         .merge(routes::misc::router())
+        .merge(routes::auth::router())
+        .merge(routes::account::router(state.config.max_image_bytes))
+        .merge(routes::contact::router())
+        .merge(dev_mailbox)
         .merge(routes::chain::router())
         .with_state(state);
     let index = ui_dir.join("index.html");

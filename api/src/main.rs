@@ -141,6 +141,7 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
         chain: Arc::new(chain),
         indexer: indexer_handle,
         http: reqwest::Client::new(),
+        accounts: Arc::new(api::auth::Accounts::from_config(&config).context("starting the accounts services")?),
     };
     let app = api::app(state, &config.ui_dir);
     let listener = tokio::net::TcpListener::bind(config.listen)
@@ -148,7 +149,7 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("listening on {}", config.listen))?;
     tracing::info!("marketplace listening on http://{}", listener.local_addr()?);
     let mut server_stopped = stopped.clone();
-    let server = axum::serve(listener, app).with_graceful_shutdown(async move {
+    let server = axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).with_graceful_shutdown(async move {
         let _ = server_stopped.wait_for(|s| *s).await;
     });
     let server = tokio::spawn(async move { server.await });

@@ -1,6 +1,9 @@
 //! One module per resource, each exposing `router()`.
 
+pub mod account;
+pub mod auth;
 pub mod chain;
+pub mod contact;
 pub mod health;
 pub mod ipfs;
 pub mod misc;

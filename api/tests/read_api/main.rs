@@ -41,6 +41,7 @@ impl TestApp {
             read,
             projector: projector.handle(),
             files,
+            accounts: Arc::new(api::auth::Accounts::from_config(&Config { data_dir: dir.path().to_owned(), ..config.clone() }).unwrap()),
             config: Arc::new(config),
             chain: Arc::new(chain),
             indexer: None,
