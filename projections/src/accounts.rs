@@ -203,3 +203,72 @@ pub async fn user_by_wallet(db: &ReadDb, address: &str) -> Result<Option<String>
         .fetch_optional(db.pool())
         .await?)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use domain::{EventStore, ExpectedVersion, Metadata, accounts::UserEvent};
+    use serde_json::json;
+
+    use super::*;
+    use crate::Projector;
+
+    const USER: &str = "0190c0de-0000-7000-8000-000000000001";
+
+    fn event(value: serde_json::Value) -> domain::NewEvent {
+        let event: UserEvent = serde_json::from_value(value).unwrap();
+        event.to_new_event(Metadata::default()).unwrap()
+    }
+
+    /// The same events folded on either backend give the same profiles.
+    async fn fold_and_query(read_url: &str) {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn EventStore> = domain::store::open(&format!("sqlite://{}", dir.path().join("events.db").display())).await.unwrap();
+        let at = "2026-01-01T00:00:00Z";
+        let events = vec![
+            event(json!({ "type": "UserRegistered", "userId": USER, "email": "a@example.com", "username": "Alice",
+                "fullName": "Alice", "passwordHash": "$argon2id$x", "authProvider": "EMAIL", "at": at })),
+            event(json!({ "type": "AccountVerified", "at": at })),
+            event(json!({ "type": "ProfileUpdated", "fullName": "Alice L", "username": "Alicia", "bio": "hi",
+                "mobileNumber": "+1 555", "avatar": "bafyavatar", "coverImage": null })),
+            event(json!({ "type": "WalletLinked", "provider": "Metamask", "address": "0xab", "at": at })),
+            event(json!({ "type": "WalletLinked", "provider": "Other", "address": "0xcd", "at": at })),
+            event(json!({ "type": "WalletUnlinked", "address": "0xab", "at": at })),
+            event(json!({ "type": "EmailChanged", "oldEmail": "a@example.com", "newEmail": "b@example.com", "at": at })),
+        ];
+        store.append(&format!("user-{USER}"), ExpectedVersion::NoStream, events).await.unwrap();
+        let db = ReadDb::open(read_url).await.unwrap();
+        Projector::new(store, db.clone()).await.unwrap().catch_up().await.unwrap();
+
+        let own = own_profile(&db, USER).await.unwrap().unwrap();
+        assert_eq!(own.email, "b@example.com");
+        assert_eq!((own.username.as_str(), own.full_name.as_str(), own.bio.as_str()), ("Alicia", "Alice L", "hi"));
+        assert_eq!(own.mobile_number, "+1 555");
+        assert_eq!(own.avatar.as_deref(), Some("bafyavatar"));
+        assert_eq!(own.cover_image, None);
+        assert!(own.verified);
+        assert_eq!(own.auth_provider, "EMAIL");
+        assert_eq!(own.created_at, 1_767_225_600);
+        assert_eq!(own.wallets, vec![LinkedWallet { provider: "Other".into(), address: "0xcd".into() }]);
+
+        let public = public_profile(&db, USER).await.unwrap().unwrap();
+        assert_eq!((public.email.as_str(), public.mobile_number.as_str()), ("", ""));
+        assert_eq!(public.username, "Alicia");
+        assert_eq!(user_by_wallet(&db, "0xCD").await.unwrap().as_deref(), Some(USER));
+        assert_eq!(user_by_wallet(&db, "0xab").await.unwrap(), None);
+        assert_eq!(own_profile(&db, "nobody").await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn profiles_fold_on_sqlite() {
+        let dir = tempfile::tempdir().unwrap();
+        fold_and_query(&format!("sqlite://{}", dir.path().join("read.db").display())).await;
+    }
+
+    #[tokio::test]
+    async fn profiles_fold_on_postgres() {
+        let db = domain::test_utils::TestPostgres::create().await;
+        fold_and_query(&db.url).await;
+    }
+}

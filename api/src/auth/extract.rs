@@ -67,7 +67,7 @@ impl FromRequestParts<AppState> for ClientIp {
                 .filter_map(|v| v.to_str().ok())
                 .flat_map(|v| v.split(','))
                 .filter_map(|ip| ip.trim().parse::<IpAddr>().ok())
-                .last();
+                .next_back();
             if let Some(ip) = forwarded {
                 return Ok(Self(ip));
             }
