@@ -113,10 +113,13 @@ impl IndexerHandle {
         let mut progress = self.shared.progress.subscribe();
         let since = progress.borrow().polls_started;
         self.shared.wake.notify_one();
-        let waited = tokio::time::timeout(
-            self.timeout,
-            progress.wait_for(|p| p.stopped.is_some() || (p.polls_completed > since && p.indexed_through >= block)),
-        )
+        // The guard `wait_for` returns must not live across an await (it is not Send): clone.
+        let waited = tokio::time::timeout(self.timeout, async {
+            progress
+                .wait_for(|p| p.stopped.is_some() || (p.polls_completed > since && p.indexed_through >= block))
+                .await
+                .map(|reached| reached.clone())
+        })
         .await;
         let reached = match waited {
             Err(_) => {
@@ -127,7 +130,7 @@ impl IndexerHandle {
                 });
             }
             Ok(Err(_)) => return Err(IndexerError::Stopped("the indexer was dropped".into())),
-            Ok(Ok(reached)) => reached.clone(),
+            Ok(Ok(reached)) => reached,
         };
         if let Some(reason) = reached.stopped {
             return Err(IndexerError::Stopped(reason));

@@ -28,20 +28,31 @@ pub const TEST_MNEMONIC: &str = "test test test test test test test test test te
 pub const ACCOUNTS: u32 = 10;
 
 /// The anvil binary the contracts' npm install provides.
+///
+/// The platform package's binary itself, not the `node_modules/.bin/anvil` node shim: killing the
+/// shim would leave the real anvil running as an orphan.
 pub fn anvil_binary() -> PathBuf {
     static INSTALL: Mutex<()> = Mutex::new(());
     let contracts = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../contracts");
-    let anvil = contracts.join("node_modules/.bin/anvil");
+    let find = || {
+        std::fs::read_dir(contracts.join("node_modules/@foundry-rs"))
+            .ok()?
+            .filter_map(Result::ok)
+            .filter(|entry| entry.file_name().to_string_lossy().starts_with("anvil-"))
+            .map(|entry| entry.path().join("bin/anvil"))
+            .find(|path| path.exists())
+    };
     let _once = INSTALL.lock().unwrap_or_else(|e| e.into_inner());
-    if !anvil.exists() {
-        let status = Command::new("npm")
-            .arg("install")
-            .current_dir(&contracts)
-            .status()
-            .expect("run `npm install` in contracts/ to get anvil");
-        assert!(status.success(), "npm install in contracts/ failed");
+    if let Some(anvil) = find() {
+        return anvil;
     }
-    anvil
+    let status = Command::new("npm")
+        .arg("install")
+        .current_dir(&contracts)
+        .status()
+        .expect("run `npm install` in contracts/ to get anvil");
+    assert!(status.success(), "npm install in contracts/ failed");
+    find().expect("anvil in contracts/node_modules/@foundry-rs after npm install")
 }
 
 /// A private anvil (chain id 80001) on a free loopback port with the marketplace deployed;
@@ -170,9 +181,12 @@ impl TestChain {
     }
 
     /// The transaction that calls the marketplace with `call` (for `anvil_reorg` replacements).
+    /// The gas limit is set: anvil would estimate a reorg's replacement against the chain it is
+    /// about to replace.
     pub fn call_request(&self, from: Address, call: &impl SolCall, value: U256) -> TransactionRequest {
         TransactionRequest::default()
             .from(from)
+            .with_gas_limit(1_000_000)
             .to(self.market)
             .input(Bytes::from(call.abi_encode()).into())
             .value(value)
