@@ -705,3 +705,60 @@ async fn the_dev_mailbox_route_exists_only_without_smtp() {
     dev.get("/api/dev/mailbox?to=a@example.com", None).await.expect(200);
     dev.get("/api/dev/mailbox", None).await.expect(400);
 }
+
+// ---------------------------------------------------------------- the log
+
+#[tokio::test]
+async fn racing_registrations_that_skip_the_pre_check_still_cannot_share_a_username() {
+    use domain::accounts::{ClaimKind, UserCommand, decide, repo};
+    let app = TestApp::new().await;
+    let store = app.state.store.clone();
+    let register = |email: &'static str| {
+        let store = store.clone();
+        async move {
+            let user_id = uuid::Uuid::now_v7();
+            let command = UserCommand::Register {
+                user_id,
+                email: email.into(),
+                username: "Same".into(),
+                full_name: "Racer".into(),
+                password_hash: "$argon2id$test".into(),
+                code_hash: "00".into(),
+                now: chrono::Utc::now(),
+            };
+            repo::execute(store.as_ref(), user_id, &Default::default(), |u| decide(u, command.clone())).await.map(|_| user_id)
+        }
+    };
+
+    let results = futures::future::join_all([register("r1@example.com"), register("r2@example.com"), register("r3@example.com")]).await;
+
+    let winners: Vec<_> = results.iter().filter_map(|r| r.as_ref().ok()).collect();
+    assert_eq!(winners.len(), 1, "{results:?}");
+    for loser in results.iter().filter(|r| r.is_err()) {
+        assert!(matches!(loser, Err(repo::CommandError::Rejected(domain::accounts::AccountError::UsernameTaken))), "{loser:?}");
+    }
+    assert_eq!(repo::find(store.as_ref(), ClaimKind::Username, "same").await.unwrap(), Some(*winners[0]));
+    // The losers left nothing behind: no user stream, no e-mail claim.
+    for email in ["r1@example.com", "r2@example.com", "r3@example.com"] {
+        let holder = repo::find(store.as_ref(), ClaimKind::Email, email).await.unwrap();
+        assert!(holder.is_none() || holder == Some(*winners[0]));
+    }
+}
+
+#[tokio::test]
+async fn the_log_never_holds_a_password_code_or_reset_token_in_clear() {
+    let app = TestApp::new().await;
+    app.register("secret@example.com", "secretive").await.expect(200);
+    let code = app.code("secret@example.com").await;
+    app.json("PUT", "/api/auth/reset-account-password", None, json!({ "email": "secret@example.com" })).await.expect(200);
+    let link = app.mails("secret@example.com").await[0]["link"].as_str().unwrap().to_owned();
+    let token = link.rsplit('.').next().unwrap().to_owned();
+
+    let events = app.state.store.read_all(0, 1_000).await.unwrap();
+    assert!(events.iter().any(|e| e.event_type == "VerificationCodeIssued"));
+    for event in &events {
+        assert!(!event.payload.contains(PASSWORD), "{}", event.payload);
+        assert!(!event.payload.contains(&format!("\"{code}\"")), "{}", event.payload);
+        assert!(!event.payload.contains(&token), "{}", event.payload);
+    }
+}
