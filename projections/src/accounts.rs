@@ -153,7 +153,7 @@ pub struct UserProfile {
 async fn wallets(db: &ReadDb, user_id: &str) -> Result<Vec<LinkedWallet>, ProjectionError> {
     let rows = sqlx::query("SELECT provider, address FROM user_wallets WHERE user_id = $1 ORDER BY linked_at, address")
         .bind(user_id)
-        .fetch_all(db.pool())
+        .fetch_all(&db.pool().clone())
         .await?;
     rows.iter()
         .map(|r| Ok(LinkedWallet { provider: r.try_get("provider")?, address: r.try_get("address")? }))
@@ -169,7 +169,7 @@ async fn profile_row(db: &ReadDb, user_id: &str, private: bool) -> Result<Option
         "SELECT user_id, '' AS email, username, full_name, '' AS mobile_number, bio, avatar, cover_image, auth_provider, \
          verified, created_at FROM users WHERE user_id = $1"
     };
-    let Some(row) = sqlx::query(sql).bind(user_id).fetch_optional(db.pool()).await? else { return Ok(None) };
+    let Some(row) = sqlx::query(sql).bind(user_id).fetch_optional(&db.pool().clone()).await? else { return Ok(None) };
     Ok(Some(UserProfile {
         user_id: row.try_get("user_id")?,
         email: row.try_get("email")?,
@@ -200,7 +200,7 @@ pub async fn public_profile(db: &ReadDb, user_id: &str) -> Result<Option<UserPro
 pub async fn user_by_wallet(db: &ReadDb, address: &str) -> Result<Option<String>, ProjectionError> {
     Ok(sqlx::query_scalar("SELECT user_id FROM user_wallets WHERE address = $1")
         .bind(address.to_lowercase())
-        .fetch_optional(db.pool())
+        .fetch_optional(&db.pool().clone())
         .await?)
 }
 

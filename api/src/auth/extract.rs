@@ -13,10 +13,10 @@ use uuid::Uuid;
 use super::tokens::TokenError;
 use crate::{AppState, error::ApiError};
 
-/// The user a valid bearer token names. Missing, malformed or forged: 401 'Unauthorized';
-/// expired: 410 'Token expired'.
+/// The user a valid bearer token names, and when the token was issued. Missing, malformed or
+/// forged: 401 'Unauthorized'; expired: 410 'Token expired'.
 #[derive(Clone, Copy, Debug)]
-pub struct AuthUser(pub Uuid);
+pub struct AuthUser(pub Uuid, pub i64);
 
 fn bearer(parts: &Parts) -> Option<&str> {
     let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
@@ -30,7 +30,7 @@ impl FromRequestParts<AppState> for AuthUser {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let token = bearer(parts).ok_or(ApiError::Unauthorized)?;
         match state.accounts.tokens.verify(token) {
-            Ok(user) => Ok(Self(user)),
+            Ok((user, issued_at)) => Ok(Self(user, issued_at)),
             Err(TokenError::Expired) => Err(ApiError::TokenExpired),
             Err(TokenError::Invalid) => Err(ApiError::Unauthorized),
         }
@@ -45,7 +45,7 @@ impl FromRequestParts<AppState> for MaybeUser {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        Ok(Self(bearer(parts).and_then(|t| state.accounts.tokens.verify(t).ok())))
+        Ok(Self(bearer(parts).and_then(|t| state.accounts.tokens.verify(t).ok()).map(|(user, _)| user)))
     }
 }
 

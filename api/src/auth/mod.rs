@@ -125,8 +125,12 @@ where
     Ok(executed)
 }
 
-/// A signed-in user's account, or 401 if the token names none.
+/// A signed-in user's account, or 401 if the token names none or its session has ended (a
+/// password reset or e-mail change since it was issued).
 pub async fn load_signed_in(state: &AppState, user: AuthUser) -> Result<User, ApiError> {
     let loaded = repo::load(state.store.as_ref(), user.0).await?;
-    if loaded.user.exists() { Ok(loaded.user) } else { Err(ApiError::Unauthorized) }
+    let issued_at = chrono::DateTime::from_timestamp(user.1, 0).unwrap_or_default();
+    // Tokens carry whole seconds: one issued in the second of the change still counts.
+    let issued_at = issued_at + chrono::Duration::seconds(1);
+    if loaded.user.session_valid(issued_at) { Ok(loaded.user) } else { Err(ApiError::Unauthorized) }
 }

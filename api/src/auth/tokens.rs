@@ -53,13 +53,13 @@ impl Tokens {
         jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.encoding)
     }
 
-    /// The user id a token carries, if it is ours and current.
-    pub fn verify(&self, token: &str) -> Result<Uuid, TokenError> {
+    /// The user id and issue time (Unix seconds) a token carries, if it is ours and current.
+    pub fn verify(&self, token: &str) -> Result<(Uuid, i64), TokenError> {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = 0;
         validation.set_required_spec_claims(&["exp", "sub"]);
         match jsonwebtoken::decode::<Claims>(token, &self.decoding, &validation) {
-            Ok(data) => data.claims.sub.parse().map_err(|_| TokenError::Invalid),
+            Ok(data) => Ok((data.claims.sub.parse().map_err(|_| TokenError::Invalid)?, data.claims.iat)),
             Err(err) if matches!(err.kind(), ErrorKind::ExpiredSignature) => Err(TokenError::Expired),
             Err(_) => Err(TokenError::Invalid),
         }
@@ -74,7 +74,7 @@ mod tests {
     fn tokens_carry_the_user_and_expire() {
         let tokens = Tokens::new(b"key");
         let user = Uuid::from_u128(42);
-        assert_eq!(tokens.verify(&tokens.issue(user).unwrap()), Ok(user));
+        assert_eq!(tokens.verify(&tokens.issue(user).unwrap()).map(|(id, _)| id), Ok(user));
         let old = Claims { sub: user.to_string(), iat: 0, exp: Utc::now().timestamp() - 10 };
         assert_eq!(tokens.verify(&tokens.sign(&old).unwrap()), Err(TokenError::Expired));
         assert_eq!(Tokens::new(b"other").verify(&tokens.issue(user).unwrap()), Err(TokenError::Invalid));

@@ -90,6 +90,7 @@ async fn own(state: &AppState, user_id: Uuid) -> Result<Value, ApiError> {
 }
 
 async fn my_profile(State(state): State<AppState>, me: AuthUser) -> Result<Response, ApiError> {
+    load_signed_in(&state, me).await?;
     Ok(ok(own(&state, me.0).await?, "Profile fetched"))
 }
 

@@ -294,7 +294,9 @@ async fn register_is_rate_limited_per_client_address() {
 #[tokio::test]
 async fn a_reset_link_sets_a_new_password_once() {
     let app = TestApp::new().await;
-    app.signed_up("p@example.com", "resetter").await;
+    let old_session = app.signed_up("p@example.com", "resetter").await;
+    // Tokens carry whole seconds: let the reset happen in a later second than the sign-in.
+    tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
 
     let unknown = app.json("PUT", "/api/auth/reset-account-password", None, json!({ "email": "ghost@example.com" })).await.expect(200);
     let known = app.json("PUT", "/api/auth/reset-account-password", None, json!({ "email": "p@example.com" })).await.expect(200);
@@ -314,7 +316,9 @@ async fn a_reset_link_sets_a_new_password_once() {
     app.json("PUT", "/api/auth/resetpassword-changepassword", None, reset("nonsense", "new password 1", "new password 1")).await.expect(400);
 
     app.json("PUT", "/api/auth/resetpassword-changepassword", None, reset(&token, "new password 1", "new password 1")).await.expect(200);
-    app.login("p@example.com", "new password 1").await.expect(200);
+    let new_session = app.login("p@example.com", "new password 1").await.expect(200).body()["accessToken"].as_str().unwrap().to_owned();
+    app.get("/api/account/myprofile", Some(&old_session)).await.expect(401);
+    app.get("/api/account/myprofile", Some(&new_session)).await.expect(200);
     app.login("p@example.com", PASSWORD).await.expect(401);
 
     let reused = app.json("PUT", "/api/auth/resetpassword-changepassword", None, reset(&token, "new password 2", "new password 2")).await.expect(400);
@@ -335,6 +339,7 @@ async fn changing_the_password_needs_the_current_one() {
 
     let done = app.json("PUT", "/api/auth/change-account-password", Some(&token), change(PASSWORD, "brand new pass", "brand new pass")).await.expect(200);
     assert_eq!(done.message(), "Password changed successfully");
+    app.get("/api/account/myprofile", Some(&token)).await.expect(200);
     app.login("cp@example.com", "brand new pass").await.expect(200);
     app.login("cp@example.com", PASSWORD).await.expect(401);
 }
@@ -346,6 +351,7 @@ async fn changing_the_email_needs_the_code_mailed_to_the_new_address() {
     let app = TestApp::new().await;
     let token = app.signed_up("before@example.com", "mover").await;
     app.signed_up("occupied@example.com", "occupant").await;
+    tokio::time::sleep(std::time::Duration::from_millis(1_100)).await;
 
     let taken = app.json("PUT", "/api/auth/changeemail", Some(&token), json!({ "newEmail": "Occupied@example.com" })).await.expect(409);
     assert_eq!(taken.message(), "Email is already registered");
@@ -359,10 +365,12 @@ async fn changing_the_email_needs_the_code_mailed_to_the_new_address() {
     let done = app.json("PUT", "/api/auth/verifyemailchange", Some(&token), verify(&code)).await.expect(200);
     assert_eq!(done.message(), "Login again with new email and same credentials");
 
-    app.login("after@example.com", PASSWORD).await.expect(200);
+    let relogged = app.login("after@example.com", PASSWORD).await.expect(200).body()["accessToken"].as_str().unwrap().to_owned();
     app.login("before@example.com", PASSWORD).await.expect(401);
-    assert_eq!(app.my_profile(&token).await["email"], "after@example.com");
-    let reused = app.json("PUT", "/api/auth/verifyemailchange", Some(&token), verify(&code)).await.expect(400);
+    assert_eq!(app.my_profile(&relogged).await["email"], "after@example.com");
+    // The UI logs out after the change; the old session is over anyway.
+    app.get("/api/account/myprofile", Some(&token)).await.expect(401);
+    let reused = app.json("PUT", "/api/auth/verifyemailchange", Some(&relogged), verify(&code)).await.expect(400);
     assert_eq!(reused.message(), "No verification code is pending; request a new one");
     // The old address was released: someone else may sign up with it.
     app.register("before@example.com", "newcomer").await.expect(200);

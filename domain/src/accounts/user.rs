@@ -78,6 +78,8 @@ pub struct User {
     pub wallet_nonce: Option<(String, DateTime<Utc>)>,
     /// Linked wallets, oldest first.
     pub wallets: Vec<Wallet>,
+    /// When the password was reset or the e-mail changed: sessions from before are over.
+    pub sessions_valid_from: Option<DateTime<Utc>>,
 }
 
 impl User {
@@ -89,6 +91,13 @@ impl User {
     /// Whether the account signs in through Google.
     pub fn is_google(&self) -> bool {
         self.provider == Some(AuthProvider::Google)
+    }
+
+    /// Whether a session (access token) issued at `issued_at` still holds: a password reset or
+    /// an e-mail change ends every earlier session. (A password change by the signed-in user
+    /// keeps them: the UI goes on with its token.)
+    pub fn session_valid(&self, issued_at: DateTime<Utc>) -> bool {
+        self.exists() && self.sessions_valid_from.is_none_or(|from| issued_at >= from)
     }
 
     /// The login rule, given whether the password matched the stored hash: unknown account,
@@ -536,15 +545,17 @@ pub fn evolve(mut state: User, event: &UserEvent) -> User {
         E::LoggedInWithGoogle { google_subject, .. } => state.google_subject = Some(google_subject.clone()),
         E::PasswordChanged { password_hash, .. } => state.password_hash = Some(password_hash.clone()),
         E::PasswordResetRequested { token_hash, expires_at } => state.reset = Some((token_hash.clone(), *expires_at)),
-        E::PasswordReset { password_hash, .. } => {
+        E::PasswordReset { password_hash, at } => {
             state.password_hash = Some(password_hash.clone());
             state.reset = None;
+            state.sessions_valid_from = Some(*at);
         }
         E::EmailChangeRequested { new_email, code_hash, expires_at, attempts_allowed } => {
             state.email_change = Some((new_email.clone(), pending(code_hash, expires_at, *attempts_allowed)));
         }
-        E::EmailChanged { new_email, .. } => {
+        E::EmailChanged { new_email, at, .. } => {
             state.email = new_email.clone();
+            state.sessions_valid_from = Some(*at);
             state.email_change = None;
             // A reset link mailed to the old address must not outlive it.
             state.reset = None;
@@ -830,7 +841,10 @@ mod tests {
         assert!(matches!(done[1], UserEvent::AccountVerified { .. }), "the link proved the address");
         history.extend(done);
         assert_eq!(given(&history).when(reset("tok", 2)), Err(AccountError::InvalidResetToken), "used up");
-        assert_eq!(fold(&history).password_hash.as_deref(), Some("new"));
+        let user = fold(&history);
+        assert_eq!(user.password_hash.as_deref(), Some("new"));
+        assert!(!user.session_valid(t0()), "a reset ends earlier sessions");
+        assert!(user.session_valid(t0() + Duration::minutes(1)));
     }
 
     #[test]
