@@ -20,6 +20,9 @@ pub enum ProjectionError {
         /// What was wrong.
         reason: String,
     },
+    /// A read-model generation name or pointer is unusable.
+    #[error("read model generation {0}")]
+    Generation(String),
     /// Waiting for the projector to reach a position took too long.
     #[error("the read models did not reach position {0} in time")]
     Timeout(u64),

@@ -16,6 +16,15 @@ const BATCH: usize = 1_000;
 /// How often to look at the log when no wake-up arrives (another process appending).
 const POLL: Duration = Duration::from_millis(500);
 
+/// The position the read tables of `db`'s current generation include.
+async fn checkpoint(db: &ReadDb) -> Result<Position, ProjectionError> {
+    let position: Option<i64> = sqlx::query_scalar("SELECT position FROM projector_checkpoint WHERE name = $1")
+        .bind(NAME)
+        .fetch_optional(&db.pool())
+        .await?;
+    Ok(position.unwrap_or(0) as Position)
+}
+
 /// Folds the log into the read tables.
 pub struct Projector {
     store: Arc<dyn EventStore>,
@@ -50,11 +59,7 @@ impl ProjectorHandle {
 impl Projector {
     /// A projector resuming from the read database's checkpoint.
     pub async fn new(store: Arc<dyn EventStore>, db: ReadDb) -> Result<Self, ProjectionError> {
-        let position: Option<i64> = sqlx::query_scalar("SELECT position FROM projector_checkpoint WHERE name = $1")
-            .bind(NAME)
-            .fetch_optional(db.pool())
-            .await?;
-        let projected = watch::channel(position.unwrap_or(0) as Position).0;
+        let projected = watch::channel(checkpoint(&db).await?).0;
         Ok(Self { store, db, models: read_models(), projected })
     }
 
@@ -85,6 +90,11 @@ impl Projector {
 
     /// Applies one batch; false when there was nothing to apply.
     async fn step(&self) -> Result<bool, ProjectionError> {
+        if self.db.refresh().await? {
+            // A replay published a rebuilt generation: carry on from where it stopped.
+            let position = checkpoint(&self.db).await?;
+            self.projected.send_replace(position);
+        }
         let after = *self.projected.borrow();
         let events = self.store.read_all(after, BATCH).await?;
         let Some(last) = events.last().map(|e| e.position) else { return Ok(false) };

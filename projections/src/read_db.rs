@@ -1,62 +1,284 @@
-//! The read database: SQLite (a file of its own beside the log) or PostgreSQL.
+//! The read database: SQLite (a file of its own beside the log) or PostgreSQL, in
+//! *generations*.
+//!
+//! A replay builds every read table from the log into a new generation (a new SQLite file, or a
+//! new Postgres schema) while the server keeps answering from the current one, then publishes
+//! it by moving a pointer (a small file beside the SQLite database; a row in Postgres). Every
+//! [`ReadDb`] notices the move on its next [`ReadDb::refresh`] and switches its pool: the
+//! projector carries on from the new generation's checkpoint, queries read the new tables.
 
+use std::{
+    path::{Path, PathBuf},
+    sync::{Arc, RwLock},
+};
+
+use sha2::{Digest, Sha256};
 use sqlx::{
-    AnyPool, Executor,
+    AnyPool, Executor, Row,
     any::{AnyPoolOptions, install_default_drivers},
 };
 
 use crate::ProjectionError;
 
-/// A pool on the read database, with its tables migrated. The SQL written here uses `$1`
-/// placeholders, which both SQLite and Postgres accept.
-#[derive(Clone)]
-pub struct ReadDb {
-    pool: AnyPool,
-    sqlite: bool,
+/// Where the generations live.
+#[derive(Clone, Debug)]
+enum Base {
+    /// `read.db`: generations are files beside it, the pointer is `read.db.current`.
+    Sqlite(PathBuf),
+    /// A database: generations are schemas, the pointer is `public.read_generation`.
+    Postgres {
+        /// Its URL.
+        url: String,
+        /// A small pool in the default schema, for the pointer and creating schemas.
+        admin: AnyPool,
+    },
 }
 
+#[derive(Clone)]
+struct Current {
+    pool: AnyPool,
+    generation: String,
+}
+
+/// A pool on the current generation of the read database, with its tables migrated. The SQL
+/// written here uses `$1` placeholders, which both SQLite and Postgres accept.
+#[derive(Clone)]
+pub struct ReadDb {
+    base: Base,
+    current: Arc<RwLock<Current>>,
+    /// Opened with [`ReadDb::open`]: follows the published generation. A generation opened by
+    /// name (a replay building one) stays where it is.
+    follows: bool,
+}
+
+/// The generation a fresh database starts with (the base file itself; schema `read_initial`).
+const FIRST: &str = "initial";
+
 impl ReadDb {
-    /// Opens `url` (`sqlite://path` or `postgres://...`) and migrates it.
+    /// Opens the published generation of `url` (`sqlite://path` or `postgres://...`).
     pub async fn open(url: &str) -> Result<Self, ProjectionError> {
-        install_default_drivers();
-        let sqlite = url.starts_with("sqlite:");
-        if sqlite {
-            let path = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
-            let path = path.split('?').next().unwrap_or(path);
-            if let Some(dir) = std::path::Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(sqlx::Error::Io)?;
-            }
+        let base = parse(url).await?;
+        let generation = published(&base).await?;
+        Ok(Self { follows: true, ..Self::open_generation_of(base, generation).await? })
+    }
+
+    /// Opens (creating and migrating) a generation of `url` that need not be published yet.
+    pub async fn open_generation(url: &str, generation: &str) -> Result<Self, ProjectionError> {
+        let valid = !generation.is_empty() && generation.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(ProjectionError::Generation(format!("{generation:?}: use letters, digits and _")));
         }
-        let url = if sqlite && !url.contains('?') { format!("{url}?mode=rwc") } else { url.to_owned() };
-        let pool = AnyPoolOptions::new()
-            .max_connections(if sqlite { 4 } else { 8 })
-            .after_connect(move |conn, _| {
-                Box::pin(async move {
-                    if sqlite {
-                        // Read models are rebuilt from the log, so NORMAL durability is enough.
-                        conn.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000;")
-                            .await?;
-                    }
-                    Ok(())
-                })
-            })
-            .connect(&url)
-            .await?;
-        if sqlite {
-            sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
-        } else {
-            sqlx::migrate!("./migrations/postgres").run(&pool).await?;
-        }
-        Ok(Self { pool, sqlite })
+        Self::open_generation_of(parse(url).await?, generation.to_owned()).await
+    }
+
+    async fn open_generation_of(base: Base, generation: String) -> Result<Self, ProjectionError> {
+        let pool = connect(&base, &generation).await?;
+        Ok(Self { base, current: Arc::new(RwLock::new(Current { pool, generation })), follows: false })
     }
 
     /// Whether this is SQLite (full-text search differs: FTS5 there, tsvector on Postgres).
     pub fn is_sqlite(&self) -> bool {
-        self.sqlite
+        matches!(self.base, Base::Sqlite(_))
     }
 
-    /// The pool, for queries.
-    pub fn pool(&self) -> &AnyPool {
-        &self.pool
+    /// The pool of the current generation, for queries.
+    pub fn pool(&self) -> AnyPool {
+        self.current.read().expect("not poisoned").pool.clone()
     }
+
+    /// The current generation's name.
+    pub fn generation(&self) -> String {
+        self.current.read().expect("not poisoned").generation.clone()
+    }
+
+    /// Switches to the published generation if it moved; true when it did.
+    pub async fn refresh(&self) -> Result<bool, ProjectionError> {
+        if !self.follows {
+            return Ok(false);
+        }
+        let published = published(&self.base).await?;
+        if published == self.generation() {
+            return Ok(false);
+        }
+        let pool = connect(&self.base, &published).await?;
+        tracing::info!(generation = %published, "switching to a rebuilt generation of the read models");
+        *self.current.write().expect("not poisoned") = Current { pool, generation: published };
+        Ok(true)
+    }
+
+    /// Makes this generation the one every reader uses.
+    pub async fn publish(&self) -> Result<(), ProjectionError> {
+        let generation = self.generation();
+        match &self.base {
+            Base::Sqlite(path) => {
+                let pointer = pointer_file(path);
+                let tmp = pointer.with_extension("current.tmp");
+                std::fs::write(&tmp, &generation).map_err(sqlx::Error::Io)?;
+                std::fs::rename(&tmp, &pointer).map_err(sqlx::Error::Io)?;
+            }
+            Base::Postgres { admin, .. } => {
+                sqlx::query(
+                    "INSERT INTO public.read_generation (id, generation) VALUES (1, $1) \
+                     ON CONFLICT (id) DO UPDATE SET generation = excluded.generation",
+                )
+                .bind(&generation)
+                .execute(admin)
+                .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A SHA-256 over every row of every read table (the projector's checkpoint and search
+    /// indexes aside), tables by name, rows in a total order: equal read states give equal
+    /// checksums, so a replay can be compared with the live state.
+    pub async fn checksum(&self) -> Result<String, ProjectionError> {
+        let pool = self.pool();
+        let tables: Vec<String> = if self.is_sqlite() {
+            sqlx::query_scalar(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+                 AND name NOT LIKE '_sqlx%' AND name NOT LIKE 'nft_search%' AND name <> 'projector_checkpoint' ORDER BY name",
+            )
+            .fetch_all(&pool)
+            .await?
+        } else {
+            sqlx::query_scalar(
+                "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema() \
+                 AND table_type = 'BASE TABLE' AND table_name NOT LIKE '_sqlx%' AND table_name <> 'projector_checkpoint' \
+                 ORDER BY table_name",
+            )
+            .fetch_all(&pool)
+            .await?
+        };
+        let mut hash = Sha256::new();
+        for table in tables {
+            let columns: Vec<String> = if self.is_sqlite() {
+                sqlx::query_scalar("SELECT name FROM pragma_table_info($1) ORDER BY cid").bind(&table).fetch_all(&pool).await?
+            } else {
+                sqlx::query_scalar(
+                    "SELECT column_name::text FROM information_schema.columns WHERE table_schema = current_schema() \
+                     AND table_name = $1 ORDER BY ordinal_position",
+                )
+                .bind(&table)
+                .fetch_all(&pool)
+                .await?
+            };
+            let texts: Vec<String> = columns.iter().map(|c| format!("CAST(\"{c}\" AS TEXT)")).collect();
+            let order: Vec<String> = (1..=texts.len()).map(|i| i.to_string()).collect();
+            let sql = format!("SELECT {} FROM \"{table}\" ORDER BY {}", texts.join(", "), order.join(", "));
+            hash.update(table.as_bytes());
+            hash.update([0]);
+            for row in sqlx::query(&sql).fetch_all(&pool).await? {
+                for i in 0..columns.len() {
+                    match row.try_get::<Option<String>, _>(i)? {
+                        Some(value) => {
+                            hash.update([1]);
+                            hash.update((value.len() as u64).to_be_bytes());
+                            hash.update(value.as_bytes());
+                        }
+                        None => hash.update([2]),
+                    }
+                }
+            }
+        }
+        Ok(hex::encode(hash.finalize()))
+    }
+}
+
+async fn parse(url: &str) -> Result<Base, ProjectionError> {
+    install_default_drivers();
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        let admin = AnyPoolOptions::new().max_connections(2).connect(url).await?;
+        sqlx::query("CREATE TABLE IF NOT EXISTS public.read_generation (id INTEGER PRIMARY KEY, generation TEXT NOT NULL)")
+            .execute(&admin)
+            .await?;
+        return Ok(Base::Postgres { url: url.to_owned(), admin });
+    }
+    let path = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
+    let path = path.split('?').next().unwrap_or(path);
+    if let Some(dir) = Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(sqlx::Error::Io)?;
+    }
+    Ok(Base::Sqlite(PathBuf::from(path)))
+}
+
+fn pointer_file(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_owned();
+    name.push(".current");
+    path.with_file_name(name)
+}
+
+/// The file of a SQLite generation: the base file for the first, `read-<generation>.db` after.
+fn generation_file(path: &Path, generation: &str) -> PathBuf {
+    if generation == FIRST {
+        return path.to_owned();
+    }
+    let stem = path.file_stem().unwrap_or_default().to_string_lossy();
+    path.with_file_name(format!("{stem}-{generation}.db"))
+}
+
+/// The Postgres schema of a generation: `read_<generation>`. Never `public`, where the event
+/// log (and its own migration table) may live in the same database.
+fn generation_schema(generation: &str) -> String {
+    format!("read_{generation}")
+}
+
+async fn published(base: &Base) -> Result<String, ProjectionError> {
+    match base {
+        Base::Sqlite(path) => match std::fs::read_to_string(pointer_file(path)) {
+            Ok(generation) => Ok(generation.trim().to_owned()),
+            Err(_) => Ok(FIRST.into()),
+        },
+        Base::Postgres { admin, .. } => {
+            let generation: Option<String> = sqlx::query_scalar("SELECT generation FROM public.read_generation WHERE id = 1")
+                .fetch_optional(admin)
+                .await?;
+            Ok(generation.unwrap_or_else(|| FIRST.into()))
+        }
+    }
+}
+
+async fn connect_in_schema(url: &str, schema: String) -> Result<AnyPool, ProjectionError> {
+    Ok(AnyPoolOptions::new()
+        .max_connections(8)
+        .after_connect(move |conn, _| {
+            let set = format!("SET search_path TO \"{schema}\"");
+            Box::pin(async move {
+                conn.execute(set.as_str()).await?;
+                Ok(())
+            })
+        })
+        .connect(url)
+        .await?)
+}
+
+async fn connect(base: &Base, generation: &str) -> Result<AnyPool, ProjectionError> {
+    let pool = match base {
+        Base::Sqlite(path) => {
+            let url = format!("sqlite://{}?mode=rwc", generation_file(path, generation).display());
+            AnyPoolOptions::new()
+                .max_connections(4)
+                .after_connect(|conn, _| {
+                    Box::pin(async move {
+                        // Read models are rebuilt from the log, so NORMAL durability is enough.
+                        conn.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000;")
+                            .await?;
+                        Ok(())
+                    })
+                })
+                .connect(&url)
+                .await?
+        }
+        Base::Postgres { url, admin } => {
+            let schema = generation_schema(generation);
+            sqlx::query(&format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\"")).execute(admin).await?;
+            connect_in_schema(url, schema).await?
+        }
+    };
+    if matches!(base, Base::Sqlite(_)) {
+        sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+    } else {
+        sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+    }
+    Ok(pool)
 }

@@ -279,20 +279,20 @@ pub async fn explore(db: &ReadDb, request: &Explore, page: Page) -> Result<Paged
         rows = rows.bind(value);
         count = count.bind(value);
     }
-    let data = rows.fetch_all(db.pool()).await?.iter().map(nft_view).collect::<Result<_, _>>()?;
-    let total = count.fetch_one(db.pool()).await?;
+    let data = rows.fetch_all(&db.pool()).await?.iter().map(nft_view).collect::<Result<_, _>>()?;
+    let total = count.fetch_one(&db.pool()).await?;
     Ok(Paged::new(data, total, page))
 }
 
 /// One token, unless unknown or burned.
 pub async fn detail(db: &ReadDb, nft_id: &str) -> Result<Option<NftView>, sqlx::Error> {
     let sql = format!("SELECT {NFT_COLUMNS} FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id WHERE n.nft_id = $1 AND n.burned = 0");
-    sqlx::query(&sql).bind(nft_id).fetch_optional(db.pool()).await?.as_ref().map(nft_view).transpose()
+    sqlx::query(&sql).bind(nft_id).fetch_optional(&db.pool()).await?.as_ref().map(nft_view).transpose()
 }
 
 /// Whether a token exists (burned ones included): tells a 404 from an empty list.
 pub async fn exists(db: &ReadDb, nft_id: &str) -> Result<bool, sqlx::Error> {
-    let found: Option<String> = sqlx::query_scalar("SELECT nft_id FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(db.pool()).await?;
+    let found: Option<String> = sqlx::query_scalar("SELECT nft_id FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(&db.pool()).await?;
     Ok(found.is_some())
 }
 
@@ -303,7 +303,7 @@ pub async fn auctions(db: &ReadDb, nft_id: &str) -> Result<Vec<AuctionView>, sql
          WHERE nft_id = $1 AND ended = 0 ORDER BY started_at DESC, auction_id DESC",
     )
     .bind(nft_id)
-    .fetch_all(db.pool())
+    .fetch_all(&db.pool())
     .await?;
     let now = Utc::now().timestamp();
     rows.iter()
@@ -353,12 +353,12 @@ pub async fn bid_history(db: &ReadDb, nft_id: &str, auction_id: &str, page: Page
     ))
     .bind(nft_id)
     .bind(auction_id)
-    .fetch_all(db.pool())
+    .fetch_all(&db.pool())
     .await?;
     let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM bids WHERE nft_id = $1 AND auction_id = $2")
         .bind(nft_id)
         .bind(auction_id)
-        .fetch_one(db.pool())
+        .fetch_one(&db.pool())
         .await?;
     let data = rows
         .iter()
@@ -402,7 +402,7 @@ pub async fn history(db: &ReadDb, nft_id: &str) -> Result<Vec<HistoryView>, sqlx
         "SELECT position, type_of_event, address, tx_hash, at FROM nft_history WHERE nft_id = $1 ORDER BY position DESC LIMIT 200",
     )
     .bind(nft_id)
-    .fetch_all(db.pool())
+    .fetch_all(&db.pool())
     .await?;
     rows.iter()
         .map(|row| {
@@ -433,7 +433,7 @@ pub struct OwnerView {
 pub async fn owners(db: &ReadDb, nft_id: &str) -> Result<Vec<OwnerView>, sqlx::Error> {
     let rows = sqlx::query("SELECT owner, tx_hash, at FROM owner_history WHERE nft_id = $1 ORDER BY position DESC")
         .bind(nft_id)
-        .fetch_all(db.pool())
+        .fetch_all(&db.pool())
         .await?;
     rows.iter()
         .map(|row| Ok(OwnerView { owner_address: row.try_get(0)?, transaction_hash: row.try_get(1)?, since: iso(row.try_get(2)?) }))
@@ -471,7 +471,7 @@ pub async fn statistics(db: &ReadDb) -> Result<Statistics, sqlx::Error> {
     let row = sqlx::query(
         "SELECT (SELECT COUNT(*) FROM nfts), (SELECT COUNT(DISTINCT seller) FROM sales), (SELECT COUNT(*) FROM sales)",
     )
-    .fetch_one(db.pool())
+    .fetch_one(&db.pool())
     .await?;
     Ok(Statistics { total_nft_minted: row.try_get(0)?, total_seller: row.try_get(1)?, total_nft_sold: row.try_get(2)? })
 }
@@ -488,6 +488,6 @@ pub struct CategoryView {
 
 /// Every category, in the order they were added.
 pub async fn categories(db: &ReadDb) -> Result<Vec<CategoryView>, sqlx::Error> {
-    let rows = sqlx::query("SELECT id, name FROM categories ORDER BY position").fetch_all(db.pool()).await?;
+    let rows = sqlx::query("SELECT id, name FROM categories ORDER BY position").fetch_all(&db.pool()).await?;
     rows.iter().map(|row| Ok(CategoryView { id: row.try_get(0)?, category_name: row.try_get(1)? })).collect()
 }

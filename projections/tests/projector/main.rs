@@ -13,6 +13,7 @@ use sqlx::Row;
 use uuid::Uuid;
 
 mod queries;
+mod replay;
 
 const CHAIN: u64 = 80001;
 
@@ -91,7 +92,7 @@ async fn nft(db: &ReadDb, id: &str) -> Option<Row_> {
         "SELECT owner, sale_type, price, highest_bid, highest_bidder, transfers, burned FROM nfts WHERE nft_id = $1",
     )
     .bind(id)
-    .fetch_optional(db.pool())
+    .fetch_optional(&db.pool())
     .await
     .unwrap()?;
     Some(Row_ {

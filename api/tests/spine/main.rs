@@ -1,0 +1,169 @@
+//! The spine end to end: transactions on a real anvil, through the indexer, the event log and
+//! the projector, read back over HTTP from the read API.
+
+use std::{sync::Arc, time::Duration};
+
+use alloy::{
+    primitives::{Address, U256},
+    rpc::types::TransactionReceipt,
+};
+use api::{AppState, routes::chain::ChainInfo};
+use axum::{body::Body, http::Request};
+use indexer::{
+    Indexer, IndexerHandle,
+    bindings::Marketplace,
+    test_utils::{TestChain, mint_call, sqlite_store},
+};
+use projections::{Projector, ProjectorHandle, ReadDb};
+use serde_json::Value;
+use tower::ServiceExt;
+
+const MATIC: u128 = 1_000_000_000_000_000_000;
+
+struct Spine {
+    chain: TestChain,
+    state: AppState,
+    indexer: IndexerHandle,
+    projector: ProjectorHandle,
+    _dir: tempfile::TempDir,
+}
+
+fn matic(tenths: u128) -> U256 {
+    U256::from(tenths * MATIC / 10)
+}
+
+fn lower(address: Address) -> String {
+    format!("{address:#x}")
+}
+
+impl Spine {
+    async fn start() -> Self {
+        let chain = TestChain::start().await;
+        let dir = tempfile::tempdir().unwrap();
+        let store = sqlite_store(&dir, "events.db").await;
+        let read = ReadDb::open(&format!("sqlite://{}", dir.path().join("read.db").display())).await.unwrap();
+        let projector = Projector::new(store.clone(), read.clone()).await.unwrap();
+        let projector_handle = projector.handle();
+        tokio::spawn(projector.run());
+        let indexer = Indexer::connect(chain.indexer_config(), store.clone()).await.unwrap();
+        let indexer_handle = indexer.handle();
+        tokio::spawn(indexer.run(std::future::pending()));
+        let data_dir = dir.path().join("data");
+        let config = <api::config::Config as clap::FromArgMatches>::from_arg_matches(
+            &<api::config::Config as clap::Args>::augment_args(clap::Command::new("test"))
+                .get_matches_from(["test", "--data-dir", data_dir.to_str().unwrap()]),
+        )
+        .unwrap();
+        let state = AppState {
+            store,
+            read,
+            projector: projector_handle.clone(),
+            files: Arc::new(api::files::FileStore::open(&dir.path().join("files")).unwrap()),
+            accounts: Arc::new(api::auth::Accounts::from_config(&config).unwrap()),
+            config: Arc::new(config),
+            chain: Arc::new(ChainInfo {
+                chain_id: 80001,
+                rpc_url: Some(chain.url.clone()),
+                contract_address: Some(lower(chain.market)),
+                ..ChainInfo::default()
+            }),
+            indexer: Some(indexer_handle.clone()),
+            http: reqwest::Client::new(),
+        };
+        Self { chain, state, indexer: indexer_handle, projector: projector_handle, _dir: dir }
+    }
+
+    /// Sends a transaction and waits until the read API shows its effect.
+    async fn send<C: alloy::sol_types::SolCall>(&self, from: usize, call: C, value: U256) -> TransactionReceipt {
+        let receipt = self.chain.transact(self.chain.accounts[from], call, value).await;
+        let position = self.indexer.sync_to(receipt.block_number.unwrap()).await.unwrap();
+        self.projector.wait_for(position, Duration::from_secs(10)).await.unwrap();
+        receipt
+    }
+
+    async fn get(&self, uri: &str) -> Value {
+        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
+        let response = app.oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
+        serde_json::from_slice(&bytes).unwrap()
+    }
+
+    fn account(&self, i: usize) -> String {
+        lower(self.chain.accounts[i])
+    }
+}
+
+fn token(n: u64) -> U256 {
+    U256::from(n)
+}
+
+fn kinds(history: &Value) -> Vec<String> {
+    history["body"]["data"].as_array().unwrap().iter().map(|h| h["typeOfEvent"].as_str().unwrap().to_owned()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trading_on_chain_shows_up_in_the_read_api() {
+    let spine = Spine::start().await;
+    let (alice, bob, carol, dave) = (1, 2, 3, 4);
+
+    // Mint at a fixed price with a 5% royalty to carol.
+    spine
+        .send(alice, mint_call("ipfs://meta", 1, &[(spine.chain.accounts[carol], 500)], 0, U256::ZERO, matic(10)), U256::ZERO)
+        .await;
+    let detail = spine.get("/api/nft/detail/80001-1").await;
+    assert_eq!(detail["statuscode"], 200);
+    let nft = &detail["body"];
+    assert_eq!((nft["formOfSale"].as_str(), nft["fixedPrice"].as_str()), (Some("FIXEDPRICE"), Some("1")));
+    assert_eq!(nft["currentOwner"]["ownerAddress"].as_str(), Some(spine.account(alice).as_str()));
+    assert_eq!(nft["royalty"][0]["percentage"], 5.0);
+    assert_eq!(nft["contractAddress"].as_str(), Some(lower(spine.chain.market).as_str()));
+
+    // Bob buys it.
+    spine.send(bob, Marketplace::buyTokenCall { tokenId: token(1) }, matic(10)).await;
+    let nft = spine.get("/api/nft/detail/80001-1").await["body"].clone();
+    assert_eq!((nft["formOfSale"].as_str(), nft["currentOwner"]["ownerAddress"].as_str()), (Some("NOT_FOR_SALE"), Some(spine.account(bob).as_str())));
+    assert_eq!(kinds(&spine.get("/api/nft/nfthistory/80001-1").await), ["PURCHASED", "PUT_ON_FIXEDSALE", "MINTED"]);
+    let owners = spine.get("/api/nft/ownnerhistory/80001-1").await;
+    assert_eq!(owners["body"].as_array().unwrap().len(), 2);
+
+    // Bob auctions it: base 1, buy now 5, an hour long.
+    let (_, now) = spine.chain.latest().await;
+    spine
+        .send(bob, Marketplace::toggleForSaleCall { tokenId: token(1), saleType: 2, price: matic(50), auctionEndTime: now + 3600, basePrice: matic(10) }, U256::ZERO)
+        .await;
+    let auctions = spine.get("/api/nft/explore/?formOfSale=AUCTION").await;
+    assert_eq!(auctions["body"]["totalItems"], 1);
+    let in_auction = spine.get("/api/nft/nftinauction/80001-1").await;
+    let auction_id = in_auction["body"][0]["auctionId"].as_str().unwrap().to_owned();
+    assert_eq!(in_auction["body"][0]["auctionBuyNowPrice"], "5");
+
+    // Carol bids 1, dave outbids with 2: carol is refunded.
+    spine.send(carol, Marketplace::bidCall { tokenId: token(1) }, matic(10)).await;
+    spine.send(dave, Marketplace::bidCall { tokenId: token(1) }, matic(20)).await;
+    let bids = spine.get(&format!("/api/nft/bidhistory/80001-1/{auction_id}/?page=1&limit=10")).await;
+    let rows: Vec<_> = bids["body"]["data"].as_array().unwrap().iter().map(|b| (b["bidAmount"].as_str().unwrap().to_owned(), b["status"].as_str().unwrap().to_owned())).collect();
+    assert_eq!(rows, [("2".to_owned(), "BID".to_owned()), ("1".to_owned(), "REFUNDED".to_owned())]);
+    assert_eq!(spine.get("/api/nft/detail/80001-1").await["body"]["highestBid"], "2");
+
+    // Bob rejects dave's bid, carol bids again, bob accepts: carol owns it.
+    spine.send(bob, Marketplace::acceptOfferCall { tokenId: token(1), accept: false }, U256::ZERO).await;
+    assert_eq!(spine.get("/api/nft/detail/80001-1").await["body"]["highestBid"], "0");
+    spine.send(carol, Marketplace::bidCall { tokenId: token(1) }, matic(15)).await;
+    spine.send(bob, Marketplace::acceptOfferCall { tokenId: token(1), accept: true }, U256::ZERO).await;
+    let nft = spine.get("/api/nft/detail/80001-1").await["body"].clone();
+    assert_eq!(nft["currentOwner"]["ownerAddress"].as_str(), Some(spine.account(carol).as_str()));
+    let bids = spine.get(&format!("/api/nft/bidhistory/80001-1/{auction_id}/")).await;
+    let statuses: Vec<_> = bids["body"]["data"].as_array().unwrap().iter().map(|b| b["status"].as_str().unwrap().to_owned()).collect();
+    assert_eq!(statuses, ["ALLOTED", "REFUNDED", "REFUNDED"]);
+    assert_eq!(kinds(&spine.get("/api/nft/nfthistory/80001-1").await)[0], "WON_AUCTION");
+
+    // Carol lists it, stops the sale, and burns it.
+    spine.send(carol, Marketplace::toggleForSaleCall { tokenId: token(1), saleType: 1, price: matic(30), auctionEndTime: 0, basePrice: U256::ZERO }, U256::ZERO).await;
+    spine.send(carol, Marketplace::toggleForSaleCall { tokenId: token(1), saleType: 0, price: U256::ZERO, auctionEndTime: 0, basePrice: U256::ZERO }, U256::ZERO).await;
+    assert_eq!(kinds(&spine.get("/api/nft/nfthistory/80001-1").await)[..2], ["REMOVED_FROM_SALE", "PUT_ON_FIXEDSALE"]);
+    spine.send(carol, Marketplace::burnCall { tokenId: token(1) }, U256::ZERO).await;
+    assert_eq!(spine.get("/api/nft/detail/80001-1").await["statuscode"], 404);
+
+    let stats = spine.get("/api/getmarketplacestatistics").await;
+    assert_eq!(stats["body"], serde_json::json!({ "totalNftMinted": 1, "totalSeller": 2, "totalNftSold": 2 }));
+}
