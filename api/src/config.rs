@@ -33,6 +33,10 @@ pub struct Config {
     #[arg(long, env = "RPC_URL")]
     pub rpc_url: Option<String>,
 
+    /// Loopback port of the local chain the dev stack starts.
+    #[arg(long, env = "ANVIL_PORT", default_value_t = 8545)]
+    pub anvil_port: u16,
+
     /// The marketplace contract's address. Unset: the dev stack deploys it (or reuses the
     /// deployment recorded for the chain under `data/`).
     #[arg(long, env = "CONTRACT_ADDRESS")]

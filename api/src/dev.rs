@@ -21,8 +21,6 @@ use tokio::process::{Child, Command};
 /// anvil's public development mnemonic: its accounts are well-known test keys, never real ones.
 /// The UI's dev wallet derives the same accounts (offered only against the local chain).
 pub const DEV_MNEMONIC: &str = "test test test test test test test test test test test junk";
-/// The loopback port the local chain listens on.
-pub const ANVIL_PORT: u16 = 8545;
 
 /// Where the contract of a chain was deployed (the format `contracts/scripts/deploy.mjs` writes).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -48,18 +46,18 @@ pub struct LocalChain {
 impl LocalChain {
     /// Starts anvil with its state in `data_dir/chain/state.json` (loaded if present, saved
     /// every few seconds and on exit), and waits until it answers.
-    pub async fn start(data_dir: &Path, chain_id: u64) -> anyhow::Result<Self> {
+    pub async fn start(data_dir: &Path, chain_id: u64, port: u16) -> anyhow::Result<Self> {
         let anvil = anvil_binary()?;
         let chain_dir = data_dir.join("chain");
         std::fs::create_dir_all(&chain_dir).context("creating data/chain")?;
         let state = chain_dir.join("state.json");
-        let url = format!("http://127.0.0.1:{ANVIL_PORT}");
+        let url = format!("http://127.0.0.1:{port}");
         if reqwest::Client::new().post(&url).json(&rpc("eth_chainId")).send().await.is_ok() {
-            bail!("something already listens on 127.0.0.1:{ANVIL_PORT}: stop it, or set RPC_URL to use it");
+            bail!("something already listens on 127.0.0.1:{port}: stop it, set ANVIL_PORT, or set RPC_URL to use it");
         }
         let log = std::fs::File::create(chain_dir.join("anvil.log")).context("creating the anvil log")?;
         let child = Command::new(&anvil)
-            .args(["--host", "127.0.0.1", "--port", &ANVIL_PORT.to_string(), "--chain-id", &chain_id.to_string()])
+            .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", &chain_id.to_string()])
             .arg("--state")
             .arg(&state)
             .args(["--state-interval", "5"])

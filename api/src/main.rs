@@ -86,7 +86,7 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
 
     // The chain: a local anvil for the dev stack unless a node is configured.
     let local_chain = match (&config.rpc_url, local) {
-        (None, true) => Some(api::dev::LocalChain::start(&config.data_dir, config.chain_id).await?),
+        (None, true) => Some(api::dev::LocalChain::start(&config.data_dir, config.chain_id, config.anvil_port).await?),
         _ => None,
     };
     let rpc_url = config.rpc_url.clone().or_else(|| local_chain.as_ref().map(|c| c.url.clone()));

@@ -67,7 +67,7 @@ describe('api client', () => {
     expect(errorMessage(error, 'fallback')).toBe('fallback')
   })
 
-  it.each([401, 410])('on %i clears the session and goes to /token-expiry with the callback', async (status) => {
+  it.each([401, 410])('on %i goes to /token-expiry with the callback, which clears the session', async (status) => {
     Cookies.set(TOKEN_COOKIE, 'expired')
     localStorage.setItem(USER_PROFILE_KEY, JSON.stringify({ email: 'a@b.co' }))
     useSession.setState({ token: 'expired', user: { email: 'a@b.co' } as never })
@@ -76,11 +76,10 @@ describe('api client', () => {
 
     await expect(apiRequest('/api/account/myprofile')).rejects.toBeInstanceOf(ApiError)
 
-    expect(Cookies.get(TOKEN_COOKIE)).toBeUndefined()
-    expect(localStorage.getItem(USER_PROFILE_KEY)).toBeNull()
-    expect(useSession.getState().token).toBeUndefined()
-    expect(useWalletStore.getState().walletType).toBeNull()
     expect(navigate).toHaveBeenCalledWith('/token-expiry?callbackURL=%2Fprofile%2Fedit-profile%3Ftab%3D1', undefined)
+    // Not cleared here: the current page's login guard would redirect to sign-in before
+    // /token-expiry shows. The token-expiry page clears it (its own test checks that).
+    expect(Cookies.get(TOKEN_COOKIE)).toBe('expired')
   })
 })
 

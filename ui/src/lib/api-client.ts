@@ -1,4 +1,4 @@
-import { clearSession, getToken } from './auth'
+import { getToken } from './auth'
 import { navigateTo, tokenExpiryPath } from './navigation'
 
 /** Every server response: the HTTP status equals `statuscode`. */
@@ -81,7 +81,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 
   const status = envelope?.statuscode ?? response.status
   if (token && SESSION_EXPIRED_STATUSES.includes(status)) {
-    clearSession()
+    // /token-expiry clears the session when it shows. Clearing it here, the login guard of the
+    // current page would send the user to sign-in before /token-expiry could say why.
     navigateTo(tokenExpiryPath())
   }
   if (!envelope) {
