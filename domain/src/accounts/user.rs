@@ -438,7 +438,10 @@ pub fn decide(state: &User, command: UserCommand) -> Result<Vec<UserEvent>, Acco
                 Some(name) if !name.trim().is_empty() => validate::username(&name)?,
                 _ => state.username.clone(),
             };
+            // The edit form requires all four fields (spec 5): a field sent blank is refused; a
+            // field not sent stays as it is.
             let bio = match bio {
+                Some(bio) if bio.trim().is_empty() => return Err(AccountError::invalid("bio: Required")),
                 Some(bio) if bio.trim().chars().count() > MAX_BIO => {
                     return Err(AccountError::invalid(format!("bio: at most {MAX_BIO} characters")));
                 }
@@ -446,6 +449,7 @@ pub fn decide(state: &User, command: UserCommand) -> Result<Vec<UserEvent>, Acco
                 None => state.bio.clone(),
             };
             let mobile_number = match mobile_number {
+                Some(mobile) if mobile.trim().is_empty() => return Err(AccountError::invalid("mobileNumber: Required")),
                 Some(mobile) => validate::mobile(&mobile)?,
                 None => state.mobile_number.clone(),
             };
@@ -910,6 +914,10 @@ mod tests {
         assert_eq!(given(&history).when(update), Ok(vec![]));
         let blank = UserCommand::UpdateProfile { full_name: Some(" ".into()), username: None, bio: None, mobile_number: None, avatar: None, cover_image: None };
         assert_eq!(given(&history).when(blank), Err(AccountError::invalid("fullName: Required")));
+        let blank_bio = UserCommand::UpdateProfile { full_name: None, username: None, bio: Some("  ".into()), mobile_number: None, avatar: None, cover_image: None };
+        assert_eq!(given(&history).when(blank_bio), Err(AccountError::invalid("bio: Required")));
+        let blank_mobile = UserCommand::UpdateProfile { full_name: None, username: None, bio: None, mobile_number: Some("".into()), avatar: None, cover_image: None };
+        assert_eq!(given(&history).when(blank_mobile), Err(AccountError::invalid("mobileNumber: Required")));
     }
 
     #[test]
