@@ -66,8 +66,12 @@ impl TestApp {
     }
 
     async fn get(&self, uri: &str) -> (StatusCode, Value) {
+        self.send(Request::get(uri).body(Body::empty()).unwrap()).await
+    }
+
+    async fn send(&self, request: Request<Body>) -> (StatusCode, Value) {
         let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
-        let response = app.oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
+        let response = app.oneshot(request).await.unwrap();
         let status = response.status();
         let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
         (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
@@ -168,4 +172,23 @@ async fn detail_history_statistics_and_reference_data() {
     assert_eq!(categories["body"].as_array().unwrap().len(), 8);
     let (_, coins) = app.get("/api/misc/coin").await;
     assert_eq!(coins["body"][0]["symbol"], "MATIC");
+}
+
+#[tokio::test]
+async fn client_errors_are_accepted_and_bad_reports_refused() {
+    let app = TestApp::new().await;
+    let post = |body: &str| {
+        Request::post("/api/misc/clienterror").header("content-type", "application/json").body(Body::from(body.to_owned())).unwrap()
+    };
+
+    let (status, body) = app.send(post(r#"{"message":"TypeError: boom","stack":"at x","url":"/explore"}"#)).await;
+    assert_eq!((status, body["message"].as_str()), (StatusCode::OK, Some("Reported")));
+
+    let (status, body) = app.send(post(r#"{"message":"  "}"#)).await;
+    assert_eq!((status, body["message"].as_str()), (StatusCode::BAD_REQUEST, Some("message: Required")));
+    let (status, body) = app.send(post("{not json")).await;
+    assert_eq!((status, body["statuscode"].as_i64()), (StatusCode::BAD_REQUEST, Some(400)));
+    let huge = format!(r#"{{"message":"{}"}}"#, "x".repeat(100_000));
+    let (status, _) = app.send(post(&huge)).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
 }
