@@ -89,7 +89,7 @@ use tokio::{
 use uuid::Uuid;
 
 use super::{
-    AppendOutcome, EventStore, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash, now_micros,
+    signal_appended, AppendOutcome, EventStore, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash, now_micros,
     prepare_rows, replayed_outcome, validate_batch,
 };
 
@@ -185,11 +185,7 @@ impl KurrentEventStore {
                 index.apply(row.position, row.stream_id, row.stream_version, row.event.event_id, row.hash)?;
             }
         }
-        self.appended.send_if_modified(|seen| {
-            let newer = outcome.last_position > *seen;
-            *seen = (*seen).max(outcome.last_position);
-            newer
-        });
+        signal_appended(&self.appended, outcome.last_position);
         Ok(())
     }
 }
@@ -384,11 +380,7 @@ async fn follow_log(log: Log, appended: watch::Sender<Position>) {
             match subscription.next().await {
                 Ok(event) => {
                     let position = revision_to_position(event.get_original_event().revision);
-                    appended.send_if_modified(|seen| {
-                        let newer = position > *seen;
-                        *seen = (*seen).max(position);
-                        newer
-                    });
+                    signal_appended(&appended, position);
                 }
                 Err(err) => {
                     tracing::warn!(%err, log = %log.name, "lost the log subscription; resubscribing");

@@ -249,6 +249,16 @@ impl KnownVersions {
     }
 }
 
+/// Moves a wake-up signal forward to `position` (never back), waking subscribers only when
+/// it moved.
+pub(crate) fn signal_appended(appended: &watch::Sender<Position>, position: Position) {
+    appended.send_if_modified(|seen| {
+        let newer = position > *seen;
+        *seen = (*seen).max(position);
+        newer
+    });
+}
+
 /// Microsecond precision, the finest both SQL backends store: the hash is computed over exactly
 /// what is stored.
 pub(crate) fn now_micros() -> chrono::DateTime<chrono::Utc> {

@@ -20,7 +20,7 @@ use tokio::{
 use uuid::Uuid;
 
 use super::{
-    AppendOutcome, KnownVersions, EventStore, Position, RecordedEvent, StoreError, StreamAppend, hash, now_micros,
+    signal_appended, AppendOutcome, KnownVersions, EventStore, Position, RecordedEvent, StoreError, StreamAppend, hash, now_micros,
     prepare_rows, replayed_outcome, validate_batch,
 };
 
@@ -109,11 +109,7 @@ async fn follow_notifications(pool: PgPool, appended: watch::Sender<Position>) {
             match listener.recv().await {
                 Ok(note) => {
                     if let Ok(position) = note.payload().parse::<u64>() {
-                        appended.send_if_modified(|seen| {
-                            let newer = position > *seen;
-                            *seen = (*seen).max(position);
-                            newer
-                        });
+                        signal_appended(&appended, position);
                     }
                 }
                 Err(err) => {
@@ -274,11 +270,7 @@ impl EventStore for PostgresEventStore {
                     }
                     *cached = Some(new_head);
                     self.known_versions.record(&outcome);
-                    self.appended.send_if_modified(|seen| {
-                        let newer = new_head.0 > *seen;
-                        *seen = (*seen).max(new_head.0);
-                        newer
-                    });
+                    signal_appended(&self.appended, new_head.0);
                     return Ok(outcome);
                 }
                 Answer::Duplicate => {

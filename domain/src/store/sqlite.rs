@@ -20,7 +20,7 @@ use tokio::sync::{Mutex, watch};
 use uuid::Uuid;
 
 use super::{
-    AppendOutcome, EventStore, KnownVersions, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash,
+    signal_appended, AppendOutcome, EventStore, KnownVersions, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash,
     now_micros, prepare_rows, replayed_outcome, validate_batch,
 };
 
@@ -135,11 +135,7 @@ impl SqliteEventStore {
     /// Records a successful append: version cache, wake-up signal.
     fn note_appended(&self, outcome: AppendOutcome) -> AppendOutcome {
         self.known_versions.record(&outcome);
-        self.appended.send_if_modified(|seen| {
-            let newer = outcome.last_position > *seen;
-            *seen = (*seen).max(outcome.last_position);
-            newer
-        });
+        signal_appended(&self.appended, outcome.last_position);
         outcome
     }
 }
