@@ -133,6 +133,18 @@ impl ReadDb {
     /// indexes aside), tables by name, rows in a total order: equal read states give equal
     /// checksums, so a replay can be compared with the live state.
     pub async fn checksum(&self) -> Result<String, ProjectionError> {
+        self.digest(&[], &[]).await
+    }
+
+    /// The same over what the tables *say*, leaving out the log positions rows are keyed by and
+    /// the reorg bookkeeping: two logs that record the same facts at different positions (one
+    /// with a reorg retracted and re-indexed, one indexed fresh from the canonical chain) give
+    /// equal content checksums.
+    pub async fn content_checksum(&self) -> Result<String, ProjectionError> {
+        self.digest(&["position"], &["retracted_events"]).await
+    }
+
+    async fn digest(&self, skip_columns: &[&str], skip_tables: &[&str]) -> Result<String, ProjectionError> {
         let pool = self.pool();
         let tables: Vec<String> = if self.is_sqlite() {
             sqlx::query_scalar(
@@ -151,7 +163,7 @@ impl ReadDb {
             .await?
         };
         let mut hash = Sha256::new();
-        for table in tables {
+        for table in tables.into_iter().filter(|t| !skip_tables.contains(&t.as_str())) {
             let columns: Vec<String> = if self.is_sqlite() {
                 sqlx::query_scalar("SELECT name FROM pragma_table_info($1) ORDER BY cid").bind(&table).fetch_all(&pool).await?
             } else {
@@ -163,6 +175,7 @@ impl ReadDb {
                 .fetch_all(&pool)
                 .await?
             };
+            let columns: Vec<String> = columns.into_iter().filter(|c| !skip_columns.contains(&c.as_str())).collect();
             let texts: Vec<String> = columns.iter().map(|c| format!("CAST(\"{c}\" AS TEXT)")).collect();
             let order: Vec<String> = (1..=texts.len()).map(|i| i.to_string()).collect();
             let sql = format!("SELECT {} FROM \"{table}\" ORDER BY {}", texts.join(", "), order.join(", "));

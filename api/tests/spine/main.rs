@@ -167,3 +167,52 @@ async fn trading_on_chain_shows_up_in_the_read_api() {
     let stats = spine.get("/api/getmarketplacestatistics").await;
     assert_eq!(stats["body"], serde_json::json!({ "totalNftMinted": 1, "totalSeller": 2, "totalNftSold": 2 }));
 }
+
+/// Indexes the chain into a new store and read database from scratch; returns their content checksum.
+async fn fresh_index_checksum(chain: &TestChain) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite_store(&dir, "fresh.db").await;
+    let read = ReadDb::open(&format!("sqlite://{}", dir.path().join("fresh-read.db").display())).await.unwrap();
+    let mut indexer = Indexer::connect(chain.indexer_config(), store.clone()).await.unwrap();
+    indexer.index_to_head().await.unwrap();
+    Projector::new(store, read.clone()).await.unwrap().catch_up().await.unwrap();
+    read.content_checksum().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_reorgs_of_depth_one_and_three_the_read_tables_equal_a_fresh_index() {
+    use alloy::{
+        providers::ext::AnvilApi,
+        rpc::types::anvil::{ReorgOptions, TransactionData},
+    };
+    let spine = Spine::start().await;
+    let (alice, bob, carol) = (1, 2, 3);
+    for i in 0..4u64 {
+        spine.send(alice, mint_call(&format!("ipfs://{i}"), 1, &[(spine.chain.accounts[carol], 250)], 0, U256::ZERO, matic(10 + i as u128)), U256::ZERO).await;
+    }
+    let (_, now) = spine.chain.latest().await;
+    spine
+        .send(alice, Marketplace::toggleForSaleCall { tokenId: token(4), saleType: 2, price: matic(90), auctionEndTime: now + 3600, basePrice: matic(10) }, U256::ZERO)
+        .await;
+    spine.send(bob, Marketplace::buyTokenCall { tokenId: token(1) }, matic(10)).await;
+    spine.send(carol, Marketplace::bidCall { tokenId: token(4) }, matic(12)).await;
+
+    for (depth, replacement) in [
+        // Depth 1: carol's bid becomes bob's purchase of token 2.
+        (1u64, vec![(bob, spine.chain.call_request(spine.chain.accounts[bob], &Marketplace::buyTokenCall { tokenId: token(2) }, matic(11)))]),
+        // Depth 3: the last three blocks become a single new mint by carol.
+        (3, vec![(carol, spine.chain.call_request(spine.chain.accounts[carol], &mint_call("ipfs://reorged", 1, &[], 0, U256::ZERO, matic(5)), U256::ZERO))]),
+    ] {
+        let (head, _) = spine.chain.latest().await;
+        let txs = replacement.into_iter().map(|(_, tx)| (TransactionData::JSON(tx), 0)).collect();
+        spine.chain.provider.anvil_reorg(ReorgOptions { depth, tx_block_pairs: txs }).await.unwrap();
+        let position = spine.indexer.sync_to(head).await.unwrap();
+        spine.projector.wait_for(position, Duration::from_secs(10)).await.unwrap();
+
+        let followed = spine.state.read.content_checksum().await.unwrap();
+        assert_eq!(followed, fresh_index_checksum(&spine.chain).await, "after a reorg of depth {depth}");
+    }
+    // The depth-3 reorg dropped bob's purchase of token 2 and carol's bid; its mint is there.
+    assert_eq!(spine.get("/api/nft/detail/80001-2").await["body"]["formOfSale"], "FIXEDPRICE");
+    assert_eq!(spine.get("/api/nft/detail/80001-4").await["body"]["highestBid"], "0");
+}
