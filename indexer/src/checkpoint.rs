@@ -80,25 +80,25 @@ pub(crate) fn block_append(
     chain_id: u64,
     chain_stream: &str,
     chain_version: u64,
-    blocks: &[PreparedBlock],
+    blocks: Vec<PreparedBlock>,
 ) -> Result<Vec<StreamAppend>, IndexerError> {
     let mut writes: Vec<StreamAppend> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut checkpoints = Vec::with_capacity(blocks.len());
     for block in blocks {
         let mut event_ids = Vec::with_capacity(block.events.len());
         let mut streams: Vec<String> = Vec::new();
-        for (stream, event) in &block.events {
+        for (stream, event) in block.events {
             event_ids.push(event.event_id);
-            if !streams.contains(stream) {
+            if !streams.contains(&stream) {
                 streams.push(stream.clone());
             }
-            match writes.iter_mut().find(|w| &w.stream_id == stream) {
-                Some(write) => write.events.push(event.clone()),
-                None => writes.push(StreamAppend {
-                    stream_id: stream.clone(),
-                    expected: ExpectedVersion::Any,
-                    events: vec![event.clone()],
-                }),
+            match index.get(&stream) {
+                Some(&at) => writes[at].events.push(event),
+                None => {
+                    index.insert(stream.clone(), writes.len());
+                    writes.push(StreamAppend { stream_id: stream, expected: ExpectedVersion::Any, events: vec![event] });
+                }
             }
         }
         let header = &block.header;

@@ -5,12 +5,14 @@
 //! needs) and hands them through a bounded channel to the writer, so chunk n+1 is fetched while
 //! chunk n is written.
 //!
-//! Blocks within `max_reorg_depth` of the head ("dense" blocks) are checkpointed one by one, each
-//! with its own append, so every one of them has its hash and parent hash on record. Older blocks
-//! ("sparse") only need a checkpoint when they have events, plus the last block of every window
-//! of `max_range` blocks (aligned on block numbers); a window is one append. Both rules depend only
-//! on the chain, never on where a previous run stopped or how a range was split, so a restarted
-//! indexer writes exactly the log an uninterrupted one would have.
+//! Blocks within `max_reorg_depth` of the head ("dense" blocks) all get a checkpoint, so each of
+//! them has its hash and parent hash on record for reorg detection. Older blocks ("sparse") only
+//! need one when they have events, plus the last block of every window of `max_range` blocks
+//! (aligned on block numbers). One append holds one window's blocks (split at block boundaries
+//! past `MAX_EVENTS_PER_APPEND` events); the last window of a pass is appended when the pass
+//! ends. All of these rules depend only on the chain, never on where a previous run stopped or
+//! how a range was split, so a restarted indexer writes exactly the log an uninterrupted one
+//! would have.
 
 use std::{
     collections::{BTreeMap, BTreeSet},
@@ -64,9 +66,7 @@ enum Outcome {
 struct Chunk {
     /// Last block covered.
     to: u64,
-    /// Every block in it is checkpointed (within `max_reorg_depth` of the head).
-    dense: bool,
-    /// `to` is the last block of its window (sparse chunks).
+    /// `to` is the last block of its window.
     closes_window: bool,
     /// The blocks to write: with events, or checkpointed anyway.
     blocks: Vec<PreparedBlock>,
@@ -230,36 +230,28 @@ impl Indexer {
         };
         let _fetching = AbortOnDrop(tokio::spawn(fetcher.run(self.next, target, dense_start, sender)));
 
-        let mut writer = Writer { pending: Vec::new(), pending_events: 0, through: None, last_seen: self.tip.map(|t| (t.number, t.hash)) };
+        let mut writer = Writer {
+            pending: Vec::new(),
+            pending_events: 0,
+            through: None,
+            last_seen: self.tip.map(|t| (t.number, t.hash)),
+        };
         while let Some(chunk) = chunks.recv().await {
             let chunk = chunk?;
-            if chunk.dense {
-                let through = writer.through;
-                self.flush(&mut writer, through).await?;
-                for block in chunk.blocks {
-                    if !writer.extends(&block) {
-                        return Ok(Outcome::Reorg);
-                    }
-                    let number = block.header.number;
-                    self.write(vec![block], number).await?;
+            for block in chunk.blocks {
+                if !writer.extends(&block) {
+                    return Ok(Outcome::Reorg);
                 }
-                self.advance(chunk.to);
+                if writer.pending_events + block.events.len() > MAX_EVENTS_PER_APPEND && !writer.pending.is_empty() {
+                    self.flush(&mut writer, None).await?;
+                }
+                writer.pending_events += block.events.len();
+                writer.pending.push(block);
+            }
+            if chunk.closes_window {
+                self.flush(&mut writer, Some(chunk.to)).await?;
             } else {
-                for block in chunk.blocks {
-                    if !writer.extends(&block) {
-                        return Ok(Outcome::Reorg);
-                    }
-                    if writer.pending_events + block.events.len() > MAX_EVENTS_PER_APPEND && !writer.pending.is_empty() {
-                        self.flush(&mut writer, None).await?;
-                    }
-                    writer.pending_events += block.events.len();
-                    writer.pending.push(block);
-                }
-                if chunk.closes_window {
-                    self.flush(&mut writer, Some(chunk.to)).await?;
-                } else {
-                    writer.through = Some(chunk.to);
-                }
+                writer.through = Some(chunk.to);
             }
         }
         let through = writer.through;
@@ -267,7 +259,7 @@ impl Indexer {
         Ok(Outcome::Done)
     }
 
-    /// Writes the pending sparse blocks as one append; everything through `through` (or the last
+    /// Writes the pending blocks as one append; everything through `through` (or the last
     /// pending block) is then indexed.
     async fn flush(&mut self, writer: &mut Writer, through: Option<u64>) -> Result<(), IndexerError> {
         let blocks = std::mem::take(&mut writer.pending);
@@ -285,17 +277,19 @@ impl Indexer {
 
     /// One atomic append of consecutive blocks' events and checkpoints.
     async fn write(&mut self, blocks: Vec<PreparedBlock>, through: u64) -> Result<(), IndexerError> {
-        let writes = block_append(self.config.chain_id, &self.stream, self.version, &blocks)?;
+        let first = blocks.first().expect("a write has blocks").header.number;
+        let last = blocks.last().expect("a write has blocks").header;
+        let logs: u64 = blocks.iter().map(|b| b.logs as u64).sum();
+        let writes = block_append(self.config.chain_id, &self.stream, self.version, blocks)?;
         let events: usize = writes.iter().map(|w| w.events.len()).sum();
         let outcome = self.append(writes).await?;
-        let last = blocks.last().expect("a write has blocks").header;
         self.tip = Some(Tip { number: last.number, hash: last.hash });
         let m = &self.shared.metrics;
-        m.logs_indexed.fetch_add(blocks.iter().map(|b| b.logs as u64).sum(), Ordering::Relaxed);
+        m.logs_indexed.fetch_add(logs, Ordering::Relaxed);
         m.events_appended.fetch_add(events as u64, Ordering::Relaxed);
         m.appends.fetch_add(1, Ordering::Relaxed);
         self.shared.progress.send_modify(|p| p.position = outcome);
-        tracing::debug!(from = blocks[0].header.number, to = last.number, through, events, "blocks indexed");
+        tracing::debug!(from = first, to = last.number, through, events, "blocks indexed");
         self.advance(through);
         Ok(())
     }
@@ -400,7 +394,7 @@ impl Indexer {
 
 /// The writer's side of one pass.
 struct Writer {
-    /// Sparse blocks waiting for their window to close.
+    /// Blocks waiting for their window to close.
     pending: Vec<PreparedBlock>,
     pending_events: usize,
     /// The block the pending ones are covered through, when their window is still open.
@@ -459,7 +453,7 @@ impl Fetcher {
         let mut attempt = 1;
         loop {
             let (end, logs) = self.rpc.logs(from, to, streak).await?;
-            let closes_window = !dense && end == window_end;
+            let closes_window = end == window_end;
             let mut by_block: BTreeMap<u64, Vec<Log>> = BTreeMap::new();
             let mut consistent = true;
             for log in logs {
@@ -501,7 +495,7 @@ impl Fetcher {
                 blocks.push(prepare_block(self.chain_id, header, &logs)?);
             }
             if consistent {
-                return Ok(Chunk { to: end, dense, closes_window, blocks });
+                return Ok(Chunk { to: end, closes_window, blocks });
             }
             if attempt >= self.rpc.max_attempts() {
                 return Err(IndexerError::Unstable { from, to: end });
