@@ -71,6 +71,8 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::contact::router())
         .merge(dev_mailbox)
         .merge(routes::chain::router())
+        .merge(routes::metrics::router())
+        .layer(axum::middleware::from_fn(routes::metrics::count_responses))
         .with_state(state);
     let index = ui_dir.join("index.html");
     if index.exists() {

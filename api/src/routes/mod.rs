@@ -6,6 +6,7 @@ pub mod chain;
 pub mod contact;
 pub mod health;
 pub mod ipfs;
+pub mod metrics;
 pub mod misc;
 pub mod nft;
 mod params;

@@ -192,3 +192,22 @@ async fn client_errors_are_accepted_and_bad_reports_refused() {
     let (status, _) = app.send(post(&huge)).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
 }
+
+#[tokio::test]
+async fn metrics_expose_the_log_and_the_projector_for_prometheus() {
+    let app = TestApp::new().await;
+    app.chain(&[minted("1")]).await;
+    app.get("/api/nft/detail/80001-404").await;
+
+    let router = api::app(app.state.clone(), std::path::Path::new("no-ui"));
+    let response = router.oneshot(Request::get("/metrics").body(Body::empty()).unwrap()).await.unwrap();
+    assert_eq!(response.headers()["content-type"], "text/plain; version=0.0.4");
+    let text = String::from_utf8(axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap().to_vec()).unwrap();
+
+    let value = |name: &str| text.lines().find(|l| l.starts_with(name)).and_then(|l| l.rsplit(' ').next()).and_then(|v| v.parse::<u64>().ok());
+    assert_eq!(value("marketplace_event_log_position "), Some(9), "8 categories and a mint");
+    assert_eq!(value("marketplace_projector_position "), Some(9));
+    assert_eq!(value("marketplace_projector_lag_events "), Some(0));
+    assert!(value("marketplace_http_responses_total{class=\"4xx\"} ").unwrap() >= 1, "{text}");
+    assert!(text.contains("# TYPE marketplace_http_responses_total counter"));
+}

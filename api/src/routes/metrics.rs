@@ -1,0 +1,70 @@
+//! `/metrics`: Prometheus text exposition of the event log, the projector, the indexer and HTTP.
+
+use std::{
+    fmt::Write,
+    sync::atomic::{AtomicU64, Ordering},
+};
+
+use axum::{
+    Router,
+    extract::{Request, State},
+    http::{HeaderValue, header},
+    middleware::Next,
+    response::{IntoResponse, Response},
+    routing::get,
+};
+
+use crate::{AppState, error::ApiError};
+
+/// HTTP responses by status class (1xx..5xx), counted by [`count_responses`].
+static RESPONSES: [AtomicU64; 5] = [const { AtomicU64::new(0) }; 5];
+
+/// `/metrics`.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/metrics", get(metrics))
+}
+
+/// Middleware counting every response by status class.
+pub async fn count_responses(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let class = (response.status().as_u16() / 100).clamp(1, 5) as usize - 1;
+    RESPONSES[class].fetch_add(1, Ordering::Relaxed);
+    response
+}
+
+fn metric(out: &mut String, name: &str, kind: &str, help: &str, value: u64) {
+    let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}");
+}
+
+async fn metrics(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let (head, _) = state.store.head().await?;
+    let projected = state.projector.position();
+    let mut out = String::new();
+    metric(&mut out, "marketplace_event_log_position", "gauge", "Position of the last event in the log.", head);
+    metric(&mut out, "marketplace_projector_position", "gauge", "Last log position folded into the read tables.", projected);
+    metric(&mut out, "marketplace_projector_lag_events", "gauge", "Events appended but not yet in the read tables.", head.saturating_sub(projected));
+    if let Some(indexer) = &state.indexer {
+        let m = indexer.metrics();
+        for (name, kind, help, value) in [
+            ("indexer_last_block", "gauge", "Last block indexed.", m.last_block),
+            ("indexer_chain_head", "gauge", "The chain's head at the last poll.", m.chain_head),
+            ("indexer_lag_blocks", "gauge", "Blocks the indexer is behind the head.", m.lag_blocks),
+            ("indexer_blocks_total", "counter", "Blocks processed since start.", m.blocks_indexed),
+            ("indexer_logs_total", "counter", "Contract logs processed since start.", m.logs_indexed),
+            ("indexer_events_total", "counter", "Chain events appended since start.", m.events_appended),
+            ("indexer_reorgs_total", "counter", "Reorgs compensated since start.", m.reorgs),
+            ("indexer_rpc_retries_total", "counter", "RPC calls retried after an error.", m.rpc_retries),
+            ("indexer_get_logs_range_blocks", "gauge", "The current eth_getLogs range.", m.range),
+        ] {
+            metric(&mut out, &format!("marketplace_{name}"), kind, help, value);
+        }
+    }
+    let _ = writeln!(out, "# HELP marketplace_http_responses_total HTTP responses by status class.");
+    let _ = writeln!(out, "# TYPE marketplace_http_responses_total counter");
+    for (i, count) in RESPONSES.iter().enumerate() {
+        let _ = writeln!(out, "marketplace_http_responses_total{{class=\"{}xx\"}} {}", i + 1, count.load(Ordering::Relaxed));
+    }
+    let mut response = out.into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; version=0.0.4"));
+    Ok(response)
+}
