@@ -186,3 +186,65 @@ impl<'a> LiveCheckpoints<'a> {
         IndexerError::CorruptCheckpoint { stream: self.stream.to_owned(), version, reason }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use domain::store::sqlite::SqliteEventStore;
+
+    use super::*;
+
+    fn header(number: u64, fork: u8) -> BlockHeader {
+        BlockHeader {
+            number,
+            hash: B256::repeat_byte(number as u8 * 16 + fork),
+            parent_hash: B256::repeat_byte((number as u8 - 1) * 16 + fork),
+            time: 1_000 + number,
+        }
+    }
+
+    fn block(number: u64, fork: u8) -> PreparedBlock {
+        PreparedBlock { header: header(number, fork), events: Vec::new(), logs: 0 }
+    }
+
+    async fn numbers(store: &dyn EventStore, version: u64) -> Vec<(u64, String)> {
+        let mut cursor = LiveCheckpoints::new(store, "chain-1", version);
+        let mut seen = Vec::new();
+        while let Some(checkpoint) = cursor.next().await.unwrap() {
+            seen.push((checkpoint.number, checkpoint.hash));
+        }
+        seen
+    }
+
+    #[tokio::test]
+    async fn retracted_checkpoints_are_not_live_and_their_replacements_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn EventStore> = Arc::new(SqliteEventStore::open(&dir.path().join("log.db")).await.unwrap());
+        let blocks = (1..=3).map(|n| block(n, 0)).collect();
+        store.append_streams(block_append(1, "chain-1", 0, blocks).unwrap()).await.unwrap();
+        let retraction = ChainEvent::BlocksRetracted { from_block: 2, to_block: 3, event_ids: vec![], streams: vec![] };
+        let retraction = retraction.to_new_event(retraction_id(1, header(3, 0).hash, 2, 3), record_metadata()).unwrap();
+        store.append("chain-1", ExpectedVersion::Exact(3), vec![retraction]).await.unwrap();
+        let replacements = (2..=4).map(|n| block(n, 1)).collect();
+        store.append_streams(block_append(1, "chain-1", 4, replacements).unwrap()).await.unwrap();
+
+        let live = numbers(&*store, 7).await;
+        let expected: Vec<(u64, String)> =
+            [header(4, 1), header(3, 1), header(2, 1), header(1, 0)].iter().map(|h| (h.number, hash(h.hash))).collect();
+        assert_eq!(live, expected);
+        // Right after the retraction, only block 1 is live.
+        assert_eq!(numbers(&*store, 4).await, vec![(1, hash(header(1, 0).hash))]);
+    }
+
+    #[tokio::test]
+    async fn a_checkpoint_append_at_a_stale_version_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteEventStore::open(&dir.path().join("log.db")).await.unwrap();
+        store.append_streams(block_append(1, "chain-1", 0, vec![block(1, 0)]).unwrap()).await.unwrap();
+        let second = store.append_streams(block_append(1, "chain-1", 0, vec![block(2, 0)]).unwrap()).await;
+        assert!(matches!(second, Err(domain::StoreError::WrongExpectedVersion { .. })));
+        // The same block again is idempotent: same ids, same content.
+        assert!(store.append_streams(block_append(1, "chain-1", 0, vec![block(1, 0)]).unwrap()).await.is_ok());
+    }
+}

@@ -79,6 +79,34 @@ pub struct IndexerMetrics {
     pub lag_blocks: u64,
 }
 
+impl IndexerMetrics {
+    /// The counters in the Prometheus text format, each named `marketplace_indexer_*`.
+    pub fn render_prometheus(&self) -> String {
+        let rows: [(&str, &str, &str, u64); 13] = [
+            ("blocks_indexed_total", "counter", "Blocks processed since start.", self.blocks_indexed),
+            ("logs_indexed_total", "counter", "Contract logs processed since start.", self.logs_indexed),
+            ("events_appended_total", "counter", "Chain events appended since start.", self.events_appended),
+            ("appends_total", "counter", "Appends made since start.", self.appends),
+            ("reorgs_total", "counter", "Reorgs compensated since start.", self.reorgs),
+            ("retracted_events_total", "counter", "Events retracted by reorgs since start.", self.retracted_events),
+            ("get_logs_calls_total", "counter", "Successful eth_getLogs calls.", self.get_logs_calls),
+            ("rpc_retries_total", "counter", "RPC calls retried after an error.", self.rpc_retries),
+            ("range_shrinks_total", "counter", "eth_getLogs ranges shrunk after a too-many-results answer.", self.range_shrinks),
+            ("get_logs_range_blocks", "gauge", "Current eth_getLogs range in blocks.", self.range),
+            ("last_block", "gauge", "Last block indexed.", self.last_block),
+            ("chain_head", "gauge", "Chain head at the last poll.", self.chain_head),
+            ("lag_blocks", "gauge", "Blocks between the head and the last block indexed.", self.lag_blocks),
+        ];
+        let mut text = String::new();
+        for (name, kind, help, value) in rows {
+            text.push_str(&format!(
+                "# HELP marketplace_indexer_{name} {help}\n# TYPE marketplace_indexer_{name} {kind}\nmarketplace_indexer_{name} {value}\n"
+            ));
+        }
+        text
+    }
+}
+
 /// State shared by the indexer and its handles.
 #[derive(Debug)]
 pub(crate) struct Shared {
@@ -173,5 +201,19 @@ impl IndexerHandle {
             chain_head: progress.chain_head,
             lag_blocks: progress.chain_head.saturating_sub(progress.indexed_through),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metrics_render_as_prometheus_text() {
+        let metrics = IndexerMetrics { last_block: 42, lag_blocks: 3, ..IndexerMetrics::default() };
+        let text = metrics.render_prometheus();
+        assert!(text.contains("# TYPE marketplace_indexer_last_block gauge\nmarketplace_indexer_last_block 42\n"));
+        assert!(text.contains("marketplace_indexer_lag_blocks 3\n"));
+        assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 13);
     }
 }

@@ -176,6 +176,9 @@ impl Indexer {
     /// directly.
     pub async fn index_to_head(&mut self) -> Result<u64, IndexerError> {
         self.shared.progress.send_modify(|p| p.polls_started += 1);
+        // Rereads after a block that did not fit although nothing had to be retracted: a node
+        // that keeps doing that is not reorganizing, it is inconsistent.
+        let mut rereads = 0;
         loop {
             let head = self.rpc.head().await?;
             self.shared.progress.send_modify(|p| p.chain_head = head);
@@ -187,7 +190,17 @@ impl Indexer {
             };
             match outcome {
                 Outcome::Done => break,
-                Outcome::Reorg => self.handle_reorg().await?,
+                Outcome::Reorg => {
+                    if self.handle_reorg().await? {
+                        rereads = 0;
+                    } else {
+                        rereads += 1;
+                        if rereads >= self.rpc.max_attempts() {
+                            return Err(IndexerError::Unstable { from: self.next, to: target });
+                        }
+                        self.rpc.pause(rereads).await;
+                    }
+                }
             }
         }
         let through = self.next.saturating_sub(1);
@@ -322,10 +335,11 @@ impl Indexer {
 
     /// The chain no longer extends the last checkpoint: walk the live checkpoints back to the
     /// newest one still on the chain, and retract everything above it with one `BlocksRetracted`.
-    async fn handle_reorg(&mut self) -> Result<(), IndexerError> {
+    /// Returns whether anything was retracted.
+    async fn handle_reorg(&mut self) -> Result<bool, IndexerError> {
         let Some(old_tip) = self.tip else {
             self.next = self.config.deployment_block;
-            return Ok(());
+            return Ok(false);
         };
         let limit = self.config.max_reorg_depth;
         let mut checkpoints = LiveCheckpoints::new(&*self.store, &self.stream, self.version);
@@ -348,7 +362,7 @@ impl Indexer {
             // The tip is canonical: the chain changed while a range was read. Read it again.
             tracing::info!(tip = old_tip.number, "the chain moved while reading; reading again");
             self.next = old_tip.number + 1;
-            return Ok(());
+            return Ok(false);
         }
         let ancestor_number = ancestor.map_or(self.config.deployment_block.saturating_sub(1), |a| a.number);
         let depth = old_tip.number - ancestor_number;
@@ -388,7 +402,7 @@ impl Indexer {
             p.position = position;
             p.indexed_through = ancestor_number;
         });
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -407,11 +421,12 @@ impl Writer {
     /// Whether `block` extends the last block accepted (when they are adjacent; non-adjacent
     /// sparse blocks cannot be compared). Accepts it if so.
     fn extends(&mut self, block: &PreparedBlock) -> bool {
-        if let Some((number, hash)) = self.last_seen {
-            if block.header.number == number + 1 && block.header.parent_hash != hash {
-                tracing::info!(block = block.header.number, "parent hash differs from the last block indexed");
-                return false;
-            }
+        if let Some((number, hash)) = self.last_seen
+            && block.header.number == number + 1
+            && block.header.parent_hash != hash
+        {
+            tracing::info!(block = block.header.number, "parent hash differs from the last block indexed");
+            return false;
         }
         self.last_seen = Some((block.header.number, block.header.hash));
         true

@@ -182,7 +182,8 @@ impl Rpc {
                     let message = error.to_string();
                     let shrunk = match suggested_range(&message) {
                         Some((start, stop)) if start == from && stop < end => stop - start + 1,
-                        _ => (end - from + 1) / 2,
+                        // Half of the `end - from + 1` blocks just asked for.
+                        _ => (end - from).div_ceil(2),
                     }
                     .max(1);
                     tracing::info!(from, to = end, range = shrunk, %error, "eth_getLogs range too large, shrinking");
