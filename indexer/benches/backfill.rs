@@ -24,7 +24,7 @@ use indexer::{
     test_utils::{CHAIN_ID, TestChain, mint_call, sqlite_store},
 };
 
-const RUNS: usize = 3;
+const RUNS: usize = 5;
 const GAS_PRICE: u128 = 10_000_000_000;
 
 /// Transactions sent unsigned (anvil signs for its unlocked accounts), nonces and fees set

@@ -32,8 +32,10 @@ pub struct IndexerConfig {
     pub poll_interval: Duration,
     /// How long [`crate::IndexerHandle::sync_to`] waits at most.
     pub sync_timeout: Duration,
-    /// How many block headers are fetched at once.
+    /// How many requests for block headers are in flight at once.
     pub header_concurrency: usize,
+    /// Headers asked for in one JSON-RPC batch (1: no batches, for providers that refuse them).
+    pub header_batch_size: usize,
     /// First retry delay of a failed RPC call; it doubles up to `retry_max_delay`.
     pub retry_initial_delay: Duration,
     /// Cap of the retry delay.
@@ -56,7 +58,8 @@ impl IndexerConfig {
             max_range: MAX_RANGE_LIMIT,
             poll_interval: Duration::from_millis(250),
             sync_timeout: Duration::from_secs(30),
-            header_concurrency: 8,
+            header_concurrency: 4,
+            header_batch_size: 25,
             retry_initial_delay: Duration::from_millis(100),
             retry_max_delay: Duration::from_secs(10),
             max_attempts: 12,
@@ -71,8 +74,8 @@ impl IndexerConfig {
                 self.max_range
             )));
         }
-        if self.header_concurrency == 0 {
-            return Err(IndexerError::Config("header_concurrency must be at least 1".into()));
+        if self.header_concurrency == 0 || self.header_batch_size == 0 {
+            return Err(IndexerError::Config("header_concurrency and header_batch_size must be at least 1".into()));
         }
         if self.max_attempts == 0 {
             return Err(IndexerError::Config("max_attempts must be at least 1".into()));

@@ -240,6 +240,7 @@ impl Indexer {
             chain_id: self.config.chain_id,
             window: self.config.max_range,
             concurrency: self.config.header_concurrency,
+            batch_size: self.config.header_batch_size,
         };
         let _fetching = AbortOnDrop(tokio::spawn(fetcher.run(self.next, target, dense_start, sender)));
 
@@ -439,6 +440,7 @@ struct Fetcher {
     chain_id: u64,
     window: u64,
     concurrency: usize,
+    batch_size: usize,
 }
 
 impl Fetcher {
@@ -485,10 +487,13 @@ impl Fetcher {
             } else if closes_window {
                 numbers.insert(end);
             }
-            let headers: Vec<Option<BlockHeader>> = futures::stream::iter(numbers)
-                .map(|number| self.rpc.header(number))
+            let numbers: Vec<u64> = numbers.into_iter().collect();
+            let groups: Vec<Vec<u64>> = numbers.chunks(self.batch_size * 2).map(<[u64]>::to_vec).collect();
+            let (rpc, batch_size) = (&self.rpc, self.batch_size);
+            let headers: Vec<Option<BlockHeader>> = futures::stream::iter(groups)
+                .map(|group| async move { rpc.headers(&group, batch_size).await })
                 .buffered(self.concurrency)
-                .try_collect()
+                .try_concat()
                 .await?;
 
             let mut blocks = Vec::with_capacity(headers.len());

@@ -25,6 +25,12 @@ pub(crate) struct BlockHeader {
     pub time: u64,
 }
 
+impl From<&alloy::rpc::types::Header> for BlockHeader {
+    fn from(header: &alloy::rpc::types::Header) -> Self {
+        Self { number: header.number, hash: header.hash, parent_hash: header.parent_hash, time: header.timestamp }
+    }
+}
+
 /// Substrings of the errors providers answer when an `eth_getLogs` result or range is too large
 /// (geth, Erigon, Nethermind, Infura, Alchemy, QuickNode, Ankr, BlastAPI, public endpoints...).
 /// Lower case; matched against the whole error text, so HTTP error bodies count too.
@@ -138,6 +144,44 @@ impl Rpc {
         self.retry("eth_blockNumber", || async { self.provider.get_block_number().await }).await
     }
 
+    /// The headers of blocks `numbers`, in order, `None` past the chain's end: one JSON-RPC batch
+    /// per `batch_size` blocks (fewer round trips and far less work for the node than one call
+    /// each), or plain calls when `batch_size` is 1.
+    pub async fn headers(&self, numbers: &[u64], batch_size: usize) -> Result<Vec<Option<BlockHeader>>, IndexerError> {
+        if batch_size <= 1 || numbers.len() <= 1 {
+            let mut headers = Vec::with_capacity(numbers.len());
+            for &number in numbers {
+                headers.push(self.header(number).await?);
+            }
+            return Ok(headers);
+        }
+        let mut headers = Vec::with_capacity(numbers.len());
+        for group in numbers.chunks(batch_size) {
+            let fetched = self
+                .retry("eth_getBlockByNumber", || async {
+                    let mut batch = alloy::rpc::client::BatchRequest::new(self.provider.client());
+                    let waiters = group
+                        .iter()
+                        .map(|&number| {
+                            batch.add_call::<_, Option<alloy::rpc::types::Block>>(
+                                "eth_getBlockByNumber",
+                                &(BlockNumberOrTag::Number(number), false),
+                            )
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    batch.send().await?;
+                    let mut blocks = Vec::with_capacity(waiters.len());
+                    for waiter in waiters {
+                        blocks.push(waiter.await?.map(|block| BlockHeader::from(&block.header)));
+                    }
+                    Ok(blocks)
+                })
+                .await?;
+            headers.extend(fetched);
+        }
+        Ok(headers)
+    }
+
     /// The header of block `number`, `None` when the chain is shorter.
     pub async fn header(&self, number: u64) -> Result<Option<BlockHeader>, IndexerError> {
         let block = self
@@ -145,12 +189,7 @@ impl Rpc {
                 self.provider.get_block_by_number(BlockNumberOrTag::Number(number)).await
             })
             .await?;
-        Ok(block.map(|block| BlockHeader {
-            number: block.header.number,
-            hash: block.header.hash,
-            parent_hash: block.header.parent_hash,
-            time: block.header.timestamp,
-        }))
+        Ok(block.map(|block| BlockHeader::from(&block.header)))
     }
 
     /// The contract's logs from block `from` on, in one call of at most the current adaptive
