@@ -39,12 +39,33 @@ async function latestCode(email, timeoutMs = 15000) {
   throw new Error(`no verification code for ${email} in the dev mailbox`)
 }
 
+const EXPIRY_TEXT = 'Token Expired. Logging Out...'
+
+/**
+ * Records, from inside the page, whether the token-expiry message was ever rendered: the page
+ * shows it only briefly, and a loaded machine can starve a polling wait of that window.
+ */
+function watchForExpiryMessage(text) {
+  window.__expirySeen = false
+  const check = () => {
+    if (document.body?.innerText.includes(text)) window.__expirySeen = true
+  }
+  // `document` itself: an init script runs before the root element exists.
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true })
+}
+
+async function expiryMessageWasShown() {
+  return page.evaluate(() => window.__expirySeen === true)
+}
+
 before(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   })
-  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage()
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  await context.addInitScript(watchForExpiryMessage, EXPIRY_TEXT)
+  page = await context.newPage()
 })
 
 after(async () => {
@@ -108,10 +129,11 @@ test('change the password, sign out, sign in with the new one', async () => {
   await page.getByLabel('Confirm new password').fill(user.newPassword)
   await page.getByRole('button', { name: 'Change password' }).click()
   await page.getByTestId('snackbar').first().waitFor()
+  await page.evaluate(watchForExpiryMessage, EXPIRY_TEXT)
   await page.getByTestId('avatar-menu').click()
   await page.getByRole('menuitem', { name: 'Logout' }).click()
-  await page.getByText('Token Expired. Logging Out...').waitFor()
   await page.waitForURL(/\/authentication\/sign-in/)
+  assert.equal(await expiryMessageWasShown(), true, `'${EXPIRY_TEXT}' was shown on the way out`)
   await page.getByLabel('Email').fill(user.email)
   await page.getByLabel('Password').fill(user.newPassword)
   await page.getByRole('button', { name: 'Sign in' }).click()
@@ -121,6 +143,6 @@ test('change the password, sign out, sign in with the new one', async () => {
 test('an invalid token leads through /token-expiry back to sign-in with the callback', async () => {
   await page.context().addCookies([{ name: 'secret', value: 'not-a-valid-token', url: BASE }])
   await open('/myprofile')
-  await page.getByText('Token Expired. Logging Out...').waitFor()
   await page.waitForURL(/\/authentication\/sign-in\?callbackURL=%2Fmyprofile/)
+  assert.equal(await expiryMessageWasShown(), true, `'${EXPIRY_TEXT}' was shown on the way out`)
 })
