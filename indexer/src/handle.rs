@@ -46,6 +46,8 @@ pub(crate) struct Metrics {
     pub rpc_retries: AtomicU64,
     pub range_shrinks: AtomicU64,
     pub range: AtomicU64,
+    /// Header batches that failed in a row.
+    pub batch_failures: std::sync::atomic::AtomicU32,
 }
 
 /// A snapshot of the indexer's counters, for `/metrics`.

@@ -31,6 +31,9 @@ impl From<&alloy::rpc::types::Header> for BlockHeader {
     }
 }
 
+/// Failed header batches in a row after which the indexer stops trying batches.
+const BATCH_FAILURES_TOLERATED: u32 = 3;
+
 /// Substrings of the errors providers answer when an `eth_getLogs` result or range is too large
 /// (geth, Erigon, Nethermind, Infura, Alchemy, QuickNode, Ankr, BlastAPI, public endpoints...).
 /// Lower case; matched against the whole error text, so HTTP error bodies count too.
@@ -157,27 +160,47 @@ impl Rpc {
         }
         let mut headers = Vec::with_capacity(numbers.len());
         for group in numbers.chunks(batch_size) {
-            let fetched = self
-                .retry("eth_getBlockByNumber", || async {
-                    let mut batch = alloy::rpc::client::BatchRequest::new(self.provider.client());
-                    let waiters = group
-                        .iter()
-                        .map(|&number| {
-                            batch.add_call::<_, Option<alloy::rpc::types::Block>>(
-                                "eth_getBlockByNumber",
-                                &(BlockNumberOrTag::Number(number), false),
-                            )
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
-                    batch.send().await?;
-                    let mut blocks = Vec::with_capacity(waiters.len());
-                    for waiter in waiters {
-                        blocks.push(waiter.await?.map(|block| BlockHeader::from(&block.header)));
+            if self.metrics.batch_failures.load(Ordering::Relaxed) < BATCH_FAILURES_TOLERATED {
+                match self.header_batch(group).await {
+                    Ok(fetched) => {
+                        self.metrics.batch_failures.store(0, Ordering::Relaxed);
+                        headers.extend(fetched);
+                        continue;
                     }
-                    Ok(blocks)
-                })
-                .await?;
-            headers.extend(fetched);
+                    Err(error) => {
+                        let failures = self.metrics.batch_failures.fetch_add(1, Ordering::Relaxed) + 1;
+                        if failures == BATCH_FAILURES_TOLERATED {
+                            tracing::warn!(%error, "JSON-RPC batches keep failing; asking for headers one by one from now on");
+                        } else {
+                            tracing::debug!(%error, "header batch failed; asking one by one");
+                        }
+                    }
+                }
+            }
+            for &number in group {
+                headers.push(self.header(number).await?);
+            }
+        }
+        Ok(headers)
+    }
+
+    /// One JSON-RPC batch of `eth_getBlockByNumber` calls, not retried: a failure falls back to
+    /// single calls (some providers refuse batches, or cap their size).
+    async fn header_batch(&self, numbers: &[u64]) -> Result<Vec<Option<BlockHeader>>, TransportError> {
+        let mut batch = alloy::rpc::client::BatchRequest::new(self.provider.client());
+        let waiters = numbers
+            .iter()
+            .map(|&number| {
+                batch.add_call::<_, Option<alloy::rpc::types::Block>>(
+                    "eth_getBlockByNumber",
+                    &(BlockNumberOrTag::Number(number), false),
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        batch.send().await?;
+        let mut headers = Vec::with_capacity(waiters.len());
+        for waiter in waiters {
+            headers.push(waiter.await?.map(|block| BlockHeader::from(&block.header)));
         }
         Ok(headers)
     }

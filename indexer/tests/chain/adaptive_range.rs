@@ -1,5 +1,5 @@
-//! A provider that refuses large `eth_getLogs` answers makes the range shrink, and everything is
-//! still indexed.
+//! Providers with limits: one that refuses large `eth_getLogs` answers makes the range shrink,
+//! one that refuses JSON-RPC batches gets single calls; everything is still indexed.
 
 use std::time::Duration;
 
@@ -43,4 +43,29 @@ async fn too_many_results_halves_the_range_and_still_indexes_everything() {
     let limited_log = ids(read_log(&*limited).await);
     assert_eq!(limited_log, ids(read_log(&*direct).await));
     assert_eq!(limited_log.iter().filter(|(stream, _)| stream.starts_with("nft-")).count(), 60);
+}
+
+#[tokio::test]
+async fn a_provider_without_batches_is_asked_one_header_at_a_time() {
+    init_tracing();
+    // Arrange
+    let chain = TestChain::start().await;
+    for i in 0..8 {
+        chain.transact(chain.accounts[1], mint_call(&format!("ipfs://{i}"), 0, &[], 0, U256::ZERO, U256::ZERO), U256::ZERO).await;
+    }
+    let proxy = Proxy::start_with(&chain.url, usize::MAX, Duration::ZERO, false).await;
+    let dir = tempfile::tempdir().unwrap();
+    let (unbatched, direct) = (sqlite_store(&dir, "unbatched.db").await, sqlite_store(&dir, "direct.db").await);
+    let mut config = chain.indexer_config();
+    config.rpc_url = proxy.url.clone();
+
+    // Act
+    indexer::Indexer::connect(config, unbatched.clone()).await.unwrap().index_to_head().await.unwrap();
+    indexer::Indexer::connect(chain.indexer_config(), direct.clone()).await.unwrap().index_to_head().await.unwrap();
+
+    // Assert
+    let ids = |log: Vec<domain::RecordedEvent>| log.into_iter().map(|e| e.event_id).collect::<Vec<_>>();
+    let log = ids(read_log(&*unbatched).await);
+    assert_eq!(log.len(), 8 + 2 + (chain.latest().await.0 - chain.deployment_block + 1) as usize);
+    assert_eq!(log, ids(read_log(&*direct).await));
 }

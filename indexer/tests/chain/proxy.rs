@@ -42,6 +42,7 @@ struct Behaviour {
     upstream: DynProvider,
     max_logs: usize,
     latency: Duration,
+    batches: bool,
     refused: Arc<AtomicU64>,
     answered: Arc<AtomicU64>,
 }
@@ -50,12 +51,19 @@ impl Proxy {
     /// Proxies `upstream`, refusing `eth_getLogs` results above `max_logs` logs and delaying
     /// every answer by `latency`.
     pub async fn start(upstream: &str, max_logs: usize, latency: Duration) -> Self {
+        Self::start_with(upstream, max_logs, latency, true).await
+    }
+
+    /// Like [`Proxy::start`]; with `batches` false, JSON-RPC batches are refused as some
+    /// providers do.
+    pub async fn start_with(upstream: &str, max_logs: usize, latency: Duration, batches: bool) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind the proxy");
         let url = format!("http://{}", listener.local_addr().unwrap());
         let behaviour = Behaviour {
             upstream: ProviderBuilder::new().disable_recommended_fillers().connect_http(upstream.parse().unwrap()).erased(),
             max_logs,
             latency,
+            batches,
             refused: Arc::default(),
             answered: Arc::default(),
         };
@@ -97,7 +105,21 @@ async fn serve(socket: TcpStream, behaviour: Behaviour) {
             return;
         }
         let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        let response = answer(&behaviour, request).await;
+        tokio::time::sleep(behaviour.latency).await;
+        let response = match request {
+            // A JSON-RPC batch: every call answered, in order.
+            Value::Array(_) if !behaviour.batches => {
+                json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "batch requests are not supported"}})
+            }
+            Value::Array(calls) => {
+                let mut answers = Vec::with_capacity(calls.len());
+                for call in calls {
+                    answers.push(answer(&behaviour, call).await);
+                }
+                Value::Array(answers)
+            }
+            call => answer(&behaviour, call).await,
+        };
         let body = serde_json::to_vec(&response).unwrap();
         let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n", body.len());
         if write.write_all(head.as_bytes()).await.is_err() || write.write_all(&body).await.is_err() {
@@ -107,7 +129,6 @@ async fn serve(socket: TcpStream, behaviour: Behaviour) {
 }
 
 async fn answer(behaviour: &Behaviour, request: Value) -> Value {
-    tokio::time::sleep(behaviour.latency).await;
     let id = request["id"].clone();
     let method = request["method"].as_str().unwrap_or_default().to_owned();
     let params = request.get("params").cloned().unwrap_or(Value::Array(vec![]));
