@@ -40,6 +40,7 @@ pub(crate) struct Metrics {
     pub logs_indexed: AtomicU64,
     pub events_appended: AtomicU64,
     pub appends: AtomicU64,
+    pub append_micros: AtomicU64,
     pub reorgs: AtomicU64,
     pub retracted_events: AtomicU64,
     pub rpc_calls: AtomicU64,
@@ -61,6 +62,8 @@ pub struct IndexerMetrics {
     pub events_appended: u64,
     /// Appends made.
     pub appends: u64,
+    /// Time spent in those appends, in microseconds.
+    pub append_micros: u64,
     /// Reorgs compensated.
     pub reorgs: u64,
     /// Events named by those compensations.
@@ -84,11 +87,12 @@ pub struct IndexerMetrics {
 impl IndexerMetrics {
     /// The counters in the Prometheus text format, each named `marketplace_indexer_*`.
     pub fn render_prometheus(&self) -> String {
-        let rows: [(&str, &str, &str, u64); 13] = [
+        let rows: [(&str, &str, &str, u64); 14] = [
             ("blocks_indexed_total", "counter", "Blocks processed since start.", self.blocks_indexed),
             ("logs_indexed_total", "counter", "Contract logs processed since start.", self.logs_indexed),
             ("events_appended_total", "counter", "Chain events appended since start.", self.events_appended),
             ("appends_total", "counter", "Appends made since start.", self.appends),
+            ("append_microseconds_total", "counter", "Time spent appending since start.", self.append_micros),
             ("reorgs_total", "counter", "Reorgs compensated since start.", self.reorgs),
             ("retracted_events_total", "counter", "Events retracted by reorgs since start.", self.retracted_events),
             ("get_logs_calls_total", "counter", "Successful eth_getLogs calls.", self.get_logs_calls),
@@ -193,6 +197,7 @@ impl IndexerHandle {
             logs_indexed: load(&m.logs_indexed),
             events_appended: load(&m.events_appended),
             appends: load(&m.appends),
+            append_micros: load(&m.append_micros),
             reorgs: load(&m.reorgs),
             retracted_events: load(&m.retracted_events),
             get_logs_calls: load(&m.rpc_calls),
@@ -216,6 +221,6 @@ mod tests {
         let text = metrics.render_prometheus();
         assert!(text.contains("# TYPE marketplace_indexer_last_block gauge\nmarketplace_indexer_last_block 42\n"));
         assert!(text.contains("marketplace_indexer_lag_blocks 3\n"));
-        assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 13);
+        assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 14);
     }
 }

@@ -39,6 +39,8 @@ use crate::{
     rpc::{BlockHeader, Rpc},
 };
 
+/// The first chunk of a pass covers at most 1/SLOW_START of the current range.
+const SLOW_START: u64 = 4;
 /// Chunks in flight between the fetcher and the writer.
 const CHANNEL_CAPACITY: usize = 4;
 /// Most events in one append; a window with more is split at block boundaries, greedily from
@@ -311,7 +313,10 @@ impl Indexer {
     /// Appends, keeping the chain stream's version; a conflict on it means a second indexer.
     async fn append(&mut self, writes: Vec<StreamAppend>) -> Result<u64, IndexerError> {
         let expected = self.version;
-        match self.store.append_streams(writes).await {
+        let started = std::time::Instant::now();
+        let appended = self.store.append_streams(writes).await;
+        self.shared.metrics.append_micros.fetch_add(started.elapsed().as_micros() as u64, Ordering::Relaxed);
+        match appended {
             Ok(outcome) => {
                 if let Some((_, version)) = outcome.streams.iter().find(|(stream, _)| *stream == self.stream) {
                     self.version = *version;
@@ -446,12 +451,18 @@ struct Fetcher {
 impl Fetcher {
     async fn run(self, mut next: u64, target: u64, dense_start: u64, chunks: mpsc::Sender<Result<Chunk, IndexerError>>) {
         let mut streak = 0;
+        // Slow start: the writer idles until the first chunk arrives, so make it a small one.
+        // (Chunks never decide what is appended together; windows do.)
+        let mut first = Some(self.rpc.range().div_ceil(SLOW_START));
         while next <= target {
             let window_end = (next / self.window + 1) * self.window - 1;
             let dense = next >= dense_start;
             let mut to = target.min(window_end);
             if !dense {
                 to = to.min(dense_start - 1);
+            }
+            if let Some(first) = first.take() {
+                to = to.min(next + first - 1);
             }
             let chunk = self.fetch(next, to, dense, window_end, &mut streak).await;
             let stop = chunk.is_err();
