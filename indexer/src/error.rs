@@ -93,3 +93,11 @@ pub enum IndexerError {
     #[error(transparent)]
     Store(#[from] StoreError),
 }
+
+impl IndexerError {
+    /// Whether waiting and trying again can help (the node is down or moving); the follower
+    /// keeps going after these and stops on every other error.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, Self::Rpc { .. } | Self::Unstable { .. })
+    }
+}

@@ -146,7 +146,8 @@ impl Indexer {
     }
 
     /// Follows the chain until `shutdown` completes (then returns `Ok`) or an error stops it
-    /// (a reorg deeper than the limit, an RPC that stays down, a second indexer on the log).
+    /// (a reorg deeper than the limit, a second indexer on the log, a store failure). An RPC that
+    /// stays down is logged and tried again after `retry_max_delay`, for as long as it takes.
     /// Stopping anywhere is safe: every append is atomic and the next run resumes after the
     /// last checkpoint.
     pub async fn run(mut self, shutdown: impl Future<Output = ()> + Send) -> Result<(), IndexerError> {
@@ -215,7 +216,16 @@ impl Indexer {
 
     async fn follow(&mut self) -> Result<(), IndexerError> {
         loop {
-            self.index_to_head().await?;
+            match self.index_to_head().await {
+                Ok(_) => {}
+                Err(error) if error.is_transient() => {
+                    // Each call was already retried with backoff; keep following, slowly.
+                    tracing::warn!(%error, "indexing failed; trying again");
+                    self.shared.progress.send_modify(|p| p.polls_completed = p.polls_started);
+                    tokio::time::sleep(self.config.retry_max_delay).await;
+                }
+                Err(error) => return Err(error),
+            }
             tokio::select! {
                 () = tokio::time::sleep(self.config.poll_interval) => {}
                 () = self.shared.wake.notified() => {}

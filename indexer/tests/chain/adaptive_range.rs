@@ -1,5 +1,6 @@
 //! Providers with limits: one that refuses large `eth_getLogs` answers makes the range shrink,
-//! one that refuses JSON-RPC batches gets single calls; everything is still indexed.
+//! one that refuses JSON-RPC batches gets single calls, one that fails for a while is retried;
+//! everything is still indexed.
 
 use std::time::Duration;
 
@@ -68,4 +69,27 @@ async fn a_provider_without_batches_is_asked_one_header_at_a_time() {
     let log = ids(read_log(&*unbatched).await);
     assert_eq!(log.len(), 8 + 2 + (chain.latest().await.0 - chain.deployment_block + 1) as usize);
     assert_eq!(log, ids(read_log(&*direct).await));
+}
+
+#[tokio::test]
+async fn failing_rpc_calls_are_retried_with_backoff() {
+    init_tracing();
+    // Arrange: the first three eth_getLogs calls fail.
+    let chain = TestChain::start().await;
+    chain.transact(chain.accounts[1], mint_call("ipfs://a", 1, &[], 0, U256::ZERO, U256::from(9)), U256::ZERO).await;
+    let proxy = Proxy::start_full(&chain.url, usize::MAX, Duration::ZERO, true, 3).await;
+    let dir = tempfile::tempdir().unwrap();
+    let store = sqlite_store(&dir, "events.db").await;
+    let mut config = chain.indexer_config();
+    config.rpc_url = proxy.url.clone();
+
+    // Act
+    let mut indexer = indexer::Indexer::connect(config, store.clone()).await.unwrap();
+    let through = indexer.index_to_head().await.unwrap();
+
+    // Assert
+    assert_eq!(through, chain.latest().await.0);
+    assert_eq!(indexer.handle().metrics().rpc_retries, 3);
+    let facts = read_log(&*store).await.into_iter().filter(|e| e.stream_id.starts_with("nft-")).count();
+    assert_eq!(facts, 2);
 }

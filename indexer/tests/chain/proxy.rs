@@ -43,6 +43,8 @@ struct Behaviour {
     max_logs: usize,
     latency: Duration,
     batches: bool,
+    /// `eth_getLogs` calls still to fail with a server error.
+    failing: Arc<AtomicU64>,
     refused: Arc<AtomicU64>,
     answered: Arc<AtomicU64>,
 }
@@ -57,6 +59,12 @@ impl Proxy {
     /// Like [`Proxy::start`]; with `batches` false, JSON-RPC batches are refused as some
     /// providers do.
     pub async fn start_with(upstream: &str, max_logs: usize, latency: Duration, batches: bool) -> Self {
+        Self::start_full(upstream, max_logs, latency, batches, 0).await
+    }
+
+    /// Like [`Proxy::start_with`]; the first `failures` `eth_getLogs` calls fail with a server
+    /// error (a provider having a bad minute).
+    pub async fn start_full(upstream: &str, max_logs: usize, latency: Duration, batches: bool, failures: u64) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind the proxy");
         let url = format!("http://{}", listener.local_addr().unwrap());
         let behaviour = Behaviour {
@@ -64,6 +72,7 @@ impl Proxy {
             max_logs,
             latency,
             batches,
+            failing: Arc::new(AtomicU64::new(failures)),
             refused: Arc::default(),
             answered: Arc::default(),
         };
@@ -131,6 +140,11 @@ async fn serve(socket: TcpStream, behaviour: Behaviour) {
 async fn answer(behaviour: &Behaviour, request: Value) -> Value {
     let id = request["id"].clone();
     let method = request["method"].as_str().unwrap_or_default().to_owned();
+    if method == "eth_getLogs"
+        && behaviour.failing.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1)).is_ok()
+    {
+        return json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": "internal server error"}});
+    }
     let params = request.get("params").cloned().unwrap_or(Value::Array(vec![]));
     let result: Result<Value, RpcError<TransportErrorKind>> =
         behaviour.upstream.raw_request(method.clone().into(), params).await;
