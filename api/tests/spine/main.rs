@@ -216,3 +216,44 @@ async fn after_reorgs_of_depth_one_and_three_the_read_tables_equal_a_fresh_index
     assert_eq!(spine.get("/api/nft/detail/80001-2").await["body"]["formOfSale"], "FIXEDPRICE");
     assert_eq!(spine.get("/api/nft/detail/80001-4").await["body"]["highestBid"], "0");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nfts_bids_and_history_name_the_users_behind_the_addresses() {
+    use domain::accounts::{AuthProvider, UserEvent, WalletProvider, user_stream};
+    let spine = Spine::start().await;
+    let (alice, bob) = (1, 2);
+    // Alice has an account with her wallet linked (as the accounts API records it); bob has none.
+    let user_id = uuid::Uuid::now_v7();
+    let at = chrono::Utc::now();
+    let events = [
+        UserEvent::UserRegistered {
+            user_id,
+            email: "alice@example.com".into(),
+            username: "alice".into(),
+            full_name: "Alice Liddell".into(),
+            password_hash: "not-used-here".into(),
+            auth_provider: AuthProvider::Email,
+            at,
+        },
+        UserEvent::WalletLinked { provider: WalletProvider::Other, address: spine.account(alice), at },
+    ];
+    let events = events.iter().map(|e| e.to_new_event(domain::Metadata::default()).unwrap()).collect();
+    spine.state.store.append(&user_stream(user_id), domain::ExpectedVersion::NoStream, events).await.unwrap();
+
+    let (_, now) = spine.chain.latest().await;
+    spine.send(bob, mint_call("ipfs://b", 2, &[], now + 3600, matic(10), matic(50)), U256::ZERO).await;
+    spine.send(alice, Marketplace::bidCall { tokenId: token(1) }, matic(10)).await;
+
+    let nft = spine.get("/api/nft/detail/80001-1").await["body"].clone();
+    assert_eq!(nft["currentOwner"]["userId"], serde_json::Value::Null, "bob has no account");
+    assert_eq!(nft["currentOwner"]["ownerAddress"].as_str(), Some(spine.account(bob).as_str()));
+    let auction_id = nft["currentAuction"]["auctionId"].as_str().unwrap().to_owned();
+    let bids = spine.get(&format!("/api/nft/bidhistory/80001-1/{auction_id}/")).await;
+    let bidder = &bids["body"]["data"][0]["bidder"];
+    assert_eq!((bidder["userId"].as_str(), bidder["fullName"].as_str()), (Some(user_id.to_string().as_str()), Some("Alice Liddell")));
+    let history = spine.get("/api/nft/nfthistory/80001-1").await;
+    assert_eq!(history["body"]["data"][0]["typeOfEvent"], "BIDDED_FOR");
+    assert_eq!(history["body"]["data"][0]["username"], "alice");
+    let explore = spine.get("/api/nft/explore/?formOfSale=AUCTION").await;
+    assert_eq!(explore["body"]["data"][0]["creator"]["address"].as_str(), Some(spine.account(bob).as_str()));
+}

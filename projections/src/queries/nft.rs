@@ -491,3 +491,55 @@ pub async fn categories(db: &ReadDb) -> Result<Vec<CategoryView>, sqlx::Error> {
     let rows = sqlx::query("SELECT id, name FROM categories ORDER BY position").fetch_all(&db.pool()).await?;
     rows.iter().map(|row| Ok(CategoryView { id: row.try_get(0)?, category_name: row.try_get(1)? })).collect()
 }
+
+/// The user behind a wallet address, as NFT cards, bids and history rows show them.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Person {
+    /// User id.
+    pub user_id: String,
+    /// Username.
+    pub username: String,
+    /// Full name.
+    pub full_name: String,
+    /// Avatar URL (`/ipfs/<cid>`) or "".
+    pub avatar: String,
+}
+
+/// The users behind `addresses` (lower-case), for those linked to an account. One query for a
+/// whole page of rows.
+pub async fn people(db: &ReadDb, addresses: &[String]) -> Result<std::collections::HashMap<String, Person>, sqlx::Error> {
+    let mut unique: Vec<&String> = addresses.iter().collect();
+    unique.sort();
+    unique.dedup();
+    if unique.is_empty() {
+        return Ok(Default::default());
+    }
+    let marks: Vec<String> = (1..=unique.len()).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT w.address, u.user_id, u.username, u.full_name, u.avatar FROM user_wallets w \
+         JOIN users u ON u.user_id = w.user_id WHERE w.address IN ({})",
+        marks.join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for address in unique {
+        query = query.bind(address.as_str());
+    }
+    query
+        .fetch_all(&db.pool())
+        .await?
+        .iter()
+        .map(|row| {
+            let avatar: Option<String> = row.try_get(4)?;
+            Ok((
+                row.try_get(0)?,
+                Person {
+                    user_id: row.try_get(1)?,
+                    username: row.try_get(2)?,
+                    full_name: row.try_get(3)?,
+                    avatar: avatar.map(|cid| format!("/ipfs/{cid}")).unwrap_or_default(),
+                },
+            ))
+        })
+        .collect()
+}
