@@ -46,6 +46,36 @@ pub struct AppState {
 const READ_YOUR_WRITES: Duration = Duration::from_secs(5);
 
 impl AppState {
+    /// The state for `config` over an opened log, read database and projector: the file store
+    /// and the accounts services come from the configuration; no chain until [`Self::with_chain`].
+    pub fn new(
+        config: config::Config,
+        store: Arc<dyn EventStore>,
+        read: ReadDb,
+        projector: ProjectorHandle,
+    ) -> anyhow::Result<Self> {
+        use anyhow::Context as _;
+        let files = files::FileStore::open(&config.files_dir()).context("opening the file store")?;
+        let accounts = auth::Accounts::from_config(&config).context("starting the accounts services")?;
+        let chain = routes::chain::ChainInfo { chain_id: config.chain_id, ..Default::default() };
+        Ok(Self {
+            store,
+            read,
+            projector,
+            files: Arc::new(files),
+            config: Arc::new(config),
+            accounts: Arc::new(accounts),
+            chain: Arc::new(chain),
+            indexer: None,
+            http: reqwest::Client::new(),
+        })
+    }
+
+    /// The same state on `chain`, indexed by `indexer` when there is one.
+    pub fn with_chain(self, chain: routes::chain::ChainInfo, indexer: Option<indexer::IndexerHandle>) -> Self {
+        Self { chain: Arc::new(chain), indexer, ..self }
+    }
+
     /// Waits until the read tables include `position`, so the answer to a command (and the
     /// next query) shows its effect. Bounded: past it the command still succeeded, so this
     /// only logs.

@@ -1,7 +1,7 @@
 //! `marketplace`: run the marketplace (`dev` for the embedded local stack, `serve` against a
 //! configured chain), or operate on its event log (`verify`).
 
-use std::{process::ExitCode, sync::Arc};
+use std::process::ExitCode;
 
 use anyhow::Context;
 use api::{AppState, config::Config, routes::chain::ChainInfo};
@@ -101,7 +101,6 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
 
     let store = domain::store::open(&config.database_url()).await.context("opening the event log")?;
     api::bootstrap::seed_categories(store.as_ref()).await.context("seeding categories")?;
-    let files = Arc::new(api::files::FileStore::open(&config.files_dir()).context("opening the file store")?);
     let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
     let projector = projections::Projector::new(store.clone(), read.clone()).await.context("starting the projector")?;
     let projector_handle = projector.handle();
@@ -136,17 +135,7 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
         explorer_url: config.explorer_url.clone(),
         walletconnect_project_id: config.walletconnect_project_id.clone(),
     };
-    let state = AppState {
-        store,
-        read,
-        projector: projector_handle,
-        files,
-        config: Arc::new(config.clone()),
-        chain: Arc::new(chain),
-        indexer: indexer_handle,
-        http: reqwest::Client::new(),
-        accounts: Arc::new(api::auth::Accounts::from_config(&config).context("starting the accounts services")?),
-    };
+    let state = AppState::new(config.clone(), store, read, projector_handle)?.with_chain(chain, indexer_handle);
     let app = api::app(state, &config.ui_dir);
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await

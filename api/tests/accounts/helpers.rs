@@ -1,7 +1,7 @@
 //! A fresh marketplace per test: SQLite log and read database in a temporary folder, the
 //! projector running, the dev mailbox as the mailer; plus a fake Google and a wallet key.
 
-use std::{net::SocketAddr, sync::Arc};
+use std::net::SocketAddr;
 
 use api::{AppState, config::Config};
 use axum::{
@@ -87,20 +87,7 @@ impl TestApp {
         let projector = tokio::spawn(async move {
             let _ = projector.run().await;
         });
-        let files = Arc::new(api::files::FileStore::open(&config.files_dir()).unwrap());
-        let accounts = Arc::new(api::auth::Accounts::from_config(&config).unwrap());
-        let chain = api::routes::chain::ChainInfo { chain_id: 80001, ..Default::default() };
-        let state = AppState {
-            store,
-            read,
-            projector: handle,
-            files,
-            config: Arc::new(config),
-            chain: Arc::new(chain),
-            indexer: None,
-            http: reqwest::Client::new(),
-            accounts,
-        };
+        let state = AppState::new(config, store, read, handle).unwrap();
         let router = api::app(state.clone(), std::path::Path::new("no-ui"));
         Self { state, router, dir, projector }
     }

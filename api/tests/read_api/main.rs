@@ -1,6 +1,6 @@
 //! The read API over a real event log, projector and read database.
 
-use std::sync::Arc;
+
 
 use api::{AppState, config::Config};
 use axum::{body::Body, http::{Request, StatusCode}};
@@ -34,19 +34,9 @@ impl TestApp {
         api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
-        let files = Arc::new(api::files::FileStore::open(&dir.path().join("files")).unwrap());
         let chain = api::routes::chain::ChainInfo { chain_id: 80001, contract_address: Some("0xc0ffee".into()), ..Default::default() };
-        let state = AppState {
-            store,
-            read,
-            projector: projector.handle(),
-            files,
-            accounts: Arc::new(api::auth::Accounts::from_config(&Config { data_dir: dir.path().to_owned(), ..config.clone() }).unwrap()),
-            config: Arc::new(config),
-            chain: Arc::new(chain),
-            indexer: None,
-            http: reqwest::Client::new(),
-        };
+        let config = Config { data_dir: dir.path().to_owned(), ..config };
+        let state = AppState::new(config, store, read, projector.handle()).unwrap().with_chain(chain, None);
         Self { state, projector, _dir: dir }
     }
 

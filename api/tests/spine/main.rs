@@ -1,7 +1,7 @@
 //! The spine end to end: transactions on a real anvil, through the indexer, the event log and
 //! the projector, read back over HTTP from the read API.
 
-use std::{sync::Arc, time::Duration};
+use std::time::Duration;
 
 use alloy::{
     primitives::{Address, U256},
@@ -54,22 +54,15 @@ impl Spine {
                 .get_matches_from(["test", "--data-dir", data_dir.to_str().unwrap()]),
         )
         .unwrap();
-        let state = AppState {
-            store,
-            read,
-            projector: projector_handle.clone(),
-            files: Arc::new(api::files::FileStore::open(&dir.path().join("files")).unwrap()),
-            accounts: Arc::new(api::auth::Accounts::from_config(&config).unwrap()),
-            config: Arc::new(config),
-            chain: Arc::new(ChainInfo {
-                chain_id: 80001,
-                rpc_url: Some(chain.url.clone()),
-                contract_address: Some(lower(chain.market)),
-                ..ChainInfo::default()
-            }),
-            indexer: Some(indexer_handle.clone()),
-            http: reqwest::Client::new(),
+        let chain_info = ChainInfo {
+            chain_id: 80001,
+            rpc_url: Some(chain.url.clone()),
+            contract_address: Some(lower(chain.market)),
+            ..ChainInfo::default()
         };
+        let state = AppState::new(config, store, read, projector_handle.clone())
+            .unwrap()
+            .with_chain(chain_info, Some(indexer_handle.clone()));
         Self { chain, state, indexer: indexer_handle, projector: projector_handle, _dir: dir }
     }
 
