@@ -46,6 +46,21 @@ pub struct Config {
     #[arg(long, env = "DEPLOYMENT_BLOCK", default_value_t = 0)]
     pub deployment_block: u64,
 
+    /// Blocks a log must be buried under before it is indexed (0 on the local chain; a few on a
+    /// public network make reorgs rarer, at the cost of that much delay).
+    #[arg(long, env = "CONFIRMATIONS", default_value_t = 0)]
+    pub confirmations: u64,
+
+    /// The deepest reorg the indexer rolls back; a deeper one stops it with an error.
+    #[arg(long, env = "MAX_REORG_DEPTH", default_value_t = 64)]
+    pub max_reorg_depth: u64,
+
+    /// How often the indexer asks the chain for a new head, in milliseconds. Unset: 50 on the
+    /// local chain (a loopback call is nearly free and keeps the lag from a mined transaction to
+    /// the API low), 1000 on a configured node (paid RPCs count calls; blocks come every ~2 s).
+    #[arg(long, env = "INDEXER_POLL_MS")]
+    pub indexer_poll_ms: Option<u64>,
+
     /// What browsers use to reach the chain; default: this server's `/rpc` proxy.
     #[arg(long, env = "PUBLIC_RPC_URL", default_value = "/rpc")]
     pub public_rpc_url: String,
@@ -119,6 +134,17 @@ pub struct Config {
 }
 
 impl Config {
+    /// The indexer's settings for the contract at `address` on the node at `rpc_url`; `local` is
+    /// true when that node is the dev stack's own anvil.
+    pub fn indexer_config(&self, rpc_url: &str, address: alloy::primitives::Address, deployment_block: u64, local: bool) -> indexer::IndexerConfig {
+        let mut config = indexer::IndexerConfig::new(rpc_url, self.chain_id, address, deployment_block);
+        config.confirmations = self.confirmations;
+        config.max_reorg_depth = self.max_reorg_depth;
+        let poll_ms = self.indexer_poll_ms.unwrap_or(if local { 50 } else { 1_000 });
+        config.poll_interval = std::time::Duration::from_millis(poll_ms.max(1));
+        config
+    }
+
     /// The event log URL, defaulted as documented on the field.
     pub fn database_url(&self) -> String {
         self.database_url.clone().unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("events.db").display()))

@@ -114,7 +114,7 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
     let mut indexer_task = None;
     if let (Some(url), Some(address)) = (&rpc_url, &contract) {
         let address = address.parse().with_context(|| format!("contract address {address}"))?;
-        let indexer_config = indexer::IndexerConfig::new(url.clone(), config.chain_id, address, deployment_block);
+        let indexer_config = config.indexer_config(url, address, deployment_block, local_chain.is_some());
         let indexer = indexer::Indexer::connect(indexer_config, store.clone()).await.context("starting the indexer")?;
         indexer_handle = Some(indexer.handle());
         let mut stopped = stopped.clone();

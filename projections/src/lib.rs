@@ -12,6 +12,8 @@ mod projector;
 pub mod queries;
 mod read_db;
 mod read_model;
+#[cfg(feature = "test-utils")]
+pub mod test_utils;
 
 pub use error::ProjectionError;
 pub use projector::{Projector, ProjectorHandle};
