@@ -191,7 +191,7 @@ fn mint(block: &mut Block, dice: &mut Dice, tx: u64, token: u64, details: &mut V
     let (adjective, noun) = (dice.pick(&ADJECTIVES), dice.pick(&NOUNS));
     let description = (0..12)
         .map(|_| {
-            let words: &[&str] = if dice.next() % 2 == 0 { &ADJECTIVES } else { &NOUNS };
+            let words: &[&str] = if dice.next().is_multiple_of(2) { &ADJECTIVES } else { &NOUNS };
             dice.pick(words)
         })
         .collect::<Vec<_>>()
