@@ -1,0 +1,76 @@
+//! Browse under load: `/api/nft/explore/` with a full-text search and a price sort over the read
+//! tables of 100,000 NFTs, against `/healthz` on the same server in the same run (the cost of
+//! HTTP alone); prints requests/s, p50/p99 of both and their ratio. Goals: ratio >= 0.3,
+//! explore p99 < 25 ms.
+//!
+//! `cargo bench -p api --bench explore` (NFTS=10000 for a quicker run; REQUESTS and
+//! CONCURRENCY to change the load).
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use projections::test_utils::market_history;
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// The searches: each word is in the titles or descriptions of a share of the tokens.
+const SEARCHES: [&str; 8] = ["cosmic", "golden tiger", "neon", "dragon", "lunar", "velvet mask", "river", "solar"];
+
+fn main() {
+    let nfts = env("NFTS", 100_000) as u64;
+    let requests = env("REQUESTS", 20_000);
+    let concurrency = env("CONCURRENCY", 32);
+    let dir = tempfile::tempdir().unwrap();
+    let config = support::config(dir.path());
+    let server = support::server_runtime();
+
+    // The marketplace after `nfts` tokens were minted and traded, folded into its read tables.
+    let state = server.block_on(async {
+        let started = Instant::now();
+        let store = domain::store::open(&config.database_url()).await.unwrap();
+        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
+        let mut events = 0;
+        for writes in market_history(nfts) {
+            events = store.append_streams(writes).await.unwrap().last_position;
+        }
+        let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
+        let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
+        projector.catch_up().await.unwrap();
+        println!("{nfts} NFTs ({events} events) written and projected in {:.1} s", started.elapsed().as_secs_f64());
+        api::AppState::new(config.clone(), store, read, projector.handle()).unwrap()
+    });
+    let address = support::serve(&server, api::app(state, dir.path()));
+
+    let client = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let explore: Vec<String> = SEARCHES
+        .iter()
+        .flat_map(|search| {
+            (1..=3).flat_map(move |page| {
+                ["0", "1"].map(|order| format!("/api/nft/explore/?formOfSale=ALL&sortBy=PRICE&orderBy={order}&page={page}&search={}", search.replace(' ', "%20")))
+            })
+        })
+        .collect();
+    let health = vec!["/healthz".to_owned()];
+    let limit = Duration::from_secs(300);
+    client.block_on(async {
+        // Warm both paths (connections, caches), then measure each.
+        support::load(address, &explore, 500, concurrency, limit).await;
+        support::load(address, &health, 2_000, concurrency, limit).await;
+        let healthz = support::load(address, &health, requests, concurrency, limit).await;
+        let browse = support::load(address, &explore, requests, concurrency, limit).await;
+        println!("---");
+        println!("{requests} requests per phase, {concurrency} concurrent, over {nfts} NFTs:");
+        for (name, result) in [("/healthz", &healthz), ("explore (search + price sort)", &browse)] {
+            println!(
+                "  {name:<30}: {:>8.0} req/s  p50 {:>6.2} ms  p99 {:>6.2} ms",
+                result.per_second,
+                result.latencies.ms(50.0),
+                result.latencies.ms(99.0)
+            );
+        }
+        println!("  ratio explore / healthz        : {:>8.2} (goal >= 0.3; explore p99 goal < 25 ms)", browse.per_second / healthz.per_second);
+    });
+}

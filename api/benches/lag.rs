@@ -1,0 +1,115 @@
+//! Lag from a mined transaction to its change in `/api/nft/detail`, on a real anvil with the
+//! stack as `marketplace dev` runs it (indexer following the chain at the dev poll interval,
+//! projector, API over HTTP). Each round changes a token's price and polls the detail every
+//! millisecond until the new price shows. Prints p50/p99 and, measured in the same run, the
+//! floor of the work any indexer must do per block (ask for the head and its logs, then one
+//! HTTP read of the detail). Goal: p50 < 100 ms.
+//!
+//! `cargo bench -p api --bench lag` (ROUNDS=50 for a quicker run).
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use alloy::{
+    primitives::U256,
+    providers::Provider,
+    rpc::types::Filter,
+};
+use indexer::{
+    bindings::Marketplace,
+    test_utils::{TestChain, mint_call},
+};
+use serde_json::Value;
+use support::Latencies;
+
+const POLL: Duration = Duration::from_millis(1);
+
+fn main() {
+    let rounds: usize = std::env::var("ROUNDS").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+    let client = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let server = support::server_runtime();
+    let dir = tempfile::tempdir().unwrap();
+    let config = support::config(dir.path());
+
+    // The chain with one token listed at a fixed price.
+    let chain = client.block_on(async {
+        let chain = TestChain::start().await;
+        chain.transact(chain.accounts[1], mint_call("ipfs://lag", 1, &[], 0, U256::ZERO, U256::from(1_000u64)), U256::ZERO).await;
+        chain
+    });
+    let poll = config.indexer_config(&chain.url, chain.market, chain.deployment_block, true).poll_interval;
+
+    // The stack, on its own runtime as the binary runs it.
+    let state = server.block_on(async {
+        let store = domain::store::open(&config.database_url()).await.unwrap();
+        let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
+        let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
+        let handle = projector.handle();
+        tokio::spawn(projector.run());
+        let indexer_config = config.indexer_config(&chain.url, chain.market, chain.deployment_block, true);
+        let indexer = indexer::Indexer::connect(indexer_config, store.clone()).await.unwrap();
+        let indexer_handle = indexer.handle();
+        tokio::spawn(indexer.run(std::future::pending()));
+        let info = api::routes::chain::ChainInfo {
+            chain_id: config.chain_id,
+            rpc_url: Some(chain.url.clone()),
+            contract_address: Some(format!("{:#x}", chain.market)),
+            ..Default::default()
+        };
+        api::AppState::new(config.clone(), store, read, handle).unwrap().with_chain(info, Some(indexer_handle))
+    });
+    let address = support::serve(&server, api::app(state, dir.path()));
+    let detail = format!("http://{address}/api/nft/detail/80001-1");
+
+    client.block_on(async {
+        let http = reqwest::Client::new();
+        let price_shown = |http: reqwest::Client, url: String| async move {
+            let body: Value = http.get(&url).send().await.unwrap().json().await.unwrap();
+            body["body"]["fixedPriceWei"].as_str().unwrap_or_default().to_owned()
+        };
+        // Wait for the mint to show, then measure each round.
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while price_shown(http.clone(), detail.clone()).await != "1000" {
+            assert!(Instant::now() < deadline, "the minted token never showed in the API");
+            tokio::time::sleep(POLL).await;
+        }
+        let mut lags = Vec::with_capacity(rounds);
+        for round in 0..rounds {
+            // Start each round at a different point of the indexer's poll cycle, as a chain does.
+            tokio::time::sleep(poll.mul_f64((round * 37 % 100) as f64 / 100.0)).await;
+            let price = 2_000 + round as u64;
+            let call = Marketplace::changeTokenPriceCall { tokenId: U256::from(1), newPrice: U256::from(price) };
+            let tx = chain.call_request(chain.accounts[1], &call, U256::ZERO);
+            // Anvil mines on arrival: the clock starts when the node has taken the transaction,
+            // which is no later than its block.
+            let pending = chain.provider.send_transaction(tx).await.unwrap();
+            let mined = Instant::now();
+            let limit = mined + Duration::from_secs(10);
+            while price_shown(http.clone(), detail.clone()).await != price.to_string() {
+                assert!(Instant::now() < limit, "round {round}: the new price never showed");
+                tokio::time::sleep(POLL).await;
+            }
+            lags.push(mined.elapsed());
+            assert!(pending.get_receipt().await.unwrap().status());
+        }
+        let lags = Latencies::new(lags);
+
+        // The floor, same run: one head + logs query per block, and one HTTP read of the detail.
+        let mut floor = Vec::with_capacity(rounds);
+        for _ in 0..rounds {
+            let t = Instant::now();
+            let head = chain.provider.get_block_number().await.unwrap();
+            chain.provider.get_logs(&Filter::new().address(chain.market).from_block(head).to_block(head)).await.unwrap();
+            price_shown(http.clone(), detail.clone()).await;
+            floor.push(t.elapsed());
+        }
+        let floor = Latencies::new(floor);
+
+        println!("---");
+        println!("lag from a mined transaction to /api/nft/detail, {rounds} rounds, indexer polling every {} ms:", poll.as_millis());
+        println!("  lag   : p50 {:>7.2} ms  p99 {:>7.2} ms  (goal p50 < 100 ms)", lags.ms(50.0), lags.ms(99.0));
+        println!("  floor : p50 {:>7.2} ms  p99 {:>7.2} ms  (head + logs + one detail read)", floor.ms(50.0), floor.ms(99.0));
+        println!("  ratio floor / lag at p50: {:.2}; the expected wait for the next poll alone is {:.0} ms", floor.ms(50.0) / lags.ms(50.0), poll.as_secs_f64() * 500.0);
+    });
+}

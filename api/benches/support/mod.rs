@@ -1,0 +1,88 @@
+//! What the API benchmarks share: the server on its own runtime (as the `marketplace` binary
+//! runs it), a bounded HTTP load generator on another, and latency statistics.
+
+#![allow(dead_code)] // each benchmark uses part of it
+
+use std::{
+    net::SocketAddr,
+    time::{Duration, Instant},
+};
+
+use futures::StreamExt;
+
+/// The server's runtime: two workers, as many as the machine has cores.
+pub fn server_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("server runtime")
+}
+
+/// Serves `app` on a free loopback port of `runtime`.
+pub fn serve(runtime: &tokio::runtime::Runtime, app: axum::Router) -> SocketAddr {
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let address = listener.local_addr().expect("address");
+        tokio::spawn(async move {
+            axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>()).await.expect("serve");
+        });
+        address
+    })
+}
+
+/// A configuration as the binary parses it, over `data_dir`.
+pub fn config(data_dir: &std::path::Path) -> api::config::Config {
+    use clap::{Args, FromArgMatches};
+    let command = api::config::Config::augment_args(clap::Command::new("bench"));
+    let matches = command.get_matches_from(["bench", "--data-dir", data_dir.to_str().expect("utf-8 path")]);
+    api::config::Config::from_arg_matches(&matches).expect("config")
+}
+
+/// Latencies of one phase, sorted.
+pub struct Latencies(Vec<Duration>);
+
+impl Latencies {
+    pub fn new(mut samples: Vec<Duration>) -> Self {
+        samples.sort();
+        Self(samples)
+    }
+
+    /// The `p`-th percentile (0..=100), in milliseconds.
+    pub fn ms(&self, p: f64) -> f64 {
+        let index = ((self.0.len() as f64 - 1.0) * p / 100.0).round() as usize;
+        self.0[index].as_secs_f64() * 1e3
+    }
+}
+
+/// What a load phase measured.
+pub struct LoadResult {
+    pub requests: usize,
+    pub per_second: f64,
+    pub latencies: Latencies,
+}
+
+/// Sends `requests` GETs over keep-alive connections, `concurrency` at a time, cycling through
+/// `paths`; every answer must be 200. Bounded in count, and in time by `limit`.
+pub async fn load(base: SocketAddr, paths: &[String], requests: usize, concurrency: usize, limit: Duration) -> LoadResult {
+    let client = reqwest::Client::builder().pool_max_idle_per_host(concurrency).build().expect("client");
+    let urls: Vec<String> = paths.iter().map(|p| format!("http://{base}{p}")).collect();
+    let started = Instant::now();
+    let samples: Vec<Duration> = tokio::time::timeout(
+        limit,
+        futures::stream::iter(0..requests)
+            .map(|i| {
+                let (client, url) = (&client, &urls[i % urls.len()]);
+                async move {
+                    let t = Instant::now();
+                    let response = client.get(url).send().await.expect("request");
+                    let status = response.status();
+                    response.bytes().await.expect("body");
+                    assert_eq!(status, 200, "{url}");
+                    t.elapsed()
+                }
+            })
+            .buffer_unordered(concurrency)
+            .collect(),
+    )
+    .await
+    .expect("the load phase ran over its time limit");
+    let elapsed = started.elapsed();
+    LoadResult { requests, per_second: requests as f64 / elapsed.as_secs_f64(), latencies: Latencies::new(samples) }
+}
