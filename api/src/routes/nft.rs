@@ -556,3 +556,23 @@ struct Statistics {
     /// Sales.
     total_nft_sold: i64,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<T>(choice: &Choice<T>) {
+        assert!(choice.values.contains(&choice.default), "{}: the default is a documented value", choice.name);
+        for value in choice.values {
+            assert!((choice.parse)(value).is_some(), "{}: documented {value} is refused", choice.name);
+            assert!(choice.allowed.contains(value), "{}: the 400 message leaves out {value}", choice.name);
+        }
+    }
+
+    #[test]
+    fn every_documented_choice_is_accepted_and_named_in_the_400_message() {
+        check(&FORM_OF_SALE);
+        check(&SORT_BY);
+        check(&ORDER_BY);
+    }
+}

@@ -340,3 +340,195 @@ async fn documented_query_values_are_accepted_and_values_outside_them_answer_400
         }
     }
 }
+
+/// Every answer must be documented: its status among the operation's responses, its content
+/// type among that response's, and a JSON body valid against that content's schema, with no
+/// field the schema leaves out. Returns an error per mismatch.
+fn check_answer(doc: &Value, method: &str, path: &str, answer: &helpers::Answer) -> Result<(), String> {
+    let here = format!("{method} {path} answered {}", answer.status.as_u16());
+    let operation = &doc["paths"][path][method.to_lowercase()];
+    let mut response = &operation["responses"][answer.status.as_str()];
+    if let Some(reference) = response["$ref"].as_str() {
+        response = doc.pointer(&reference[1..]).ok_or_else(|| format!("{here}: dangling {reference}"))?;
+    }
+    if response.is_null() {
+        return Err(format!("{here}, an undocumented status: {}", String::from_utf8_lossy(&answer.bytes)));
+    }
+    let content_type = answer.content_type.as_str();
+    let content = response["content"]
+        .as_object()
+        .and_then(|c| c.get(content_type).or_else(|| c.get(content_type.split(';').next().unwrap())))
+        .or_else(|| response["content"].get(format!("{}/*", content_type.split('/').next().unwrap())))
+        .ok_or_else(|| format!("{here} with undocumented content type {content_type}"))?;
+    if !content_type.starts_with("application/json") || content["schema"].is_null() {
+        return Ok(());
+    }
+    let mut schema = content["schema"].clone();
+    close_objects(&mut schema);
+    let mut components = doc["components"].clone();
+    close_objects(&mut components);
+    schema["components"] = components;
+    let validator = jsonschema::draft202012::new(&schema).map_err(|e| format!("{here}: the schema does not compile: {e}"))?;
+    let body = answer.json();
+    let errors: Vec<String> = validator.iter_errors(&body).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    if errors.is_empty() { Ok(()) } else { Err(format!("{here}, not as documented: {}\n  body: {body}", errors.join("; "))) }
+}
+
+/// Makes every object schema with properties refuse other properties, so an answer with a field
+/// the document lacks fails.
+fn close_objects(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if map.contains_key("properties") && !map.contains_key("additionalProperties") {
+                map.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            map.values_mut().for_each(close_objects);
+        }
+        Value::Array(items) => items.iter_mut().for_each(close_objects),
+        _ => {}
+    }
+}
+
+/// Operations the schema test cannot reach a success of here, and why.
+const NO_SUCCESS_HERE: &[(&str, &str)] = &[
+    ("POST /rpc", "needs a chain node (the spine tests drive it against anvil)"),
+    ("POST /api/auth/googlelogin", "needs Google's keys (tests/accounts fakes them)"),
+    ("PUT /api/account/connectwallet", "needs a SIWE signature (tests/accounts signs one)"),
+    ("PUT /api/account/disconnectwallet", "needs a linked wallet"),
+];
+
+#[tokio::test]
+async fn answers_match_their_documented_statuses_content_types_and_schemas() {
+    let app = TestApp::new().await;
+    app.seed_nft().await;
+    let cid = app.state.files.put(b"\x89PNG\r\n\x1a\n a picture".to_vec()).await.unwrap().cid;
+    let doc = app.document().await;
+    let mut checked: BTreeMap<(String, String), BTreeSet<u16>> = BTreeMap::new();
+    let mut failures = Vec::new();
+
+    let (email, new_email) = ("ada@example.com", "ada2@example.com");
+    let password = "correct horse battery";
+    let registration = json!({ "email": email, "fullName": "Ada L", "username": "ada", "password": password, "confirmPassword": password });
+    let login = json!({ "email": email, "password": password });
+    let mut token = String::new();
+    // (method, documented path, uri, body), in order; each call carries the latest access token.
+    let calls: Vec<(&str, &str, String, Option<Value>)> = vec![
+        ("GET", "/healthz", "/healthz".into(), None),
+        ("GET", "/metrics", "/metrics".into(), None),
+        ("GET", "/api/openapi.json", "/api/openapi.json".into(), None),
+        ("GET", "/api/config", "/api/config".into(), None),
+        ("GET", "/ipfs/{cid}", format!("/ipfs/{cid}"), None),
+        ("GET", "/ipfs/{cid}", concrete("/ipfs/{cid}"), None),
+        ("POST", "/rpc", "/rpc".into(), Some(json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_chainId" }))),
+        ("GET", "/api/misc/category", "/api/misc/category".into(), None),
+        ("GET", "/api/misc/coin", "/api/misc/coin".into(), None),
+        ("POST", "/api/misc/clienterror", "/api/misc/clienterror".into(), Some(json!({ "message": "boom", "url": "/x" }))),
+        ("POST", "/api/misc/clienterror", "/api/misc/clienterror".into(), Some(json!({ "message": " " }))),
+        ("POST", "/api/misc/contactus", "/api/misc/contactus".into(), Some(json!({ "name": "Ada", "email": email, "subject": "Hi", "message": "Hello" }))),
+        ("GET", "/api/nft/explore/", "/api/nft/explore/?formOfSale=AUCTION".into(), None),
+        ("GET", "/api/nft/explore/", "/api/nft/explore/?limit=0".into(), None),
+        ("GET", "/api/nft/explore", "/api/nft/explore?formOfSale=ALL".into(), None),
+        ("GET", "/api/nft/detail/{nftid}", "/api/nft/detail/80001-1".into(), None),
+        ("GET", "/api/nft/detail/{nftid}", "/api/nft/detail/80001-9".into(), None),
+        ("GET", "/api/nft/nftinauction/{nftid}", "/api/nft/nftinauction/80001-1".into(), None),
+        ("GET", "/api/nft/bidhistory/{nftid}/{auctionid}/", "/api/nft/bidhistory/80001-1/1/".into(), None),
+        ("GET", "/api/nft/bidhistory/{nftid}/{auctionid}", "/api/nft/bidhistory/80001-1/1".into(), None),
+        ("GET", "/api/nft/nfthistory/{nftid}", "/api/nft/nfthistory/80001-1".into(), None),
+        ("GET", "/api/nft/ownnerhistory/{nftid}", "/api/nft/ownnerhistory/80001-1".into(), None),
+        ("GET", "/api/nft/trendingnfts", "/api/nft/trendingnfts?formOfSale=AUCTION".into(), None),
+        ("GET", "/api/getmarketplacestatistics", "/api/getmarketplacestatistics".into(), None),
+        ("GET", "/api/auth/checkusername", "/api/auth/checkusername?username=ada".into(), None),
+        ("POST", "/api/auth/register", "/api/auth/register".into(), Some(registration.clone())),
+        ("POST", "/api/auth/register", "/api/auth/register".into(), Some(registration)),
+        ("POST", "/api/auth/login", "/api/auth/login".into(), Some(login.clone())),
+        ("GET", "/api/dev/mailbox", format!("/api/dev/mailbox?to={email}"), None),
+        ("POST", "/api/auth/verifyaccount", "/api/auth/verifyaccount".into(), Some(json!({ "email": email, "verificationCode": "{code}" }))),
+        ("POST", "/api/auth/verifyaccount", "/api/auth/verifyaccount".into(), Some(json!({ "email": email, "verificationCode": "{code}" }))),
+        ("POST", "/api/auth/login", "/api/auth/login".into(), Some(json!({ "email": email, "password": "wrong password" }))),
+        ("POST", "/api/auth/login", "/api/auth/login".into(), Some(login.clone())),
+        ("GET", "/api/account/myprofile", "/api/account/myprofile".into(), None),
+        ("PUT", "/api/account/myprofile", "/api/account/myprofile".into(), None),
+        ("GET", "/api/account/getuserprofile/{userid}", "/api/account/getuserprofile/{user}".into(), None),
+        ("GET", "/api/account/getuserprofile/{userid}", concrete("/api/account/getuserprofile/{userid}"), None),
+        ("GET", "/api/account/walletnonce", "/api/account/walletnonce".into(), None),
+        ("PUT", "/api/account/connectwallet", "/api/account/connectwallet".into(), Some(json!({ "walletProvider": "Metamask", "walletAddress": "0x0000000000000000000000000000000000000001", "message": "no", "signature": "0x00" }))),
+        ("PUT", "/api/account/disconnectwallet", "/api/account/disconnectwallet".into(), Some(json!({ "walletAddress": "0x0000000000000000000000000000000000000001" }))),
+        ("PUT", "/api/auth/changeemail", "/api/auth/changeemail".into(), Some(json!({ "newEmail": new_email }))),
+        ("PUT", "/api/auth/verifyemailchange", "/api/auth/verifyemailchange".into(), Some(json!({ "newEmail": new_email, "verificationCode": "000000" }))),
+        ("PUT", "/api/auth/change-account-password", "/api/auth/change-account-password".into(), Some(json!({ "currentPassword": password, "newPassword": "a new long password", "confirmPassword": "a new long password" }))),
+        ("POST", "/api/auth/login", "/api/auth/login".into(), Some(json!({ "email": email, "password": "a new long password" }))),
+        ("PUT", "/api/auth/reset-account-password", "/api/auth/reset-account-password".into(), Some(json!({ "email": email }))),
+        ("PUT", "/api/auth/resetpassword-changepassword", "/api/auth/resetpassword-changepassword".into(), Some(json!({ "resetPasswordToken": "{reset}", "newPassword": password, "confirmPassword": password }))),
+        ("POST", "/api/auth/login", "/api/auth/login".into(), Some(login)),
+        ("PUT", "/api/auth/changeemail", "/api/auth/changeemail".into(), Some(json!({ "newEmail": new_email }))),
+        ("PUT", "/api/auth/verifyemailchange", "/api/auth/verifyemailchange".into(), Some(json!({ "newEmail": new_email, "verificationCode": "{new-code}" }))),
+        ("GET", "/api/account/myprofile", "/api/account/myprofile".into(), None),
+    ];
+
+    for (method, path, uri, body) in calls {
+        // The latest mail to `to`: its code, or its link's last segment.
+        let mail = |to: &'static str, field: &'static str| {
+            let app = &app;
+            async move {
+                let mails = app.get(&format!("/api/dev/mailbox?to={to}")).await.json();
+                mails["body"][0][field].as_str().unwrap_or_default().rsplit('/').next().unwrap().to_owned()
+            }
+        };
+        let mut body = body.map(|b| b.to_string());
+        for (placeholder, to, field) in [("{code}", email, "code"), ("{new-code}", new_email, "code"), ("{reset}", email, "link")] {
+            if let Some(text) = body.as_ref().filter(|t| t.contains(placeholder)) {
+                body = Some(text.replace(placeholder, &mail(to, field).await));
+            }
+        }
+        let uri = uri.replace("{user}", &app.state.accounts.tokens.verify(&token).map(|(id, _)| id.to_string()).unwrap_or_default());
+        let mut request = Request::builder().method(method).uri(&uri);
+        if !token.is_empty() {
+            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        let request = match (body, path) {
+            (_, "/api/account/myprofile") if method == "PUT" => {
+                let form = "--b\r\nContent-Disposition: form-data; name=\"fullName\"\r\n\r\nAda Lovelace\r\n--b--\r\n";
+                request.header(header::CONTENT_TYPE, "multipart/form-data; boundary=b").body(Body::from(form)).unwrap()
+            }
+            (Some(body), _) => request.header(header::CONTENT_TYPE, "application/json").body(Body::from(body)).unwrap(),
+            (None, _) => request.body(Body::empty()).unwrap(),
+        };
+        let answer = app.send(request).await;
+        if let Some(access) = answer.json()["body"]["accessToken"].as_str() {
+            token = access.to_owned();
+        }
+        checked.entry((method.to_owned(), path.to_owned())).or_default().insert(answer.status.as_u16());
+        if let Err(failure) = check_answer(&doc, method, path, &answer) {
+            failures.push(failure);
+        }
+    }
+
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let exempt: BTreeSet<&str> = NO_SUCCESS_HERE.iter().map(|(operation, _)| *operation).collect();
+    for (method, path) in operations(&doc) {
+        let statuses = checked.get(&(method.clone(), path.clone())).cloned().unwrap_or_default();
+        let succeeded = statuses.iter().any(|s| (200..300).contains(s));
+        let name = format!("{method} {path}");
+        assert_eq!(succeeded, !exempt.contains(name.as_str()), "{name}: answered {statuses:?} here");
+    }
+}
+
+#[tokio::test]
+async fn the_answer_check_refuses_extra_missing_and_mistyped_fields_and_undocumented_statuses() {
+    let app = TestApp::new().await;
+    let doc = app.document().await;
+    let answer = app.get("/healthz").await;
+    assert_eq!(check_answer(&doc, "GET", "/healthz", &answer), Ok(()));
+
+    let mut body = answer.json();
+    let with = |body: &Value| helpers::Answer { status: answer.status, content_type: answer.content_type.clone(), bytes: body.to_string().into_bytes() };
+    body["body"]["extra"] = json!(1);
+    assert!(check_answer(&doc, "GET", "/healthz", &with(&body)).is_err(), "an extra field");
+    body["body"].as_object_mut().unwrap().remove("extra");
+    body["body"].as_object_mut().unwrap().remove("logPosition");
+    assert!(check_answer(&doc, "GET", "/healthz", &with(&body)).is_err(), "a missing field");
+    body["body"]["logPosition"] = json!("seven");
+    assert!(check_answer(&doc, "GET", "/healthz", &with(&body)).is_err(), "a mistyped field");
+    let teapot = helpers::Answer { status: StatusCode::IM_A_TEAPOT, content_type: answer.content_type.clone(), bytes: answer.bytes.clone() };
+    assert!(check_answer(&doc, "GET", "/healthz", &teapot).is_err(), "an undocumented status");
+}
