@@ -35,7 +35,8 @@ pub const BEARER: &str = "bearer";
         description = "Every answer but `/metrics`, `/ipfs/{cid}` and `/rpc` is the envelope \
             `{statuscode, body, message}` with the HTTP status equal to `statuscode`; errors carry \
             `body: null` and a message (a 400 names the field). A 401 or 410 means the bearer token \
-            is missing, invalid or expired: the UI logs out. Other GET paths serve the built UI.",
+            is missing, invalid or expired: the UI logs out. Any route may also answer 500 with a \
+            generic message. Other GET paths serve the built UI.",
     ),
     tags(
         (name = "auth", description = "Sign-up, sign-in, passwords and e-mail"),
@@ -91,8 +92,8 @@ async fn openapi_json(Extension(Document(json)): Extension<Document>) -> Respons
     ([(header::CONTENT_TYPE, "application/json")], json).into_response()
 }
 
-/// The same operations also served at `alias` (a path the spec writes two ways), documented
-/// under their own operation ids.
+/// The same operations also served and documented at `alias` (the spec writes some paths with a
+/// trailing slash; they answer without it too), under their own operation ids.
 pub fn also_at<S>(
     (schemas, paths, router): utoipa_axum::router::UtoipaMethodRouter<S>,
     alias: &str,

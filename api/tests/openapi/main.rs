@@ -68,6 +68,12 @@ async fn the_document_parses_as_openapi_3_1_and_every_reference_resolves() {
             .map(|p| p["name"].as_str().unwrap())
             .collect();
         assert_eq!(in_template, declared, "{method} {path}: path parameters");
+
+        for requirement in operation["security"].as_array().into_iter().flatten() {
+            for scheme in requirement.as_object().unwrap().keys() {
+                assert!(doc["components"]["securitySchemes"][scheme].is_object(), "{method} {path}: unknown security scheme {scheme}");
+            }
+        }
     }
 }
 
