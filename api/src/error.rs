@@ -6,18 +6,35 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use serde::Serialize;
+use utoipa::{
+    PartialSchema, ToSchema,
+    openapi::{RefOr, Type, schema::{ObjectBuilder, Schema}},
+};
 
 /// The envelope every response uses: `{statuscode, body, message}`, with the HTTP status equal
 /// to `statuscode`.
-#[derive(Debug, Serialize)]
-pub struct Envelope<T: Serialize> {
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Envelope<T> {
     /// Same as the HTTP status.
+    #[schema(example = 200)]
     pub statuscode: u16,
     /// The payload (`null` on errors).
     pub body: T,
     /// A human-readable message the UI may show.
     pub message: String,
 }
+
+/// JSON `null`: the body of errors and of answers that carry nothing.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Null;
+
+impl PartialSchema for Null {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new().schema_type(Type::Null).into()
+    }
+}
+
+impl ToSchema for Null {}
 
 /// A successful answer in the envelope.
 pub fn ok<T: Serialize>(body: T, message: impl Into<String>) -> Response {
@@ -133,7 +150,7 @@ impl IntoResponse for ApiError {
             }
             other => other.to_string(),
         };
-        (status, Json(Envelope { statuscode: status.as_u16(), body: serde_json::Value::Null, message }))
+        (status, Json(Envelope { statuscode: status.as_u16(), body: Null, message }))
             .into_response()
     }
 }

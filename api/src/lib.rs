@@ -18,6 +18,7 @@ use axum::Router;
 use domain::{EventStore, Position};
 use projections::{ProjectorHandle, ReadDb};
 use tower_http::services::{ServeDir, ServeFile};
+use utoipa_axum::router::OpenApiRouter;
 
 /// What every handler can reach.
 #[derive(Clone)]
@@ -86,12 +87,12 @@ impl AppState {
     }
 }
 
-/// The whole HTTP application: API routes, then the built UI with a fallback to `index.html`
-/// so client-side routes load on refresh.
+/// The whole HTTP application: API routes with their OpenAPI document at `/api/openapi.json`,
+/// then the built UI with a fallback to `index.html` so client-side routes load on refresh.
 pub fn app(state: AppState, ui_dir: &Path) -> Router {
-    // Only while mail goes to the dev mailbox can it be read over HTTP.
-    let dev_mailbox = if state.accounts.mailer.dev_mailbox().is_some() { mail::dev_router() } else { Router::new() };
-    let api = Router::new()
+    // Only while mail goes to the dev mailbox can it be read over HTTP (and is it documented).
+    let dev_mailbox = if state.accounts.mailer.dev_mailbox().is_some() { mail::dev_router() } else { OpenApiRouter::new() };
+    let api = routes::openapi::base()
         .merge(routes::health::router())
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
@@ -101,7 +102,8 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::contact::router())
         .merge(dev_mailbox)
         .merge(routes::chain::router())
-        .merge(routes::metrics::router())
+        .merge(routes::metrics::router());
+    let api = routes::openapi::serve(api)
         .layer(axum::middleware::from_fn(routes::metrics::count_responses))
         .with_state(state);
     let index = ui_dir.join("index.html");

@@ -4,21 +4,22 @@ use std::path::PathBuf;
 
 use async_trait::async_trait;
 use axum::{
-    Router,
     extract::{Query, State},
     response::Response,
-    routing::get,
 };
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::{Mail, MailError, Mailer};
 use crate::{
     AppState,
-    error::{ApiError, ok},
+    error::{ApiError, Envelope, ok},
+    routes::openapi::BadRequest,
 };
 
 /// A stored message. `code` comes first, so the first number in the file is the code.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StoredMail {
     /// The verification code, if any.
@@ -107,17 +108,31 @@ impl Mailer for DevMailbox {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct MailboxQuery {
+    /// The recipient (required; case-insensitive).
     to: Option<String>,
 }
 
-/// `GET /api/dev/mailbox?to=<email>`: the latest messages to an address. Mounted only while the
-/// dev mailbox is the mailer.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/dev/mailbox", get(mailbox))
+/// `GET /api/dev/mailbox?to=<email>`: the latest messages to an address. Mounted (and
+/// documented) only while the dev mailbox is the mailer.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(mailbox))
 }
 
+/// Dev only: the latest 20 messages to an address, newest first.
+///
+/// Dev only: served only while mail goes to the dev mailbox (no SMTP configured), so a
+/// development server or an end-to-end test can read codes and links.
+#[utoipa::path(
+    get,
+    path = "/api/dev/mailbox",
+    tag = "dev",
+    params(MailboxQuery),
+    responses((status = 200, description = "The messages, newest first", body = Envelope<Vec<StoredMail>>), (status = 400, response = BadRequest)),
+    extensions(("x-dev-only" = json!(true))),
+)]
 async fn mailbox(State(state): State<AppState>, Query(query): Query<MailboxQuery>) -> Result<Response, ApiError> {
     let to = query.to.filter(|t| !t.trim().is_empty()).ok_or_else(|| ApiError::BadRequest("to: Required".into()))?;
     let mailbox = state.accounts.mailer.dev_mailbox().ok_or_else(|| ApiError::NotFound("No dev mailbox".into()))?;

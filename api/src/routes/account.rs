@@ -2,26 +2,29 @@
 //! cover image), anyone's public profile, and wallet linking with Sign-In with Ethereum.
 
 use axum::{
-    Router,
     extract::{
         DefaultBodyLimit, Multipart, Path, State,
         multipart::{Field, MultipartRejection},
     },
     http::{HeaderMap, header},
     response::Response,
-    routing::{get, put},
 };
 use chrono::Utc;
 use domain::accounts::{AccountError, ClaimKind, UserCommand, WalletProvider, decide, repo, validate};
 use projections::accounts::{UserProfile, own_profile, public_profile};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{
+    router::{OpenApiRouter, UtoipaMethodRouterExt},
+    routes,
+};
 use uuid::Uuid;
 
+use super::openapi::{BadRequest, Conflict, NotFound, PayloadTooLarge, SignedIn};
 use crate::{
     AppState,
     auth::{AuthUser, Payload, execute, load_signed_in, secrets, siwe},
-    error::{ApiError, ok},
+    error::{ApiError, Envelope, ok},
     files,
 };
 
@@ -30,70 +33,133 @@ const FORM_OVERHEAD: usize = 1024 * 1024;
 
 /// The `/api/account` routes; the profile update refuses bodies over two images of
 /// `max_image_bytes` before reading them.
-pub fn router(max_image_bytes: usize) -> Router<AppState> {
-    Router::new()
-        .route(
-            "/api/account/myprofile",
-            get(my_profile).put(update_profile).layer(DefaultBodyLimit::max(2 * max_image_bytes + FORM_OVERHEAD)),
-        )
-        .route("/api/account/getuserprofile/{user_id}", get(user_profile))
-        .route("/api/account/walletnonce", get(wallet_nonce))
-        .route("/api/account/connectwallet", put(connect_wallet))
-        .route("/api/account/disconnectwallet", put(disconnect_wallet))
+pub fn router(max_image_bytes: usize) -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(my_profile, update_profile).layer(DefaultBodyLimit::max(2 * max_image_bytes + FORM_OVERHEAD)))
+        .routes(routes!(user_profile))
+        .routes(routes!(wallet_nonce))
+        .routes(routes!(connect_wallet))
+        .routes(routes!(disconnect_wallet))
 }
 
 fn file_url(cid: &Option<String>) -> String {
     cid.as_ref().map(|cid| format!("/ipfs/{cid}")).unwrap_or_default()
 }
 
-fn wallets(profile: &UserProfile) -> Value {
-    profile
-        .wallets
-        .iter()
-        .map(|w| json!({ "walletProvider": w.provider, "walletAddress": w.address }))
-        .collect()
+/// A linked wallet.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Wallet {
+    /// `Metamask`, `Coinbase` or `Other`.
+    wallet_provider: String,
+    /// Lower-case 0x address.
+    wallet_address: String,
 }
 
-/// The owner's view: everything, e-mail and mobile number included.
-fn own_body(profile: &UserProfile) -> Value {
-    json!({
-        "userId": profile.user_id,
-        "email": profile.email,
-        "username": profile.username,
-        "fullName": profile.full_name,
-        "mobileNumber": profile.mobile_number,
-        "avatar": file_url(&profile.avatar),
-        "bio": profile.bio,
-        "coverImage": file_url(&profile.cover_image),
-        "authProvider": profile.auth_provider,
-        "connectedWallet": wallets(profile),
-    })
+fn wallets(profile: &UserProfile) -> Vec<Wallet> {
+    profile.wallets.iter().map(|w| Wallet { wallet_provider: w.provider.clone(), wallet_address: w.address.clone() }).collect()
 }
 
-/// Everyone else's view: never the e-mail or mobile number.
-fn public_body(profile: &UserProfile) -> Value {
-    json!({
-        "userId": profile.user_id,
-        "username": profile.username,
-        "fullName": profile.full_name,
-        "avatar": file_url(&profile.avatar),
-        "bio": profile.bio,
-        "coverImage": file_url(&profile.cover_image),
-        "connectedWallet": wallets(profile),
-    })
+/// The owner's view of their profile: everything, e-mail and mobile number included.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct OwnProfile {
+    /// User id.
+    user_id: String,
+    /// E-mail.
+    email: String,
+    /// Username.
+    username: String,
+    /// Full name.
+    full_name: String,
+    /// Mobile number.
+    mobile_number: String,
+    /// Avatar URL (`/ipfs/<cid>`) or "".
+    avatar: String,
+    /// About text.
+    bio: String,
+    /// Cover image URL (`/ipfs/<cid>`) or "".
+    cover_image: String,
+    /// `EMAIL` or `GOOGLE` (Google accounts cannot change e-mail or password).
+    auth_provider: String,
+    /// Linked wallets, oldest first.
+    connected_wallet: Vec<Wallet>,
 }
 
-async fn own(state: &AppState, user_id: Uuid) -> Result<Value, ApiError> {
+fn own_body(profile: &UserProfile) -> OwnProfile {
+    OwnProfile {
+        user_id: profile.user_id.clone(),
+        email: profile.email.clone(),
+        username: profile.username.clone(),
+        full_name: profile.full_name.clone(),
+        mobile_number: profile.mobile_number.clone(),
+        avatar: file_url(&profile.avatar),
+        bio: profile.bio.clone(),
+        cover_image: file_url(&profile.cover_image),
+        auth_provider: profile.auth_provider.clone(),
+        connected_wallet: wallets(profile),
+    }
+}
+
+/// Everyone else's view of a profile: never the e-mail or mobile number.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct PublicProfile {
+    /// User id.
+    user_id: String,
+    /// Username.
+    username: String,
+    /// Full name.
+    full_name: String,
+    /// Avatar URL (`/ipfs/<cid>`) or "".
+    avatar: String,
+    /// About text.
+    bio: String,
+    /// Cover image URL (`/ipfs/<cid>`) or "".
+    cover_image: String,
+    /// Linked wallets, oldest first.
+    connected_wallet: Vec<Wallet>,
+}
+
+fn public_body(profile: &UserProfile) -> PublicProfile {
+    PublicProfile {
+        user_id: profile.user_id.clone(),
+        username: profile.username.clone(),
+        full_name: profile.full_name.clone(),
+        avatar: file_url(&profile.avatar),
+        bio: profile.bio.clone(),
+        cover_image: file_url(&profile.cover_image),
+        connected_wallet: wallets(profile),
+    }
+}
+
+async fn own(state: &AppState, user_id: Uuid) -> Result<OwnProfile, ApiError> {
     let profile = own_profile(&state.read, &user_id.to_string()).await.map_err(|e| ApiError::Internal(e.into()))?;
     // A valid token for a user the read tables do not know: treat as signed out.
     profile.as_ref().map(own_body).ok_or(ApiError::Unauthorized)
 }
 
+/// The signed-in user's profile.
+#[utoipa::path(
+    get,
+    path = "/api/account/myprofile",
+    tag = "account",
+    security(("bearer" = [])),
+    responses((status = 200, description = "The signed-in user's profile, as it is now", body = Envelope<OwnProfile>), SignedIn),
+)]
 async fn my_profile(State(state): State<AppState>, me: AuthUser) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;
     Ok(ok(own(&state, me.0).await?, "Profile fetched"))
 }
 
+/// Anyone's public profile.
+#[utoipa::path(
+    get,
+    path = "/api/account/getuserprofile/{userid}",
+    tag = "account",
+    params(("userid" = String, Path, description = "The user's id (a UUID)")),
+    responses((status = 200, description = "The public profile", body = Envelope<PublicProfile>), (status = 404, response = NotFound)),
+)]
 async fn user_profile(State(state): State<AppState>, Path(user_id): Path<String>) -> Result<Response, ApiError> {
     let not_found = || ApiError::NotFound("User not found".into());
     let user_id: Uuid = user_id.trim().parse().map_err(|_| not_found())?;
@@ -116,6 +182,43 @@ async fn read_image(mut field: Field<'_>, name: &str, max: usize) -> Result<Vec<
     Ok(bytes)
 }
 
+/// The profile edit form: text fields and two optional images. Fields left out are unchanged;
+/// other fields (the disabled e-mail, say) are ignored.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "documents the multipart fields update_profile reads one by one")]
+struct ProfileForm {
+    /// Full name.
+    full_name: Option<String>,
+    /// Username; blank leaves it unchanged.
+    username: Option<String>,
+    /// About text.
+    bio: Option<String>,
+    /// Mobile number.
+    mobile_number: Option<String>,
+    /// Avatar image (PNG, JPEG, GIF, WebP or SVG; at most `MAX_IMAGE_BYTES`); empty leaves it.
+    #[schema(value_type = Option<String>, format = Binary, content_media_type = "application/octet-stream")]
+    avatar: Option<Vec<u8>>,
+    /// Cover image, as the avatar.
+    #[schema(value_type = Option<String>, format = Binary, content_media_type = "application/octet-stream")]
+    cover_image: Option<Vec<u8>>,
+}
+
+/// Edits the signed-in user's profile; every check runs before any image is stored.
+#[utoipa::path(
+    put,
+    path = "/api/account/myprofile",
+    tag = "account",
+    request_body(content = ProfileForm, content_type = "multipart/form-data"),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The signed-in user's profile, as it is now", body = Envelope<OwnProfile>),
+        (status = 400, response = BadRequest),
+        SignedIn,
+        (status = 409, response = Conflict),
+        (status = 413, response = PayloadTooLarge),
+    ),
+)]
 async fn update_profile(
     State(state): State<AppState>,
     me: AuthUser,
@@ -162,20 +265,42 @@ async fn update_profile(
     Ok(ok(own(&state, me.0).await?, "Profile updated successfully"))
 }
 
+/// A nonce for the Sign-In with Ethereum message that links a wallet.
+#[derive(Serialize, ToSchema)]
+struct WalletNonce {
+    /// Put it in the message's `Nonce:` line.
+    nonce: String,
+}
+
+/// Issues a nonce for linking a wallet (valid for one link, for a few minutes).
+#[utoipa::path(
+    get,
+    path = "/api/account/walletnonce",
+    tag = "account",
+    security(("bearer" = [])),
+    responses((status = 200, description = "A fresh nonce", body = Envelope<WalletNonce>), SignedIn),
+)]
 async fn wallet_nonce(State(state): State<AppState>, me: AuthUser) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;
     let nonce = secrets::new_nonce();
     let now = Utc::now();
     execute(&state, me.0, |u| decide(u, UserCommand::IssueWalletNonce { nonce: nonce.clone(), now })).await?;
-    Ok(ok(json!({ "nonce": nonce }), "Sign the message with this nonce to link your wallet"))
+    Ok(ok(WalletNonce { nonce }, "Sign the message with this nonce to link your wallet"))
 }
 
-#[derive(Deserialize)]
+/// A wallet to link, proven by a signed Sign-In with Ethereum (EIP-4361) message.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ConnectWalletRequest {
+    /// `Metamask`, `Coinbase` or `Other`.
+    #[schema(example = "Metamask")]
     wallet_provider: String,
+    /// The 0x address.
     wallet_address: String,
+    /// The SIWE message: this server's domain, the address, the chain id and a nonce from
+    /// `/api/account/walletnonce`.
     message: String,
+    /// The wallet's signature of `message` (0x hex).
     signature: String,
 }
 
@@ -187,6 +312,20 @@ fn siwe_domains(state: &AppState, headers: &HeaderMap) -> Vec<String> {
     headers.get(header::HOST).and_then(|h| h.to_str().ok()).map(|h| vec![h.to_owned()]).unwrap_or_default()
 }
 
+/// Links a wallet to the signed-in user.
+#[utoipa::path(
+    put,
+    path = "/api/account/connectwallet",
+    tag = "account",
+    request_body(content((ConnectWalletRequest = "application/json"), (ConnectWalletRequest = "application/x-www-form-urlencoded"))),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The signed-in user's profile, as it is now", body = Envelope<OwnProfile>),
+        (status = 400, response = BadRequest),
+        SignedIn,
+        (status = 409, response = Conflict),
+    ),
+)]
 async fn connect_wallet(
     State(state): State<AppState>,
     me: AuthUser,
@@ -206,12 +345,23 @@ async fn connect_wallet(
     Ok(ok(own(&state, me.0).await?, "Connected!"))
 }
 
-#[derive(Deserialize)]
+/// The wallet to unlink.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct DisconnectWalletRequest {
+    /// The 0x address.
     wallet_address: String,
 }
 
+/// Unlinks one of the signed-in user's wallets.
+#[utoipa::path(
+    put,
+    path = "/api/account/disconnectwallet",
+    tag = "account",
+    request_body(content((DisconnectWalletRequest = "application/json"), (DisconnectWalletRequest = "application/x-www-form-urlencoded"))),
+    security(("bearer" = [])),
+    responses((status = 200, description = "The signed-in user's profile, as it is now", body = Envelope<OwnProfile>), (status = 400, response = BadRequest), SignedIn),
+)]
 async fn disconnect_wallet(
     State(state): State<AppState>,
     me: AuthUser,

@@ -6,10 +6,8 @@
 //! envelope.
 
 use axum::{
-    Router,
     extract::{Query, State, rejection::QueryRejection},
     response::Response,
-    routing::{get, post, put},
 };
 use chrono::Utc;
 use domain::accounts::{
@@ -17,14 +15,16 @@ use domain::accounts::{
     repo::{self, CommandError},
     validate,
 };
-use serde::{Deserialize, Deserializer};
-use serde_json::json;
+use serde::{Deserialize, Deserializer, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
+use super::openapi::{BadRequest, Conflict, Forbidden, SignedIn, TooManyRequests};
 use crate::{
     AppState,
     auth::{AuthUser, ClientIp, MaybeUser, Payload, execute, load_signed_in, password, secrets},
-    error::{ApiError, ok},
+    error::{ApiError, Envelope, Null, ok},
     mail,
 };
 
@@ -34,18 +34,26 @@ const EMAIL_CHANGE_CODE: &str = "EMAIL_CHANGE";
 const RESET_TOKEN: &str = "RESET";
 
 /// The `/api/auth` routes.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/auth/register", post(register))
-        .route("/api/auth/checkusername", get(check_username))
-        .route("/api/auth/verifyaccount", post(verify_account))
-        .route("/api/auth/login", post(login))
-        .route("/api/auth/googlelogin", post(google_login))
-        .route("/api/auth/reset-account-password", put(request_password_reset))
-        .route("/api/auth/resetpassword-changepassword", put(reset_password))
-        .route("/api/auth/change-account-password", put(change_password))
-        .route("/api/auth/changeemail", put(change_email))
-        .route("/api/auth/verifyemailchange", put(verify_email_change))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(register))
+        .routes(routes!(check_username))
+        .routes(routes!(verify_account))
+        .routes(routes!(login))
+        .routes(routes!(google_login))
+        .routes(routes!(request_password_reset))
+        .routes(routes!(reset_password))
+        .routes(routes!(change_password))
+        .routes(routes!(change_email))
+        .routes(routes!(verify_email_change))
+}
+
+/// The body of every successful sign-in.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct AccessToken {
+    /// The bearer token (a JWT) for the `Authorization` header.
+    access_token: String,
 }
 
 /// A code typed into a numeric field may arrive as a JSON number: take either.
@@ -75,17 +83,49 @@ fn with_attempts(err: AccountError) -> ApiError {
     }
 }
 
-#[derive(Deserialize)]
+/// A new account; every field required.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct RegisterRequest {
+    /// E-mail address.
+    #[schema(format = "email")]
     email: String,
+    /// Full name.
     full_name: String,
+    /// Username (`userName` is accepted too).
     #[serde(alias = "userName")]
     username: String,
+    /// Password.
+    #[schema(format = Password)]
     password: String,
+    /// The same password again.
+    #[schema(format = Password)]
     confirm_password: String,
 }
 
+/// The new account.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Registered {
+    /// Its id.
+    user_id: Uuid,
+    /// Its e-mail, normalised.
+    email: String,
+}
+
+/// Creates an account and mails a verification code to it.
+#[utoipa::path(
+    post,
+    path = "/api/auth/register",
+    tag = "auth",
+    request_body(content((RegisterRequest = "application/json"), (RegisterRequest = "application/x-www-form-urlencoded"))),
+    responses(
+        (status = 200, description = "Registered; a code was mailed", body = Envelope<Registered>),
+        (status = 400, response = BadRequest),
+        (status = 409, response = Conflict),
+        (status = 429, response = TooManyRequests),
+    ),
+)]
 async fn register(State(state): State<AppState>, ClientIp(ip): ClientIp, Payload(req): Payload<RegisterRequest>) -> Result<Response, ApiError> {
     let email = validate::email("email", &req.email)?;
     validate::required("fullName", &req.full_name, validate::MAX_FULL_NAME)?;
@@ -115,14 +155,28 @@ async fn register(State(state): State<AppState>, ClientIp(ip): ClientIp, Payload
     };
     execute(&state, user_id, |user| decide(user, command.clone())).await?;
     state.accounts.send(mail::account_code(&email, &code)).await;
-    Ok(ok(json!({ "userId": user_id, "email": email }), "Registration successful. A verification code has been sent to your email"))
+    Ok(ok(Registered { user_id, email }, "Registration successful. A verification code has been sent to your email"))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct CheckUsernameQuery {
+    /// The username to check (required).
     username: Option<String>,
 }
 
+/// Whether a username is free.
+///
+/// The answer is the message, 'Username is Available' or 'Username is not Available'. One's own
+/// current name is available to oneself.
+#[utoipa::path(
+    get,
+    path = "/api/auth/checkusername",
+    tag = "auth",
+    params(CheckUsernameQuery),
+    security((), ("bearer" = [])),
+    responses((status = 200, description = "The message says whether it is available", body = Envelope<Null>), (status = 400, response = BadRequest)),
+)]
 async fn check_username(
     State(state): State<AppState>,
     MaybeUser(me): MaybeUser,
@@ -133,17 +187,36 @@ async fn check_username(
     let holder = repo::find(state.store.as_ref(), ClaimKind::Username, &username).await?;
     // One's own current name is "available" to oneself (the edit form checks it on blur).
     let available = holder.is_none() || (holder.is_some() && holder == me);
-    Ok(ok(json!(null), if available { "Username is Available" } else { "Username is not Available" }))
+    Ok(ok(Null, if available { "Username is Available" } else { "Username is not Available" }))
 }
 
-#[derive(Deserialize)]
+/// The code mailed at sign-up.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct VerifyAccountRequest {
+    /// The 6-digit code (a JSON number is accepted too).
     #[serde(deserialize_with = "code_text")]
+    #[schema(example = "123456")]
     verification_code: String,
+    /// The account's e-mail.
+    #[schema(format = "email")]
     email: String,
 }
 
+/// Verifies an account with its code and signs it in.
+///
+/// 'User is already verified' (with a null body) also counts as success.
+#[utoipa::path(
+    post,
+    path = "/api/auth/verifyaccount",
+    tag = "auth",
+    request_body(content((VerifyAccountRequest = "application/json"), (VerifyAccountRequest = "application/x-www-form-urlencoded"))),
+    responses(
+        (status = 200, description = "Verified and signed in; `body` is null when it was already verified", body = Envelope<Option<AccessToken>>),
+        (status = 400, response = BadRequest),
+        (status = 429, response = TooManyRequests),
+    ),
+)]
 async fn verify_account(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -158,22 +231,43 @@ async fn verify_account(
     let code_hash = state.accounts.keys.digest(ACCOUNT_CODE, user_id, &code);
     let now = Utc::now();
     let executed = match execute(&state, user_id, |user| decide(user, UserCommand::VerifyAccount { code_hash: code_hash.clone(), now })).await {
-        Err(CommandError::Rejected(AccountError::AlreadyVerified)) => return Ok(ok(json!(null), "User is already verified")),
+        Err(CommandError::Rejected(AccountError::AlreadyVerified)) => return Ok(ok(Null, "User is already verified")),
         other => other?,
     };
     if let Some(err) = rejection(&executed.events) {
         return Err(with_attempts(err));
     }
     let token = state.accounts.tokens.issue(user_id).map_err(|e| ApiError::Internal(e.into()))?;
-    Ok(ok(json!({ "accessToken": token }), "Account verified successfully"))
+    Ok(ok(AccessToken { access_token: token }, "Account verified successfully"))
 }
 
-#[derive(Deserialize)]
+/// E-mail and password.
+#[derive(Deserialize, ToSchema)]
 struct LoginRequest {
+    /// E-mail address.
+    #[schema(format = "email")]
     email: String,
+    /// Password.
+    #[schema(format = Password)]
     password: String,
 }
 
+/// Signs in with e-mail and password.
+///
+/// On an unverified account with the right password a fresh code is mailed and the answer is 403.
+#[utoipa::path(
+    post,
+    path = "/api/auth/login",
+    tag = "auth",
+    request_body(content((LoginRequest = "application/json"), (LoginRequest = "application/x-www-form-urlencoded"))),
+    responses(
+        (status = 200, description = "Signed in", body = Envelope<AccessToken>),
+        (status = 400, response = BadRequest),
+        (status = 401, description = "Wrong e-mail or password", body = Envelope<Null>),
+        (status = 403, response = Forbidden),
+        (status = 429, response = TooManyRequests),
+    ),
+)]
 async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, Payload(req): Payload<LoginRequest>) -> Result<Response, ApiError> {
     let email = validate::email("email", &req.email)?;
     if req.password.is_empty() {
@@ -189,7 +283,7 @@ async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, Payload(re
     match (user.check_login(valid), user_id) {
         (Ok(()), Some(id)) => {
             let token = state.accounts.tokens.issue(id).map_err(|e| ApiError::Internal(e.into()))?;
-            Ok(ok(json!({ "accessToken": token }), "Login successful"))
+            Ok(ok(AccessToken { access_token: token }, "Login successful"))
         }
         (Err(AccountError::NotVerified), Some(id)) => {
             // The right password on an unverified account: a fresh code goes out.
@@ -205,9 +299,11 @@ async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, Payload(re
     }
 }
 
-#[derive(Deserialize)]
+/// A Google ID token.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct GoogleLoginRequest {
+    /// The ID token Google Identity Services gave the page (`credential` is accepted too).
     #[serde(alias = "credential")]
     id_token: String,
 }
@@ -236,6 +332,21 @@ async fn free_username(state: &AppState, email: &str) -> Result<String, ApiError
     Ok(format!("{base}{}", &secrets::new_nonce()[..6]))
 }
 
+/// Signs in with Google, creating the account on first use.
+///
+/// 400 when Google sign-in is not configured or the token does not verify.
+#[utoipa::path(
+    post,
+    path = "/api/auth/googlelogin",
+    tag = "auth",
+    request_body(content((GoogleLoginRequest = "application/json"), (GoogleLoginRequest = "application/x-www-form-urlencoded"))),
+    responses(
+        (status = 200, description = "Signed in", body = Envelope<AccessToken>),
+        (status = 400, response = BadRequest),
+        (status = 409, response = Conflict),
+        (status = 429, response = TooManyRequests),
+    ),
+)]
 async fn google_login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -253,7 +364,7 @@ async fn google_login(
             let subject = identity.subject.clone();
             execute(&state, user_id, |u| decide(u, UserCommand::SignInWithGoogle { google_subject: subject.clone(), now })).await?;
             let token = state.accounts.tokens.issue(user_id).map_err(|e| ApiError::Internal(e.into()))?;
-            return Ok(ok(json!({ "accessToken": token }), "Login successful"));
+            return Ok(ok(AccessToken { access_token: token }, "Login successful"));
         }
         let user_id = Uuid::now_v7();
         let command = UserCommand::RegisterWithGoogle {
@@ -267,7 +378,7 @@ async fn google_login(
         match execute(&state, user_id, |u| decide(u, command.clone())).await {
             Ok(_) => {
                 let token = state.accounts.tokens.issue(user_id).map_err(|e| ApiError::Internal(e.into()))?;
-                return Ok(ok(json!({ "accessToken": token }), "Login successful"));
+                return Ok(ok(AccessToken { access_token: token }, "Login successful"));
             }
             // Someone took the name or signed up with this e-mail meanwhile: look again.
             Err(CommandError::Rejected(AccountError::UsernameTaken | AccountError::EmailTaken)) => continue,
@@ -277,8 +388,11 @@ async fn google_login(
     Err(ApiError::Conflict("Could not create the account, please try again".into()))
 }
 
-#[derive(Deserialize)]
+/// The account to reset.
+#[derive(Deserialize, ToSchema)]
 struct ResetRequest {
+    /// Its e-mail.
+    #[schema(format = "email")]
     email: String,
 }
 
@@ -287,6 +401,16 @@ fn public_url(state: &AppState) -> String {
     state.config.public_url.clone().unwrap_or_else(|| format!("http://{}", state.config.listen)).trim_end_matches('/').to_owned()
 }
 
+/// Mails a password reset link.
+///
+/// Only if the address has a password account; the answer is the same either way.
+#[utoipa::path(
+    put,
+    path = "/api/auth/reset-account-password",
+    tag = "auth",
+    request_body(content((ResetRequest = "application/json"), (ResetRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, description = "Done; the message says what happened", body = Envelope<Null>), (status = 400, response = BadRequest), (status = 429, response = TooManyRequests)),
+)]
 async fn request_password_reset(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -309,18 +433,32 @@ async fn request_password_reset(
         }
     }
     // The same answer whether or not the address has an account.
-    Ok(ok(json!(null), "If an account exists for this email, a password reset link has been sent to it"))
+    Ok(ok(Null, "If an account exists for this email, a password reset link has been sent to it"))
 }
 
-#[derive(Deserialize)]
+/// A new password with the token from the reset link.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ResetPasswordRequest {
+    /// The last path segment of the reset link (`{userId}.{token}`).
     reset_password_token: String,
+    /// The new password.
+    #[schema(format = Password)]
     new_password: String,
+    /// The same again (`confirmNewPassword` is accepted too).
     #[serde(alias = "confirmNewPassword")]
+    #[schema(format = Password)]
     confirm_password: String,
 }
 
+/// Sets a new password with a reset link's token; every session ends.
+#[utoipa::path(
+    put,
+    path = "/api/auth/resetpassword-changepassword",
+    tag = "auth",
+    request_body(content((ResetPasswordRequest = "application/json"), (ResetPasswordRequest = "application/x-www-form-urlencoded"))),
+    responses((status = 200, description = "Done; the message says what happened", body = Envelope<Null>), (status = 400, response = BadRequest), (status = 429, response = TooManyRequests)),
+)]
 async fn reset_password(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -343,20 +481,42 @@ async fn reset_password(
         Err(CommandError::Rejected(AccountError::UnknownUser)) => Err(invalid()),
         other => {
             other?;
-            Ok(ok(json!(null), "Password has been reset. Login with your new password"))
+            Ok(ok(Null, "Password has been reset. Login with your new password"))
         }
     }
 }
 
-#[derive(Deserialize)]
+/// The current password and a new one.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ChangePasswordRequest {
+    /// The current password.
+    #[schema(format = Password)]
     current_password: String,
+    /// The new password.
+    #[schema(format = Password)]
     new_password: String,
+    /// The same again (`confirmNewPassword` is accepted too).
     #[serde(alias = "confirmNewPassword")]
+    #[schema(format = Password)]
     confirm_password: String,
 }
 
+/// Changes the signed-in user's password (not for Google accounts: 403).
+#[utoipa::path(
+    put,
+    path = "/api/auth/change-account-password",
+    tag = "auth",
+    request_body(content((ChangePasswordRequest = "application/json"), (ChangePasswordRequest = "application/x-www-form-urlencoded"))),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Done; the message says what happened", body = Envelope<Null>),
+        (status = 400, response = BadRequest),
+        SignedIn,
+        (status = 403, response = Forbidden),
+        (status = 429, response = TooManyRequests),
+    ),
+)]
 async fn change_password(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -382,16 +542,35 @@ async fn change_password(
         decide(u, UserCommand::ChangePassword { current_password_valid: valid, new_password_hash: new_password_hash.clone(), now })
     })
     .await?;
-    Ok(ok(json!(null), "Password changed successfully"))
+    Ok(ok(Null, "Password changed successfully"))
 }
 
-#[derive(Deserialize)]
+/// The new e-mail address.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ChangeEmailRequest {
+    /// The new address (`changedEmail` is accepted too).
     #[serde(alias = "changedEmail")]
+    #[schema(format = "email")]
     new_email: String,
 }
 
+/// Mails a code to a new address for the signed-in user (not for Google accounts: 403).
+#[utoipa::path(
+    put,
+    path = "/api/auth/changeemail",
+    tag = "auth",
+    request_body(content((ChangeEmailRequest = "application/json"), (ChangeEmailRequest = "application/x-www-form-urlencoded"))),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Done; the message says what happened", body = Envelope<Null>),
+        (status = 400, response = BadRequest),
+        SignedIn,
+        (status = 403, response = Forbidden),
+        (status = 409, response = Conflict),
+        (status = 429, response = TooManyRequests),
+    ),
+)]
 async fn change_email(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -414,18 +593,39 @@ async fn change_email(
     let command = UserCommand::RequestEmailChange { new_email: new_email.clone(), code_hash, now };
     execute(&state, me.0, |u| decide(u, command.clone())).await?;
     state.accounts.send(mail::email_change_code(&new_email, &code)).await;
-    Ok(ok(json!(null), "A verification code has been sent to your new email"))
+    Ok(ok(Null, "A verification code has been sent to your new email"))
 }
 
-#[derive(Deserialize)]
+/// The new address and the code mailed to it.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct VerifyEmailChangeRequest {
+    /// The new address (`changedEmail` is accepted too).
     #[serde(alias = "changedEmail")]
+    #[schema(format = "email")]
     new_email: String,
+    /// The 6-digit code (`otp` is accepted too; a JSON number too).
     #[serde(deserialize_with = "code_text", alias = "otp")]
+    #[schema(example = "123456")]
     verification_code: String,
 }
 
+/// Confirms the e-mail change with its code; every session ends, so the user signs in again.
+#[utoipa::path(
+    put,
+    path = "/api/auth/verifyemailchange",
+    tag = "auth",
+    request_body(content((VerifyEmailChangeRequest = "application/json"), (VerifyEmailChangeRequest = "application/x-www-form-urlencoded"))),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Done; the message says what happened", body = Envelope<Null>),
+        (status = 400, response = BadRequest),
+        SignedIn,
+        (status = 403, response = Forbidden),
+        (status = 409, response = Conflict),
+        (status = 429, response = TooManyRequests),
+    ),
+)]
 async fn verify_email_change(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -445,5 +645,5 @@ async fn verify_email_change(
     if let Some(err) = rejection(&executed.events) {
         return Err(with_attempts(err));
     }
-    Ok(ok(json!(null), "Login again with new email and same credentials"))
+    Ok(ok(Null, "Login again with new email and same credentials"))
 }

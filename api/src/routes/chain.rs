@@ -3,28 +3,30 @@
 //! talks to the same chain without CORS or a second port.
 
 use axum::{
-    Router,
     body::Bytes,
     extract::{DefaultBodyLimit, State},
     http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
-    routing::{get, post},
 };
 use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::{
+    router::{OpenApiRouter, UtoipaMethodRouterExt},
+    routes,
+};
 
+use super::openapi::{BadRequest, NotFound};
 use crate::{
     AppState,
-    error::{ApiError, ok},
+    error::{ApiError, Envelope, ok},
 };
 
 /// The largest JSON-RPC request the proxy forwards.
 const MAX_RPC_BODY: usize = 1 << 20;
 
 /// `/api/config` and `/rpc`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/config", get(app_config))
-        .route("/rpc", post(proxy).layer(DefaultBodyLimit::max(MAX_RPC_BODY)))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(app_config)).routes(routes!(proxy).layer(DefaultBodyLimit::max(MAX_RPC_BODY)))
 }
 
 /// The chain the marketplace runs on, as the server resolved it at start.
@@ -48,23 +50,37 @@ pub struct ChainInfo {
     pub walletconnect_project_id: String,
 }
 
-#[derive(Serialize)]
+/// What the browser needs to reach the chain and the sign-in providers.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct AppConfig {
+    /// EIP-155 chain id.
     chain_id: u64,
+    /// The network's display name.
     chain_name: &'static str,
+    /// The JSON-RPC URL browsers use (`/rpc` unless configured otherwise).
     rpc_url: String,
+    /// The marketplace contract ("" when none).
     contract_address: String,
+    /// Its deployment block.
     deployment_block: u64,
+    /// Block explorer base URL ("" when none).
     explorer_url: String,
+    /// The prefix file URLs start with.
     ipfs_gateway: &'static str,
+    /// Google sign-in client id ("" hides Google sign-in).
     google_client_id: String,
+    /// WalletConnect project id ("" hides WalletConnect).
     wallet_connect_project_id: String,
+    /// True only on the local dev chain: the UI then offers the dev wallet.
     dev_wallet: bool,
+    /// The public test mnemonic of the dev wallet; only on the local dev chain.
     #[serde(skip_serializing_if = "Option::is_none")]
     dev_mnemonic: Option<&'static str>,
 }
 
+/// The app's chain settings, as the server resolved them at start.
+#[utoipa::path(get, path = "/api/config", tag = "chain", responses((status = 200, description = "The settings", body = Envelope<AppConfig>)))]
 async fn app_config(State(state): State<AppState>) -> Response {
     let chain = &state.chain;
     ok(
@@ -86,6 +102,22 @@ async fn app_config(State(state): State<AppState>) -> Response {
     )
 }
 
+/// A same-origin JSON-RPC proxy to the chain node the server uses.
+///
+/// The node's answer is passed through as it is (not in the envelope); 404 when the server has
+/// no chain.
+#[utoipa::path(
+    post,
+    path = "/rpc",
+    tag = "chain",
+    request_body(content = Object, description = "A JSON-RPC 2.0 request or batch (at most 1 MiB)", content_type = "application/json"),
+    responses(
+        (status = 200, description = "The node's JSON-RPC answer, with the node's HTTP status", content_type = "application/json", body = Object),
+        (status = 400, response = BadRequest),
+        (status = 404, response = NotFound),
+        (status = 413, description = "Over 1 MiB (a plain-text answer, not the envelope)", content_type = "text/plain", body = String),
+    ),
+)]
 async fn proxy(State(state): State<AppState>, body: Bytes) -> Result<Response, ApiError> {
     let Some(url) = state.chain.rpc_url.clone() else {
         return Err(ApiError::NotFound("No chain is configured on this server".into()));

@@ -1,19 +1,21 @@
 //! `POST /api/misc/contactus`: a message to the team, kept as a `ContactMessageReceived` event.
 
-use axum::{Router, extract::State, response::Response, routing::post};
+use axum::{extract::State, response::Response};
 use chrono::Utc;
 use domain::{
     ExpectedVersion, Metadata,
     accounts::{ContactEvent, validate},
 };
 use serde::Deserialize;
-use serde_json::json;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
+use super::openapi::{BadRequest, TooManyRequests};
 use crate::{
     AppState,
     auth::{ClientIp, MaybeUser, Payload},
-    error::{ApiError, ok},
+    error::{ApiError, Envelope, Null, ok},
 };
 
 /// Longest subject.
@@ -22,18 +24,42 @@ const MAX_SUBJECT: usize = 200;
 const MAX_MESSAGE: usize = 5_000;
 
 /// The contact route.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/api/misc/contactus", post(contact_us))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(contact_us))
 }
 
-#[derive(Deserialize)]
+/// A message to the team; every field required.
+#[derive(Deserialize, ToSchema)]
 struct ContactRequest {
+    /// Sender's name.
+    #[schema(max_length = 100)]
     name: String,
+    /// Sender's e-mail.
+    #[schema(format = "email")]
     email: String,
+    /// Subject.
+    #[schema(max_length = 200)]
     subject: String,
+    /// Message.
+    #[schema(max_length = 5000)]
     message: String,
 }
 
+/// Sends a message to the team (kept as an event).
+///
+/// A bearer token is optional: when valid, the message records who sent it.
+#[utoipa::path(
+    post,
+    path = "/api/misc/contactus",
+    tag = "misc",
+    request_body(content((ContactRequest = "application/json"), (ContactRequest = "application/x-www-form-urlencoded"))),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "Received", body = Envelope<Null>),
+        (status = 400, response = BadRequest),
+        (status = 429, response = TooManyRequests),
+    ),
+)]
 async fn contact_us(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -48,5 +74,20 @@ async fn contact_us(
     let event = ContactEvent::ContactMessageReceived { message_id: Uuid::now_v7(), name, email, subject, message, user_id, at: Utc::now() };
     let metadata = Metadata { actor: user_id.map(|id| id.to_string()), ..Metadata::default() };
     state.store.append(&event.stream_id(), ExpectedVersion::NoStream, vec![event.to_new_event(metadata)?]).await?;
-    Ok(ok(json!(null), "Thank you for contacting us. We will get back to you soon"))
+    Ok(ok(Null, "Thank you for contacting us. We will get back to you soon"))
+}
+
+#[cfg(test)]
+mod tests {
+    use utoipa::PartialSchema;
+
+    use super::*;
+
+    #[test]
+    fn the_documented_lengths_are_the_enforced_ones() {
+        let schema = serde_json::to_value(ContactRequest::schema()).unwrap();
+        for (field, max) in [("name", validate::MAX_FULL_NAME), ("subject", MAX_SUBJECT), ("message", MAX_MESSAGE)] {
+            assert_eq!(schema["properties"][field]["maxLength"], max, "{field}");
+        }
+    }
 }

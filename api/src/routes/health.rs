@@ -1,22 +1,29 @@
 //! Liveness: answers when the server runs and its event log can be read.
 
-use axum::{Router, extract::State, response::Response, routing::get};
+use axum::{extract::State, response::Response};
 use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{AppState, error::{ApiError, ok}};
+use crate::{AppState, error::{ApiError, Envelope, ok}};
 
 /// `/healthz`.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/healthz", get(health))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(health))
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Health {
+    /// Always `ok`.
+    #[schema(example = "ok")]
     status: &'static str,
+    /// Position of the last event in the log.
     log_position: u64,
 }
 
+/// Liveness: the server runs and can read its event log.
+#[utoipa::path(get, path = "/healthz", tag = "ops", responses((status = 200, description = "Up", body = Envelope<Health>)))]
 async fn health(State(state): State<AppState>) -> Result<Response, ApiError> {
     let (log_position, _) = state.store.head().await?;
     Ok(ok(Health { status: "ok", log_position }, "ok"))

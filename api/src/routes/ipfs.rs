@@ -1,20 +1,33 @@
 //! `/ipfs/{cid}`: files from the content-addressed store, as an IPFS gateway serves them.
 
 use axum::{
-    Router,
     extract::{Path, State},
     http::{HeaderValue, header},
     response::{IntoResponse, Response},
-    routing::get,
 };
+use utoipa_axum::{router::OpenApiRouter, routes};
 
+use super::openapi::NotFound;
 use crate::{AppState, error::ApiError, files};
 
 /// The gateway route.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/ipfs/{cid}", get(file))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(file))
 }
 
+/// A stored file by its CID (v1), typed by its bytes, cacheable forever.
+#[utoipa::path(
+    get,
+    path = "/ipfs/{cid}",
+    tag = "ops",
+    params(("cid" = String, Path, description = "The file's CID v1 (the address uploads answer with)")),
+    responses(
+        (status = 200, description = "The file's bytes; `Content-Type` sniffed from them (PNG, JPEG, GIF, WebP, SVG, JSON, else octet-stream)",
+            content(("application/octet-stream"), ("image/*"), ("application/json")),
+            headers(("ETag" = String, description = "The CID, quoted"), ("Cache-Control" = String, description = "`public, max-age=31536000, immutable`"))),
+        (status = 404, response = NotFound),
+    ),
+)]
 async fn file(State(state): State<AppState>, Path(cid): Path<String>) -> Result<Response, ApiError> {
     let bytes = state
         .files

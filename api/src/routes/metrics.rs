@@ -6,13 +6,12 @@ use std::{
 };
 
 use axum::{
-    Router,
     extract::{Request, State},
     http::{HeaderValue, header},
     middleware::Next,
     response::{IntoResponse, Response},
-    routing::get,
 };
+use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{AppState, error::ApiError};
 
@@ -20,8 +19,8 @@ use crate::{AppState, error::ApiError};
 static RESPONSES: [AtomicU64; 5] = [const { AtomicU64::new(0) }; 5];
 
 /// `/metrics`.
-pub fn router() -> Router<AppState> {
-    Router::new().route("/metrics", get(metrics))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(metrics))
 }
 
 /// Middleware counting every response by status class.
@@ -36,6 +35,16 @@ fn metric(out: &mut String, name: &str, kind: &str, help: &str, value: u64) {
     let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}");
 }
 
+/// Prometheus metrics.
+///
+/// The event log, the projector, the indexer (when a chain is configured) and HTTP responses by
+/// status class.
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = "ops",
+    responses((status = 200, description = "Prometheus text exposition format 0.0.4", content_type = "text/plain; version=0.0.4", body = String)),
+)]
 async fn metrics(State(state): State<AppState>) -> Result<Response, ApiError> {
     let (head, _) = state.store.head().await?;
     let projected = state.projector.position();

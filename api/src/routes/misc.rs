@@ -1,39 +1,47 @@
 //! Reference data (categories, the coins prices are in) and client error reports.
 
 use axum::{
-    Json, Router,
+    Json,
     extract::{DefaultBodyLimit, State},
     response::Response,
-    routing::{get, post},
 };
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::{
+    router::{OpenApiRouter, UtoipaMethodRouterExt},
+    routes,
+};
 
+use super::openapi::{BadRequest, PayloadTooLarge};
 use crate::{
     AppState,
-    error::{ApiError, ok},
+    error::{ApiError, Envelope, Null, ok},
 };
 
 /// The largest client error report accepted.
 const MAX_REPORT_BYTES: usize = 16 * 1024;
 
 /// `/api/misc/category`, `/api/misc/coin` and `/api/misc/clienterror`.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/misc/category", get(categories))
-        .route("/api/misc/coin", get(coins))
-        .route("/api/misc/clienterror", post(client_error).layer(DefaultBodyLimit::max(MAX_REPORT_BYTES)))
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(categories))
+        .routes(routes!(coins))
+        .routes(routes!(client_error).layer(DefaultBodyLimit::max(MAX_REPORT_BYTES)))
 }
 
 /// An error the UI could not handle (see `ui/src/lib/error-reporting.ts`).
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ClientError {
+    /// The error's message (required, not blank; logged up to 1,000 characters).
     message: String,
+    /// Its stack trace.
     #[serde(default)]
     stack: Option<String>,
+    /// The page it happened on.
     #[serde(default)]
     url: Option<String>,
+    /// The browser.
     #[serde(default)]
     user_agent: Option<String>,
 }
@@ -46,6 +54,17 @@ fn clip(text: &str, max: usize) -> &str {
 }
 
 /// Logs a client error beside the server's own (never anything else: no event, no storage).
+#[utoipa::path(
+    post,
+    path = "/api/misc/clienterror",
+    tag = "misc",
+    request_body(content = ClientError, description = "At most 16 KiB", content_type = "application/json"),
+    responses(
+        (status = 200, description = "Logged", body = Envelope<Null>),
+        (status = 400, response = BadRequest),
+        (status = 413, response = PayloadTooLarge),
+    ),
+)]
 async fn client_error(payload: Result<Json<ClientError>, axum::extract::rejection::JsonRejection>) -> Result<Response, ApiError> {
     let Json(report) = payload?;
     if report.message.trim().is_empty() {
@@ -59,15 +78,42 @@ async fn client_error(payload: Result<Json<ClientError>, axum::extract::rejectio
         stack = clip(report.stack.as_deref().unwrap_or(""), 8_000),
         "client error"
     );
-    Ok(ok(serde_json::Value::Null, "Reported"))
+    Ok(ok(Null, "Reported"))
 }
 
+/// A category, as `projections::queries::nft::CategoryView` serialises.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only; tests/openapi checks real answers against it")]
+struct Category {
+    /// Id (what `nftCategory` filters take).
+    id: String,
+    /// Display name.
+    category_name: String,
+}
+
+/// Every NFT category, in the order they were added.
+#[utoipa::path(get, path = "/api/misc/category", tag = "misc", responses((status = 200, description = "The categories", body = Envelope<Vec<Category>>)))]
 async fn categories(State(state): State<AppState>) -> Result<Response, ApiError> {
     let categories = projections::queries::nft::categories(&state.read).await.map_err(|e| ApiError::Internal(e.into()))?;
     Ok(ok(categories, "Categories fetched"))
 }
 
-/// Prices are in the chain's native coin; the spec's sale coin code is 1.
+/// A coin prices can be in.
+#[derive(Serialize, ToSchema)]
+struct Coin {
+    /// The spec's sale coin code.
+    id: u32,
+    /// Name.
+    name: &'static str,
+    /// Ticker.
+    symbol: &'static str,
+    /// Decimals of its smallest unit.
+    decimals: u8,
+}
+
+/// The coins prices are in: the chain's native coin only (the spec's sale coin code 1).
+#[utoipa::path(get, path = "/api/misc/coin", tag = "misc", responses((status = 200, description = "The coins", body = Envelope<Vec<Coin>>)))]
 async fn coins() -> Response {
-    ok(json!([{ "id": 1, "name": "MATIC", "symbol": "MATIC", "decimals": 18 }]), "Coins fetched")
+    ok([Coin { id: 1, name: "MATIC", symbol: "MATIC", decimals: 18 }], "Coins fetched")
 }

@@ -1,4 +1,5 @@
-//! One module per resource, each exposing `router()`.
+//! One module per resource, each exposing `router()`: its handlers, registered with their
+//! OpenAPI operations (see [`openapi`]).
 
 pub mod account;
 pub mod auth;
@@ -9,4 +10,5 @@ pub mod ipfs;
 pub mod metrics;
 pub mod misc;
 pub mod nft;
+pub mod openapi;
 mod params;

@@ -1,10 +1,8 @@
 //! NFT reads: browse, detail, auctions, bid history, history, owners, trending, statistics.
 
 use axum::{
-    Router,
     extract::{Path, State},
     response::Response,
-    routing::get,
 };
 use projections::queries::{
     Page,
@@ -14,11 +12,16 @@ use std::collections::HashMap;
 
 use projections::queries::nft::Person;
 use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::params::Params;
+use super::{
+    openapi::{BadRequest, NotFound, also_at},
+    params::{Choice, Number, Params, Text, query_params},
+};
 use crate::{
     AppState,
-    error::{ApiError, ok},
+    error::{ApiError, Envelope, ok},
 };
 
 /// Page size of browse and profile lists.
@@ -28,27 +31,79 @@ pub const BID_PAGE_SIZE: u32 = 10;
 /// The largest page a client may ask for.
 const MAX_LIMIT: u32 = 100;
 
-/// The NFT read routes.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/api/nft/explore/", get(explore))
-        .route("/api/nft/explore", get(explore))
-        .route("/api/nft/detail/{id}", get(detail))
-        .route("/api/nft/nftinauction/{id}", get(in_auction))
-        .route("/api/nft/bidhistory/{nft_id}/{auction_id}/", get(bid_history))
-        .route("/api/nft/bidhistory/{nft_id}/{auction_id}", get(bid_history))
-        .route("/api/nft/nfthistory/{id}", get(history))
-        .route("/api/nft/ownnerhistory/{id}", get(owners))
-        .route("/api/nft/trendingnfts", get(trending))
-        .route("/api/getmarketplacestatistics", get(statistics))
+/// The NFT read routes. Paths are the spec's, which writes the browse and bid lists with a
+/// trailing slash; they answer without it too.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(also_at(routes!(explore), "/api/nft/explore"))
+        .routes(routes!(detail))
+        .routes(routes!(in_auction))
+        .routes(also_at(routes!(bid_history), "/api/nft/bidhistory/{nftid}/{auctionid}"))
+        .routes(routes!(history))
+        .routes(routes!(owners))
+        .routes(routes!(trending))
+        .routes(routes!(statistics))
 }
+
+const PAGE: Number = Number { name: "page", default: 1, min: 1, max: 1_000_000, description: "Page number, from 1" };
+
+const fn limit(default: u32) -> Number {
+    Number { name: "limit", default, min: 1, max: MAX_LIMIT, description: "Items per page" }
+}
+
+const FORM_OF_SALE: Choice<SaleFilter> = Choice {
+    name: "formOfSale",
+    default: "FIXEDPRICE",
+    values: &["ALL", "FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"],
+    allowed: "ALL, FIXEDPRICE, AUCTION, NOT_FOR_SALE",
+    parse: SaleFilter::parse,
+    description: "Sale type to list",
+};
+
+const SORT_BY: Choice<SortBy> = Choice {
+    name: "sortBy",
+    default: "DATE",
+    values: &["DATE", "PRICE", "POPULARITY"],
+    allowed: "DATE, PRICE, POPULARITY",
+    parse: SortBy::parse,
+    description: "Sort key: mint time, price, or likes, bids and sales",
+};
+
+/// `true` for ascending.
+const ORDER_BY: Choice<bool> = Choice {
+    name: "orderBy",
+    default: "0",
+    values: &["0", "1"],
+    allowed: "0 (newest / highest first), 1 (oldest / lowest first)",
+    parse: |v| match v {
+        "0" => Some(false),
+        "1" => Some(true),
+        _ => None,
+    },
+    description: "0: newest / highest first; 1: oldest / lowest first",
+};
+
+const CATEGORY: Text = Text { name: "nftCategory", description: "Category id; omitted or `all` for every category" };
+const SEARCH: Text = Text { name: "search", description: "Words to look for in titles and descriptions" };
+
+query_params!(
+    /// The browse list's query.
+    ExploreQuery: CATEGORY, PAGE, limit(PAGE_SIZE), FORM_OF_SALE, SORT_BY, ORDER_BY, SEARCH
+);
+query_params!(
+    /// The bid list's query.
+    BidQuery: PAGE, limit(BID_PAGE_SIZE)
+);
+query_params!(
+    /// The trending list's query.
+    TrendingQuery: PAGE, limit(TRENDING_PAGE_SIZE), FORM_OF_SALE
+);
+
+/// Page size of the trending list.
+const TRENDING_PAGE_SIZE: u32 = 10;
 
 fn page(params: &Params, default_limit: u32) -> Result<Page, ApiError> {
-    Ok(Page { page: params.number("page", 1, 1, 1_000_000)?, limit: params.number("limit", default_limit, 1, MAX_LIMIT)? })
-}
-
-fn sale(params: &Params, default: SaleFilter) -> Result<SaleFilter, ApiError> {
-    params.choice("formOfSale", default, "ALL, FIXEDPRICE, AUCTION, NOT_FOR_SALE", SaleFilter::parse)
+    Ok(Page { page: params.number(&PAGE)?, limit: params.number(&limit(default_limit))? })
 }
 
 /// The users behind a set of addresses (those linked to an account).
@@ -103,17 +158,21 @@ fn db_error(err: sqlx::Error) -> ApiError {
     ApiError::Internal(err.into())
 }
 
+/// Browse: listings filtered by category and sale type, searched and sorted, a page at a time.
+#[utoipa::path(
+    get,
+    path = "/api/nft/explore/",
+    tag = "nft",
+    params(ExploreQuery),
+    responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest)),
+)]
 async fn explore(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {
     let request = Explore {
-        category: params.text("nftCategory").filter(|c| *c != "all").map(str::to_owned),
-        sale: sale(&params, SaleFilter::FixedPrice)?,
-        sort_by: params.choice("sortBy", SortBy::Date, "DATE, PRICE, POPULARITY", SortBy::parse)?,
-        ascending: params.choice("orderBy", false, "0 (newest / highest first), 1 (oldest / lowest first)", |v| match v {
-            "0" => Some(false),
-            "1" => Some(true),
-            _ => None,
-        })?,
-        search: params.text("search").map(str::to_owned),
+        category: params.text(&CATEGORY).filter(|c| *c != "all").map(str::to_owned),
+        sale: params.choice(&FORM_OF_SALE)?,
+        sort_by: params.choice(&SORT_BY)?,
+        ascending: params.choice(&ORDER_BY)?,
+        search: params.text(&SEARCH).map(str::to_owned),
         owner: None,
         creator: None,
     };
@@ -129,17 +188,41 @@ async fn known(state: &AppState, id: &str) -> Result<(), ApiError> {
     }
 }
 
+/// One NFT.
+#[utoipa::path(
+    get,
+    path = "/api/nft/detail/{nftid}",
+    tag = "nft",
+    params(NftId),
+    responses((status = 200, description = "The NFT", body = Envelope<NftCard>), (status = 404, response = NotFound)),
+)]
 async fn detail(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let view = nft::detail(&state.read, &id).await.map_err(db_error)?.ok_or_else(|| ApiError::NotFound(format!("No NFT with id {id}")))?;
     let people = people(&state, vec![view.creator_address.clone(), view.owner_address.clone()]).await?;
     Ok(ok(shape(&state, view, &people)?, "NFT fetched"))
 }
 
+/// An NFT's open auction (a list of at most one).
+#[utoipa::path(
+    get,
+    path = "/api/nft/nftinauction/{nftid}",
+    tag = "nft",
+    params(NftId),
+    responses((status = 200, description = "The open auction, or none", body = Envelope<Vec<Auction>>), (status = 404, response = NotFound)),
+)]
 async fn in_auction(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     known(&state, &id).await?;
     Ok(ok(nft::auctions(&state.read, &id).await.map_err(db_error)?, "Auctions fetched"))
 }
 
+/// An auction's bids, highest first, a page at a time.
+#[utoipa::path(
+    get,
+    path = "/api/nft/bidhistory/{nftid}/{auctionid}/",
+    tag = "nft",
+    params(NftId, ("auctionid" = String, Path, description = "The contract's auction id"), BidQuery),
+    responses((status = 200, description = "A page of bids", body = Envelope<Paged<Bid>>), (status = 400, response = BadRequest), (status = 404, response = NotFound)),
+)]
 async fn bid_history(
     State(state): State<AppState>,
     Path((nft_id, auction_id)): Path<(String, String)>,
@@ -155,6 +238,14 @@ async fn bid_history(
     Ok(ok(body, "Bids fetched"))
 }
 
+/// An NFT's history, newest first.
+#[utoipa::path(
+    get,
+    path = "/api/nft/nfthistory/{nftid}",
+    tag = "nft",
+    params(NftId),
+    responses((status = 200, description = "The history", body = Envelope<History>), (status = 404, response = NotFound)),
+)]
 async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     known(&state, &id).await?;
     let history = nft::history(&state.read, &id).await.map_err(db_error)?;
@@ -169,16 +260,319 @@ async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Resul
     Ok(ok(json!({ "data": data }), "History fetched"))
 }
 
+/// Every owner an NFT has had, newest first.
+#[utoipa::path(
+    get,
+    path = "/api/nft/ownnerhistory/{nftid}",
+    tag = "nft",
+    params(NftId),
+    responses((status = 200, description = "The owners", body = Envelope<Vec<Owner>>), (status = 404, response = NotFound)),
+)]
 async fn owners(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     known(&state, &id).await?;
     Ok(ok(nft::owners(&state.read, &id).await.map_err(db_error)?, "Owners fetched"))
 }
 
+/// The most popular listings of a sale type, recent ones first among equals.
+#[utoipa::path(
+    get,
+    path = "/api/nft/trendingnfts",
+    tag = "nft",
+    params(TrendingQuery),
+    responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest)),
+)]
 async fn trending(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {
-    let paged = nft::trending(&state.read, sale(&params, SaleFilter::FixedPrice)?, page(&params, 10)?).await.map_err(db_error)?;
+    let paged = nft::trending(&state.read, params.choice(&FORM_OF_SALE)?, page(&params, TRENDING_PAGE_SIZE)?).await.map_err(db_error)?;
     Ok(ok(shape_page(&state, paged).await?, "Trending NFTs fetched"))
 }
 
+/// The landing page's counters.
+#[utoipa::path(get, path = "/api/getmarketplacestatistics", tag = "nft", responses((status = 200, description = "The counters", body = Envelope<Statistics>)))]
 async fn statistics(State(state): State<AppState>) -> Result<Response, ApiError> {
     Ok(ok(nft::statistics(&state.read).await.map_err(db_error)?, "Statistics fetched"))
+}
+
+/// An NFT id in a path.
+#[derive(utoipa::IntoParams)]
+#[into_params(names("nftid"), parameter_in = Path)]
+#[allow(dead_code, reason = "documents the path parameter; the handlers read it as a String")]
+struct NftId(
+    /// `{chainId}-{tokenId}`
+    #[param(example = "80001-1")]
+    String,
+);
+
+// The answers' shapes. The handlers build them from the read model's views (in `projections`,
+// which knows nothing of OpenAPI) plus the fields `shape`, `person` and `with` add; these
+// types only describe them, and tests/openapi validates real answers against them, extra and
+// missing fields included.
+
+/// The spec's paged body.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct Paged<T> {
+    /// This page's items.
+    data: Vec<T>,
+    /// Items on this page.
+    count: u64,
+    /// Items on all pages.
+    total_items: u64,
+    /// This page's number.
+    current_page: u32,
+    /// Whether no page follows.
+    last_page: bool,
+    /// Same as `count`.
+    current_item_count: u64,
+}
+
+/// An NFT as lists and the detail page show it.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct NftCard {
+    /// `{chainId}-{tokenId}`.
+    #[schema(rename = "_id")]
+    id: String,
+    /// Token id.
+    nft_token_id: String,
+    /// Image URL (`/ipfs/<cid>`).
+    file: String,
+    /// Title.
+    title: String,
+    /// Description.
+    description: String,
+    /// Category id.
+    nft_category: String,
+    /// Metadata URL.
+    metadata_url: String,
+    /// Token URI on chain.
+    token_uri: String,
+    /// Fixed (or buy-now) price in MATIC.
+    fixed_price: String,
+    /// The same in wei.
+    fixed_price_wei: String,
+    /// `FIXEDPRICE`, `AUCTION` or `NOT_FOR_SALE`.
+    form_of_sale: String,
+    /// Creator's address.
+    creator_address: String,
+    /// Current owner's address.
+    owner_address: String,
+    /// Likes.
+    total_likes: i64,
+    /// Mint time (ISO 8601).
+    created_at: String,
+    /// Last change (ISO 8601).
+    updated_at: String,
+    /// The open auction, if any.
+    current_auction: Option<Auction>,
+    /// Highest bid in MATIC ("0" without bids).
+    highest_bid: String,
+    /// Royalty rows.
+    royalty: Vec<Royalty>,
+    /// Properties, as minted (usually `[{key, value}]`).
+    properties: Value,
+    /// The mint transaction.
+    transaction_hash: String,
+    /// The marketplace contract.
+    contract_address: String,
+    /// Always `ERC721`.
+    contract_type: String,
+    /// Always `MATIC`.
+    coin_name: String,
+    /// The spec's sale coin code (`"1"`).
+    sale_coin: String,
+    /// Whether the viewer likes it.
+    is_liked: bool,
+    /// Whether the viewer bookmarked it.
+    is_bookmarked: bool,
+    /// The creator, and the user behind the address.
+    creator: Creator,
+    /// The owner, and the user behind the address.
+    current_owner: CurrentOwner,
+}
+
+/// An NFT's creator; the user fields are null when no account links the address.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct Creator {
+    /// The creator's address.
+    address: String,
+    /// User id.
+    user_id: Option<String>,
+    /// Username.
+    username: Option<String>,
+    /// Full name.
+    full_name: Option<String>,
+    /// Avatar URL (`/ipfs/<cid>`) or "".
+    avatar: Option<String>,
+}
+
+/// An NFT's owner; the user fields are null when no account links the address.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct CurrentOwner {
+    /// The owner's address.
+    owner_address: String,
+    /// User id.
+    user_id: Option<String>,
+    /// Username.
+    username: Option<String>,
+    /// Full name.
+    full_name: Option<String>,
+    /// Avatar URL (`/ipfs/<cid>`) or "".
+    avatar: Option<String>,
+}
+
+/// The user behind an address; all null when no account links it.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct Holder {
+    /// User id.
+    user_id: Option<String>,
+    /// Username.
+    username: Option<String>,
+    /// Full name.
+    full_name: Option<String>,
+    /// Avatar URL (`/ipfs/<cid>`) or "".
+    avatar: Option<String>,
+}
+
+/// A token's open auction.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct Auction {
+    /// The contract's auction id.
+    auction_id: String,
+    /// Base price (MATIC).
+    auction_start_price: String,
+    /// Buy-now price (MATIC).
+    auction_buy_now_price: String,
+    /// Highest bid (MATIC).
+    auction_highest_bid: String,
+    /// End (ISO 8601).
+    auction_end_hours: String,
+    /// Whether bidding is over (settled, or past its end).
+    auction_ended: bool,
+}
+
+/// A royalty row.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct Royalty {
+    /// Receiver.
+    wallet_address: String,
+    /// Percent.
+    percentage: f64,
+}
+
+/// A bid.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct Bid {
+    /// Its log position.
+    id: i64,
+    /// `{chainId}-{tokenId}`.
+    nft_id: String,
+    /// The auction.
+    auction_id: String,
+    /// Amount in MATIC.
+    bid_amount: String,
+    /// Bidder address.
+    bidder_address: String,
+    /// `BID`, `ALLOTED` or `REFUNDED`.
+    status: String,
+    /// The bid's transaction.
+    transaction_hash: String,
+    /// When (ISO 8601).
+    created_at: String,
+    /// The user behind the bidder's address.
+    bidder: Holder,
+}
+
+/// An NFT's history.
+#[derive(ToSchema)]
+#[allow(dead_code, reason = "a schema only")]
+struct History {
+    /// Events, newest first (at most 200).
+    data: Vec<HistoryEvent>,
+}
+
+/// A history event.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct HistoryEvent {
+    /// Its log position.
+    #[schema(rename = "_id")]
+    id: i64,
+    /// MINTED, PUT_ON_AUCTION, PUT_ON_FIXEDSALE, REMOVED_FROM_SALE, BIDDED_FOR, PURCHASED,
+    /// WON_AUCTION or BURNED.
+    type_of_event: String,
+    /// Who did it.
+    address: String,
+    /// The transaction.
+    transaction_hash: String,
+    /// When (ISO 8601).
+    timestamp: String,
+    /// User id of the account behind `address`, if any.
+    user_id: Option<String>,
+    /// Its username.
+    username: Option<String>,
+    /// Its full name.
+    full_name: Option<String>,
+    /// Its avatar URL.
+    avatar: Option<String>,
+}
+
+/// An owner of a token and since when.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct Owner {
+    /// Owner address.
+    owner_address: String,
+    /// The transaction that made them owner.
+    transaction_hash: String,
+    /// Since (ISO 8601).
+    since: String,
+}
+
+/// The landing page's counters.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct Statistics {
+    /// Tokens ever minted.
+    total_nft_minted: i64,
+    /// Distinct addresses that sold.
+    total_seller: i64,
+    /// Sales.
+    total_nft_sold: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<T>(choice: &Choice<T>) {
+        assert!(choice.values.contains(&choice.default), "{}: the default is a documented value", choice.name);
+        for value in choice.values {
+            assert!((choice.parse)(value).is_some(), "{}: documented {value} is refused", choice.name);
+            assert!(choice.allowed.contains(value), "{}: the 400 message leaves out {value}", choice.name);
+        }
+    }
+
+    #[test]
+    fn every_documented_choice_is_accepted_and_named_in_the_400_message() {
+        check(&FORM_OF_SALE);
+        check(&SORT_BY);
+        check(&ORDER_BY);
+    }
 }

@@ -1,9 +1,19 @@
 //! Query-string parameters read one by one, so a bad value answers 400 naming its field.
+//!
+//! Each parameter is declared once as a constant ([`Number`], [`Choice`], [`Text`]) that both
+//! reads it and describes it in the OpenAPI document, so the documented default, bounds and
+//! values are the ones the handler applies.
 
 use std::collections::HashMap;
 
 use axum::extract::{FromRequestParts, Query};
 use axum::http::request::Parts;
+use serde_json::json;
+use utoipa::openapi::{
+    Required, Type,
+    path::{Parameter, ParameterBuilder, ParameterIn},
+    schema::ObjectBuilder,
+};
 
 use crate::error::ApiError;
 
@@ -21,15 +31,54 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
     }
 }
 
+/// A free-text parameter; empty counts as absent.
+pub struct Text {
+    /// Its name in the query string.
+    pub name: &'static str,
+    /// What it does, for the document.
+    pub description: &'static str,
+}
+
+/// A whole number in `min..=max`, `default` when absent.
+pub struct Number {
+    /// Its name in the query string.
+    pub name: &'static str,
+    /// The value when absent.
+    pub default: u32,
+    /// Smallest accepted.
+    pub min: u32,
+    /// Largest accepted.
+    pub max: u32,
+    /// What it does, for the document.
+    pub description: &'static str,
+}
+
+/// One of a fixed set of values, parsed by `parse`; `default` when absent.
+pub struct Choice<T> {
+    /// Its name in the query string.
+    pub name: &'static str,
+    /// The value when absent (one of `values`).
+    pub default: &'static str,
+    /// Every accepted value (each one `parse` accepts).
+    pub values: &'static [&'static str],
+    /// The accepted values as the 400 message lists them.
+    pub allowed: &'static str,
+    /// Turns a value into what the handler uses.
+    pub parse: fn(&str) -> Option<T>,
+    /// What it does, for the document.
+    pub description: &'static str,
+}
+
 impl Params {
-    /// The value of `name`, if given and not empty.
-    pub fn text(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(|v| v.trim()).filter(|v| !v.is_empty())
+    /// The value of `param`, if given and not empty.
+    pub fn text(&self, param: &Text) -> Option<&str> {
+        self.raw(param.name)
     }
 
-    /// A whole number in `min..=max`, `default` when absent.
-    pub fn number(&self, name: &str, default: u32, min: u32, max: u32) -> Result<u32, ApiError> {
-        match self.text(name) {
+    /// The value of `param`, or its default.
+    pub fn number(&self, param: &Number) -> Result<u32, ApiError> {
+        let Number { name, default, min, max, .. } = *param;
+        match self.raw(name) {
             None => Ok(default),
             Some(raw) => raw
                 .parse::<u32>()
@@ -39,11 +88,119 @@ impl Params {
         }
     }
 
-    /// One of a fixed set of values, parsed by `parse`; `default` when absent.
-    pub fn choice<T>(&self, name: &str, default: T, allowed: &str, parse: impl Fn(&str) -> Option<T>) -> Result<T, ApiError> {
-        match self.text(name) {
-            None => Ok(default),
-            Some(raw) => parse(raw).ok_or_else(|| ApiError::BadRequest(format!("{name} must be one of {allowed}"))),
+    /// The value of `param`, or its default.
+    pub fn choice<T>(&self, param: &Choice<T>) -> Result<T, ApiError> {
+        let raw = self.raw(param.name).unwrap_or(param.default);
+        (param.parse)(raw).ok_or_else(|| ApiError::BadRequest(format!("{} must be one of {}", param.name, param.allowed)))
+    }
+
+    fn raw(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(|v| v.trim()).filter(|v| !v.is_empty())
+    }
+}
+
+fn query(name: &str, description: &str, schema: ObjectBuilder) -> Parameter {
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(ParameterIn::Query)
+        .required(Required::False)
+        .description(Some(description))
+        .schema(Some(schema))
+        .build()
+}
+
+impl Text {
+    /// Its OpenAPI description.
+    pub fn doc(&self) -> Parameter {
+        query(self.name, self.description, ObjectBuilder::new().schema_type(Type::String))
+    }
+}
+
+impl Number {
+    /// Its OpenAPI description.
+    pub fn doc(&self) -> Parameter {
+        let schema = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(self.min))
+            .maximum(Some(self.max))
+            .default(Some(json!(self.default)));
+        query(self.name, self.description, schema)
+    }
+}
+
+impl<T> Choice<T> {
+    /// Its OpenAPI description.
+    pub fn doc(&self) -> Parameter {
+        let schema = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(self.values.iter().copied()))
+            .default(Some(json!(self.default)));
+        query(self.name, self.description, schema)
+    }
+}
+
+/// Implements [`utoipa::IntoParams`] for a marker type from the parameter constants a handler
+/// reads, so `params(Marker)` in its `#[utoipa::path]` documents exactly those.
+macro_rules! query_params {
+    ($(#[$doc:meta])* $marker:ident: $($param:expr),+ $(,)?) => {
+        $(#[$doc])*
+        pub(crate) struct $marker;
+
+        impl utoipa::IntoParams for $marker {
+            fn into_params(
+                _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+            ) -> Vec<utoipa::openapi::path::Parameter> {
+                vec![$($param.doc()),+]
+            }
         }
+    };
+}
+pub(crate) use query_params;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(pairs: &[(&str, &str)]) -> Params {
+        Params(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+    }
+
+    const COLOUR: Choice<u8> = Choice {
+        name: "colour",
+        default: "RED",
+        values: &["RED", "BLUE"],
+        allowed: "RED, BLUE",
+        parse: |v| match v {
+            "RED" => Some(1),
+            "BLUE" => Some(2),
+            _ => None,
+        },
+        description: "a colour",
+    };
+
+    #[test]
+    fn a_choice_takes_its_default_when_absent_and_names_the_field_when_wrong() {
+        assert_eq!(params(&[]).choice(&COLOUR).unwrap(), 1);
+        assert_eq!(params(&[("colour", " ")]).choice(&COLOUR).unwrap(), 1);
+        assert_eq!(params(&[("colour", "BLUE")]).choice(&COLOUR).unwrap(), 2);
+        let err = params(&[("colour", "GREEN")]).choice(&COLOUR).unwrap_err();
+        assert_eq!(err.to_string(), "colour must be one of RED, BLUE");
+    }
+
+    #[test]
+    fn a_choice_is_documented_with_its_values_and_default() {
+        let doc = serde_json::to_value(COLOUR.doc()).unwrap();
+        assert_eq!(doc["in"], "query");
+        assert_eq!(doc["schema"]["enum"], json!(["RED", "BLUE"]));
+        assert_eq!(doc["schema"]["default"], "RED");
+    }
+
+    #[test]
+    fn a_number_is_documented_with_its_bounds_and_default() {
+        let page = Number { name: "page", default: 1, min: 1, max: 50, description: "the page" };
+        let doc = serde_json::to_value(page.doc()).unwrap();
+        assert_eq!((doc["schema"]["minimum"].as_u64(), doc["schema"]["maximum"].as_u64()), (Some(1), Some(50)));
+        assert_eq!(doc["schema"]["default"], 1);
+        assert_eq!(params(&[("page", "51")]).number(&page).unwrap_err().to_string(), "page must be a whole number from 1 to 50");
     }
 }

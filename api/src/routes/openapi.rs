@@ -1,0 +1,157 @@
+//! `GET /api/openapi.json`: the OpenAPI 3.1 document of every route the app serves.
+//!
+//! Each handler carries its `#[utoipa::path]` and each resource registers its handlers with
+//! utoipa-axum's `routes!`, which adds the handler to the router and its operation to the
+//! document in one step: a route registered that way cannot be served undocumented. A plain
+//! `.route(...)` would be, so `tests/openapi` reads the sources for those and fails.
+
+use std::collections::BTreeMap;
+
+use axum::{Extension, body::Bytes, http::header, response::IntoResponse, response::Response};
+use utoipa::{
+    IntoResponses, Modify, OpenApi, ToResponse,
+    openapi::{
+        self, ContentBuilder, RefOr, ResponseBuilder,
+        path::Paths,
+        security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+    },
+};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{
+    AppState,
+    error::{Envelope, Null},
+};
+
+/// The name of the bearer security scheme that `security(...)` in annotations refers to.
+pub const BEARER: &str = "bearer";
+
+/// The document's fixed parts: info, tags, the security scheme and the shared error answers.
+/// The paths come from the routers.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "NFT marketplace API",
+        description = "Every answer but `/metrics`, `/ipfs/{cid}` and `/rpc` is the envelope \
+            `{statuscode, body, message}` with the HTTP status equal to `statuscode`; errors carry \
+            `body: null` and a message (a 400 names the field). A 401 or 410 means the bearer token \
+            is missing, invalid or expired: the UI logs out. Any route may also answer 500 with a \
+            generic message. Other GET paths serve the built UI.",
+    ),
+    tags(
+        (name = "auth", description = "Sign-up, sign-in, passwords and e-mail"),
+        (name = "account", description = "Profiles and wallet links"),
+        (name = "nft", description = "NFT reads"),
+        (name = "misc", description = "Reference data, contact and client error reports"),
+        (name = "chain", description = "Chain settings and the JSON-RPC proxy"),
+        (name = "ops", description = "Health, metrics, files and this document"),
+        (name = "dev", description = "Only served by a dev server (mail goes to the dev mailbox)"),
+    ),
+    components(responses(BadRequest, Unauthorized, TokenExpired, Forbidden, NotFound, Conflict, PayloadTooLarge, TooManyRequests)),
+    modifiers(&BearerScheme),
+)]
+struct ApiDoc;
+
+struct BearerScheme;
+
+impl Modify for BearerScheme {
+    fn modify(&self, doc: &mut openapi::OpenApi) {
+        let scheme = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .bearer_format("JWT")
+            .description(Some("The access token from login, verification or Google sign-in."))
+            .build();
+        doc.components.get_or_insert_with(Default::default).add_security_scheme(BEARER, SecurityScheme::Http(scheme));
+    }
+}
+
+/// An empty router carrying the document's fixed parts, for the resource routers to merge into.
+pub fn base() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+}
+
+/// Adds `/api/openapi.json` to `router`, then serves the document of everything in it.
+pub fn serve(router: OpenApiRouter<AppState>) -> axum::Router<AppState> {
+    let (router, doc) = router.routes(routes!(openapi_json)).split_for_parts();
+    let json = doc.to_json().expect("the OpenAPI document serialises");
+    router.layer(Extension(Document(Bytes::from(json))))
+}
+
+/// The serialised document, built once at start.
+#[derive(Clone)]
+struct Document(Bytes);
+
+/// This document.
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    tag = "ops",
+    responses((status = 200, description = "The OpenAPI 3.1 document of this server", content_type = "application/json", body = Object)),
+)]
+async fn openapi_json(Extension(Document(json)): Extension<Document>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], json).into_response()
+}
+
+/// The same operations also served and documented at `alias` (the spec writes some paths with a
+/// trailing slash; they answer without it too), under their own operation ids.
+pub fn also_at<S>(
+    (schemas, paths, router): utoipa_axum::router::UtoipaMethodRouter<S>,
+    alias: &str,
+) -> utoipa_axum::router::UtoipaMethodRouter<S> {
+    let mut aliased = Paths::new();
+    for (path, item) in paths.paths {
+        let mut copy = item.clone();
+        for operation in [&mut copy.get, &mut copy.put, &mut copy.post, &mut copy.delete, &mut copy.patch].into_iter().flatten() {
+            operation.operation_id = operation.operation_id.take().map(|id| format!("{id}_alias"));
+            operation.description = Some(format!("Same as `{path}`."));
+        }
+        aliased.paths.insert(path, item);
+        aliased.paths.insert(alias.to_owned(), copy);
+    }
+    (schemas, aliased, router)
+}
+
+fn error_response(status: u16, description: &str, message: &str) -> RefOr<openapi::Response> {
+    let content = ContentBuilder::new()
+        .schema(Some(<Envelope<Null> as utoipa::PartialSchema>::schema()))
+        .example(Some(serde_json::json!({ "statuscode": status, "body": null, "message": message })))
+        .build();
+    ResponseBuilder::new().description(description).content("application/json", content).build().into()
+}
+
+/// Declares the shared error answers, each a `ToResponse` that annotations reference by name.
+macro_rules! error_responses {
+    ($($name:ident: $status:literal, $description:literal, $example:literal;)+) => {$(
+        #[doc = concat!("The ", stringify!($status), " answer: ", $description, ".")]
+        pub struct $name;
+
+        impl<'r> ToResponse<'r> for $name {
+            fn response() -> (&'r str, RefOr<openapi::Response>) {
+                (stringify!($name), error_response($status, $description, $example))
+            }
+        }
+    )+};
+}
+
+error_responses! {
+    BadRequest: 400, "Invalid input; the message names the field", "email: Enter a valid email";
+    Unauthorized: 401, "No valid bearer token (missing, malformed, forged or ended); the UI logs out", "Unauthorized";
+    TokenExpired: 410, "The bearer token has expired; the UI logs out", "Token expired";
+    Forbidden: 403, "Not allowed for this account (unverified, or signed in with Google)", "You can't change your email";
+    NotFound: 404, "No such resource", "User not found";
+    Conflict: 409, "Taken by another account (e-mail, username or wallet)", "Username is not Available";
+    PayloadTooLarge: 413, "The body or an uploaded file is over its limit", "Request body is too large";
+    TooManyRequests: 429, "Rate limited, per client address and per account", "Too many requests, please try again in a minute";
+}
+
+/// The answers of every route behind a bearer token: 401 and 410.
+pub struct SignedIn;
+
+impl IntoResponses for SignedIn {
+    fn responses() -> BTreeMap<String, RefOr<openapi::Response>> {
+        [("401", "Unauthorized"), ("410", "TokenExpired")]
+            .into_iter()
+            .map(|(status, name)| (status.to_owned(), RefOr::Ref(openapi::Ref::from_response_name(name))))
+            .collect()
+    }
+}

@@ -1,0 +1,540 @@
+//! The OpenAPI document at `/api/openapi.json`: valid OpenAPI 3.1, covering exactly the routes
+//! the server registers, at the spec's paths, with the security the handlers enforce.
+
+mod helpers;
+mod sources;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use axum::{
+    body::Body,
+    http::{Method, Request, StatusCode, header},
+};
+use helpers::{TestApp, operations, shape};
+use serde_json::{Value, json};
+
+#[tokio::test]
+async fn the_document_is_served_as_json_at_api_openapi_json() {
+    let app = TestApp::new().await;
+
+    let answer = app.get("/api/openapi.json").await;
+
+    assert_eq!(answer.status, StatusCode::OK);
+    assert!(answer.content_type.starts_with("application/json"), "content type {}", answer.content_type);
+    let doc = answer.json();
+    assert_eq!(doc["openapi"], "3.1.0");
+    assert!(doc["paths"]["/api/openapi.json"]["get"].is_object(), "the document describes itself");
+}
+
+#[tokio::test]
+async fn the_document_parses_as_openapi_3_1_and_every_reference_resolves() {
+    let doc = TestApp::new().await.document().await;
+
+    let spec = oas3::from_json(doc.to_string()).expect("the document deserialises as OpenAPI 3.1");
+    let version = spec.validate_version().expect("a supported OpenAPI version");
+    assert_eq!((version.major, version.minor), (3, 1));
+    for (path, method, operation) in spec.operations() {
+        operation.parameters(&spec).unwrap_or_else(|e| panic!("{method} {path}: parameters: {e}"));
+        if operation.request_body.is_some() {
+            operation.request_body(&spec).unwrap_or_else(|e| panic!("{method} {path}: request body: {e}"));
+        }
+        let responses = operation.responses(&spec);
+        assert!(responses.keys().any(|status| status.starts_with('2')), "{method} {path}: no success response");
+        for (status, response) in responses {
+            assert!(response.description.is_some_and(|d| !d.is_empty()), "{method} {path}: the {status} response has no description");
+        }
+    }
+
+    let mut refs = Vec::new();
+    collect_refs(&doc, &mut refs);
+    assert!(!refs.is_empty());
+    for reference in refs {
+        let pointer = reference.strip_prefix('#').unwrap_or_else(|| panic!("external reference {reference}"));
+        assert!(doc.pointer(pointer).is_some(), "dangling reference {reference}");
+    }
+
+    let mut ids = BTreeSet::new();
+    for (method, path) in operations(&doc) {
+        let operation = &doc["paths"][&path][method.to_lowercase()];
+        let id = operation["operationId"].as_str().unwrap_or_else(|| panic!("{method} {path}: no operationId"));
+        assert!(ids.insert(id.to_owned()), "operationId {id} is used twice");
+
+        let in_template: BTreeSet<&str> = path.split('{').skip(1).filter_map(|s| s.split_once('}')).map(|(name, _)| name).collect();
+        let declared: BTreeSet<&str> = operation["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|p| p["in"] == "path")
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(in_template, declared, "{method} {path}: path parameters");
+
+        for requirement in operation["security"].as_array().into_iter().flatten() {
+            for scheme in requirement.as_object().unwrap().keys() {
+                assert!(doc["components"]["securitySchemes"][scheme].is_object(), "{method} {path}: unknown security scheme {scheme}");
+            }
+        }
+    }
+}
+
+/// Every `$ref` in `value`.
+fn collect_refs(value: &Value, refs: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(reference)) = map.get("$ref") {
+                refs.push(reference.clone());
+            }
+            map.values().for_each(|v| collect_refs(v, refs));
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, refs)),
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn every_route_the_source_registers_is_documented_and_nothing_else_is() {
+    // A development server: the dev mailbox is mounted, so every route in the source is served.
+    let doc = TestApp::new().await.document().await;
+    let registrations = sources::registrations(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+    let documented = operations(&doc);
+
+    let undocumented: Vec<String> = registrations
+        .iter()
+        .filter(|r| !documented.contains(&(r.method.clone(), r.path.clone())))
+        .map(|r| format!("{} {} ({})", r.method, r.path, r.origin))
+        .collect();
+    let served = sources::routes(&registrations);
+    let unserved: Vec<_> = documented.difference(&served).collect();
+
+    assert!(undocumented.is_empty(), "served but not documented:\n{}", undocumented.join("\n"));
+    assert!(unserved.is_empty(), "documented but registered nowhere in api/src: {unserved:?}");
+    assert!(served.len() >= 30, "the source reader found only {} routes", served.len());
+}
+
+/// Spec routes the server does not serve yet. When one is implemented, take it off this list;
+/// the test fails until then so the list stays true.
+const NOT_YET_SERVED: &[&str] = &[
+    "DELETE /api/collection/{id}",
+    "DELETE /api/nft/burnnft/{nftid}",
+    "GET /api/collection",
+    "GET /api/collection/browse",
+    "GET /api/collection/browsebyid/{id}",
+    "GET /api/nft/browsebookmarked",
+    "GET /api/nft/browsebycollection/{collectionid}",
+    "GET /api/nft/mybids",
+    "GET /api/nft/mycreatednft",
+    "GET /api/nft/mynftartwork",
+    "GET /api/nft/usercreatednft/{userid}",
+    "GET /api/nft/usersnftartwork/{userid}",
+    "GET /api/trendingcreators",
+    "POST /api/collection",
+    "POST /api/nft/auction/placebid",
+    "POST /api/nft/fixedsale/purchase",
+    "POST /api/nft/generation",
+    "POST /api/nft/ipfsupload",
+    "PUT /api/collection/like/{id}",
+    "PUT /api/collection/nft/{collectionId}",
+    "PUT /api/collection/nft/{collectionId}/{nftId}",
+    "PUT /api/collection/{id}",
+    "PUT /api/nft/bookmark/{nftid}",
+    "PUT /api/nft/like/{nftid}",
+    "PUT /api/nft/stopsale/{nftId}",
+    "PUT /api/nft/update/{id}",
+];
+
+#[tokio::test]
+async fn every_spec_route_the_server_serves_is_documented_at_the_spec_path() {
+    let doc = TestApp::new().await.document().await;
+    let documented = operations(&doc);
+    let spec_routes = spec_routes();
+    assert!(spec_routes.len() >= 50, "read only {} routes from the spec", spec_routes.len());
+
+    let mut not_served = BTreeSet::new();
+    let mut misplaced = Vec::new();
+    for (method, path) in spec_routes.iter().filter(|(_, path)| path.starts_with("/api/")) {
+        if documented.contains(&(method.clone(), path.clone())) {
+            continue;
+        }
+        // Served under another spelling (parameter names, trailing slash) is a mismatch.
+        let loose = |p: &str| shape(p).trim_end_matches('/').to_owned();
+        match documented.iter().find(|(m, p)| m == method && loose(p) == loose(path)) {
+            Some((_, served_at)) => misplaced.push(format!("{method} {path} is documented as {served_at}")),
+            None => {
+                not_served.insert(format!("{method} {path}"));
+            }
+        }
+    }
+
+    assert!(misplaced.is_empty(), "not at the spec's exact path:\n{}", misplaced.join("\n"));
+    eprintln!("spec routes not served yet:\n  {}", not_served.iter().cloned().collect::<Vec<_>>().join("\n  "));
+    let expected: BTreeSet<String> = NOT_YET_SERVED.iter().map(|r| r.to_string()).collect();
+    let now_served: Vec<_> = expected.difference(&not_served).collect();
+    let newly_missing: Vec<_> = not_served.difference(&expected).collect();
+    assert!(now_served.is_empty(), "served now, take them off NOT_YET_SERVED: {now_served:?}");
+    assert!(newly_missing.is_empty(), "spec routes neither served nor in NOT_YET_SERVED: {newly_missing:?}");
+}
+
+/// `(METHOD, path)` of every call in the spec's API tables and lists (`GET /x` or `| GET | /x |`).
+fn spec_routes() -> BTreeSet<(String, String)> {
+    let dir = std::env::var("MARKETPLACE_SPEC_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec"));
+    let mut routes = BTreeSet::new();
+    for name in ["accounts-wallet-shell.md", "marketplace.md"] {
+        let text = std::fs::read_to_string(dir.join(name))
+            .unwrap_or_else(|e| panic!("the spec {name} in {} (set MARKETPLACE_SPEC_DIR): {e}", dir.display()));
+        for line in text.lines() {
+            let words: Vec<&str> = line.split(|c: char| c.is_whitespace() || c == '|' || c == ',').filter(|w| !w.is_empty()).collect();
+            for pair in words.windows(2) {
+                if ["GET", "POST", "PUT", "DELETE", "PATCH"].contains(&pair[0]) && pair[1].starts_with('/') {
+                    routes.insert((pair[0].to_owned(), pair[1].trim_end_matches([':', ';']).to_owned()));
+                }
+            }
+        }
+    }
+    routes
+}
+
+/// A value for a path parameter that reaches the handler.
+fn sample(parameter: &str) -> String {
+    match parameter {
+        "nftid" => "80001-1".into(),
+        "auctionid" => "1".into(),
+        "userid" => uuid::Uuid::now_v7().to_string(),
+        "cid" => "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku".into(),
+        other => panic!("no sample value for path parameter {other}"),
+    }
+}
+
+fn concrete(path: &str) -> String {
+    path.split('/')
+        .map(|segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            Some(name) => sample(name),
+            None => segment.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Whether the operation can only be called with a bearer token.
+fn requires_bearer(operation: &Value) -> bool {
+    let requirements = operation["security"].as_array().cloned().unwrap_or_default();
+    !requirements.is_empty() && requirements.iter().all(|r| r.get("bearer").is_some())
+}
+
+#[tokio::test]
+async fn every_documented_operation_is_served_and_enforces_the_documented_security() {
+    let app = TestApp::new().await;
+    let doc = app.document().await;
+    let now = chrono::Utc::now().timestamp();
+    let claims = api::auth::tokens::Claims { sub: uuid::Uuid::now_v7().to_string(), iat: now - 90_000, exp: now - 3_600 };
+    let expired = app.state.accounts.tokens.sign(&claims).unwrap();
+
+    for (method, path) in operations(&doc) {
+        let operation = &doc["paths"][&path][method.to_lowercase()];
+        let uri = concrete(&path);
+        let request = |token: Option<&str>| {
+            let mut builder = Request::builder().method(Method::from_bytes(method.as_bytes()).unwrap()).uri(&uri);
+            if let Some(token) = token {
+                builder = builder.header(header::AUTHORIZATION, format!("Bearer {token}"));
+            }
+            if operation.get("requestBody").is_some() {
+                builder.header(header::CONTENT_TYPE, "application/json").body(Body::from("{}")).unwrap()
+            } else {
+                builder.body(Body::empty()).unwrap()
+            }
+        };
+
+        let answer = app.send(request(None)).await;
+        let routed = answer.status != StatusCode::METHOD_NOT_ALLOWED && !(answer.status == StatusCode::NOT_FOUND && answer.bytes.is_empty());
+        assert!(routed, "{method} {path} is documented but not served ({})", answer.status);
+
+        if requires_bearer(operation) {
+            assert_eq!(answer.status, StatusCode::UNAUTHORIZED, "{method} {path} documents a bearer token but answers without one");
+            assert_eq!(answer.json()["statuscode"], 401, "{method} {path}: the envelope");
+            let answer = app.send(request(Some(&expired))).await;
+            assert_eq!(answer.status, StatusCode::GONE, "{method} {path}: an expired token");
+            for status in ["401", "410"] {
+                assert!(operation["responses"][status].is_object(), "{method} {path}: {status} undocumented");
+            }
+        } else {
+            assert!(
+                ![StatusCode::UNAUTHORIZED, StatusCode::GONE].contains(&answer.status),
+                "{method} {path} answers {} without a token but documents no bearer requirement",
+                answer.status
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_dev_mailbox_is_documented_as_dev_only_and_only_where_it_is_served() {
+    let dev = TestApp::new().await;
+    let with_smtp = TestApp::with_args(&["--smtp-url", "smtp://127.0.0.1:2525", "--mail-from", "Marketplace <no-reply@example.com>"]).await;
+
+    let dev_doc = dev.document().await;
+    let mailbox = &dev_doc["paths"]["/api/dev/mailbox"]["get"];
+    assert_eq!(mailbox["tags"], json!(["dev"]));
+    assert_eq!(mailbox["x-dev-only"], true);
+    assert!(mailbox["description"].as_str().unwrap().contains("Dev only"));
+
+    let smtp_doc = with_smtp.document().await;
+    assert!(smtp_doc["paths"].get("/api/dev/mailbox").is_none());
+    assert_eq!(with_smtp.get("/api/dev/mailbox?to=a@example.com").await.status, StatusCode::NOT_FOUND);
+    let dev_only: BTreeSet<_> = operations(&dev_doc).difference(&operations(&smtp_doc)).cloned().collect();
+    assert_eq!(dev_only, BTreeSet::from([("GET".to_owned(), "/api/dev/mailbox".to_owned())]));
+}
+
+#[tokio::test]
+async fn query_parameters_are_documented_with_their_types_defaults_bounds_and_values() {
+    let doc = TestApp::new().await.document().await;
+    let parameters = |path: &str| -> BTreeMap<String, Value> {
+        doc["paths"][path]["get"]["parameters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["in"] == "query")
+            .map(|p| (p["name"].as_str().unwrap().to_owned(), p["schema"].clone()))
+            .collect()
+    };
+
+    let explore = parameters("/api/nft/explore/");
+    assert_eq!(
+        explore.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["formOfSale", "limit", "nftCategory", "orderBy", "page", "search", "sortBy"]
+    );
+    assert_eq!(explore["limit"], json!({ "type": "integer", "minimum": 1, "maximum": 100, "default": 9 }));
+    assert_eq!(explore["page"]["minimum"], 1);
+    assert_eq!(explore["formOfSale"]["enum"], json!(["ALL", "FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"]));
+    assert_eq!(explore["formOfSale"]["default"], "FIXEDPRICE");
+    assert_eq!(explore["sortBy"]["enum"], json!(["DATE", "PRICE", "POPULARITY"]));
+    assert_eq!(explore["orderBy"]["enum"], json!(["0", "1"]));
+    assert_eq!(parameters("/api/nft/bidhistory/{nftid}/{auctionid}/")["limit"]["default"], 10);
+    assert_eq!(parameters("/api/nft/trendingnfts")["limit"]["default"], 10);
+    assert_eq!(parameters("/api/nft/explore"), explore, "the alias documents the same parameters");
+}
+
+#[tokio::test]
+async fn documented_query_values_are_accepted_and_values_outside_them_answer_400_naming_the_field() {
+    let app = TestApp::new().await;
+    app.seed_nft().await;
+    let doc = app.document().await;
+    for path in ["/api/nft/explore/", "/api/nft/trendingnfts", "/api/nft/bidhistory/{nftid}/{auctionid}/"] {
+        for parameter in doc["paths"][path]["get"]["parameters"].as_array().unwrap().iter().filter(|p| p["in"] == "query") {
+            let name = parameter["name"].as_str().unwrap();
+            let schema = &parameter["schema"];
+            let uri = |value: &str| format!("{}?{name}={value}", concrete(path));
+            let mut good: Vec<String> = schema["enum"].as_array().into_iter().flatten().map(|v| v.as_str().unwrap().to_owned()).collect();
+            let mut bad = vec![];
+            if let Some(max) = schema["maximum"].as_u64() {
+                good.push(max.to_string());
+                bad.push((max + 1).to_string());
+                bad.push(schema["minimum"].as_u64().unwrap().saturating_sub(1).to_string());
+            }
+            if !good.is_empty() && schema.get("enum").is_some() {
+                bad.push("NOT_A_VALUE".into());
+            }
+            for value in good {
+                let answer = app.get(&uri(&value)).await;
+                assert!(answer.status != StatusCode::BAD_REQUEST, "{path}: documented {name}={value} refused: {}", answer.json());
+            }
+            for value in bad {
+                let answer = app.get(&uri(&value)).await;
+                assert_eq!(answer.status, StatusCode::BAD_REQUEST, "{path}: {name}={value} accepted");
+                assert!(answer.json()["message"].as_str().unwrap().starts_with(name), "{path}: the 400 names {name}");
+            }
+        }
+    }
+}
+
+/// Every answer must be documented: its status among the operation's responses, its content
+/// type among that response's, and a JSON body valid against that content's schema, with no
+/// field the schema leaves out. Returns an error per mismatch.
+fn check_answer(doc: &Value, method: &str, path: &str, answer: &helpers::Answer) -> Result<(), String> {
+    let here = format!("{method} {path} answered {}", answer.status.as_u16());
+    let operation = &doc["paths"][path][method.to_lowercase()];
+    let mut response = &operation["responses"][answer.status.as_str()];
+    if let Some(reference) = response["$ref"].as_str() {
+        response = doc.pointer(&reference[1..]).ok_or_else(|| format!("{here}: dangling {reference}"))?;
+    }
+    if response.is_null() {
+        return Err(format!("{here}, an undocumented status: {}", String::from_utf8_lossy(&answer.bytes)));
+    }
+    let content_type = answer.content_type.as_str();
+    let content = response["content"]
+        .as_object()
+        .and_then(|c| c.get(content_type).or_else(|| c.get(content_type.split(';').next().unwrap())))
+        .or_else(|| response["content"].get(format!("{}/*", content_type.split('/').next().unwrap())))
+        .ok_or_else(|| format!("{here} with undocumented content type {content_type}"))?;
+    if !content_type.starts_with("application/json") || content["schema"].is_null() {
+        return Ok(());
+    }
+    let mut schema = content["schema"].clone();
+    close_objects(&mut schema);
+    let mut components = doc["components"].clone();
+    close_objects(&mut components);
+    schema["components"] = components;
+    let validator = jsonschema::draft202012::new(&schema).map_err(|e| format!("{here}: the schema does not compile: {e}"))?;
+    let body = answer.json();
+    let errors: Vec<String> = validator.iter_errors(&body).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    if errors.is_empty() { Ok(()) } else { Err(format!("{here}, not as documented: {}\n  body: {body}", errors.join("; "))) }
+}
+
+/// Makes every object schema with properties refuse other properties, so an answer with a field
+/// the document lacks fails.
+fn close_objects(schema: &mut Value) {
+    match schema {
+        Value::Object(map) => {
+            if map.contains_key("properties") && !map.contains_key("additionalProperties") {
+                map.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            map.values_mut().for_each(close_objects);
+        }
+        Value::Array(items) => items.iter_mut().for_each(close_objects),
+        _ => {}
+    }
+}
+
+/// Operations the schema test cannot reach a success of here, and why.
+const NO_SUCCESS_HERE: &[(&str, &str)] = &[
+    ("POST /rpc", "needs a chain node (the spine tests drive it against anvil)"),
+    ("POST /api/auth/googlelogin", "needs Google's keys (tests/accounts fakes them)"),
+    ("PUT /api/account/connectwallet", "needs a SIWE signature (tests/accounts signs one)"),
+    ("PUT /api/account/disconnectwallet", "needs a linked wallet"),
+];
+
+#[tokio::test]
+async fn answers_match_their_documented_statuses_content_types_and_schemas() {
+    let app = TestApp::new().await;
+    app.seed_nft().await;
+    let cid = app.state.files.put(b"\x89PNG\r\n\x1a\n a picture".to_vec()).await.unwrap().cid;
+    let doc = app.document().await;
+    let mut checked: BTreeMap<(String, String), BTreeSet<u16>> = BTreeMap::new();
+    let mut failures = Vec::new();
+
+    let (email, new_email) = ("ada@example.com", "ada2@example.com");
+    let password = "correct horse battery";
+    let registration = json!({ "email": email, "fullName": "Ada L", "username": "ada", "password": password, "confirmPassword": password });
+    let login = json!({ "email": email, "password": password });
+    let mut token = String::new();
+    // (method, documented path, uri, body), in order; each call carries the latest access token.
+    let calls: Vec<(&str, &str, String, Option<Value>)> = vec![
+        ("GET", "/healthz", "/healthz".into(), None),
+        ("GET", "/metrics", "/metrics".into(), None),
+        ("GET", "/api/openapi.json", "/api/openapi.json".into(), None),
+        ("GET", "/api/config", "/api/config".into(), None),
+        ("GET", "/ipfs/{cid}", format!("/ipfs/{cid}"), None),
+        ("GET", "/ipfs/{cid}", concrete("/ipfs/{cid}"), None),
+        ("POST", "/rpc", "/rpc".into(), Some(json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_chainId" }))),
+        ("GET", "/api/misc/category", "/api/misc/category".into(), None),
+        ("GET", "/api/misc/coin", "/api/misc/coin".into(), None),
+        ("POST", "/api/misc/clienterror", "/api/misc/clienterror".into(), Some(json!({ "message": "boom", "url": "/x" }))),
+        ("POST", "/api/misc/clienterror", "/api/misc/clienterror".into(), Some(json!({ "message": " " }))),
+        ("POST", "/api/misc/contactus", "/api/misc/contactus".into(), Some(json!({ "name": "Ada", "email": email, "subject": "Hi", "message": "Hello" }))),
+        ("GET", "/api/nft/explore/", "/api/nft/explore/?formOfSale=AUCTION".into(), None),
+        ("GET", "/api/nft/explore/", "/api/nft/explore/?limit=0".into(), None),
+        ("GET", "/api/nft/explore", "/api/nft/explore?formOfSale=ALL".into(), None),
+        ("GET", "/api/nft/detail/{nftid}", "/api/nft/detail/80001-1".into(), None),
+        ("GET", "/api/nft/detail/{nftid}", "/api/nft/detail/80001-9".into(), None),
+        ("GET", "/api/nft/nftinauction/{nftid}", "/api/nft/nftinauction/80001-1".into(), None),
+        ("GET", "/api/nft/bidhistory/{nftid}/{auctionid}/", "/api/nft/bidhistory/80001-1/1/".into(), None),
+        ("GET", "/api/nft/bidhistory/{nftid}/{auctionid}", "/api/nft/bidhistory/80001-1/1".into(), None),
+        ("GET", "/api/nft/nfthistory/{nftid}", "/api/nft/nfthistory/80001-1".into(), None),
+        ("GET", "/api/nft/ownnerhistory/{nftid}", "/api/nft/ownnerhistory/80001-1".into(), None),
+        ("GET", "/api/nft/trendingnfts", "/api/nft/trendingnfts?formOfSale=AUCTION".into(), None),
+        ("GET", "/api/getmarketplacestatistics", "/api/getmarketplacestatistics".into(), None),
+        ("GET", "/api/auth/checkusername", "/api/auth/checkusername?username=ada".into(), None),
+        ("POST", "/api/auth/register", "/api/auth/register".into(), Some(registration.clone())),
+        ("POST", "/api/auth/register", "/api/auth/register".into(), Some(registration)),
+        ("POST", "/api/auth/login", "/api/auth/login".into(), Some(login.clone())),
+        ("GET", "/api/dev/mailbox", format!("/api/dev/mailbox?to={email}"), None),
+        ("POST", "/api/auth/verifyaccount", "/api/auth/verifyaccount".into(), Some(json!({ "email": email, "verificationCode": "{code}" }))),
+        ("POST", "/api/auth/verifyaccount", "/api/auth/verifyaccount".into(), Some(json!({ "email": email, "verificationCode": "{code}" }))),
+        ("POST", "/api/auth/login", "/api/auth/login".into(), Some(json!({ "email": email, "password": "wrong password" }))),
+        ("POST", "/api/auth/login", "/api/auth/login".into(), Some(login.clone())),
+        ("GET", "/api/account/myprofile", "/api/account/myprofile".into(), None),
+        ("PUT", "/api/account/myprofile", "/api/account/myprofile".into(), None),
+        ("GET", "/api/account/getuserprofile/{userid}", "/api/account/getuserprofile/{user}".into(), None),
+        ("GET", "/api/account/getuserprofile/{userid}", concrete("/api/account/getuserprofile/{userid}"), None),
+        ("GET", "/api/account/walletnonce", "/api/account/walletnonce".into(), None),
+        ("PUT", "/api/account/connectwallet", "/api/account/connectwallet".into(), Some(json!({ "walletProvider": "Metamask", "walletAddress": "0x0000000000000000000000000000000000000001", "message": "no", "signature": "0x00" }))),
+        ("PUT", "/api/account/disconnectwallet", "/api/account/disconnectwallet".into(), Some(json!({ "walletAddress": "0x0000000000000000000000000000000000000001" }))),
+        ("PUT", "/api/auth/changeemail", "/api/auth/changeemail".into(), Some(json!({ "newEmail": new_email }))),
+        ("PUT", "/api/auth/verifyemailchange", "/api/auth/verifyemailchange".into(), Some(json!({ "newEmail": new_email, "verificationCode": "000000" }))),
+        ("PUT", "/api/auth/change-account-password", "/api/auth/change-account-password".into(), Some(json!({ "currentPassword": password, "newPassword": "a new long password", "confirmPassword": "a new long password" }))),
+        ("POST", "/api/auth/login", "/api/auth/login".into(), Some(json!({ "email": email, "password": "a new long password" }))),
+        ("PUT", "/api/auth/reset-account-password", "/api/auth/reset-account-password".into(), Some(json!({ "email": email }))),
+        ("PUT", "/api/auth/resetpassword-changepassword", "/api/auth/resetpassword-changepassword".into(), Some(json!({ "resetPasswordToken": "{reset}", "newPassword": password, "confirmPassword": password }))),
+        ("POST", "/api/auth/login", "/api/auth/login".into(), Some(login)),
+        ("PUT", "/api/auth/changeemail", "/api/auth/changeemail".into(), Some(json!({ "newEmail": new_email }))),
+        ("PUT", "/api/auth/verifyemailchange", "/api/auth/verifyemailchange".into(), Some(json!({ "newEmail": new_email, "verificationCode": "{new-code}" }))),
+        ("GET", "/api/account/myprofile", "/api/account/myprofile".into(), None),
+    ];
+
+    for (method, path, uri, body) in calls {
+        // The latest mail to `to`: its code, or its link's last segment.
+        let mail = |to: &'static str, field: &'static str| {
+            let app = &app;
+            async move {
+                let mails = app.get(&format!("/api/dev/mailbox?to={to}")).await.json();
+                mails["body"][0][field].as_str().unwrap_or_default().rsplit('/').next().unwrap().to_owned()
+            }
+        };
+        let mut body = body.map(|b| b.to_string());
+        for (placeholder, to, field) in [("{code}", email, "code"), ("{new-code}", new_email, "code"), ("{reset}", email, "link")] {
+            if let Some(text) = body.as_ref().filter(|t| t.contains(placeholder)) {
+                body = Some(text.replace(placeholder, &mail(to, field).await));
+            }
+        }
+        let uri = uri.replace("{user}", &app.state.accounts.tokens.verify(&token).map(|(id, _)| id.to_string()).unwrap_or_default());
+        let mut request = Request::builder().method(method).uri(&uri);
+        if !token.is_empty() {
+            request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+        }
+        let request = match (body, path) {
+            (_, "/api/account/myprofile") if method == "PUT" => {
+                let form = "--b\r\nContent-Disposition: form-data; name=\"fullName\"\r\n\r\nAda Lovelace\r\n--b--\r\n";
+                request.header(header::CONTENT_TYPE, "multipart/form-data; boundary=b").body(Body::from(form)).unwrap()
+            }
+            (Some(body), _) => request.header(header::CONTENT_TYPE, "application/json").body(Body::from(body)).unwrap(),
+            (None, _) => request.body(Body::empty()).unwrap(),
+        };
+        let answer = app.send(request).await;
+        if let Some(access) = answer.json()["body"]["accessToken"].as_str() {
+            token = access.to_owned();
+        }
+        checked.entry((method.to_owned(), path.to_owned())).or_default().insert(answer.status.as_u16());
+        if let Err(failure) = check_answer(&doc, method, path, &answer) {
+            failures.push(failure);
+        }
+    }
+
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let exempt: BTreeSet<&str> = NO_SUCCESS_HERE.iter().map(|(operation, _)| *operation).collect();
+    for (method, path) in operations(&doc) {
+        let statuses = checked.get(&(method.clone(), path.clone())).cloned().unwrap_or_default();
+        let succeeded = statuses.iter().any(|s| (200..300).contains(s));
+        let name = format!("{method} {path}");
+        assert_eq!(succeeded, !exempt.contains(name.as_str()), "{name}: answered {statuses:?} here");
+    }
+}
+
+#[tokio::test]
+async fn the_answer_check_refuses_extra_missing_and_mistyped_fields_and_undocumented_statuses() {
+    let app = TestApp::new().await;
+    let doc = app.document().await;
+    let answer = app.get("/healthz").await;
+    assert_eq!(check_answer(&doc, "GET", "/healthz", &answer), Ok(()));
+
+    let mut body = answer.json();
+    let with = |body: &Value| helpers::Answer { status: answer.status, content_type: answer.content_type.clone(), bytes: body.to_string().into_bytes() };
+    body["body"]["extra"] = json!(1);
+    assert!(check_answer(&doc, "GET", "/healthz", &with(&body)).is_err(), "an extra field");
+    body["body"].as_object_mut().unwrap().remove("extra");
+    body["body"].as_object_mut().unwrap().remove("logPosition");
+    assert!(check_answer(&doc, "GET", "/healthz", &with(&body)).is_err(), "a missing field");
+    body["body"]["logPosition"] = json!("seven");
+    assert!(check_answer(&doc, "GET", "/healthz", &with(&body)).is_err(), "a mistyped field");
+    let teapot = helpers::Answer { status: StatusCode::IM_A_TEAPOT, content_type: answer.content_type.clone(), bytes: answer.bytes.clone() };
+    assert!(check_answer(&doc, "GET", "/healthz", &teapot).is_err(), "an undocumented status");
+}
