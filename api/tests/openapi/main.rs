@@ -178,7 +178,7 @@ async fn every_spec_route_the_server_serves_is_documented_at_the_spec_path() {
 fn spec_routes() -> BTreeSet<(String, String)> {
     let dir = std::env::var("MARKETPLACE_SPEC_DIR")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/spec"));
+        .unwrap_or_else(|_| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/spec"));
     let mut routes = BTreeSet::new();
     for name in ["accounts-wallet-shell.md", "marketplace.md"] {
         let text = std::fs::read_to_string(dir.join(name))
