@@ -4,7 +4,8 @@
 //! explore p99 < 25 ms.
 //!
 //! `cargo bench -p api --bench explore` (NFTS=10000 for a quicker run; REQUESTS and
-//! CONCURRENCY to change the load).
+//! CONCURRENCY to change the load; BENCH_DATA_DIR=dir keeps the marketplace there and reuses
+//! it on the next run instead of writing it again).
 
 mod support;
 
@@ -23,18 +24,22 @@ fn main() {
     let nfts = env("NFTS", 100_000) as u64;
     let requests = env("REQUESTS", 20_000);
     let concurrency = env("CONCURRENCY", 32);
-    let dir = tempfile::tempdir().unwrap();
-    let config = support::config(dir.path());
+    let temporary = tempfile::tempdir().unwrap();
+    let dir = std::env::var("BENCH_DATA_DIR").map(std::path::PathBuf::from).unwrap_or_else(|_| temporary.path().to_owned());
+    let reuse = dir.join("events.db").exists();
+    let config = support::config(&dir);
     let server = support::server_runtime();
 
     // The marketplace after `nfts` tokens were minted and traded, folded into its read tables.
     let state = server.block_on(async {
         let started = Instant::now();
         let store = domain::store::open(&config.database_url()).await.unwrap();
-        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
-        let mut events = 0;
-        for writes in market_history(nfts) {
-            events = store.append_streams(writes).await.unwrap().last_position;
+        let mut events = store.head().await.unwrap().0;
+        if !reuse {
+            api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
+            for writes in market_history(nfts) {
+                events = store.append_streams(writes).await.unwrap().last_position;
+            }
         }
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
@@ -42,7 +47,7 @@ fn main() {
         println!("{nfts} NFTs ({events} events) written and projected in {:.1} s", started.elapsed().as_secs_f64());
         api::AppState::new(config.clone(), store, read, projector.handle()).unwrap()
     });
-    let address = support::serve(&server, api::app(state, dir.path()));
+    let address = support::serve(&server, api::app(state, &dir));
 
     let client = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let explore: Vec<String> = SEARCHES
