@@ -75,7 +75,7 @@ async fn list(State(state): State<Shared>, headers: HeaderMap, Query(query): Que
         .iter()
         .enumerate()
         .filter(|(_, (pin, status))| {
-            (query.get("cid").is_none() || cids.iter().any(|c| pin["cid"] == *c)) && statuses.iter().any(|s| s == status)
+            (!query.contains_key("cid") || cids.iter().any(|c| pin["cid"] == *c)) && statuses.iter().any(|s| s == status)
         })
         .map(|(i, (pin, status))| pin_status(i, pin, status))
         .collect();

@@ -87,13 +87,13 @@ async fn a_file_is_added_and_pinned_through_kubo_cached_locally_and_read_back() 
         }
         assert!(kubo.authorizations.iter().all(|a| a.as_deref() == Some(KUBO_AUTH)));
     }
-    assert_eq!(local_files(&config), [stored.cid.clone()], "cached locally, no temporary file left");
+    assert_eq!(local_files(&config), [stored.cid.as_str()], "cached locally, no temporary file left");
 
     // Emptied cache: read from Kubo (only what it holds), then cached again.
     std::fs::remove_file(config.files_dir().join(&stored.cid)).unwrap();
     assert_eq!(store.get(&stored.cid).await.unwrap(), Some(bytes.clone()));
     assert_eq!(kubo.lock().unwrap().cats[0].get("offline").map(String::as_str), Some("true"));
-    assert_eq!(local_files(&config), [stored.cid.clone()]);
+    assert_eq!(local_files(&config), [stored.cid.as_str()]);
 
     // Hot: served from the cache without asking Kubo.
     assert_eq!(store.get(&stored.cid).await.unwrap(), Some(bytes));
@@ -249,7 +249,7 @@ async fn each_new_file_is_pinned_with_its_cid_and_the_bearer_token_and_kept_loca
         let bearer = format!("Bearer {PIN_TOKEN}");
         assert!(service.calls.iter().all(|(_, auth)| auth.as_deref() == Some(bearer.as_str())));
     }
-    assert_eq!(local_files(&config), [stored.cid.clone()]);
+    assert_eq!(local_files(&config), [stored.cid.as_str()]);
     assert_eq!(store.get(&stored.cid).await.unwrap().as_deref(), Some(&b"hello world"[..]));
 }
 
