@@ -337,3 +337,31 @@ async fn the_gateway_serves_a_file_only_kubo_holds() {
     let missing = app.oneshot(get(format!("/ipfs/{}", cid_v1(b"nobody has this")))).await.unwrap();
     assert_eq!(missing.status(), StatusCode::NOT_FOUND);
 }
+
+/// Against a real node when `TEST_IPFS_API_URL` names one (e.g. `http://127.0.0.1:5001`): it
+/// must name every file by the CID computed here (the reference-importer vectors of `cid.rs`),
+/// and give the bytes back. Skipped otherwise: no IPFS node can be installed on CI's machines.
+#[tokio::test]
+async fn a_real_node_agrees_on_every_cid_when_one_is_configured() {
+    let Ok(url) = std::env::var("TEST_IPFS_API_URL") else {
+        eprintln!("TEST_IPFS_API_URL is not set: skipped");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let config = config(&dir, &["--ipfs-api-url", &url]);
+    let store = FileStore::from_config(&config).unwrap();
+    let vectors = [
+        (0, "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku"),
+        (11, "bafkreic5ts76k7n66jmmum5zpih6ttjqssggqk4eenqwyh5jw7zcowlenu"),
+        (262_144, "bafkreieiuj5mzeuqor24l4lmo2yumm6665yv4gq7ozzp2nrfmqrjyboosy"),
+        (262_145, "bafybeich6cqd6yabw3cku6edwmz4rvwe275nx2l6ootvc2bpbt5bdvarua"),
+        (1_000_000, "bafybeiclwhwdl4p5zj7tkk4w4xwcnphz76aibkikjcfmx7cecdfjdtlstq"),
+    ];
+    for (size, expected) in vectors {
+        let stored = store.put(content(size)).await.unwrap();
+        assert_eq!(stored.cid, expected, "{size} bytes");
+
+        std::fs::remove_file(config.files_dir().join(expected)).unwrap();
+        assert_eq!(store.get(expected).await.unwrap(), Some(content(size)), "{size} bytes read back");
+    }
+}
