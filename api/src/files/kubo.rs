@@ -75,7 +75,7 @@ impl KuboRpc {
             if let Some(message) = entry.message {
                 return Err(FileError::Refused { service: SERVICE, operation: "add", status: 200, message });
             }
-            cid = entry.hash.or(cid);
+            cid = entry.hash.filter(|h| !h.is_empty()).or(cid);
         }
         cid.ok_or_else(|| FileError::BadAnswer {
             service: SERVICE,
@@ -94,7 +94,8 @@ impl KuboRpc {
             request = request.query(&[("offline", "true")]);
         }
         let mut response = match self.send(request, "cat").await {
-            Err(FileError::Refused { message, .. }) if is_not_found(&message) => return Ok(None),
+            // Only Kubo's own errors (500): a 404 means the URL is not a Kubo RPC at all.
+            Err(FileError::Refused { status: 500, message, .. }) if is_not_found(&message) => return Ok(None),
             other => other?,
         };
         let mut bytes = Vec::new();

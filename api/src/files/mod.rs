@@ -142,7 +142,7 @@ impl FileStore {
             .map_err(|e| FileError::Misconfigured(format!("HTTP client: {e}")))?;
         if let Some(url) = &config.ipfs_api_url {
             let api = service_url(url, "IPFS_API_URL")?;
-            let authorization = match &config.ipfs_api_auth {
+            let authorization = match config.ipfs_api_auth.as_ref().filter(|a| !a.expose().is_empty()) {
                 Some(value) => {
                     let mut value = HeaderValue::try_from(value.expose())
                         .map_err(|_| FileError::Misconfigured("IPFS_API_AUTH is not a valid header value".into()))?;

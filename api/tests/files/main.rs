@@ -205,6 +205,22 @@ async fn a_cid_kubo_does_not_hold_is_not_found_and_odd_names_never_reach_it() {
     assert_eq!(kubo.lock().unwrap().cats.len(), 1);
 }
 
+/// Go's HTTP server answers unknown paths "404 page not found": that is a wrong URL (a gateway,
+/// say), not a missing file, and must not read as one.
+#[tokio::test]
+async fn a_url_that_is_no_kubo_rpc_is_an_error_not_a_missing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_kubo = axum::Router::new().fallback(|| async { (StatusCode::NOT_FOUND, "404 page not found") });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, not_kubo).await.unwrap() });
+    let store = FileStore::from_config(&config(&dir, &["--ipfs-api-url", &url])).unwrap();
+
+    let err = store.get(&cid_v1(b"anything")).await.unwrap_err();
+
+    assert!(matches!(err, FileError::Refused { status: 404, operation: "cat", .. }), "{err:?}");
+}
+
 #[tokio::test]
 async fn kubo_refusing_the_credentials_fails_the_upload() {
     let dir = tempfile::tempdir().unwrap();
