@@ -25,6 +25,43 @@ pub struct Config {
     #[arg(long, env = "FILES_DIR")]
     pub files_dir: Option<PathBuf>,
 
+    /// Kubo RPC base URL (e.g. `http://127.0.0.1:5001`, or an IPFS Cluster's Kubo proxy on
+    /// port 9095 to pin cluster-wide): each upload is added and pinned there, and `FILES_DIR`
+    /// becomes a cache. Unset: files live in `FILES_DIR` only. No credentials in the URL: use
+    /// `IPFS_API_AUTH`.
+    #[arg(long, env = "IPFS_API_URL")]
+    pub ipfs_api_url: Option<String>,
+
+    /// `Authorization` header value for the Kubo RPC, e.g. `Bearer <token>` or `Basic <base64>`
+    /// (Kubo's `API.Authorizations`, or a hosted node). Never logged.
+    #[arg(long, env = "IPFS_API_AUTH", hide_env_values = true)]
+    pub ipfs_api_auth: Option<crate::auth::Secret>,
+
+    /// Let the gateway have Kubo fetch files it does not hold from the IPFS network. Off: only
+    /// what the node holds, so a visitor cannot make it search the network for any CID.
+    #[arg(long, env = "IPFS_FETCH_FROM_NETWORK")]
+    pub ipfs_fetch_from_network: bool,
+
+    /// IPFS Pinning Services API base URL (`/pins` below it): each new file is also pinned
+    /// there, and an upload fails if the service refuses. Needs `PINNING_SERVICE_TOKEN`, and an
+    /// IPFS node holding the files for the service to fetch them from (`IPFS_API_URL` or
+    /// `PINNING_ORIGINS`).
+    #[arg(long, env = "PINNING_SERVICE_URL")]
+    pub pinning_service_url: Option<String>,
+
+    /// The pinning service's access token, sent as a bearer token. Never logged.
+    #[arg(long, env = "PINNING_SERVICE_TOKEN", hide_env_values = true)]
+    pub pinning_service_token: Option<crate::auth::Secret>,
+
+    /// Multiaddrs of IPFS nodes holding the files (with `/p2p/<peer id>`), comma-separated, sent
+    /// as `origins` with each pin request so the service fetches from them directly.
+    #[arg(long, env = "PINNING_ORIGINS", value_delimiter = ',')]
+    pub pinning_origins: Vec<String>,
+
+    /// Seconds before a call to Kubo or the pinning service is given up.
+    #[arg(long, env = "IPFS_TIMEOUT_SECS", default_value_t = 30)]
+    pub ipfs_timeout_secs: u64,
+
     /// EIP-155 id of the chain the marketplace runs on (80001: the test network, coin MATIC).
     #[arg(long, env = "CHAIN_ID", default_value_t = 80001)]
     pub chain_id: u64,

@@ -56,7 +56,7 @@ impl AppState {
         projector: ProjectorHandle,
     ) -> anyhow::Result<Self> {
         use anyhow::Context as _;
-        let files = files::FileStore::open(&config.files_dir()).context("opening the file store")?;
+        let files = files::FileStore::from_config(&config).context("opening the file store")?;
         let accounts = auth::Accounts::from_config(&config).context("starting the accounts services")?;
         let chain = routes::chain::ChainInfo { chain_id: config.chain_id, ..Default::default() };
         Ok(Self {

@@ -1,15 +1,32 @@
 //! The content-addressed file store behind `/ipfs/{cid}`: images, avatars and NFT metadata.
 //!
-//! Files are kept under their IPFS CIDv1 ([`cid::cid_v1`]) in a local folder (the embedded
-//! default). The address is the hash of the content, so a stored file never changes: it is served
-//! with immutable caching, and storing the same bytes twice stores them once.
+//! Files are kept under their IPFS CIDv1 ([`cid::cid_v1`]). The address is the hash of the
+//! content, so a stored file never changes: it is served with immutable caching, and storing the
+//! same bytes twice stores them once. Where they live is configuration:
+//!
+//! - a local folder (the embedded default);
+//! - a Kubo node or an IPFS Cluster's Kubo proxy: it stores and pins each file, and must name
+//!   it by the CID computed here, else the upload fails. The folder then caches files: the
+//!   gateway serves hot ones without a round trip, and being immutable they are never stale;
+//! - an IPFS Pinning Services API endpoint, alone or with Kubo: each new file is pinned there too, and
+//!   an upload fails when the service refuses the pin.
+//!
+//! The local copy is written last, so a failed upload leaves nothing the gateway would serve.
 
 pub mod cid;
+mod kubo;
+mod local;
+mod pinning;
 
-use std::{
-    io,
-    path::{Path, PathBuf},
-};
+use std::{io, path::Path, time::Duration};
+
+use axum::body::Bytes;
+use reqwest::{Url, header::HeaderValue};
+
+use crate::config::Config;
+
+/// The largest file read back from Kubo: the gateway holds a file in memory to check its hash.
+pub const MAX_FETCHED_BYTES: u64 = 64 * 1024 * 1024;
 
 /// A file as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,51 +46,214 @@ impl StoredFile {
     }
 }
 
-/// The local content-addressed store.
+/// Why a file could not be stored or read.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// The local folder could not be read or written.
+    #[error("file store folder: {0}")]
+    Io(#[from] io::Error),
+    /// A file-store setting is wrong (found at start).
+    #[error("file store settings: {0}")]
+    Misconfigured(String),
+    /// The Kubo node or pinning service could not be reached, or did not answer in time.
+    #[error("{service} did not answer the {operation}")]
+    Unreachable {
+        /// Which service.
+        service: &'static str,
+        /// What was asked.
+        operation: &'static str,
+        /// The transport's error (without the URL).
+        #[source]
+        source: reqwest::Error,
+    },
+    /// The service answered with an error.
+    #[error("{service} refused the {operation} (HTTP {status}): {message}")]
+    Refused {
+        /// Which service.
+        service: &'static str,
+        /// What was asked.
+        operation: &'static str,
+        /// Its HTTP status.
+        status: u16,
+        /// Its message, shortened.
+        message: String,
+    },
+    /// The service answered something this client cannot read.
+    #[error("{service} answered the {operation} unexpectedly: {detail}")]
+    BadAnswer {
+        /// Which service.
+        service: &'static str,
+        /// What was asked.
+        operation: &'static str,
+        /// What was wrong with the answer.
+        detail: String,
+    },
+    /// Kubo named the file by another CID than ours: its import settings differ, and links
+    /// to the file would not resolve on IPFS.
+    #[error("Kubo stored the file as {theirs}, but its CID is {ours}: the node imports with other settings")]
+    CidMismatch {
+        /// The CID computed here.
+        ours: String,
+        /// The CID Kubo answered.
+        theirs: String,
+    },
+    /// The bytes read for a CID do not hash to it: corrupted, cut short, or imported with other
+    /// settings. They are not served.
+    #[error("the bytes Kubo returned for {cid} do not hash to that CID")]
+    Corrupt {
+        /// The CID asked for.
+        cid: String,
+    },
+    /// The file is larger than [`MAX_FETCHED_BYTES`].
+    #[error("{cid} is larger than {limit} bytes")]
+    TooLarge {
+        /// The CID asked for.
+        cid: String,
+        /// The limit.
+        limit: u64,
+    },
+}
+
+/// The content-addressed store: the local folder, and the remote services configured.
 pub struct FileStore {
-    dir: PathBuf,
+    local: local::LocalDir,
+    kubo: Option<kubo::KuboRpc>,
+    pinning: Option<pinning::PinningService>,
 }
 
 impl FileStore {
-    /// A store in `dir` (created if missing).
+    /// A store in the local folder `dir` only (created if missing).
     pub fn open(dir: &Path) -> io::Result<Self> {
-        std::fs::create_dir_all(dir)?;
-        Ok(Self { dir: dir.to_owned() })
+        Ok(Self { local: local::LocalDir::open(dir)?, kubo: None, pinning: None })
     }
 
-    /// Stores `bytes` and returns their CID. Written to a temporary file and renamed, so a crash
-    /// never leaves a half-written file under a valid address.
-    pub async fn put(&self, bytes: Vec<u8>) -> io::Result<StoredFile> {
-        let dir = self.dir.clone();
-        tokio::task::spawn_blocking(move || {
-            let cid = cid::cid_v1(&bytes);
-            let path = dir.join(&cid);
-            if !path.exists() {
-                let tmp = dir.join(format!(".{cid}.{}", uuid_like()));
-                std::fs::write(&tmp, &bytes)?;
-                std::fs::rename(&tmp, &path)?;
+    /// The store `config` describes: the files folder, plus Kubo (`IPFS_API_URL`) and a pinning
+    /// service (`PINNING_SERVICE_URL`) when set. Bad settings fail here, at start.
+    pub fn from_config(config: &Config) -> Result<Self, FileError> {
+        let mut store = Self::open(&config.files_dir())?;
+        if config.ipfs_api_url.is_none() && config.pinning_service_url.is_none() {
+            return Ok(store);
+        }
+        let timeout = Duration::from_secs(config.ipfs_timeout_secs.max(1));
+        let http = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(timeout.min(Duration::from_secs(5)))
+            .build()
+            .map_err(|e| FileError::Misconfigured(format!("HTTP client: {e}")))?;
+        if let Some(url) = &config.ipfs_api_url {
+            let api = service_url(url, "IPFS_API_URL")?;
+            let authorization = match config.ipfs_api_auth.as_ref().filter(|a| !a.expose().is_empty()) {
+                Some(value) => {
+                    let mut value = HeaderValue::try_from(value.expose())
+                        .map_err(|_| FileError::Misconfigured("IPFS_API_AUTH is not a valid header value".into()))?;
+                    value.set_sensitive(true);
+                    Some(value)
+                }
+                None => None,
+            };
+            tracing::info!(api = %api, fetch_from_network = config.ipfs_fetch_from_network, "files: stored and pinned by Kubo, cached locally");
+            store.kubo = Some(kubo::KuboRpc::new(api, authorization, config.ipfs_fetch_from_network, http.clone()));
+        }
+        if let Some(url) = &config.pinning_service_url {
+            let endpoint = service_url(url, "PINNING_SERVICE_URL")?;
+            let token = config
+                .pinning_service_token
+                .as_ref()
+                .filter(|t| !t.expose().is_empty())
+                .ok_or_else(|| FileError::Misconfigured("PINNING_SERVICE_URL needs PINNING_SERVICE_TOKEN".into()))?;
+            if store.kubo.is_none() && config.pinning_origins.is_empty() {
+                tracing::warn!(
+                    "files: pins are requested but no IPFS node provides the files (set IPFS_API_URL or \
+                     PINNING_ORIGINS): the service will not find their content"
+                );
             }
-            Ok(StoredFile { content_type: sniff(&bytes), size: bytes.len() as u64, cid })
-        })
-        .await
-        .map_err(io::Error::other)?
+            tracing::info!(endpoint = %endpoint, "files: each new file is pinned by the pinning service");
+            store.pinning =
+                Some(pinning::PinningService::new(&endpoint, token.expose(), config.pinning_origins.clone(), http)?);
+        }
+        Ok(store)
     }
 
-    /// The bytes stored under `cid`, if any.
-    pub async fn get(&self, cid: &str) -> io::Result<Option<Vec<u8>>> {
+    /// Stores `bytes` and returns their CID: in Kubo (which must agree on the CID), then pinned
+    /// remotely, then in the local folder. Any failure fails the whole upload.
+    pub async fn put(&self, bytes: Vec<u8>) -> Result<StoredFile, FileError> {
+        let bytes = Bytes::from(bytes);
+        let file = StoredFile { cid: compute_cid(bytes.clone()).await?, content_type: sniff(&bytes), size: bytes.len() as u64 };
+        if let Some(kubo) = &self.kubo {
+            let theirs = kubo.add(bytes.clone()).await?;
+            if theirs != file.cid {
+                // Kubo keeps its pin: on a shared node the same CID may be someone else's pin,
+                // and unpinning it would drop their file.
+                return Err(FileError::CidMismatch { ours: file.cid, theirs });
+            }
+        }
+        if let Some(pinning) = &self.pinning {
+            pinning.ensure_pinned(&file).await?;
+        }
+        self.local.write(&file.cid, &bytes).await?;
+        Ok(file)
+    }
+
+    /// The bytes stored under `cid`, if any: from the local folder, else from Kubo (checked
+    /// against the CID, then cached).
+    pub async fn get(&self, cid: &str) -> Result<Option<Vec<u8>>, FileError> {
         if !cid::is_cid_v1(cid) {
             return Ok(None);
         }
-        match tokio::fs::read(self.dir.join(cid)).await {
-            Ok(bytes) => Ok(Some(bytes)),
-            Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(err) => Err(err),
+        if let Some(bytes) = self.local.read(cid).await? {
+            return Ok(Some(bytes));
         }
+        let Some(kubo) = &self.kubo else { return Ok(None) };
+        let Some(bytes) = kubo.cat(cid, MAX_FETCHED_BYTES).await? else { return Ok(None) };
+        let bytes = Bytes::from(bytes);
+        if compute_cid(bytes.clone()).await? != cid {
+            return Err(FileError::Corrupt { cid: cid.to_owned() });
+        }
+        // A cache: failing to keep a copy only costs the next round trip.
+        if let Err(err) = self.local.write(cid, &bytes).await {
+            tracing::warn!(%err, cid, "could not cache a file read from Kubo");
+        }
+        Ok(Some(bytes.into()))
     }
 }
 
-fn uuid_like() -> String {
-    format!("{}-{:?}", std::process::id(), std::thread::current().id()).replace(['(', ')'], "")
+/// The CID of `bytes`, hashed off the async threads (a few milliseconds per megabyte).
+async fn compute_cid(bytes: Bytes) -> io::Result<String> {
+    tokio::task::spawn_blocking(move || cid::cid_v1(&bytes)).await.map_err(io::Error::other)
+}
+
+/// A service's base URL from setting `name`: http(s), and without credentials, which belong in
+/// the secret settings (URLs are logged).
+fn service_url(text: &str, name: &str) -> Result<Url, FileError> {
+    let url = Url::parse(text).map_err(|e| FileError::Misconfigured(format!("{name}: {e}")))?;
+    if !matches!(url.scheme(), "http" | "https") || url.cannot_be_a_base() {
+        return Err(FileError::Misconfigured(format!("{name} must be an http(s) URL")));
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(FileError::Misconfigured(format!(
+            "{name} must not hold credentials: they would be logged; use the token or auth setting"
+        )));
+    }
+    Ok(url)
+}
+
+/// A transport error as a [`FileError`], stripped of its URL.
+fn unreachable_error(service: &'static str, operation: &'static str, err: reqwest::Error) -> FileError {
+    FileError::Unreachable { service, operation, source: err.without_url() }
+}
+
+/// A remote message cut to a length fit for a log line.
+fn shorten(mut message: String) -> String {
+    const MAX: usize = 300;
+    if message.len() > MAX {
+        let mut end = MAX;
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        message.truncate(end);
+        message.push('…');
+    }
+    message.trim().to_owned()
 }
 
 /// The content type the bytes themselves show (never the file name).
