@@ -36,6 +36,17 @@ impl PartialSchema for Null {
 
 impl ToSchema for Null {}
 
+/// A successful answer in the envelope, serialized (to keep it in the [`crate::read_cache`]).
+pub fn ok_bytes<T: Serialize>(body: T, message: impl Into<String>) -> Result<axum::body::Bytes, ApiError> {
+    let envelope = Envelope { statuscode: 200, body, message: message.into() };
+    serde_json::to_vec(&envelope).map(Into::into).map_err(|e| ApiError::Internal(e.into()))
+}
+
+/// A successful answer already serialized by [`ok_bytes`].
+pub fn ok_from_bytes(bytes: axum::body::Bytes) -> Response {
+    ([(axum::http::header::CONTENT_TYPE, "application/json")], bytes).into_response()
+}
+
 /// A successful answer in the envelope.
 pub fn ok<T: Serialize>(body: T, message: impl Into<String>) -> Response {
     (StatusCode::OK, Json(Envelope { statuscode: 200, body, message: message.into() })).into_response()

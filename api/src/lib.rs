@@ -8,6 +8,7 @@ pub mod config;
 pub mod error;
 pub mod files;
 pub mod mail;
+pub mod read_cache;
 pub mod bootstrap;
 pub mod dev;
 pub mod routes;
@@ -41,6 +42,8 @@ pub struct AppState {
     pub indexer: Option<indexer::IndexerHandle>,
     /// An HTTP client for outgoing calls (the RPC proxy).
     pub http: reqwest::Client,
+    /// Answers of public browse calls while the read tables stay the same.
+    pub read_cache: Arc<read_cache::ReadCache>,
 }
 
 /// How long a command waits for its events to reach the read tables before answering.
@@ -69,12 +72,18 @@ impl AppState {
             chain: Arc::new(chain),
             indexer: None,
             http: reqwest::Client::new(),
+            read_cache: Arc::default(),
         })
     }
 
     /// The same state on `chain`, indexed by `indexer` when there is one.
     pub fn with_chain(self, chain: routes::chain::ChainInfo, indexer: Option<indexer::IndexerHandle>) -> Self {
         Self { chain: Arc::new(chain), indexer, ..self }
+    }
+
+    /// The state of the read tables now: what a cached answer must have been computed at.
+    pub fn read_version(&self) -> read_cache::ReadVersion {
+        read_cache::ReadVersion { generation: self.read.generation(), position: self.projector.position() }
     }
 
     /// Waits until the read tables include `position`, so the answer to a command (and the

@@ -21,7 +21,7 @@ use super::{
 };
 use crate::{
     AppState,
-    error::{ApiError, Envelope, ok},
+    error::{ApiError, Envelope, ok, ok_bytes, ok_from_bytes},
 };
 
 /// Page size of browse and profile lists.
@@ -176,8 +176,18 @@ async fn explore(State(state): State<AppState>, params: Params) -> Result<Respon
         owner: None,
         creator: None,
     };
-    let paged = nft::explore(&state.read, &request, page(&params, PAGE_SIZE)?).await.map_err(db_error)?;
-    Ok(ok(shape_page(&state, paged).await?, "NFTs fetched"))
+    let page = page(&params, PAGE_SIZE)?;
+    // The answer is the same for everyone until the read tables change: popular pages are
+    // answered from the cache. (Per-viewer fields, such as likes, belong on top of it.)
+    let version = state.read_version();
+    let key = format!("explore {request:?} {page:?}");
+    if let Some(answer) = state.read_cache.get(&version, &key) {
+        return Ok(ok_from_bytes(answer));
+    }
+    let paged = nft::explore(&state.read, &request, page).await.map_err(db_error)?;
+    let answer = ok_bytes(shape_page(&state, paged).await?, "NFTs fetched")?;
+    state.read_cache.put(version, key, answer.clone());
+    Ok(ok_from_bytes(answer))
 }
 
 async fn known(state: &AppState, id: &str) -> Result<(), ApiError> {

@@ -118,6 +118,26 @@ async fn explore_answers_pages_in_the_envelope() {
 }
 
 #[tokio::test]
+async fn a_browse_answer_is_reused_only_until_the_read_tables_change() {
+    let app = TestApp::new().await;
+    app.chain(&[minted("1"), fixed("1", "1000")]).await;
+    let uri = "/api/nft/explore/?formOfSale=FIXEDPRICE&sortBy=PRICE&orderBy=1";
+    let ids = |body: &Value| body["body"]["data"].as_array().unwrap().iter().map(|n| n["_id"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+
+    let (_, first) = app.get(uri).await;
+    let (_, again) = app.get(uri).await;
+    assert_eq!(first, again);
+    assert_eq!(ids(&first), ["80001-1"]);
+
+    // A new listing: the next answer shows it, though the same page was answered before.
+    app.chain(&[minted("2"), fixed("2", "500")]).await;
+    let (status, after) = app.get(uri).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(ids(&after), ["80001-2", "80001-1"]);
+    assert_eq!(after["body"]["totalItems"], 2);
+}
+
+#[tokio::test]
 async fn bad_query_values_answer_400_naming_the_field() {
     let app = TestApp::new().await;
     for (uri, field) in [
