@@ -3,7 +3,8 @@
 //! For SQLite and Postgres: batched appends (100 events a batch), single-event durable appends,
 //! and a full sequential read, each as events/s and as a ratio to the bare database doing the
 //! same I/O: a bare INSERT of the same bytes in the same batch shape into a table with the same
-//! columns and no checks, a bare INSERT+COMMIT per event, a bare SELECT scan.
+//! columns and no checks, a bare INSERT+COMMIT per event, a bare SELECT scan. Each raw limit
+//! goes through the driver the store itself uses (rusqlite for SQLite, sqlx for Postgres).
 //!
 //! `cargo bench -p domain --bench event_store`; `BENCH_EVENTS` sets the log size
 //! (default 1,000,000), `BENCH_SINGLE` the single-append count (default 2,000),
@@ -20,7 +21,7 @@ use domain::{
     test_utils::TestPostgres,
 };
 use futures::TryStreamExt;
-use sqlx::{Connection, Row};
+use sqlx::Row;
 use uuid::Uuid;
 
 const BATCH: usize = 100;
@@ -171,32 +172,64 @@ async fn read_everything(store: &dyn EventStore) -> (usize, Duration) {
 
 // ---------- SQLite ----------
 
+/// A row as the raw scan decodes it: owned text, borrowed blobs (as the store's decoder gets them).
+type SqliteRawRow<'a> = (i64, String, i64, &'a [u8], String, i64, String, String, i64, &'a [u8]);
+
 const SQLITE_RAW_TABLE: &str = "CREATE TABLE raw (position INTEGER PRIMARY KEY, stream_id TEXT NOT NULL, \
     stream_version INTEGER NOT NULL, event_id BLOB NOT NULL, event_type TEXT NOT NULL, schema_version INTEGER NOT NULL, \
     payload TEXT NOT NULL, metadata TEXT NOT NULL, recorded_at INTEGER NOT NULL, hash BLOB NOT NULL)";
 
-async fn sqlite_raw_insert(conn: &mut sqlx::SqliteConnection, rows: &[RawRow], first: i64) {
-    let mut sql = String::from(
-        "INSERT INTO raw (position, stream_id, stream_version, event_id, event_type, schema_version, payload, metadata, recorded_at, hash) VALUES ",
-    );
-    for i in 0..rows.len() {
-        sql.push_str(if i == 0 { "(?,?,?,?,?,?,?,?,?,?)" } else { ",(?,?,?,?,?,?,?,?,?,?)" });
+fn sqlite_raw_insert(statement: &mut rusqlite::CachedStatement<'_>, position: usize, r: &RawRow) {
+    statement
+        .execute(rusqlite::params![
+            position as i64, r.stream_id, r.stream_version, &r.event_id.as_bytes()[..],
+            "BidPlaced", 1i64, r.payload, r.metadata, 0i64, &r.hash[..]
+        ])
+        .expect("raw insert");
+}
+
+/// The raw limit, through the driver the store uses (rusqlite) and the store's writer settings.
+/// Bulk inserts take SQLite's fastest form: one prepared single-row INSERT run per row.
+fn sqlite_raw(path: &std::path::Path, rows: &[RawRow], singles: usize) -> (f64, f64, f64) {
+    let mut raw = domain::store::sqlite::open_writer(path).unwrap();
+    raw.execute(SQLITE_RAW_TABLE, []).unwrap();
+    let insert = "INSERT INTO raw (position, stream_id, stream_version, event_id, event_type, schema_version, payload, \
+                  metadata, recorded_at, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+    let events = rows.len();
+
+    let start = Instant::now();
+    for (i, chunk) in rows.chunks(BATCH).enumerate() {
+        let tx = raw.transaction().unwrap();
+        {
+            let mut statement = tx.prepare_cached(insert).unwrap();
+            for (j, r) in chunk.iter().enumerate() {
+                sqlite_raw_insert(&mut statement, i * BATCH + j + 1, r);
+            }
+        }
+        tx.commit().unwrap();
     }
-    let mut q = sqlx::query(&sql);
-    for (i, r) in rows.iter().enumerate() {
-        q = q
-            .bind(first + i as i64)
-            .bind(&r.stream_id)
-            .bind(r.stream_version)
-            .bind(&r.event_id.as_bytes()[..])
-            .bind("BidPlaced")
-            .bind(1i64)
-            .bind(&r.payload)
-            .bind(&r.metadata)
-            .bind(0i64)
-            .bind(&r.hash[..]);
+    let batched = rate(events, start.elapsed());
+
+    let start = Instant::now();
+    for (i, r) in rows[..singles].iter().enumerate() {
+        // Autocommit: one durable transaction per row.
+        sqlite_raw_insert(&mut raw.prepare_cached(insert).unwrap(), events + i + 1, r);
     }
-    q.execute(&mut *conn).await.expect("raw insert");
+    let single = rate(singles, start.elapsed());
+
+    let start = Instant::now();
+    let mut read = 0usize;
+    let mut statement = raw.prepare("SELECT * FROM raw ORDER BY position").unwrap();
+    let mut cursor = statement.query([]).unwrap();
+    while let Some(row) = cursor.next().unwrap() {
+        let _: SqliteRawRow<'_> = (
+            row.get(0).unwrap(), row.get(1).unwrap(), row.get(2).unwrap(), row.get_ref(3).unwrap().as_blob().unwrap(),
+            row.get(4).unwrap(), row.get(5).unwrap(), row.get(6).unwrap(), row.get(7).unwrap(), row.get(8).unwrap(),
+            row.get_ref(9).unwrap().as_blob().unwrap(),
+        );
+        read += 1;
+    }
+    (batched, single, rate(read, start.elapsed()))
 }
 
 async fn bench_sqlite(events: usize, singles: usize) {
@@ -204,37 +237,9 @@ async fn bench_sqlite(events: usize, singles: usize) {
     let mut rng = Rng(42);
 
     // Raw limit: the same rows, same batch shape, same connection settings, no checks.
-    let mut raw = sqlx::SqliteConnection::connect_with(&domain::store::sqlite::connect_options(&dir.path().join("raw.db")))
-        .await
-        .unwrap();
-    sqlx::query(SQLITE_RAW_TABLE).execute(&mut raw).await.unwrap();
     let rows = raw_rows(&mut rng, events);
-    let start = Instant::now();
-    for (i, chunk) in rows.chunks(BATCH).enumerate() {
-        sqlx::query("BEGIN").execute(&mut raw).await.unwrap();
-        sqlite_raw_insert(&mut raw, chunk, (i * BATCH + 1) as i64).await;
-        sqlx::query("COMMIT").execute(&mut raw).await.unwrap();
-    }
-    let raw_batched = rate(events, start.elapsed());
-    let start = Instant::now();
-    for (i, row) in rows[..singles].iter().enumerate() {
-        sqlite_raw_insert(&mut raw, std::slice::from_ref(row), (events + i + 1) as i64).await;
-    }
-    let raw_single = rate(singles, start.elapsed());
+    let (raw_batched, raw_single, raw_read) = sqlite_raw(&dir.path().join("raw.db"), &rows, singles);
     drop(rows);
-    let start = Instant::now();
-    let mut read = 0usize;
-    {
-        let mut stream = sqlx::query("SELECT * FROM raw ORDER BY position").fetch(&mut raw);
-        while let Some(row) = stream.try_next().await.unwrap() {
-            let _: (i64, String, i64, &[u8], String, i64, String, String, i64, &[u8]) = (
-                row.get(0), row.get(1), row.get(2), row.get(3), row.get(4), row.get(5), row.get(6), row.get(7), row.get(8), row.get(9),
-            );
-            read += 1;
-        }
-    }
-    let raw_read = rate(read, start.elapsed());
-    drop(raw);
 
     let store = SqliteEventStore::open(&dir.path().join("events.db")).await.unwrap();
     let batched = rate(events, append_batches(&store, events).await);
@@ -250,6 +255,9 @@ async fn bench_sqlite(events: usize, singles: usize) {
 }
 
 // ---------- Postgres ----------
+
+/// A row as the raw scan decodes it.
+type PgRawRow<'a> = (i64, String, i64, Uuid, String, i32, String, String, chrono::DateTime<chrono::Utc>, &'a [u8]);
 
 async fn pg_raw_insert(pool: &sqlx::PgPool, rows: &[RawRow], first: i64) {
     let positions: Vec<i64> = (0..rows.len() as i64).map(|i| first + i).collect();
@@ -303,7 +311,7 @@ async fn bench_postgres(events: usize, singles: usize) {
         )
         .fetch(&pool);
         while let Some(row) = stream.try_next().await.unwrap() {
-            let _: (i64, String, i64, Uuid, String, i32, String, String, chrono::DateTime<chrono::Utc>, &[u8]) = (
+            let _: PgRawRow<'_> = (
                 row.get(0), row.get(1), row.get(2), row.get(3), row.get(4), row.get(5), row.get(6), row.get(7), row.get(8), row.get(9),
             );
             read += 1;
