@@ -188,10 +188,10 @@ fn sqlite_raw_insert(statement: &mut rusqlite::CachedStatement<'_>, position: us
         .expect("raw insert");
 }
 
-/// The raw limit, through the driver the store uses (rusqlite) and the store's writer settings.
+/// The raw limit, through the driver the store uses (rusqlite) and its connection settings.
 /// Bulk inserts take SQLite's fastest form: one prepared single-row INSERT run per row.
 fn sqlite_raw(path: &std::path::Path, rows: &[RawRow], singles: usize) -> (f64, f64, f64) {
-    let mut raw = domain::store::sqlite::open_writer(path).unwrap();
+    let mut raw = domain::store::sqlite::open_connection(path).unwrap();
     raw.execute(SQLITE_RAW_TABLE, []).unwrap();
     let insert = "INSERT INTO raw (position, stream_id, stream_version, event_id, event_type, schema_version, payload, \
                   metadata, recorded_at, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
