@@ -19,7 +19,7 @@ use std::{
 };
 
 use async_trait::async_trait;
-use rusqlite::{Connection, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use sqlx::{
     Connection as _, SqlitePool,
     sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
@@ -34,6 +34,18 @@ use super::{
 
 const COLUMNS: &str = "position, stream_id, stream_version, event_id, event_type, schema_version, \
                        payload, metadata, recorded_at, hash";
+/// A stream's version: the end of its last range (no row: no stream).
+const STREAM_VERSION: &str =
+    "SELECT last_version FROM stream_ranges WHERE stream_id = ?1 ORDER BY first_version DESC LIMIT 1";
+/// A stream's events from a version on: the ranges from the one holding that version, each
+/// joined to its run of positions in the log.
+const READ_STREAM: &str = "SELECT e.position, e.stream_id, e.stream_version, e.event_id, e.event_type, \
+    e.schema_version, e.payload, e.metadata, e.recorded_at, e.hash \
+    FROM stream_ranges r JOIN event_log e \
+      ON e.position BETWEEN r.first_position AND r.first_position + r.last_version - r.first_version \
+    WHERE r.stream_id = ?1 AND e.stream_version >= ?2 AND r.first_version >= COALESCE( \
+      (SELECT MAX(first_version) FROM stream_ranges WHERE stream_id = ?1 AND first_version <= ?2), 0) \
+    ORDER BY r.first_version, e.position LIMIT ?3";
 /// How long a connection waits for another writer's lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Concurrent reads (and connections kept open for them).
@@ -192,9 +204,9 @@ fn append_locked(conn: &mut Connection, writes: &[StreamAppend]) -> Result<Appen
 
     let mut versions = Vec::with_capacity(writes.len());
     {
-        let mut version_of = tx.prepare_cached("SELECT MAX(stream_version) FROM event_log WHERE stream_id = ?1")?;
+        let mut version_of = tx.prepare_cached(STREAM_VERSION)?;
         for write in writes {
-            let actual = version_of.query_row([&write.stream_id], |row| row.get::<_, Option<i64>>(0))?.unwrap_or(0) as u64;
+            let actual = version_of.query_row([&write.stream_id], |row| row.get::<_, i64>(0)).optional()?.unwrap_or(0) as u64;
             if write.expected.required().is_some_and(|required| required != actual) {
                 // A retried append finds its streams moved on by its own first run.
                 let stored = events_by_id(&tx, writes)?;
@@ -218,6 +230,22 @@ fn append_locked(conn: &mut Connection, writes: &[StreamAppend]) -> Result<Appen
         let stored = events_by_id(&tx, writes)?;
         return if stored.is_empty() { Err(err.into()) } else { replayed_outcome(writes, &stored) };
     }
+    let mut range = tx.prepare_cached(
+        "INSERT INTO stream_ranges (stream_id, first_version, last_version, first_position) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    // Rows come stream by stream, in the order of `writes`.
+    let mut offset = 0;
+    for write in writes.iter().filter(|w| !w.events.is_empty()) {
+        let first = &rows[offset];
+        offset += write.events.len();
+        range.execute(params![
+            write.stream_id,
+            first.stream_version as i64,
+            rows[offset - 1].stream_version as i64,
+            first.position as i64
+        ])?;
+    }
+    drop(range);
     let last = rows.last().expect("validated: at least one event");
     tx.prepare_cached("UPDATE event_log_head SET position = ?1, hash = ?2 WHERE id = 1")?
         .execute(params![last.position as i64, &last.hash[..]])?;
@@ -326,17 +354,8 @@ impl EventStore for SqliteEventStore {
         limit: usize,
     ) -> Result<Vec<RecordedEvent>, StoreError> {
         let stream_id = stream_id.to_owned();
-        self.read(move |conn| {
-            select(
-                conn,
-                &format!(
-                    "SELECT {COLUMNS} FROM event_log WHERE stream_id = ?1 AND stream_version >= ?2 \
-                     ORDER BY stream_version LIMIT ?3"
-                ),
-                params![stream_id, from_version as i64, sql_limit(limit)],
-            )
-        })
-        .await
+        self.read(move |conn| select(conn, READ_STREAM, params![stream_id, from_version as i64, sql_limit(limit)]))
+            .await
     }
 
     async fn read_all(&self, after: Position, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
@@ -358,8 +377,9 @@ impl EventStore for SqliteEventStore {
         let stream_id = stream_id.to_owned();
         self.read(move |conn| {
             let version = conn
-                .prepare_cached("SELECT MAX(stream_version) FROM event_log WHERE stream_id = ?1")?
-                .query_row([stream_id], |row| row.get::<_, Option<i64>>(0))?;
+                .prepare_cached(STREAM_VERSION)?
+                .query_row([stream_id], |row| row.get::<_, i64>(0))
+                .optional()?;
             Ok(version.unwrap_or(0) as u64)
         })
         .await
