@@ -260,8 +260,8 @@ impl EventStore for PostgresEventStore {
         let mut stale = 0;
         for _ in 0..MAX_ATTEMPTS {
             let conn: &mut sqlx::PgConnection = match tx.as_mut() {
-                Some(tx) => &mut **tx,
-                None => &mut *conn,
+                Some(tx) => tx,
+                None => &mut conn,
             };
             match call_append(conn, &writes, &assumed, head).await? {
                 Answer::Appended(outcome, new_head) => {

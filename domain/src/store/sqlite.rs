@@ -1,56 +1,131 @@
 //! The embedded default: one SQLite file in WAL mode.
 //!
-//! All appends of a process go through one dedicated connection (SQLite has one writer per file
-//! anyway); reads use a pool of their own and never block the writer.
+//! The store reaches SQLite through `rusqlite` on tokio's blocking threads: an append runs
+//! several statements and a read decodes thousands of rows, and sqlx's driver would send each of
+//! them through its worker thread's channel. sqlx still runs the migrations, and
+//! [`connect_options`] still serves the read models.
 //!
-//! An append first bets on what this process last saw: it prepares positions, versions and
-//! hashes from the cached head and sends them as one multi-row INSERT, atomic on its own. The
-//! triggers of migration 0002 refuse it if the bet was wrong (another process appended, a stream
-//! moved), and so does a reused event id. Only then does the append take the careful path: a
-//! `BEGIN IMMEDIATE` transaction that reads the truth and decides.
+//! Every append is one `BEGIN IMMEDIATE` transaction. It holds SQLite's write lock from its
+//! first statement, so what it reads (the head row, the streams' versions) cannot change before
+//! it commits: it decides from the truth, inserts, moves the head once and commits. A second
+//! store or process on the same file waits for the lock (busy timeout) and then reads the
+//! first one's commit; nobody writes from a stale view. Reads run on a small pool of their own
+//! connections and never block the writer (WAL).
 
-use std::{path::Path, time::Duration};
+use std::{
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex as StdMutex},
+    time::Duration,
+};
 
 use async_trait::async_trait;
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use sqlx::{
-    Connection, Row, SqliteConnection, SqlitePool,
-    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteRow, SqliteSynchronous},
+    Connection as _, SqlitePool,
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
-use tokio::sync::{Mutex, watch};
+use tokio::sync::{Mutex, Semaphore, watch};
 use uuid::Uuid;
 
 use super::{
-    signal_appended, AppendOutcome, EventStore, KnownVersions, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash,
-    now_micros, prepare_rows, replayed_outcome, validate_batch,
+    AppendOutcome, EventStore, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash, now_micros,
+    prepare_rows, replayed_outcome, signal_appended, validate_batch,
 };
 
 const COLUMNS: &str = "position, stream_id, stream_version, event_id, event_type, schema_version, \
                        payload, metadata, recorded_at, hash";
-/// Rows per INSERT statement: 10 bound values each, well under SQLite's 32,766 variables.
-const ROWS_PER_INSERT: usize = 500;
+/// A stream's version: the end of its last range (no row: no stream).
+const STREAM_VERSION: &str =
+    "SELECT last_version FROM stream_ranges WHERE stream_id = ?1 ORDER BY first_version DESC LIMIT 1";
+/// A stream's events from a version on: the ranges from the one holding that version, each
+/// joined to its run of positions in the log.
+const READ_STREAM: &str = "SELECT e.position, e.stream_id, e.stream_version, e.event_id, e.event_type, \
+    e.schema_version, e.payload, e.metadata, e.recorded_at, e.hash \
+    FROM stream_ranges r JOIN event_log e \
+      ON e.position BETWEEN r.first_position AND r.first_position + r.last_version - r.first_version \
+    WHERE r.stream_id = ?1 AND e.stream_version >= ?2 AND r.first_version >= COALESCE( \
+      (SELECT MAX(first_version) FROM stream_ranges WHERE stream_id = ?1 AND first_version <= ?2), 0) \
+    ORDER BY r.first_version, e.position LIMIT ?3";
+/// How long a connection waits for another writer's lock before failing.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+/// Concurrent reads (and connections kept open for them).
+const READERS: usize = 4;
+/// WAL frames past which the writer checkpoints inline; the checkpointer thread normally keeps
+/// the WAL well below this.
+const WRITER_AUTOCHECKPOINT: u32 = 10_000;
+/// How long the checkpointer lets commits gather before copying them into the database file.
+const CHECKPOINT_AFTER: Duration = Duration::from_millis(100);
 
-/// Connection settings shared by the store, the read models and the benchmarks: WAL, and
+/// Connection settings shared by the read models, tools and the migrations: WAL, and
 /// `synchronous = FULL` so a committed append survives a power cut, not only a crash.
+/// [`open_connection`] applies the same settings to the store's own connections.
 pub fn connect_options(path: &Path) -> SqliteConnectOptions {
     SqliteConnectOptions::new()
         .filename(path)
         .create_if_missing(true)
         .journal_mode(SqliteJournalMode::Wal)
         .synchronous(SqliteSynchronous::Full)
-        .busy_timeout(Duration::from_secs(10))
+        .busy_timeout(BUSY_TIMEOUT)
 }
 
-/// The writing connection and the head it last saw.
-struct Writer {
-    conn: SqliteConnection,
-    head: Option<(Position, [u8; 32])>,
+/// A `rusqlite` connection with the settings of [`connect_options`]: WAL, `synchronous = FULL`
+/// (in WAL mode, every commit syncs the WAL before it returns), the same busy timeout.
+pub fn open_connection(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    let mode: String = conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(StoreError::Backend(format!("sqlite: cannot switch {} to WAL (still {mode})", path.display())));
+    }
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    Ok(conn)
+}
+
+/// Copies committed WAL frames into the database file on a thread of its own, a little after
+/// each burst of commits, so appends do not wait for it (SQLite would otherwise checkpoint inside
+/// the commit that crosses 1,000 frames). A passive checkpoint blocks neither the writer nor the
+/// readers; durability is unchanged, since each commit is synced in the WAL before it returns.
+/// The thread ends when the store drops its sender.
+fn spawn_checkpointer(path: PathBuf) -> Result<std::sync::mpsc::SyncSender<()>, StoreError> {
+    let (commits, committed) = std::sync::mpsc::sync_channel::<()>(1);
+    let conn = open_connection(&path)?;
+    std::thread::Builder::new()
+        .name("sqlite-checkpoint".into())
+        .spawn(move || {
+            while committed.recv().is_ok() {
+                std::thread::sleep(CHECKPOINT_AFTER);
+                // This checkpoint covers the commits signalled while it slept.
+                let _ = committed.try_recv();
+                if let Err(err) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(())) {
+                    tracing::warn!(%err, path = %path.display(), "WAL checkpoint failed; the writer checkpoints past its limit");
+                }
+            }
+        })
+        .map_err(|e| StoreError::Backend(format!("cannot start the checkpoint thread: {e}")))?;
+    Ok(commits)
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(err: rusqlite::Error) -> Self {
+        StoreError::Backend(format!("sqlite: {err}"))
+    }
+}
+
+/// The store's read connections: at most [`READERS`] in use at once, kept open between reads.
+struct Readers {
+    path: PathBuf,
+    permits: Semaphore,
+    idle: StdMutex<Vec<Connection>>,
 }
 
 /// The SQLite event store.
 pub struct SqliteEventStore {
-    writer: Mutex<Writer>,
-    known_versions: KnownVersions,
-    readers: SqlitePool,
+    writer: Arc<Mutex<Connection>>,
+    readers: Arc<Readers>,
+    /// Wakes the checkpointer after a commit.
+    checkpoint: std::sync::mpsc::SyncSender<()>,
+    /// sqlx pool on the same file for tools, connected on first use.
+    pool: SqlitePool,
     appended: watch::Sender<Position>,
 }
 
@@ -58,17 +133,29 @@ impl SqliteEventStore {
     /// Opens (creating if needed) the log at `path` and runs its migrations.
     pub async fn open(path: &Path) -> Result<Self, StoreError> {
         let options = connect_options(path);
-        let mut writer = SqliteConnection::connect_with(&options).await?;
-        sqlx::migrate!("./migrations/sqlite").run(&mut writer).await?;
-        let readers = SqlitePoolOptions::new()
-            .max_connections(4)
-            .connect_with(options)
-            .await?;
-        let head = read_head(&mut writer).await?;
+        let mut migrator = sqlx::SqliteConnection::connect_with(&options).await?;
+        sqlx::migrate!("./migrations/sqlite").run(&mut migrator).await?;
+        migrator.close().await?;
+
+        let path = path.to_owned();
+        let writer_path = path.clone();
+        let (writer, head, checkpoint) = tokio::task::spawn_blocking(move || {
+            let writer = open_connection(&writer_path)?;
+            writer.pragma_update(None, "wal_autocheckpoint", WRITER_AUTOCHECKPOINT)?;
+            let head = read_head(&writer)?;
+            Ok::<_, StoreError>((writer, head, spawn_checkpointer(writer_path)?))
+        })
+        .await
+        .map_err(join_error)??;
         Ok(Self {
-            writer: Mutex::new(Writer { conn: writer, head: Some(head) }),
-            known_versions: KnownVersions::default(),
-            readers,
+            writer: Arc::new(Mutex::new(writer)),
+            readers: Arc::new(Readers {
+                path,
+                permits: Semaphore::new(READERS),
+                idle: StdMutex::new(Vec::new()),
+            }),
+            checkpoint,
+            pool: SqlitePoolOptions::new().max_connections(2).connect_lazy_with(options),
             appended: watch::channel(head.0).0,
         })
     }
@@ -79,40 +166,53 @@ impl SqliteEventStore {
         Self::open(Path::new(path)).await
     }
 
-    /// The read pool, for tools that inspect the log directly (verify, tests).
+    /// A sqlx pool on the log's file, for tools that inspect it directly.
     pub fn pool(&self) -> &SqlitePool {
-        &self.readers
+        &self.pool
     }
 
-    /// The careful path, inside `BEGIN IMMEDIATE`: read the truth, then decide.
-    async fn append_locked(
-        conn: &mut SqliteConnection,
-        writes: &[StreamAppend],
-    ) -> Result<AppendOutcome, StoreError> {
-        let ids: Vec<Uuid> = writes.iter().flat_map(|w| w.events.iter().map(|e| e.event_id)).collect();
-        let stored = events_by_id(conn, &ids).await?;
-        if !stored.is_empty() {
-            return replayed_outcome(writes, &stored);
-        }
+    /// Runs `read` on a read connection, on a blocking thread.
+    async fn read<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let _permit = self.readers.permits.acquire().await.expect("the semaphore is never closed");
+        let readers = self.readers.clone();
+        tokio::task::spawn_blocking(move || {
+            let idle = readers.idle.lock().expect("not poisoned").pop();
+            let conn = match idle {
+                Some(conn) => conn,
+                None => open_connection(&readers.path)?,
+            };
+            let result = read(&conn);
+            readers.idle.lock().expect("not poisoned").push(conn);
+            result
+        })
+        .await
+        .map_err(join_error)?
+    }
+}
 
-        let marks = vec!["?"; writes.len()].join(",");
-        let sql = format!(
-            "SELECT stream_id, MAX(stream_version) FROM event_log WHERE stream_id IN ({marks}) GROUP BY stream_id"
-        );
-        let mut query = sqlx::query(&sql);
+fn join_error(err: tokio::task::JoinError) -> StoreError {
+    StoreError::Backend(format!("sqlite task failed: {err}"))
+}
+
+/// One append, start to commit, under SQLite's write lock.
+fn append_locked(conn: &mut Connection, writes: &[StreamAppend]) -> Result<AppendOutcome, StoreError> {
+    // Dropping `tx` without committing rolls back: every early return writes nothing.
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+
+    let mut versions = Vec::with_capacity(writes.len());
+    {
+        let mut version_of = tx.prepare_cached(STREAM_VERSION)?;
         for write in writes {
-            query = query.bind(&write.stream_id);
-        }
-        let current: std::collections::HashMap<String, i64> = query
-            .fetch_all(&mut *conn)
-            .await?
-            .iter()
-            .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
-            .collect::<Result<_, sqlx::Error>>()?;
-        let mut versions = Vec::with_capacity(writes.len());
-        for write in writes {
-            let actual = current.get(&write.stream_id).copied().unwrap_or(0) as u64;
+            let actual = version_of.query_row([&write.stream_id], |row| row.get::<_, i64>(0)).optional()?.unwrap_or(0) as u64;
             if write.expected.required().is_some_and(|required| required != actual) {
+                // A retried append finds its streams moved on by its own first run.
+                let stored = events_by_id(&tx, writes)?;
+                if !stored.is_empty() {
+                    return replayed_outcome(writes, &stored);
+                }
                 return Err(StoreError::WrongExpectedVersion {
                     stream_id: write.stream_id.clone(),
                     expected: write.expected,
@@ -121,139 +221,130 @@ impl SqliteEventStore {
             }
             versions.push(actual);
         }
-
-        let head = read_head(conn).await?;
-        let (rows, outcome) = prepare_rows(writes, &versions, head, now_micros())?;
-        for chunk in rows.chunks(ROWS_PER_INSERT) {
-            insert_rows(conn, chunk).await?;
-        }
-        Ok(outcome)
     }
+
+    let (rows, outcome) = prepare_rows(writes, &versions, read_head(&tx)?, now_micros())?;
+    if let Err(err) = insert_rows(&tx, &rows) {
+        // The unique index on event_id refused a stored id: a retry (answer as the first
+        // time) or a reuse for other content (an error).
+        let stored = events_by_id(&tx, writes)?;
+        return if stored.is_empty() { Err(err.into()) } else { replayed_outcome(writes, &stored) };
+    }
+    let mut range = tx.prepare_cached(
+        "INSERT INTO stream_ranges (stream_id, first_version, last_version, first_position) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    // Rows come stream by stream, in the order of `writes`.
+    let mut offset = 0;
+    for write in writes.iter().filter(|w| !w.events.is_empty()) {
+        let first = &rows[offset];
+        offset += write.events.len();
+        range.execute(params![
+            write.stream_id,
+            first.stream_version as i64,
+            rows[offset - 1].stream_version as i64,
+            first.position as i64
+        ])?;
+    }
+    drop(range);
+    let last = rows.last().expect("validated: at least one event");
+    tx.prepare_cached("UPDATE event_log_head SET position = ?1, hash = ?2 WHERE id = 1")?
+        .execute(params![last.position as i64, &last.hash[..]])?;
+    tx.commit()?;
+    Ok(outcome)
 }
 
-impl SqliteEventStore {
-    /// Records a successful append: version cache, wake-up signal.
-    fn note_appended(&self, outcome: AppendOutcome) -> AppendOutcome {
-        self.known_versions.record(&outcome);
-        signal_appended(&self.appended, outcome.last_position);
-        outcome
-    }
-}
-
-/// Whether the fast path's INSERT was refused because its bet was wrong (rather than failing).
-fn refused_by_guard(err: &StoreError) -> bool {
-    match err {
-        StoreError::Database(sqlx::Error::Database(db)) => {
-            db.is_unique_violation() || db.message().starts_with("event_log:")
-        }
-        _ => false,
-    }
-}
-
-async fn read_head(conn: &mut SqliteConnection) -> Result<(Position, [u8; 32]), StoreError> {
-    let row = sqlx::query("SELECT position, hash FROM event_log_head WHERE id = 1")
-        .fetch_one(&mut *conn)
-        .await?;
-    let position = row.try_get::<i64, _>(0)? as u64;
-    Ok((position, hash::from_slice(position, row.try_get::<&[u8], _>(1)?)?))
-}
-
-async fn insert_rows(conn: &mut SqliteConnection, rows: &[PreparedRow<'_>]) -> Result<(), StoreError> {
-    let mut sql = format!("INSERT INTO event_log ({COLUMNS}) VALUES ");
-    for i in 0..rows.len() {
-        sql.push_str(if i == 0 { "(?,?,?,?,?,?,?,?,?,?)" } else { ",(?,?,?,?,?,?,?,?,?,?)" });
-    }
-    let mut query = sqlx::query(&sql);
+fn insert_rows(conn: &Connection, rows: &[PreparedRow<'_>]) -> rusqlite::Result<()> {
+    // One prepared single-row INSERT run per row: SQLite's cheapest way to insert many rows.
+    let mut insert = conn.prepare_cached(&format!(
+        "INSERT INTO event_log ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+    ))?;
     for row in rows {
-        query = query
-            .bind(row.position as i64)
-            .bind(row.stream_id)
-            .bind(row.stream_version as i64)
-            .bind(&row.event.event_id.as_bytes()[..])
-            .bind(&row.event.event_type)
-            .bind(row.event.schema_version as i64)
-            .bind(&row.event.payload)
-            .bind(&row.metadata)
-            .bind(row.recorded_at.timestamp_micros())
-            .bind(&row.hash[..]);
+        insert.execute(params![
+            row.position as i64,
+            row.stream_id,
+            row.stream_version as i64,
+            &row.event.event_id.as_bytes()[..],
+            row.event.event_type,
+            row.event.schema_version,
+            row.event.payload,
+            row.metadata,
+            row.recorded_at.timestamp_micros(),
+            &row.hash[..],
+        ])?;
     }
-    query.execute(&mut *conn).await?;
     Ok(())
 }
 
-async fn events_by_id(conn: &mut SqliteConnection, ids: &[Uuid]) -> Result<Vec<RecordedEvent>, StoreError> {
+fn read_head(conn: &Connection) -> Result<(Position, [u8; 32]), StoreError> {
+    let (position, hash) = conn
+        .prepare_cached("SELECT position, hash FROM event_log_head WHERE id = 1")?
+        .query_row([], |row| Ok((row.get::<_, i64>(0)? as u64, row.get::<_, Vec<u8>>(1)?)))?;
+    Ok((position, hash::from_slice(position, &hash)?))
+}
+
+/// The stored events among the batch's ids.
+fn events_by_id(conn: &Connection, writes: &[StreamAppend]) -> Result<Vec<RecordedEvent>, StoreError> {
+    let mut by_id = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM event_log WHERE event_id = ?1"))?;
     let mut found = Vec::new();
-    for chunk in ids.chunks(ROWS_PER_INSERT) {
-        let marks = vec!["?"; chunk.len()].join(",");
-        let sql = format!("SELECT {COLUMNS} FROM event_log WHERE event_id IN ({marks})");
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(&id.as_bytes()[..]);
-        }
-        for row in query.fetch_all(&mut *conn).await? {
-            found.push(decode(&row)?);
+    for event in writes.iter().flat_map(|w| &w.events) {
+        let mut rows = by_id.query([&event.event_id.as_bytes()[..]])?;
+        if let Some(stored) = rows.next()? {
+            found.push(decode(stored)?);
         }
     }
     Ok(found)
 }
 
-fn decode(row: &SqliteRow) -> Result<RecordedEvent, StoreError> {
-    let position = row.try_get::<i64, _>(0)? as u64;
+/// Runs a `SELECT {COLUMNS}` query and decodes every row.
+fn select(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<Vec<RecordedEvent>, StoreError> {
+    let mut statement = conn.prepare_cached(sql)?;
+    let mut rows = statement.query(params)?;
+    let mut events = Vec::new();
+    while let Some(row) = rows.next()? {
+        events.push(decode(row)?);
+    }
+    Ok(events)
+}
+
+fn decode(row: &rusqlite::Row<'_>) -> Result<RecordedEvent, StoreError> {
+    let position = row.get::<_, i64>(0)? as u64;
     let corrupt = |reason: String| StoreError::Corrupt { position, reason };
-    let event_id = Uuid::from_slice(row.try_get::<&[u8], _>(3)?).map_err(|e| corrupt(e.to_string()))?;
-    let micros: i64 = row.try_get(8)?;
+    let event_id = row.get_ref(3)?.as_blob().map_err(|e| corrupt(e.to_string()))?;
+    let event_id = Uuid::from_slice(event_id).map_err(|e| corrupt(e.to_string()))?;
+    let micros: i64 = row.get(8)?;
     Ok(RecordedEvent {
         position,
-        stream_id: row.try_get(1)?,
-        stream_version: row.try_get::<i64, _>(2)? as u64,
+        stream_id: row.get(1)?,
+        stream_version: row.get::<_, i64>(2)? as u64,
         event_id,
-        event_type: row.try_get(4)?,
-        schema_version: row.try_get::<i64, _>(5)? as u32,
-        payload: row.try_get(6)?,
-        metadata: row.try_get(7)?,
+        event_type: row.get(4)?,
+        schema_version: row.get(5)?,
+        payload: row.get(6)?,
+        metadata: row.get(7)?,
         recorded_at: chrono::DateTime::from_timestamp_micros(micros)
             .ok_or_else(|| corrupt(format!("bad timestamp {micros}")))?,
-        hash: hash::from_slice(position, row.try_get::<&[u8], _>(9)?)?,
+        hash: hash::from_slice(position, row.get_ref(9)?.as_blob().map_err(|e| corrupt(e.to_string()))?)?,
     })
+}
+
+/// SQL's signed integers for a limit (`usize::MAX` means no limit).
+fn sql_limit(limit: usize) -> i64 {
+    limit.min(i64::MAX as usize) as i64
 }
 
 #[async_trait]
 impl EventStore for SqliteEventStore {
     async fn append_streams(&self, writes: Vec<StreamAppend>) -> Result<AppendOutcome, StoreError> {
         validate_batch(&writes)?;
-        let mut writer = self.writer.lock().await;
-        let Writer { conn, head } = &mut *writer;
-
-        if let Some(cached) = *head {
-            let assumed = self.known_versions.assume(&writes);
-            let (rows, outcome) = prepare_rows(&writes, &assumed, cached, now_micros())?;
-            if rows.len() <= ROWS_PER_INSERT {
-                match insert_rows(conn, &rows).await {
-                    Ok(()) => {
-                        let last = rows.last().expect("validated: at least one event");
-                        *head = Some((last.position, last.hash));
-                        return Ok(self.note_appended(outcome));
-                    }
-                    Err(err) if refused_by_guard(&err) => {}
-                    Err(err) => return Err(err),
-                }
-            }
-        }
-
-        *head = None;
-        sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
-        match Self::append_locked(conn, &writes).await {
-            Ok(outcome) => {
-                // A retried append wrote nothing: committing it is harmless.
-                sqlx::query("COMMIT").execute(&mut *conn).await?;
-                *head = Some(read_head(conn).await?);
-                Ok(self.note_appended(outcome))
-            }
-            Err(err) => {
-                sqlx::query("ROLLBACK").execute(&mut *conn).await?;
-                Err(err)
-            }
-        }
+        // Queue on the async lock, so waiting appends hold no blocking thread.
+        let mut writer = self.writer.clone().lock_owned().await;
+        let outcome = tokio::task::spawn_blocking(move || append_locked(&mut writer, &writes))
+            .await
+            .map_err(join_error)??;
+        // Full means a wake-up is already pending.
+        let _ = self.checkpoint.try_send(());
+        signal_appended(&self.appended, outcome.last_position);
+        Ok(outcome)
     }
 
     async fn read_stream(
@@ -262,45 +353,36 @@ impl EventStore for SqliteEventStore {
         from_version: u64,
         limit: usize,
     ) -> Result<Vec<RecordedEvent>, StoreError> {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM event_log WHERE stream_id = ? AND stream_version >= ? \
-             ORDER BY stream_version LIMIT ?"
-        );
-        sqlx::query(&sql)
-            .bind(stream_id)
-            .bind(from_version as i64)
-            .bind(limit.min(i64::MAX as usize) as i64)
-            .fetch_all(&self.readers)
-            .await?
-            .iter()
-            .map(decode)
-            .collect()
+        let stream_id = stream_id.to_owned();
+        self.read(move |conn| select(conn, READ_STREAM, params![stream_id, from_version as i64, sql_limit(limit)]))
+            .await
     }
 
     async fn read_all(&self, after: Position, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
-        let sql = format!("SELECT {COLUMNS} FROM event_log WHERE position > ? ORDER BY position LIMIT ?");
-        sqlx::query(&sql)
-            .bind(after as i64)
-            .bind(limit.min(i64::MAX as usize) as i64)
-            .fetch_all(&self.readers)
-            .await?
-            .iter()
-            .map(decode)
-            .collect()
+        self.read(move |conn| {
+            select(
+                conn,
+                &format!("SELECT {COLUMNS} FROM event_log WHERE position > ?1 ORDER BY position LIMIT ?2"),
+                params![after as i64, sql_limit(limit)],
+            )
+        })
+        .await
     }
 
     async fn head(&self) -> Result<(Position, [u8; 32]), StoreError> {
-        let mut conn = self.readers.acquire().await?;
-        read_head(&mut conn).await
+        self.read(read_head).await
     }
 
     async fn stream_version(&self, stream_id: &str) -> Result<u64, StoreError> {
-        let version: Option<i64> =
-            sqlx::query_scalar("SELECT MAX(stream_version) FROM event_log WHERE stream_id = ?")
-                .bind(stream_id)
-                .fetch_one(&self.readers)
-                .await?;
-        Ok(version.unwrap_or(0) as u64)
+        let stream_id = stream_id.to_owned();
+        self.read(move |conn| {
+            let version = conn
+                .prepare_cached(STREAM_VERSION)?
+                .query_row([stream_id], |row| row.get::<_, i64>(0))
+                .optional()?;
+            Ok(version.unwrap_or(0) as u64)
+        })
+        .await
     }
 
     fn appended(&self) -> watch::Receiver<Position> {
