@@ -14,8 +14,10 @@ pub trait ReadModel: Send + Sync {
     /// Whether this model folds events of this type.
     fn handles(&self, event_type: &str) -> bool;
 
-    /// Folds one event.
-    async fn apply(&self, conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError>;
+    /// Folds a batch of events, in log order, all of types it handles. The result must be the
+    /// same however the log is cut into batches (one event at a time, or thousands): a batch
+    /// may start or end anywhere, inside one transaction's events too.
+    async fn apply(&self, conn: &mut AnyConnection, events: &[&RecordedEvent]) -> Result<(), ProjectionError>;
 
     /// Deletes what was derived from `stream_id`, before a reorg refolds it without the
     /// retracted events. Models of off-chain streams never see retractions and keep the default.
