@@ -8,8 +8,11 @@ use std::{
 };
 
 use domain::{EventStore, Position, RecordedEvent, StoreError, chain::ChainEvent};
-use sqlx::{AnyConnection, Row};
-use tokio::{sync::watch, task::JoinHandle};
+use sqlx::{Any, AnyConnection, Connection, Row, pool::PoolConnection};
+use tokio::{
+    sync::{Mutex, watch},
+    task::JoinHandle,
+};
 
 use crate::{
     ProjectionError, ReadDb, ReadModel, read_models,
@@ -18,8 +21,9 @@ use crate::{
 
 /// The checkpoint row's name.
 const NAME: &str = "read_models";
-/// Events per transaction while catching up.
-const BATCH: usize = 1_000;
+/// Events per read and per transaction while catching up: many, so that each read table gets
+/// a few large statements per batch and the transaction's page writes are shared.
+const BATCH: usize = 10_000;
 /// How often to look at the log when no wake-up arrives (another process appending).
 const POLL: Duration = Duration::from_millis(500);
 
@@ -40,6 +44,9 @@ pub struct Projector {
     projected: watch::Sender<Position>,
     /// Events per batch (and per transaction).
     batch: usize,
+    /// The connection it writes with, of the generation named: always the same one, so that
+    /// SQLite's page cache stays warm from one batch to the next.
+    writer: Mutex<Option<(String, PoolConnection<Any>)>>,
 }
 
 /// What the API holds to wait until its writes are visible in the read tables.
@@ -76,7 +83,7 @@ impl Projector {
     /// A projector resuming from the read database's checkpoint.
     pub async fn new(store: Arc<dyn EventStore>, db: ReadDb) -> Result<Self, ProjectionError> {
         let projected = watch::channel(checkpoint(&db).await?).0;
-        Ok(Self { store, db, models: read_models(), projected, batch: BATCH })
+        Ok(Self { store, db, models: read_models(), projected, batch: BATCH, writer: Mutex::new(None) })
     }
 
     /// The same with `events` per batch instead of the default (at least 1): the read tables
@@ -129,8 +136,25 @@ impl Projector {
             let batch = self.batch;
             *ahead = Some(ReadAhead { after: last, read: tokio::spawn(async move { store.read_all(last, batch).await }) });
         }
-        let mut tx = self.db.pool().begin().await?;
-        self.fold(&mut tx, &events).await?;
+        let mut writer = self.writer.lock().await;
+        let generation = self.db.generation();
+        let conn = match &mut *writer {
+            Some((current, conn)) if *current == generation => conn,
+            writer => &mut writer.insert((generation, self.db.pool().acquire().await?)).1,
+        };
+        if let Err(failed) = self.write(conn, &events, last).await {
+            // Nothing was kept; the next step starts over on a fresh connection.
+            *writer = None;
+            return Err(failed);
+        }
+        self.projected.send_replace(last);
+        Ok(true)
+    }
+
+    /// Folds `events` into the read tables and moves the checkpoint to `last`, in one transaction.
+    async fn write(&self, conn: &mut AnyConnection, events: &[RecordedEvent], last: Position) -> Result<(), ProjectionError> {
+        let mut tx = conn.begin().await?;
+        self.fold(&mut tx, events).await?;
         sqlx::query(
             "INSERT INTO projector_checkpoint (name, position) VALUES ($1, $2) \
              ON CONFLICT (name) DO UPDATE SET position = excluded.position",
@@ -140,8 +164,7 @@ impl Projector {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        self.projected.send_replace(last);
-        Ok(true)
+        Ok(())
     }
 
     /// The events after `after`: the read ahead if it is of that position and found any.
@@ -233,3 +256,4 @@ impl Projector {
         Ok(())
     }
 }
+

@@ -42,23 +42,41 @@ impl From<i64> for Value<'_> {
     }
 }
 
-/// `($1, $2), ($3, $4)`: `rows` groups of `width` placeholders.
-fn placeholders(rows: usize, width: usize) -> String {
+/// The placeholder of the `n`th value (from 1). Postgres numbers them (`$n`); SQLite gets
+/// plain `?`, numbered in order: with `$n`, SQLite looks each name up in a list, which makes
+/// preparing and binding a statement of thousands of values quadratic.
+fn placeholder(sql: &mut String, sqlite: bool, n: usize) {
+    if sqlite {
+        sql.push('?');
+    } else {
+        let _ = write!(sql, "${n}");
+    }
+}
+
+/// `($1, $2), ($3, $4)` (or `(?, ?), (?, ?)`): `rows` groups of `width` placeholders.
+fn placeholders(sqlite: bool, rows: usize, width: usize) -> String {
     let mut sql = String::with_capacity(rows * width * 6);
     for row in 0..rows {
         sql.push_str(if row == 0 { "(" } else { ", (" });
         for column in 0..width {
-            let sep = if column == 0 { "" } else { ", " };
-            let _ = write!(sql, "{sep}${}", row * width + column + 1);
+            if column > 0 {
+                sql.push_str(", ");
+            }
+            placeholder(&mut sql, sqlite, row * width + column + 1);
         }
         sql.push(')');
     }
     sql
 }
 
-/// Runs `sql` (or fetches its rows) with `values` bound in order.
-async fn run(conn: &mut AnyConnection, sql: &str, values: &[Value<'_>], fetch: bool) -> Result<Vec<AnyRow>, sqlx::Error> {
-    let mut query = sqlx::query(sql);
+fn is_sqlite(conn: &AnyConnection) -> bool {
+    conn.backend_name() == "SQLite"
+}
+
+/// Runs `sql` (or fetches its rows) with `values` bound in order. A full chunk's statement is
+/// the same every time: it stays prepared; a last, partial one is prepared for once.
+async fn run(conn: &mut AnyConnection, sql: &str, values: &[Value<'_>], fetch: bool, full: bool) -> Result<Vec<AnyRow>, sqlx::Error> {
+    let mut query = sqlx::query(sql).persistent(full);
     for value in values {
         query = match *value {
             Value::Text(text) => query.bind(text),
@@ -83,11 +101,13 @@ pub(crate) async fn insert(
     rows: &[Vec<Value<'_>>],
 ) -> Result<(), sqlx::Error> {
     let width = columns.len();
-    for chunk in rows.chunks((MAX_PARAMS / width).max(1)) {
-        let sql = format!("INSERT INTO {table} ({}) VALUES {} {tail}", columns.join(", "), placeholders(chunk.len(), width));
+    let per_chunk = (MAX_PARAMS / width).max(1);
+    for chunk in rows.chunks(per_chunk) {
+        let values = placeholders(is_sqlite(conn), chunk.len(), width);
+        let sql = format!("INSERT INTO {table} ({}) VALUES {values} {tail}", columns.join(", "));
         let values: Vec<Value<'_>> = chunk.iter().flat_map(|row| row.iter().copied()).collect();
         debug_assert_eq!(values.len(), chunk.len() * width);
-        run(conn, &sql, &values, false).await?;
+        run(conn, &sql, &values, false, chunk.len() == per_chunk).await?;
     }
     Ok(())
 }
@@ -102,7 +122,8 @@ pub(crate) fn upsert(key: &[&str], columns: &[&str]) -> String {
 pub(crate) async fn select_in(conn: &mut AnyConnection, sql: &str, keys: &[Value<'_>]) -> Result<Vec<AnyRow>, sqlx::Error> {
     let mut rows = Vec::new();
     for chunk in keys.chunks(MAX_PARAMS) {
-        rows.extend(run(conn, &fill_in(sql, chunk.len()), chunk, true).await?);
+        let sql = fill_in(is_sqlite(conn), sql, chunk.len());
+        rows.extend(run(conn, &sql, chunk, true, chunk.len() == MAX_PARAMS).await?);
     }
     Ok(rows)
 }
@@ -110,16 +131,24 @@ pub(crate) async fn select_in(conn: &mut AnyConnection, sql: &str, keys: &[Value
 /// Runs `sql`, whose `IN ()` is filled with `keys`, a chunk at a time.
 pub(crate) async fn execute_in(conn: &mut AnyConnection, sql: &str, keys: &[Value<'_>]) -> Result<(), sqlx::Error> {
     for chunk in keys.chunks(MAX_PARAMS) {
-        run(conn, &fill_in(sql, chunk.len()), chunk, false).await?;
+        let sql = fill_in(is_sqlite(conn), sql, chunk.len());
+        run(conn, &sql, chunk, false, chunk.len() == MAX_PARAMS).await?;
     }
     Ok(())
 }
 
 /// `sql` with its `IN ()` holding `n` placeholders.
-fn fill_in(sql: &str, n: usize) -> String {
+fn fill_in(sqlite: bool, sql: &str, n: usize) -> String {
     debug_assert!(sql.contains("IN ()"));
-    let list: Vec<String> = (1..=n).map(|i| format!("${i}")).collect();
-    sql.replacen("IN ()", &format!("IN ({})", list.join(", ")), 1)
+    let mut list = String::from("IN (");
+    for i in 1..=n {
+        if i > 1 {
+            list.push_str(", ");
+        }
+        placeholder(&mut list, sqlite, i);
+    }
+    list.push(')');
+    sql.replacen("IN ()", &list, 1)
 }
 
 #[cfg(test)]
@@ -128,8 +157,10 @@ mod tests {
 
     #[test]
     fn placeholders_number_rows_then_columns() {
-        assert_eq!(placeholders(2, 3), "($1, $2, $3), ($4, $5, $6)");
-        assert_eq!(fill_in("SELECT a FROM t WHERE k IN () AND b = 1", 2), "SELECT a FROM t WHERE k IN ($1, $2) AND b = 1");
+        assert_eq!(placeholders(false, 2, 3), "($1, $2, $3), ($4, $5, $6)");
+        assert_eq!(placeholders(true, 2, 2), "(?, ?), (?, ?)");
+        assert_eq!(fill_in(false, "SELECT a FROM t WHERE k IN () AND b = 1", 2), "SELECT a FROM t WHERE k IN ($1, $2) AND b = 1");
+        assert_eq!(fill_in(true, "SELECT a FROM t WHERE k IN ()", 2), "SELECT a FROM t WHERE k IN (?, ?)");
         assert_eq!(upsert(&["id"], &["id", "a", "b"]), "ON CONFLICT (id) DO UPDATE SET a = excluded.a, b = excluded.b");
     }
 }
