@@ -11,6 +11,7 @@ use sqlx::{AnyConnection, Row};
 
 use crate::{
     ProjectionError, ReadModel,
+    read_model::decode_all,
     sql::{self, Value},
 };
 
@@ -40,12 +41,15 @@ impl ReadModel for Catalog {
         // Each token's last details; each category's first position (its display order) and last name.
         let mut details = BTreeMap::new();
         let mut categories: BTreeMap<String, (String, i64)> = BTreeMap::new();
-        for event in events {
+        let parsed = decode_all(events, |event| {
             let parsed: CatalogEvent = event.payload().map_err(|e| ProjectionError::Malformed {
                 position: event.position,
                 event_type: event.event_type.clone(),
                 reason: e.to_string(),
             })?;
+            Ok((event.position as i64, parsed))
+        })?;
+        for (position, parsed) in parsed {
             match parsed {
                 CatalogEvent::NftDetailsRecorded {
                     chain_id,
@@ -64,7 +68,7 @@ impl ReadModel for Catalog {
                     details.insert(crate::nft::nft_id(chain_id, &token_id), row);
                 }
                 CatalogEvent::CategoryAdded { id, name } => {
-                    categories.entry(id).and_modify(|c| c.0.clone_from(&name)).or_insert((name, event.position as i64));
+                    categories.entry(id).and_modify(|c| c.0.clone_from(&name)).or_insert((name, position));
                 }
             }
         }

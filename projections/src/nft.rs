@@ -17,6 +17,7 @@ use sqlx::{AnyConnection, Row as _, any::AnyRow};
 
 use crate::{
     ProjectionError, ReadModel,
+    read_model::decode_all,
     sql::{self, Value},
 };
 
@@ -63,14 +64,11 @@ impl ReadModel for Nfts {
     }
 
     async fn apply(&self, conn: &mut AnyConnection, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
-        let parsed = events
-            .iter()
-            .map(|event| {
-                let chain_id = chain_of(event)?;
-                let parsed: ChainEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
-                Ok((*event, chain_id, parsed))
-            })
-            .collect::<Result<Vec<_>, ProjectionError>>()?;
+        let parsed = decode_all(events, |event| {
+            let chain_id = chain_of(event)?;
+            let parsed: ChainEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
+            Ok((event, chain_id, parsed))
+        })?;
         let mut batch = Batch::load(conn, &parsed).await?;
         for (event, chain_id, parsed) in parsed {
             batch.apply(event.position as i64, chain_id, parsed).map_err(|reason| malformed(event, reason))?;

@@ -23,7 +23,7 @@ use crate::{
 const NAME: &str = "read_models";
 /// Events per read and per transaction while catching up: many, so that each read table gets
 /// a few large statements per batch and the transaction's page writes are shared.
-const BATCH: usize = 10_000;
+const BATCH: usize = 20_000;
 /// How often to look at the log when no wake-up arrives (another process appending).
 const POLL: Duration = Duration::from_millis(500);
 
