@@ -32,83 +32,94 @@ impl ReadModel for Accounts {
         )
     }
 
-    async fn apply(&self, conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
-        let user_id = event
-            .stream_id
-            .strip_prefix("user-")
-            .ok_or_else(|| malformed(event, "not in a user-<uuid> stream"))?
-            .to_owned();
-        let parsed: UserEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
-        match parsed {
-            UserEvent::UserRegistered { email, username, full_name, auth_provider, at, .. }
-            | UserEvent::GoogleAccountRegistered { email, username, full_name, auth_provider, at, .. } => {
-                let verified = matches!(auth_provider, domain::accounts::AuthProvider::Google);
-                sqlx::query(
-                    "INSERT INTO users (user_id, email, username, username_lower, full_name, mobile_number, bio, avatar, \
-                     cover_image, auth_provider, verified, created_at) \
-                     VALUES ($1, $2, $3, $4, $5, '', '', NULL, NULL, $6, $7, $8)",
-                )
-                .bind(&user_id)
-                .bind(&email)
-                .bind(&username)
-                .bind(username.to_lowercase())
-                .bind(&full_name)
-                .bind(auth_provider.as_str())
-                .bind(i64::from(verified))
-                .bind(at.timestamp())
-                .execute(&mut *conn)
-                .await?;
-            }
-            UserEvent::AccountVerified { .. } => {
-                sqlx::query("UPDATE users SET verified = 1 WHERE user_id = $1").bind(&user_id).execute(&mut *conn).await?;
-            }
-            UserEvent::EmailChanged { new_email, .. } => {
-                sqlx::query("UPDATE users SET email = $2 WHERE user_id = $1")
-                    .bind(&user_id)
-                    .bind(&new_email)
-                    .execute(&mut *conn)
-                    .await?;
-            }
-            UserEvent::ProfileUpdated { full_name, username, bio, mobile_number, avatar, cover_image } => {
-                sqlx::query(
-                    "UPDATE users SET full_name = $2, username = $3, username_lower = $4, bio = $5, mobile_number = $6, \
-                     avatar = $7, cover_image = $8 WHERE user_id = $1",
-                )
-                .bind(&user_id)
-                .bind(&full_name)
-                .bind(&username)
-                .bind(username.to_lowercase())
-                .bind(&bio)
-                .bind(&mobile_number)
-                .bind(avatar)
-                .bind(cover_image)
-                .execute(&mut *conn)
-                .await?;
-            }
-            UserEvent::WalletLinked { provider, address, at } => {
-                sqlx::query(
-                    "INSERT INTO user_wallets (address, user_id, provider, linked_at) VALUES ($1, $2, $3, $4) \
-                     ON CONFLICT (address) DO UPDATE SET user_id = excluded.user_id, provider = excluded.provider, \
-                     linked_at = excluded.linked_at",
-                )
-                .bind(&address)
-                .bind(&user_id)
-                .bind(provider.as_str())
-                .bind(at.timestamp())
-                .execute(&mut *conn)
-                .await?;
-            }
-            UserEvent::WalletUnlinked { address, .. } => {
-                sqlx::query("DELETE FROM user_wallets WHERE address = $1 AND user_id = $2")
-                    .bind(&address)
-                    .bind(&user_id)
-                    .execute(&mut *conn)
-                    .await?;
-            }
-            _ => {}
+    /// Accounts change rarely (a user acting), and `users` has unique e-mails and usernames that
+    /// a multi-row upsert could trip over in passing (two users swapping names in one batch), so
+    /// this model keeps a statement or two per event.
+    async fn apply(&self, conn: &mut AnyConnection, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
+        for event in events {
+            apply_one(conn, event).await?;
         }
         Ok(())
     }
+}
+
+/// Folds one account event.
+async fn apply_one(conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
+    let user_id = event
+        .stream_id
+        .strip_prefix("user-")
+        .ok_or_else(|| malformed(event, "not in a user-<uuid> stream"))?
+        .to_owned();
+    let parsed: UserEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
+    match parsed {
+        UserEvent::UserRegistered { email, username, full_name, auth_provider, at, .. }
+        | UserEvent::GoogleAccountRegistered { email, username, full_name, auth_provider, at, .. } => {
+            let verified = matches!(auth_provider, domain::accounts::AuthProvider::Google);
+            sqlx::query(
+                "INSERT INTO users (user_id, email, username, username_lower, full_name, mobile_number, bio, avatar, \
+                 cover_image, auth_provider, verified, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, '', '', NULL, NULL, $6, $7, $8)",
+            )
+            .bind(&user_id)
+            .bind(&email)
+            .bind(&username)
+            .bind(username.to_lowercase())
+            .bind(&full_name)
+            .bind(auth_provider.as_str())
+            .bind(i64::from(verified))
+            .bind(at.timestamp())
+            .execute(&mut *conn)
+            .await?;
+        }
+        UserEvent::AccountVerified { .. } => {
+            sqlx::query("UPDATE users SET verified = 1 WHERE user_id = $1").bind(&user_id).execute(&mut *conn).await?;
+        }
+        UserEvent::EmailChanged { new_email, .. } => {
+            sqlx::query("UPDATE users SET email = $2 WHERE user_id = $1")
+                .bind(&user_id)
+                .bind(&new_email)
+                .execute(&mut *conn)
+                .await?;
+        }
+        UserEvent::ProfileUpdated { full_name, username, bio, mobile_number, avatar, cover_image } => {
+            sqlx::query(
+                "UPDATE users SET full_name = $2, username = $3, username_lower = $4, bio = $5, mobile_number = $6, \
+                 avatar = $7, cover_image = $8 WHERE user_id = $1",
+            )
+            .bind(&user_id)
+            .bind(&full_name)
+            .bind(&username)
+            .bind(username.to_lowercase())
+            .bind(&bio)
+            .bind(&mobile_number)
+            .bind(avatar)
+            .bind(cover_image)
+            .execute(&mut *conn)
+            .await?;
+        }
+        UserEvent::WalletLinked { provider, address, at } => {
+            sqlx::query(
+                "INSERT INTO user_wallets (address, user_id, provider, linked_at) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (address) DO UPDATE SET user_id = excluded.user_id, provider = excluded.provider, \
+                 linked_at = excluded.linked_at",
+            )
+            .bind(&address)
+            .bind(&user_id)
+            .bind(provider.as_str())
+            .bind(at.timestamp())
+            .execute(&mut *conn)
+            .await?;
+        }
+        UserEvent::WalletUnlinked { address, .. } => {
+            sqlx::query("DELETE FROM user_wallets WHERE address = $1 AND user_id = $2")
+                .bind(&address)
+                .bind(&user_id)
+                .execute(&mut *conn)
+                .await?;
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 /// A linked wallet as profiles show it.

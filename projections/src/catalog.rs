@@ -1,13 +1,35 @@
 //! Off-chain NFT facts: `nft_details` (with its search index) and `categories`.
+//!
+//! Both are last-writer-wins per key, so a batch keeps each key's last value in memory and
+//! writes it with one multi-row upsert.
+
+use std::collections::BTreeMap;
 
 use async_trait::async_trait;
 use domain::{RecordedEvent, catalog::CatalogEvent};
-use sqlx::AnyConnection;
+use sqlx::{AnyConnection, Row};
 
-use crate::{ProjectionError, ReadModel};
+use crate::{
+    ProjectionError, ReadModel,
+    read_model::decode_all,
+    sql::{self, Value},
+};
 
 /// The catalog tables.
 pub struct Catalog;
+
+/// An `nft_details` row.
+struct Details {
+    title: String,
+    description: String,
+    category_id: String,
+    file: String,
+    metadata_url: String,
+    properties: String,
+    creator_user_id: Option<String>,
+}
+
+const DETAILS: [&str; 8] = ["nft_id", "title", "description", "category_id", "file", "metadata_url", "properties", "creator_user_id"];
 
 #[async_trait]
 impl ReadModel for Catalog {
@@ -15,66 +37,82 @@ impl ReadModel for Catalog {
         matches!(event_type, "NftDetailsRecorded" | "CategoryAdded")
     }
 
-    async fn apply(&self, conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
-        let parsed: CatalogEvent = event.payload().map_err(|e| ProjectionError::Malformed {
-            position: event.position,
-            event_type: event.event_type.clone(),
-            reason: e.to_string(),
+    async fn apply(&self, conn: &mut AnyConnection, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
+        // Each token's last details; each category's first position (its display order) and last name.
+        let mut details = BTreeMap::new();
+        let mut categories: BTreeMap<String, (String, i64)> = BTreeMap::new();
+        let parsed = decode_all(events, |event| {
+            let parsed: CatalogEvent = event.payload().map_err(|e| ProjectionError::Malformed {
+                position: event.position,
+                event_type: event.event_type.clone(),
+                reason: e.to_string(),
+            })?;
+            Ok((event.position as i64, parsed))
         })?;
-        match parsed {
-            CatalogEvent::NftDetailsRecorded {
-                chain_id,
-                token_id,
-                title,
-                description,
-                category_id,
-                file,
-                metadata_url,
-                properties,
-                creator_user_id,
-            } => {
-                let nft = crate::nft::nft_id(chain_id, &token_id);
-                let properties = serde_json::to_string(&properties).unwrap_or_else(|_| "[]".into());
-                sqlx::query(
-                    "INSERT INTO nft_details (nft_id, title, description, category_id, file, metadata_url, properties, creator_user_id) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
-                     ON CONFLICT (nft_id) DO UPDATE SET title = excluded.title, description = excluded.description, \
-                     category_id = excluded.category_id, file = excluded.file, metadata_url = excluded.metadata_url, \
-                     properties = excluded.properties, creator_user_id = excluded.creator_user_id",
-                )
-                .bind(&nft)
-                .bind(&title)
-                .bind(&description)
-                .bind(&category_id)
-                .bind(&file)
-                .bind(&metadata_url)
-                .bind(&properties)
-                .bind(creator_user_id.map(|id| id.to_string()))
-                .execute(&mut *conn)
-                .await?;
-                // Postgres indexes a generated column; SQLite keeps an FTS5 table in step.
-                if conn.backend_name() == "SQLite" {
-                    sqlx::query("DELETE FROM nft_search WHERE nft_id = $1").bind(&nft).execute(&mut *conn).await?;
-                    sqlx::query("INSERT INTO nft_search (nft_id, title, description) VALUES ($1, $2, $3)")
-                        .bind(&nft)
-                        .bind(&title)
-                        .bind(&description)
-                        .execute(&mut *conn)
-                        .await?;
+        for (position, parsed) in parsed {
+            match parsed {
+                CatalogEvent::NftDetailsRecorded {
+                    chain_id,
+                    token_id,
+                    title,
+                    description,
+                    category_id,
+                    file,
+                    metadata_url,
+                    properties,
+                    creator_user_id,
+                } => {
+                    let properties = serde_json::to_string(&properties).unwrap_or_else(|_| "[]".into());
+                    let creator_user_id = creator_user_id.map(|id| id.to_string());
+                    let row = Details { title, description, category_id, file, metadata_url, properties, creator_user_id };
+                    details.insert(crate::nft::nft_id(chain_id, &token_id), row);
+                }
+                CatalogEvent::CategoryAdded { id, name } => {
+                    categories.entry(id).and_modify(|c| c.0.clone_from(&name)).or_insert((name, position));
                 }
             }
-            CatalogEvent::CategoryAdded { id, name } => {
-                sqlx::query(
-                    "INSERT INTO categories (id, name, position) VALUES ($1, $2, $3) \
-                     ON CONFLICT (id) DO UPDATE SET name = excluded.name",
-                )
-                .bind(&id)
-                .bind(&name)
-                .bind(event.position as i64)
-                .execute(&mut *conn)
-                .await?;
+        }
+
+        if !details.is_empty() {
+            let ids: Vec<Value<'_>> = details.keys().map(Value::from).collect();
+            // Postgres indexes a generated column; SQLite keeps an FTS5 table in step. Only a token
+            // described before has an entry to replace (deleting by its unindexed id scans the table).
+            let sqlite = conn.backend_name() == "SQLite";
+            let described: Vec<String> = if sqlite {
+                let rows = sql::select_in(conn, "SELECT nft_id FROM nft_details WHERE nft_id IN ()", &ids).await?;
+                rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?
+            } else {
+                Vec::new()
+            };
+            let rows: Vec<Vec<Value<'_>>> = details
+                .iter()
+                .map(|(id, d)| {
+                    vec![
+                        id.into(),
+                        (&d.title).into(),
+                        (&d.description).into(),
+                        (&d.category_id).into(),
+                        (&d.file).into(),
+                        (&d.metadata_url).into(),
+                        (&d.properties).into(),
+                        (&d.creator_user_id).into(),
+                    ]
+                })
+                .collect();
+            sql::insert(conn, "nft_details", &DETAILS, &sql::upsert(&["nft_id"], &DETAILS), &rows).await?;
+            if sqlite {
+                let described: Vec<Value<'_>> = described.iter().map(Value::from).collect();
+                sql::execute_in(conn, "DELETE FROM nft_search WHERE nft_id IN ()", &described).await?;
+                let search: Vec<Vec<Value<'_>>> =
+                    details.iter().map(|(id, d)| vec![id.into(), (&d.title).into(), (&d.description).into()]).collect();
+                sql::insert(conn, "nft_search", &["nft_id", "title", "description"], "", &search).await?;
             }
         }
+
+        let rows: Vec<Vec<Value<'_>>> =
+            categories.iter().map(|(id, (name, position))| vec![id.into(), name.into(), (*position).into()]).collect();
+        sql::insert(conn, "categories", &["id", "name", "position"], "ON CONFLICT (id) DO UPDATE SET name = excluded.name", &rows)
+            .await?;
         Ok(())
     }
 }

@@ -12,6 +12,7 @@ mod projector;
 pub mod queries;
 mod read_db;
 mod read_model;
+mod sql;
 #[cfg(feature = "test-utils")]
 pub mod test_utils;
 

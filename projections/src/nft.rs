@@ -1,14 +1,25 @@
 //! The chain side of NFTs: `nfts` (one row per token), `auctions`, `bids`, `nft_history`,
 //! `owner_history` and `sales`, all folded from the `nft-{chain}-{token}` streams.
+//!
+//! A batch is folded in memory: [`Batch::load`] reads the rows its tokens can touch (a few
+//! `SELECT ... IN (...)`), [`Batch::apply`] applies each event to them in log order — every
+//! rule of these tables is there, in one place — and [`Batch::write`] writes back what changed
+//! with multi-row statements.
+
+use std::collections::{BTreeMap, HashSet};
 
 use async_trait::async_trait;
 use domain::{
     RecordedEvent,
-    chain::{ChainEvent, SaleType},
+    chain::{ChainEvent, Origin, SaleType},
 };
-use sqlx::AnyConnection;
+use sqlx::{AnyConnection, Row as _, any::AnyRow};
 
-use crate::{ProjectionError, ReadModel};
+use crate::{
+    ProjectionError, ReadModel,
+    read_model::decode_all,
+    sql::{self, Value},
+};
 
 /// The public id of a token: `{chain}-{token}`.
 pub fn nft_id(chain_id: u64, token_id: &str) -> String {
@@ -52,10 +63,18 @@ impl ReadModel for Nfts {
         )
     }
 
-    async fn apply(&self, conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
-        let chain_id = chain_of(event)?;
-        let parsed: ChainEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
-        Fold { conn, position: event.position as i64, chain_id }.apply(parsed).await.map_err(Into::into)
+    async fn apply(&self, conn: &mut AnyConnection, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
+        let parsed = decode_all(events, |event| {
+            let chain_id = chain_of(event)?;
+            let parsed: ChainEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
+            Ok((event, chain_id, parsed))
+        })?;
+        let mut batch = Batch::load(conn, &parsed).await?;
+        for (event, chain_id, parsed) in parsed {
+            batch.apply(event.position as i64, chain_id, parsed).map_err(|reason| malformed(event, reason))?;
+        }
+        batch.write(conn).await?;
+        Ok(())
     }
 
     async fn forget_stream(&self, conn: &mut AnyConnection, stream_id: &str) -> Result<(), ProjectionError> {
@@ -84,244 +103,648 @@ fn malformed(event: &RecordedEvent, reason: impl Into<String>) -> ProjectionErro
     ProjectionError::Malformed { position: event.position, event_type: event.event_type.clone(), reason: reason.into() }
 }
 
-/// Folding one event, with what every statement needs.
-struct Fold<'c> {
-    conn: &'c mut AnyConnection,
-    /// The event's log position: the key of rows derived from it.
-    position: i64,
-    chain_id: u64,
+/// A row the batch loaded or created, and whether it changed.
+struct Tracked<T> {
+    row: T,
+    changed: bool,
 }
 
-impl Fold<'_> {
-    async fn exec(&mut self, sql: &str, binds: &[Bind<'_>]) -> Result<(), sqlx::Error> {
-        let mut query = sqlx::query(sql);
-        for bind in binds {
-            query = match bind {
-                Bind::Text(text) => query.bind(*text),
-                Bind::Int(int) => query.bind(*int),
+impl<T> Tracked<T> {
+    fn loaded(row: T) -> Self {
+        Self { row, changed: false }
+    }
+
+    fn new(row: T) -> Self {
+        Self { row, changed: true }
+    }
+
+    fn change(&mut self) -> &mut T {
+        self.changed = true;
+        &mut self.row
+    }
+}
+
+/// The rows of a batch's tokens, as the batch leaves them.
+#[derive(Default)]
+struct Batch {
+    /// `nfts` rows by id: those of the batch's tokens that exist.
+    nfts: BTreeMap<String, Tracked<Nft>>,
+    /// `auctions` by token, then auction id (every auction of the tokens whose events touch them).
+    auctions: BTreeMap<String, BTreeMap<String, Tracked<Auction>>>,
+    /// Open bids (`status = 'BID'`) by token (stored ones of the tokens whose bids may close,
+    /// and every bid placed in the batch).
+    bids: BTreeMap<String, Vec<Tracked<Bid>>>,
+    /// New `nft_history` rows by position.
+    history: BTreeMap<i64, History>,
+    /// Stored `nft_history` rows to delete.
+    history_deleted: Vec<i64>,
+    /// (token, tx) with a PURCHASED or WON_AUCTION row, stored or new.
+    sold: HashSet<(String, String)>,
+    /// REMOVED_FROM_SALE rows, stored or new, by (token, tx): their positions.
+    removals: BTreeMap<(String, String), Vec<i64>>,
+    owner_history: Vec<Owner>,
+    sales: Vec<Sale>,
+}
+
+impl Batch {
+    /// Reads what the events can touch: the tokens' rows, their auctions, their open bids and
+    /// the history rows a sale looks for (a batch may start inside a transaction's events).
+    async fn load(conn: &mut AnyConnection, events: &[(&RecordedEvent, u64, ChainEvent)]) -> Result<Self, sqlx::Error> {
+        let mut tokens = Vec::new();
+        let mut with_auctions = Vec::new();
+        let mut with_bids = Vec::new();
+        let mut with_sales = Vec::new();
+        for (_, chain_id, event) in events {
+            use ChainEvent::*;
+            let (token, auctions, bids, sales) = match event {
+                NftMinted { token_id, .. } | NftTransferred { token_id, .. } | NftBurned { token_id, .. } => (token_id, false, false, false),
+                SaleUpdated { token_id, sale_type, .. } => (token_id, true, false, *sale_type == SaleType::NotForSale),
+                PriceChanged { token_id, .. } | BidPlaced { token_id, .. } => (token_id, true, false, false),
+                BidRefunded { token_id, .. } | BidRejected { token_id, .. } | AuctionEnded { token_id, .. } => (token_id, true, true, false),
+                NftSold { token_id, .. } => (token_id, false, false, true),
+                _ => continue,
             };
+            let id = nft_id(*chain_id, token);
+            for (wanted, list) in [(auctions, &mut with_auctions), (bids, &mut with_bids), (sales, &mut with_sales)] {
+                if wanted {
+                    list.push(id.clone());
+                }
+            }
+            tokens.push(id);
         }
-        query.execute(&mut *self.conn).await?;
-        Ok(())
+
+        let mut batch = Batch::default();
+        for row in sql::select_in(conn, &format!("SELECT {} FROM nfts WHERE nft_id IN ()", Nft::COLUMNS.join(", ")), &keys(&mut tokens)).await? {
+            let nft = Nft::from_row(&row)?;
+            batch.nfts.insert(nft.nft_id.clone(), Tracked::loaded(nft));
+        }
+        let sql = format!("SELECT {} FROM auctions WHERE nft_id IN ()", Auction::COLUMNS.join(", "));
+        for row in sql::select_in(conn, &sql, &keys(&mut with_auctions)).await? {
+            let auction = Auction::from_row(&row)?;
+            batch.auctions.entry(auction.nft_id.clone()).or_default().insert(auction.auction_id.clone(), Tracked::loaded(auction));
+        }
+        let sql = format!("SELECT {} FROM bids WHERE nft_id IN () AND status = 'BID' ORDER BY position", Bid::COLUMNS.join(", "));
+        for row in sql::select_in(conn, &sql, &keys(&mut with_bids)).await? {
+            let bid = Bid::from_row(&row)?;
+            batch.bids.entry(bid.nft_id.clone()).or_default().push(Tracked::loaded(bid));
+        }
+        let sql = "SELECT position, nft_id, tx_hash, type_of_event FROM nft_history WHERE nft_id IN () \
+                   AND type_of_event IN ('PURCHASED', 'WON_AUCTION', 'REMOVED_FROM_SALE') ORDER BY position";
+        for row in sql::select_in(conn, sql, &keys(&mut with_sales)).await? {
+            let key = (row.try_get(1)?, row.try_get(2)?);
+            if row.try_get::<String, _>(3)? == "REMOVED_FROM_SALE" {
+                batch.removals.entry(key).or_default().push(row.try_get(0)?);
+            } else {
+                batch.sold.insert(key);
+            }
+        }
+        Ok(batch)
     }
 
-    async fn history(&mut self, nft: &str, kind: &str, address: &str, tx: &str, at: i64) -> Result<(), sqlx::Error> {
-        let position = self.position;
-        self.exec(
-            "INSERT INTO nft_history (position, nft_id, type_of_event, address, tx_hash, at) VALUES ($1, $2, $3, $4, $5, $6)",
-            &[Bind::Int(position), Bind::Text(nft), Bind::Text(kind), Bind::Text(address), Bind::Text(tx), Bind::Int(at)],
-        )
-        .await
-    }
-
-    async fn apply(mut self, event: ChainEvent) -> Result<(), sqlx::Error> {
-        use Bind::{Int, Text};
-        let chain_id = self.chain_id;
+    /// Folds one event: what each chain fact does to the tables.
+    fn apply(&mut self, position: i64, chain_id: u64, event: ChainEvent) -> Result<(), String> {
         let id = |token: &str| nft_id(chain_id, token);
         match event {
             ChainEvent::NftMinted { token_id, creator, token_uri, royalties, origin } => {
                 let nft = id(&token_id);
+                if self.nfts.contains_key(&nft) {
+                    return Err(format!("token {nft} is already minted"));
+                }
                 let royalties = serde_json::to_string(&royalties).unwrap_or_else(|_| "[]".into());
-                self.exec(
-                    "INSERT INTO nfts (nft_id, chain_id, token_id, token_uri, creator, owner, previous_owner, sale_type, \
-                     price, price_key, base_price, end_time, auction_id, highest_bid, highest_bidder, royalties, transfers, \
-                     burned, minted_at, updated_at, mint_tx) \
-                     VALUES ($1, $2, $3, $4, $5, $5, NULL, 'NOT_FOR_SALE', '0', $6, '0', 0, '0', '0', NULL, $7, 0, 0, $8, $8, $9)",
-                    &[
-                        Text(&nft),
-                        Int(chain_id as i64),
-                        Text(&token_id),
-                        Text(&token_uri),
-                        Text(&creator),
-                        Text(&price_key("0")),
-                        Text(&royalties),
-                        Int(origin.block_time),
-                        Text(&origin.tx_hash),
-                    ],
-                )
-                .await?;
-                self.exec(
-                    "INSERT INTO owner_history (position, nft_id, owner, tx_hash, at) VALUES ($1, $2, $3, $4, $5)",
-                    &[Int(self.position), Text(&nft), Text(&creator), Text(&origin.tx_hash), Int(origin.block_time)],
-                )
-                .await?;
-                self.history(&nft, "MINTED", &creator, &origin.tx_hash, origin.block_time).await?;
+                let row = Nft {
+                    nft_id: nft.clone(),
+                    chain_id: chain_id as i64,
+                    token_id,
+                    token_uri,
+                    creator: creator.clone(),
+                    owner: creator.clone(),
+                    previous_owner: None,
+                    sale_type: sale_name(SaleType::NotForSale).into(),
+                    price: "0".into(),
+                    price_key: price_key("0"),
+                    base_price: "0".into(),
+                    end_time: 0,
+                    auction_id: "0".into(),
+                    highest_bid: "0".into(),
+                    highest_bidder: None,
+                    royalties,
+                    transfers: 0,
+                    burned: 0,
+                    minted_at: origin.block_time,
+                    updated_at: origin.block_time,
+                    mint_tx: origin.tx_hash.clone(),
+                    bid_count: 0,
+                    sales: 0,
+                };
+                self.nfts.insert(nft.clone(), Tracked::new(row));
+                self.owner_history.push(Owner {
+                    position,
+                    nft_id: nft.clone(),
+                    owner: creator.clone(),
+                    tx_hash: origin.tx_hash.clone(),
+                    at: origin.block_time,
+                });
+                self.history(position, &nft, "MINTED", &creator, &origin);
             }
             ChainEvent::SaleUpdated { token_id, sale_type, price, base_price, end_time, auction_id, origin } => {
                 let nft = id(&token_id);
-                let sale = sale_name(sale_type);
-                // A new auction (or leaving auctions) starts with no bid.
-                self.exec(
-                    "UPDATE nfts SET sale_type = $2, price = $3, price_key = $4, base_price = $5, end_time = $6, \
-                     highest_bid = CASE WHEN auction_id = $7 AND $2 = 'AUCTION' THEN highest_bid ELSE '0' END, \
-                     highest_bidder = CASE WHEN auction_id = $7 AND $2 = 'AUCTION' THEN highest_bidder ELSE NULL END, \
-                     auction_id = $7, updated_at = $8 WHERE nft_id = $1",
-                    &[Text(&nft), Text(sale), Text(&price), Text(&price_key(&price)), Text(&base_price), Int(end_time), Text(&auction_id), Int(origin.block_time)],
-                )
-                .await?;
+                if let Some(row) = self.nft(&nft) {
+                    // A new auction (or leaving auctions) starts with no bid.
+                    if !(row.auction_id == auction_id && sale_type == SaleType::Auction) {
+                        row.highest_bid = "0".into();
+                        row.highest_bidder = None;
+                    }
+                    row.sale_type = sale_name(sale_type).into();
+                    row.price_key = price_key(&price);
+                    row.price.clone_from(&price);
+                    row.base_price.clone_from(&base_price);
+                    row.end_time = end_time;
+                    row.auction_id.clone_from(&auction_id);
+                    row.updated_at = origin.block_time;
+                }
+                let auctions = self.auctions.entry(nft.clone()).or_default();
                 if sale_type == SaleType::Auction {
-                    self.exec(
-                        "INSERT INTO auctions (nft_id, auction_id, start_price, buy_now_price, end_time, highest_bid, winner, ended, started_at) \
-                         VALUES ($1, $2, $3, $4, $5, '0', NULL, 0, $6) \
-                         ON CONFLICT (nft_id, auction_id) DO UPDATE SET start_price = excluded.start_price, \
-                         buy_now_price = excluded.buy_now_price, end_time = excluded.end_time",
-                        &[Text(&nft), Text(&auction_id), Text(&base_price), Text(&price), Int(end_time), Int(origin.block_time)],
-                    )
-                    .await?;
+                    match auctions.get_mut(&auction_id) {
+                        Some(auction) => {
+                            let auction = auction.change();
+                            auction.start_price = base_price;
+                            auction.buy_now_price = price;
+                            auction.end_time = end_time;
+                        }
+                        None => {
+                            let auction = Auction {
+                                nft_id: nft.clone(),
+                                auction_id: auction_id.clone(),
+                                start_price: base_price,
+                                buy_now_price: price,
+                                end_time,
+                                highest_bid: "0".into(),
+                                winner: None,
+                                ended: 0,
+                                started_at: origin.block_time,
+                            };
+                            auctions.insert(auction_id, Tracked::new(auction));
+                        }
+                    }
                 } else {
                     // Leaving an auction without a winner closes it.
-                    self.exec("UPDATE auctions SET ended = 1 WHERE nft_id = $1 AND ended = 0", &[Text(&nft)]).await?;
+                    for auction in auctions.values_mut().filter(|a| a.row.ended == 0) {
+                        auction.change().ended = 1;
+                    }
                 }
-                let owner = self.owner(&nft).await?;
+                let owner = self.nfts.get(&nft).map(|n| n.row.owner.clone()).unwrap_or_default();
                 let kind = match sale_type {
                     SaleType::Auction => "PUT_ON_AUCTION",
                     SaleType::FixedPrice => "PUT_ON_FIXEDSALE",
                     SaleType::NotForSale => "REMOVED_FROM_SALE",
                 };
                 // A sale clears the listing in the same transaction: that is no separate removal.
-                if sale_type != SaleType::NotForSale || !self.sold_in(&nft, &origin.tx_hash).await? {
-                    self.history(&nft, kind, &owner, &origin.tx_hash, origin.block_time).await?;
+                if sale_type != SaleType::NotForSale || !self.sold.contains(&(nft.clone(), origin.tx_hash.clone())) {
+                    self.history(position, &nft, kind, &owner, &origin);
                 }
             }
             ChainEvent::PriceChanged { token_id, price, origin } => {
                 let nft = id(&token_id);
-                self.exec(
-                    "UPDATE nfts SET price = $2, price_key = $3, updated_at = $4 WHERE nft_id = $1",
-                    &[Text(&nft), Text(&price), Text(&price_key(&price)), Int(origin.block_time)],
-                )
-                .await?;
-                self.exec(
-                    "UPDATE auctions SET buy_now_price = $2 WHERE nft_id = $1 AND ended = 0",
-                    &[Text(&nft), Text(&price)],
-                )
-                .await?;
+                if let Some(row) = self.nft(&nft) {
+                    row.price_key = price_key(&price);
+                    row.price.clone_from(&price);
+                    row.updated_at = origin.block_time;
+                }
+                for auction in self.auctions.entry(nft).or_default().values_mut().filter(|a| a.row.ended == 0) {
+                    auction.change().buy_now_price.clone_from(&price);
+                }
             }
             ChainEvent::BidPlaced { token_id, auction_id, bidder, amount, end_time, origin } => {
                 let nft = id(&token_id);
-                self.exec(
-                    "UPDATE nfts SET highest_bid = $2, highest_bidder = $3, end_time = $4, bid_count = bid_count + 1, \
-                     updated_at = $5 WHERE nft_id = $1",
-                    &[Text(&nft), Text(&amount), Text(&bidder), Int(end_time), Int(origin.block_time)],
-                )
-                .await?;
-                self.exec(
-                    "UPDATE auctions SET highest_bid = $3, end_time = $4 WHERE nft_id = $1 AND auction_id = $2",
-                    &[Text(&nft), Text(&auction_id), Text(&amount), Int(end_time)],
-                )
-                .await?;
-                self.exec(
-                    "INSERT INTO bids (position, nft_id, auction_id, bidder, amount, tx_hash, created_at, status) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, 'BID')",
-                    &[Int(self.position), Text(&nft), Text(&auction_id), Text(&bidder), Text(&amount), Text(&origin.tx_hash), Int(origin.block_time)],
-                )
-                .await?;
-                self.history(&nft, "BIDDED_FOR", &bidder, &origin.tx_hash, origin.block_time).await?;
+                if let Some(row) = self.nft(&nft) {
+                    row.highest_bid.clone_from(&amount);
+                    row.highest_bidder = Some(bidder.clone());
+                    row.end_time = end_time;
+                    row.bid_count += 1;
+                    row.updated_at = origin.block_time;
+                }
+                if let Some(auction) = self.auction(&nft, &auction_id) {
+                    auction.highest_bid.clone_from(&amount);
+                    auction.end_time = end_time;
+                }
+                self.history(position, &nft, "BIDDED_FOR", &bidder, &origin);
+                self.bids.entry(nft.clone()).or_default().push(Tracked::new(Bid {
+                    position,
+                    nft_id: nft,
+                    auction_id,
+                    bidder,
+                    amount,
+                    tx_hash: origin.tx_hash,
+                    created_at: origin.block_time,
+                    status: "BID",
+                }));
             }
             ChainEvent::BidRefunded { token_id, auction_id, bidder, amount, origin }
             | ChainEvent::BidRejected { token_id, auction_id, bidder, amount, origin } => {
                 let nft = id(&token_id);
                 // Only the standing top bid is cleared; an outbid refund follows the new top bid.
-                self.exec(
-                    "UPDATE nfts SET highest_bid = '0', highest_bidder = NULL, updated_at = $4 \
-                     WHERE nft_id = $1 AND highest_bidder = $2 AND highest_bid = $3",
-                    &[Text(&nft), Text(&bidder), Text(&amount), Int(origin.block_time)],
-                )
-                .await?;
-                self.exec(
-                    "UPDATE auctions SET highest_bid = '0' WHERE nft_id = $1 AND auction_id = $2 AND highest_bid = $3",
-                    &[Text(&nft), Text(&auction_id), Text(&amount)],
-                )
-                .await?;
-                self.exec(
-                    "UPDATE bids SET status = 'REFUNDED' WHERE nft_id = $1 AND auction_id = $2 AND bidder = $3 \
-                     AND amount = $4 AND status = 'BID'",
-                    &[Text(&nft), Text(&auction_id), Text(&bidder), Text(&amount)],
-                )
-                .await?;
+                if let Some(tracked) = self.nfts.get_mut(&nft)
+                    && tracked.row.highest_bidder.as_deref() == Some(bidder.as_str())
+                    && tracked.row.highest_bid == amount
+                {
+                    let row = tracked.change();
+                    row.highest_bid = "0".into();
+                    row.highest_bidder = None;
+                    row.updated_at = origin.block_time;
+                }
+                if let Some(auction) = self.auction(&nft, &auction_id)
+                    && auction.highest_bid == amount
+                {
+                    auction.highest_bid = "0".into();
+                }
+                self.close_bids(&nft, &auction_id, &bidder, &amount, "REFUNDED");
             }
             ChainEvent::AuctionEnded { token_id, auction_id, winner, amount, .. } => {
                 let nft = id(&token_id);
-                self.exec(
-                    "UPDATE auctions SET ended = 1, winner = $3, highest_bid = $4 WHERE nft_id = $1 AND auction_id = $2",
-                    &[Text(&nft), Text(&auction_id), Text(&winner), Text(&amount)],
-                )
-                .await?;
-                self.exec(
-                    "UPDATE bids SET status = 'ALLOTED' WHERE nft_id = $1 AND auction_id = $2 AND bidder = $3 \
-                     AND amount = $4 AND status = 'BID'",
-                    &[Text(&nft), Text(&auction_id), Text(&winner), Text(&amount)],
-                )
-                .await?;
+                if let Some(auction) = self.auction(&nft, &auction_id) {
+                    auction.ended = 1;
+                    auction.winner = Some(winner.clone());
+                    auction.highest_bid.clone_from(&amount);
+                }
+                self.close_bids(&nft, &auction_id, &winner, &amount, "ALLOTED");
             }
             ChainEvent::NftSold { token_id, auction_id, buyer, seller, price, fee, royalties, origin, .. } => {
                 let nft = id(&token_id);
-                self.exec(
-                    "INSERT INTO sales (position, nft_id, auction_id, seller, buyer, price, fee, royalties, at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-                    &[Int(self.position), Text(&nft), Text(&auction_id), Text(&seller), Text(&buyer), Text(&price), Text(&fee), Text(&royalties), Int(origin.block_time)],
-                )
-                .await?;
-                self.exec("UPDATE nfts SET sales = sales + 1 WHERE nft_id = $1", &[Text(&nft)]).await?;
+                if let Some(row) = self.nft(&nft) {
+                    row.sales += 1;
+                }
                 // The listing was cleared earlier in the same transaction: that was the sale.
-                self.exec(
-                    "DELETE FROM nft_history WHERE nft_id = $1 AND tx_hash = $2 AND type_of_event = 'REMOVED_FROM_SALE'",
-                    &[Text(&nft), Text(&origin.tx_hash)],
-                )
-                .await?;
+                for removal in self.removals.remove(&(nft.clone(), origin.tx_hash.clone())).unwrap_or_default() {
+                    if self.history.remove(&removal).is_none() {
+                        self.history_deleted.push(removal);
+                    }
+                }
                 let kind = if auction_id == "0" { "PURCHASED" } else { "WON_AUCTION" };
-                self.history(&nft, kind, &buyer, &origin.tx_hash, origin.block_time).await?;
+                self.history(position, &nft, kind, &buyer, &origin);
+                self.sales.push(Sale { position, nft_id: nft, auction_id, seller, buyer, price, fee, royalties, at: origin.block_time });
             }
             ChainEvent::NftTransferred { token_id, from, to, origin } => {
                 let nft = id(&token_id);
-                self.exec(
-                    "UPDATE nfts SET owner = $2, previous_owner = $3, transfers = transfers + 1, updated_at = $4 WHERE nft_id = $1",
-                    &[Text(&nft), Text(&to), Text(&from), Int(origin.block_time)],
-                )
-                .await?;
-                self.exec(
-                    "INSERT INTO owner_history (position, nft_id, owner, tx_hash, at) VALUES ($1, $2, $3, $4, $5)",
-                    &[Int(self.position), Text(&nft), Text(&to), Text(&origin.tx_hash), Int(origin.block_time)],
-                )
-                .await?;
+                if let Some(row) = self.nft(&nft) {
+                    row.owner.clone_from(&to);
+                    row.previous_owner = Some(from);
+                    row.transfers += 1;
+                    row.updated_at = origin.block_time;
+                }
+                self.owner_history.push(Owner { position, nft_id: nft, owner: to, tx_hash: origin.tx_hash, at: origin.block_time });
             }
             ChainEvent::NftBurned { token_id, owner, origin } => {
                 let nft = id(&token_id);
-                self.exec(
-                    "UPDATE nfts SET burned = 1, sale_type = 'NOT_FOR_SALE', highest_bid = '0', highest_bidder = NULL, \
-                     updated_at = $2 WHERE nft_id = $1",
-                    &[Text(&nft), Int(origin.block_time)],
-                )
-                .await?;
-                self.history(&nft, "BURNED", &owner, &origin.tx_hash, origin.block_time).await?;
+                if let Some(row) = self.nft(&nft) {
+                    row.burned = 1;
+                    row.sale_type = sale_name(SaleType::NotForSale).into();
+                    row.highest_bid = "0".into();
+                    row.highest_bidder = None;
+                    row.updated_at = origin.block_time;
+                }
+                self.history(position, &nft, "BURNED", &owner, &origin);
             }
             _ => {}
         }
         Ok(())
     }
 
-    async fn owner(&mut self, nft: &str) -> Result<String, sqlx::Error> {
-        let owner: Option<String> = sqlx::query_scalar("SELECT owner FROM nfts WHERE nft_id = $1")
-            .bind(nft)
-            .fetch_optional(&mut *self.conn)
-            .await?;
-        Ok(owner.unwrap_or_default())
+    /// The token's row, to change (none before its mint).
+    fn nft(&mut self, nft: &str) -> Option<&mut Nft> {
+        self.nfts.get_mut(nft).map(Tracked::change)
     }
 
-    async fn sold_in(&mut self, nft: &str, tx: &str) -> Result<bool, sqlx::Error> {
-        let sold: Option<i64> = sqlx::query_scalar(
-            "SELECT position FROM nft_history WHERE nft_id = $1 AND tx_hash = $2 \
-             AND type_of_event IN ('PURCHASED', 'WON_AUCTION')",
-        )
-        .bind(nft)
-        .bind(tx)
-        .fetch_optional(&mut *self.conn)
-        .await?;
-        Ok(sold.is_some())
+    /// One auction of the token, to change.
+    fn auction(&mut self, nft: &str, auction_id: &str) -> Option<&mut Auction> {
+        self.auctions.get_mut(nft)?.get_mut(auction_id).map(Tracked::change)
+    }
+
+    /// Every open bid of this bidder and amount in the auction gets `status`.
+    fn close_bids(&mut self, nft: &str, auction_id: &str, bidder: &str, amount: &str, status: &'static str) {
+        let bids = self.bids.get_mut(nft).into_iter().flatten();
+        for bid in bids.filter(|b| b.row.status == "BID" && b.row.auction_id == auction_id && b.row.bidder == bidder && b.row.amount == amount) {
+            bid.change().status = status;
+        }
+    }
+
+    fn history(&mut self, position: i64, nft: &str, kind: &'static str, address: &str, origin: &Origin) {
+        let key = (nft.to_owned(), origin.tx_hash.clone());
+        match kind {
+            "PURCHASED" | "WON_AUCTION" => {
+                self.sold.insert(key);
+            }
+            "REMOVED_FROM_SALE" => self.removals.entry(key).or_default().push(position),
+            _ => {}
+        }
+        self.history.insert(position, History {
+            position,
+            nft_id: nft.to_owned(),
+            kind,
+            address: address.to_owned(),
+            tx_hash: origin.tx_hash.clone(),
+            at: origin.block_time,
+        });
+    }
+
+    /// Writes what changed.
+    async fn write(&self, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+        let nfts: Vec<_> = self.nfts.values().filter(|n| n.changed).map(|n| n.row.values()).collect();
+        sql::insert(conn, "nfts", &Nft::COLUMNS, &sql::upsert(&["nft_id"], &Nft::COLUMNS), &nfts).await?;
+        let auctions: Vec<_> = self.auctions.values().flat_map(BTreeMap::values).filter(|a| a.changed).map(|a| a.row.values()).collect();
+        sql::insert(conn, "auctions", &Auction::COLUMNS, &sql::upsert(&["nft_id", "auction_id"], &Auction::COLUMNS), &auctions).await?;
+        let mut bids: Vec<&Bid> = self.bids.values().flatten().filter(|b| b.changed).map(|b| &b.row).collect();
+        bids.sort_by_key(|b| b.position);
+        let bids: Vec<_> = bids.into_iter().map(Bid::values).collect();
+        sql::insert(conn, "bids", &Bid::COLUMNS, "ON CONFLICT (position) DO UPDATE SET status = excluded.status", &bids).await?;
+        let deleted: Vec<Value<'_>> = self.history_deleted.iter().map(|&p| Value::Int(p)).collect();
+        sql::execute_in(conn, "DELETE FROM nft_history WHERE position IN ()", &deleted).await?;
+        let history: Vec<_> = self.history.values().map(History::values).collect();
+        sql::insert(conn, "nft_history", &History::COLUMNS, "", &history).await?;
+        let owners: Vec<_> = self.owner_history.iter().map(Owner::values).collect();
+        sql::insert(conn, "owner_history", &Owner::COLUMNS, "", &owners).await?;
+        let sales: Vec<_> = self.sales.iter().map(Sale::values).collect();
+        sql::insert(conn, "sales", &Sale::COLUMNS, "", &sales).await?;
+        Ok(())
     }
 }
 
-/// A value bound to a statement (the Any driver takes these two kinds here).
-enum Bind<'a> {
-    Text(&'a str),
-    Int(i64),
+/// Distinct keys, for an `IN ()`.
+fn keys(ids: &mut Vec<String>) -> Vec<Value<'_>> {
+    ids.sort_unstable();
+    ids.dedup();
+    ids.iter().map(Value::from).collect()
+}
+
+/// An `nfts` row (every column but `total_likes`, which no chain event sets).
+struct Nft {
+    nft_id: String,
+    chain_id: i64,
+    token_id: String,
+    token_uri: String,
+    creator: String,
+    owner: String,
+    previous_owner: Option<String>,
+    sale_type: String,
+    price: String,
+    price_key: String,
+    base_price: String,
+    end_time: i64,
+    auction_id: String,
+    highest_bid: String,
+    highest_bidder: Option<String>,
+    royalties: String,
+    transfers: i64,
+    burned: i64,
+    minted_at: i64,
+    updated_at: i64,
+    mint_tx: String,
+    bid_count: i64,
+    sales: i64,
+}
+
+impl Nft {
+    const COLUMNS: [&str; 23] = [
+        "nft_id",
+        "chain_id",
+        "token_id",
+        "token_uri",
+        "creator",
+        "owner",
+        "previous_owner",
+        "sale_type",
+        "price",
+        "price_key",
+        "base_price",
+        "end_time",
+        "auction_id",
+        "highest_bid",
+        "highest_bidder",
+        "royalties",
+        "transfers",
+        "burned",
+        "minted_at",
+        "updated_at",
+        "mint_tx",
+        "bid_count",
+        "sales",
+    ];
+
+    fn from_row(row: &AnyRow) -> Result<Self, sqlx::Error> {
+        Ok(Self {
+            nft_id: row.try_get(0)?,
+            chain_id: row.try_get(1)?,
+            token_id: row.try_get(2)?,
+            token_uri: row.try_get(3)?,
+            creator: row.try_get(4)?,
+            owner: row.try_get(5)?,
+            previous_owner: row.try_get(6)?,
+            sale_type: row.try_get(7)?,
+            price: row.try_get(8)?,
+            price_key: row.try_get(9)?,
+            base_price: row.try_get(10)?,
+            end_time: row.try_get(11)?,
+            auction_id: row.try_get(12)?,
+            highest_bid: row.try_get(13)?,
+            highest_bidder: row.try_get(14)?,
+            royalties: row.try_get(15)?,
+            transfers: row.try_get(16)?,
+            burned: row.try_get(17)?,
+            minted_at: row.try_get(18)?,
+            updated_at: row.try_get(19)?,
+            mint_tx: row.try_get(20)?,
+            bid_count: row.try_get(21)?,
+            sales: row.try_get(22)?,
+        })
+    }
+
+    fn values(&self) -> Vec<Value<'_>> {
+        vec![
+            (&self.nft_id).into(),
+            self.chain_id.into(),
+            (&self.token_id).into(),
+            (&self.token_uri).into(),
+            (&self.creator).into(),
+            (&self.owner).into(),
+            (&self.previous_owner).into(),
+            (&self.sale_type).into(),
+            (&self.price).into(),
+            (&self.price_key).into(),
+            (&self.base_price).into(),
+            self.end_time.into(),
+            (&self.auction_id).into(),
+            (&self.highest_bid).into(),
+            (&self.highest_bidder).into(),
+            (&self.royalties).into(),
+            self.transfers.into(),
+            self.burned.into(),
+            self.minted_at.into(),
+            self.updated_at.into(),
+            (&self.mint_tx).into(),
+            self.bid_count.into(),
+            self.sales.into(),
+        ]
+    }
+}
+
+/// An `auctions` row.
+struct Auction {
+    nft_id: String,
+    auction_id: String,
+    start_price: String,
+    buy_now_price: String,
+    end_time: i64,
+    highest_bid: String,
+    winner: Option<String>,
+    ended: i64,
+    started_at: i64,
+}
+
+impl Auction {
+    const COLUMNS: [&str; 9] =
+        ["nft_id", "auction_id", "start_price", "buy_now_price", "end_time", "highest_bid", "winner", "ended", "started_at"];
+
+    fn from_row(row: &AnyRow) -> Result<Self, sqlx::Error> {
+        Ok(Self {
+            nft_id: row.try_get(0)?,
+            auction_id: row.try_get(1)?,
+            start_price: row.try_get(2)?,
+            buy_now_price: row.try_get(3)?,
+            end_time: row.try_get(4)?,
+            highest_bid: row.try_get(5)?,
+            winner: row.try_get(6)?,
+            ended: row.try_get(7)?,
+            started_at: row.try_get(8)?,
+        })
+    }
+
+    fn values(&self) -> Vec<Value<'_>> {
+        vec![
+            (&self.nft_id).into(),
+            (&self.auction_id).into(),
+            (&self.start_price).into(),
+            (&self.buy_now_price).into(),
+            self.end_time.into(),
+            (&self.highest_bid).into(),
+            (&self.winner).into(),
+            self.ended.into(),
+            self.started_at.into(),
+        ]
+    }
+}
+
+/// A `bids` row.
+struct Bid {
+    position: i64,
+    nft_id: String,
+    auction_id: String,
+    bidder: String,
+    amount: String,
+    tx_hash: String,
+    created_at: i64,
+    /// BID | ALLOTED | REFUNDED.
+    status: &'static str,
+}
+
+impl Bid {
+    const COLUMNS: [&str; 8] = ["position", "nft_id", "auction_id", "bidder", "amount", "tx_hash", "created_at", "status"];
+
+    /// An open bid (the only ones loaded).
+    fn from_row(row: &AnyRow) -> Result<Self, sqlx::Error> {
+        Ok(Self {
+            position: row.try_get(0)?,
+            nft_id: row.try_get(1)?,
+            auction_id: row.try_get(2)?,
+            bidder: row.try_get(3)?,
+            amount: row.try_get(4)?,
+            tx_hash: row.try_get(5)?,
+            created_at: row.try_get(6)?,
+            status: "BID",
+        })
+    }
+
+    fn values(&self) -> Vec<Value<'_>> {
+        vec![
+            self.position.into(),
+            (&self.nft_id).into(),
+            (&self.auction_id).into(),
+            (&self.bidder).into(),
+            (&self.amount).into(),
+            (&self.tx_hash).into(),
+            self.created_at.into(),
+            self.status.into(),
+        ]
+    }
+}
+
+/// An `nft_history` row.
+struct History {
+    position: i64,
+    nft_id: String,
+    kind: &'static str,
+    address: String,
+    tx_hash: String,
+    at: i64,
+}
+
+impl History {
+    const COLUMNS: [&str; 6] = ["position", "nft_id", "type_of_event", "address", "tx_hash", "at"];
+
+    fn values(&self) -> Vec<Value<'_>> {
+        vec![
+            self.position.into(),
+            (&self.nft_id).into(),
+            self.kind.into(),
+            (&self.address).into(),
+            (&self.tx_hash).into(),
+            self.at.into(),
+        ]
+    }
+}
+
+/// An `owner_history` row.
+struct Owner {
+    position: i64,
+    nft_id: String,
+    owner: String,
+    tx_hash: String,
+    at: i64,
+}
+
+impl Owner {
+    const COLUMNS: [&str; 5] = ["position", "nft_id", "owner", "tx_hash", "at"];
+
+    fn values(&self) -> Vec<Value<'_>> {
+        vec![self.position.into(), (&self.nft_id).into(), (&self.owner).into(), (&self.tx_hash).into(), self.at.into()]
+    }
+}
+
+/// A `sales` row.
+struct Sale {
+    position: i64,
+    nft_id: String,
+    auction_id: String,
+    seller: String,
+    buyer: String,
+    price: String,
+    fee: String,
+    royalties: String,
+    at: i64,
+}
+
+impl Sale {
+    const COLUMNS: [&str; 9] = ["position", "nft_id", "auction_id", "seller", "buyer", "price", "fee", "royalties", "at"];
+
+    fn values(&self) -> Vec<Value<'_>> {
+        vec![
+            self.position.into(),
+            (&self.nft_id).into(),
+            (&self.auction_id).into(),
+            (&self.seller).into(),
+            (&self.buyer).into(),
+            (&self.price).into(),
+            (&self.fee).into(),
+            (&self.royalties).into(),
+            self.at.into(),
+        ]
+    }
 }

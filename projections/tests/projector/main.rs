@@ -12,10 +12,11 @@ use projections::{Projector, ReadDb};
 use sqlx::Row;
 use uuid::Uuid;
 
+mod batches;
 mod queries;
 mod replay;
 
-const CHAIN: u64 = 80001;
+pub(crate) const CHAIN: u64 = 80001;
 
 pub(crate) fn origin(block: u64) -> Origin {
     Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }

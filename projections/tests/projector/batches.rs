@@ -1,0 +1,177 @@
+//! Batches: the projector folds a batch of events in memory and writes the result at once, so
+//! the read tables must not depend on where batches start or end (inside one transaction's
+//! events, between a bid and its refund, across a retraction).
+
+use std::sync::Arc;
+
+use domain::{
+    EventStore, ExpectedVersion, Metadata,
+    catalog::{CatalogEvent, Property},
+    chain::{ChainEvent, Origin, SaleType, chain_stream},
+};
+use projections::{Projector, ReadDb, test_utils::market_history};
+use uuid::Uuid;
+
+use crate::{CHAIN, append, each_read_db};
+
+/// Block `block`'s transaction: events with the same block are of one transaction.
+fn tx(block: u64) -> Origin {
+    crate::origin(block)
+}
+
+fn sale(token: &str, sale_type: SaleType, price: &str, auction_id: &str, end_time: i64, block: u64) -> ChainEvent {
+    ChainEvent::SaleUpdated {
+        token_id: token.into(),
+        sale_type,
+        price: price.into(),
+        base_price: if sale_type == SaleType::Auction { "50".into() } else { "0".into() },
+        end_time,
+        auction_id: auction_id.into(),
+        origin: tx(block),
+    }
+}
+
+fn bid(token: &str, auction_id: &str, bidder: &str, amount: &str, block: u64) -> ChainEvent {
+    ChainEvent::BidPlaced {
+        token_id: token.into(),
+        auction_id: auction_id.into(),
+        bidder: bidder.into(),
+        amount: amount.into(),
+        end_time: 1_900_000_000 + block as i64,
+        origin: tx(block),
+    }
+}
+
+fn refund(token: &str, auction_id: &str, bidder: &str, amount: &str, block: u64) -> ChainEvent {
+    ChainEvent::BidRefunded { token_id: token.into(), auction_id: auction_id.into(), bidder: bidder.into(), amount: amount.into(), origin: tx(block) }
+}
+
+fn sold(token: &str, auction_id: &str, seller: &str, buyer: &str, price: &str, block: u64) -> ChainEvent {
+    ChainEvent::NftSold {
+        token_id: token.into(),
+        auction_id: auction_id.into(),
+        buyer: buyer.into(),
+        seller: seller.into(),
+        price: price.into(),
+        fee: "1".into(),
+        royalties: "2".into(),
+        seller_proceeds: "3".into(),
+        origin: tx(block),
+    }
+}
+
+fn transferred(token: &str, from: &str, to: &str, block: u64) -> ChainEvent {
+    ChainEvent::NftTransferred { token_id: token.into(), from: from.into(), to: to.into(), origin: tx(block) }
+}
+
+async fn describe(store: &dyn EventStore, token: &str, title: &str) {
+    let event = CatalogEvent::NftDetailsRecorded {
+        chain_id: CHAIN,
+        token_id: token.into(),
+        title: title.into(),
+        description: format!("{title}, described"),
+        category_id: "art".into(),
+        file: format!("/ipfs/img{token}"),
+        metadata_url: format!("/ipfs/meta{token}"),
+        properties: vec![Property { key: "edition".into(), value: "1".into() }],
+        creator_user_id: None,
+    };
+    store.append(&event.stream_id(), ExpectedVersion::Any, vec![event.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
+}
+
+async fn category(store: &dyn EventStore, id: &str, name: &str) {
+    let event = CatalogEvent::CategoryAdded { id: id.into(), name: name.into() };
+    store.append("categories", ExpectedVersion::Any, vec![event.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
+}
+
+/// The rules' corner cases, one after another, and a reorg in the middle.
+async fn corner_cases(store: &dyn EventStore) {
+    let e = "9001";
+    category(store, "art", "Art").await;
+    category(store, "music", "Music").await;
+    append(store, &[
+        ChainEvent::NftMinted { token_id: e.into(), creator: "0xalice".into(), token_uri: "u".into(), royalties: vec![], origin: tx(1) },
+        sale(e, SaleType::FixedPrice, "500", "0", 0, 2),
+        ChainEvent::PriceChanged { token_id: e.into(), price: "600".into(), origin: tx(3) },
+        // A sale whose listing is cleared after the sale in the same transaction: no removal.
+        sold(e, "0", "0xalice", "0xbob", "600", 4),
+        sale(e, SaleType::NotForSale, "0", "0", 0, 4),
+        transferred(e, "0xalice", "0xbob", 4),
+    ])
+    .await;
+    describe(store, e, "first title").await;
+    category(store, "art", "Fine art").await;
+    let ids = append(store, &[
+        sale(e, SaleType::Auction, "5000", "7", 1_900_000_000, 5),
+        bid(e, "7", "0xcarol", "100", 6),
+        // The same auction again (its end moved): it keeps its bid.
+        sale(e, SaleType::Auction, "5000", "7", 1_900_000_100, 7),
+        ChainEvent::PriceChanged { token_id: e.into(), price: "900".into(), origin: tx(8) },
+        bid(e, "7", "0xdave", "200", 9),
+        refund(e, "7", "0xcarol", "100", 9),
+        ChainEvent::BidRejected { token_id: e.into(), auction_id: "7".into(), bidder: "0xdave".into(), amount: "200".into(), origin: tx(10) },
+        sale(e, SaleType::NotForSale, "0", "0", 0, 11),
+    ])
+    .await;
+    describe(store, e, "second title").await;
+    // A reorg retracts Dave's bid.
+    let retraction = ChainEvent::BlocksRetracted { from_block: 9, to_block: 9, event_ids: vec![ids[4]], streams: vec![format!("nft-{CHAIN}-{e}")] };
+    store.append(&chain_stream(CHAIN), ExpectedVersion::Any, vec![retraction.to_new_event(Uuid::now_v7(), Metadata::default()).unwrap()]).await.unwrap();
+    append(store, &[
+        bid(e, "7", "0xfrank", "250", 9),
+        sale(e, SaleType::Auction, "5000", "8", 1_900_000_200, 12),
+        bid(e, "8", "0xerin", "300", 13),
+        bid(e, "8", "0xerin", "300", 13),
+        // Settlement: the ended auction, the cleared listing, the transfer, then the sale.
+        ChainEvent::AuctionEnded { token_id: e.into(), auction_id: "8".into(), winner: "0xerin".into(), amount: "300".into(), origin: tx(14) },
+        sale(e, SaleType::NotForSale, "0", "0", 0, 14),
+        transferred(e, "0xbob", "0xerin", 14),
+        sold(e, "8", "0xbob", "0xerin", "300", 14),
+        ChainEvent::NftBurned { token_id: e.into(), owner: "0xerin".into(), origin: tx(15) },
+        // Events of a token that was never minted touch only what exists without it.
+        sale("9002", SaleType::Auction, "10", "1", 1_900_000_000, 16),
+        bid("9002", "1", "0xgus", "20", 17),
+        ChainEvent::PriceChanged { token_id: "9002".into(), price: "30".into(), origin: tx(18) },
+    ])
+    .await;
+}
+
+/// The synthetic market history (mints, listings, sales, auctions, checkpoints).
+async fn market(store: &dyn EventStore, nfts: u64) {
+    for writes in market_history(nfts) {
+        store.append_streams(writes).await.unwrap();
+    }
+}
+
+/// The read tables after folding the whole log with `batch` events per batch, in a fresh
+/// generation: their checksum, and the search index's rows (which the checksum leaves out).
+async fn fold(store: &Arc<dyn EventStore>, url: &str, batch: usize) -> (String, Vec<(String, String, String)>) {
+    let db = ReadDb::open_generation(url, &format!("batch{batch}")).await.unwrap();
+    let head = store.head().await.unwrap().0;
+    let reached = Projector::new(store.clone(), db.clone()).await.unwrap().with_batch_size(batch).catch_up().await.unwrap();
+    assert_eq!(reached, head);
+    let search = if db.is_sqlite() {
+        sqlx::query_as("SELECT nft_id, title, description FROM nft_search ORDER BY nft_id").fetch_all(&db.pool()).await.unwrap()
+    } else {
+        Vec::new()
+    };
+    (db.checksum().await.unwrap(), search)
+}
+
+#[tokio::test]
+async fn the_read_tables_do_not_depend_on_the_batch_size() {
+    each_read_db(async |store, url| {
+        corner_cases(store.as_ref()).await;
+        market(store.as_ref(), 250).await;
+
+        let one_by_one = fold(&store, &url, 1).await;
+        for batch in [7, 1_000, 100_000] {
+            assert_eq!(fold(&store, &url, batch).await, one_by_one, "{batch} events per batch == one at a time");
+        }
+        if url.starts_with("sqlite") {
+            assert_eq!(one_by_one.1.len(), 251, "one search entry per described token");
+            assert!(one_by_one.1.contains(&("80001-9001".into(), "second title".into(), "second title, described".into())));
+        }
+    })
+    .await;
+}
