@@ -38,7 +38,8 @@ fn main() {
         chain.transact(chain.accounts[1], mint_call("ipfs://lag", 1, &[], 0, U256::ZERO, U256::from(1_000u64)), U256::ZERO).await;
         chain
     });
-    let poll = config.indexer_config(&chain.url, chain.market, chain.deployment_block, true).poll_interval;
+    let indexer_config = config.indexer_config(&chain.url, chain.market, chain.deployment_block, true);
+    let poll = indexer_config.poll_interval;
 
     // The stack, on its own runtime as the binary runs it.
     let state = server.block_on(async {
@@ -47,7 +48,6 @@ fn main() {
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let handle = projector.handle();
         tokio::spawn(projector.run());
-        let indexer_config = config.indexer_config(&chain.url, chain.market, chain.deployment_block, true);
         let indexer = indexer::Indexer::connect(indexer_config, store.clone()).await.unwrap();
         let indexer_handle = indexer.handle();
         tokio::spawn(indexer.run(std::future::pending()));
