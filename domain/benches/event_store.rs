@@ -31,7 +31,7 @@ const STREAM_POOL: u64 = 10_000;
 const READ_PAGE: usize = 10_000;
 /// Single appends alternate between the raw loop and the store in this many rounds, so both meet
 /// the same disk: on a shared machine one fsync can take several times another.
-const SINGLE_ROUNDS: usize = 10;
+const SINGLE_ROUNDS: usize = 20;
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.replace('_', "").parse().ok()).unwrap_or(default)
