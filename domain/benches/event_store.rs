@@ -5,7 +5,8 @@
 //! same I/O: a bare INSERT of the same bytes in the same batch shape into a table with the same
 //! columns and no checks, a bare INSERT+COMMIT per event, a bare SELECT scan. Each raw limit
 //! goes through the driver the store itself uses (rusqlite for SQLite, sqlx for Postgres).
-//! Single appends alternate with their raw loop in rounds, so both see the same disk.
+//! Appends alternate with their raw loop in rounds (ten for batches, twenty for single events),
+//! so both see the same disk.
 //!
 //! `cargo bench -p domain --bench event_store`; `BENCH_EVENTS` sets the log size
 //! (default 1,000,000), `BENCH_SINGLE` the single-append count (default 2,000),
@@ -29,9 +30,11 @@ const BATCH: usize = 100;
 const STREAMS_PER_BATCH: usize = 10;
 const STREAM_POOL: u64 = 10_000;
 const READ_PAGE: usize = 10_000;
-/// Single appends alternate between the raw loop and the store in this many rounds, so both meet
-/// the same disk: on a shared machine one fsync can take several times another.
-const SINGLE_ROUNDS: usize = 10;
+/// Appends alternate with their raw loop in rounds, so both meet the same disk and the same
+/// neighbours: on a shared machine one fsync can take several times another.
+const BATCH_ROUNDS: usize = 10;
+/// Rounds of single appends (shorter, so more of them).
+const SINGLE_ROUNDS: usize = 20;
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.replace('_', "").parse().ok()).unwrap_or(default)
@@ -139,14 +142,25 @@ fn report(backend: &str, events: usize, figures: &[Figure]) {
     }
 }
 
-async fn append_batches(store: &dyn EventStore, events: usize) -> Duration {
+/// The batches the store appends, `events / BATCH` of them.
+fn batches(events: usize) -> Vec<Vec<StreamAppend>> {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let batches: Vec<_> = (0..events / BATCH).map(|_| batch(&mut rng)).collect();
+    (0..events / BATCH).map(|_| batch(&mut rng)).collect()
+}
+
+async fn append_batches(store: &dyn EventStore, batches: Vec<Vec<StreamAppend>>) -> Duration {
     let start = Instant::now();
     for b in batches {
         store.append_streams(b).await.expect("append batch");
     }
     start.elapsed()
+}
+
+/// `batches` split into the rounds of [`BATCH_ROUNDS`].
+fn rounds(batches: Vec<Vec<StreamAppend>>) -> Vec<Vec<Vec<StreamAppend>>> {
+    let per_round = batches.len().div_ceil(BATCH_ROUNDS).max(1);
+    let mut batches = batches.into_iter();
+    std::iter::from_fn(|| Some(batches.by_ref().take(per_round).collect::<Vec<_>>()).filter(|r| !r.is_empty())).collect()
 }
 
 /// The single-event appends, taken round by round (see [`SINGLE_ROUNDS`]).
@@ -213,14 +227,14 @@ const SQLITE_RAW_INSERT: &str = "INSERT INTO raw (position, stream_id, stream_ve
 
 /// Raw batches: one transaction per batch, SQLite's fastest bulk form inside (one prepared
 /// single-row INSERT run per row).
-fn sqlite_raw_batches(raw: &mut rusqlite::Connection, rows: &[RawRow]) -> Duration {
+fn sqlite_raw_batches(raw: &mut rusqlite::Connection, rows: &[RawRow], before: usize) -> Duration {
     let start = Instant::now();
     for (i, chunk) in rows.chunks(BATCH).enumerate() {
         let tx = raw.transaction().unwrap();
         {
             let mut statement = tx.prepare_cached(SQLITE_RAW_INSERT).unwrap();
             for (j, r) in chunk.iter().enumerate() {
-                sqlite_raw_insert(&mut statement, i * BATCH + j + 1, r);
+                sqlite_raw_insert(&mut statement, before + i * BATCH + j + 1, r);
             }
         }
         tx.commit().unwrap();
@@ -263,10 +277,17 @@ async fn bench_sqlite(events: usize, singles: usize) {
     let mut raw = domain::store::sqlite::open_connection(&dir.path().join("raw.db")).unwrap();
     raw.execute(SQLITE_RAW_TABLE, []).unwrap();
     let rows = raw_rows(&mut rng, events);
-    let raw_batched = rate(events, sqlite_raw_batches(&mut raw, &rows));
-
     let store = SqliteEventStore::open(&dir.path().join("events.db")).await.unwrap();
-    let batched = rate(events, append_batches(&store, events).await);
+
+    let (mut raw_batched, mut batched) = (Duration::ZERO, Duration::ZERO);
+    let mut first = 0;
+    for round in rounds(batches(events)) {
+        let n = round.len() * BATCH;
+        raw_batched += sqlite_raw_batches(&mut raw, &rows[first..first + n], first);
+        batched += append_batches(&store, round).await;
+        first += n;
+    }
+    let (raw_batched, batched) = (rate(events, raw_batched), rate(events, batched));
 
     let (mut raw_single, mut single) = (Duration::ZERO, Duration::ZERO);
     let mut ours = Singles::new(singles);
@@ -326,14 +347,21 @@ async fn bench_postgres(events: usize, singles: usize) {
     .await
     .unwrap();
     let rows = raw_rows(&mut rng, events);
-    let start = Instant::now();
-    for (i, chunk) in rows.chunks(BATCH).enumerate() {
-        pg_raw_insert(&pool, chunk, (i * BATCH + 1) as i64).await;
-    }
-    let raw_batched = rate(events, start.elapsed());
-
     let store: Arc<dyn EventStore> = Arc::new(PostgresEventStore::with_pool(pool.clone()).await.unwrap());
-    let batched = rate(events, append_batches(store.as_ref(), events).await);
+
+    let (mut raw_batched, mut batched) = (Duration::ZERO, Duration::ZERO);
+    let mut first = 0;
+    for round in rounds(batches(events)) {
+        let n = round.len() * BATCH;
+        let start = Instant::now();
+        for (i, raw) in rows[first..first + n].chunks(BATCH).enumerate() {
+            pg_raw_insert(&pool, raw, (first + i * BATCH + 1) as i64).await;
+        }
+        raw_batched += start.elapsed();
+        batched += append_batches(store.as_ref(), round).await;
+        first += n;
+    }
+    let (raw_batched, batched) = (rate(events, raw_batched), rate(events, batched));
 
     let (mut raw_single, mut single) = (Duration::ZERO, Duration::ZERO);
     let mut ours = Singles::new(singles);

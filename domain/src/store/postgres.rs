@@ -38,11 +38,14 @@ pub struct PostgresEventStore {
     head: Mutex<Option<(Position, [u8; 32])>>,
     known_versions: KnownVersions,
     appended: watch::Sender<Position>,
-    listener: JoinHandle<()>,
+    /// Follows other processes' appends; started by the first [`EventStore::appended`] call, so
+    /// a process that only writes (the indexer, a benchmark) is not woken by every append.
+    listener: std::sync::OnceLock<JoinHandle<()>>,
+    runtime: tokio::runtime::Handle,
 }
 
 impl PostgresEventStore {
-    /// Connects to `url`, runs the migrations and starts following other writers' appends.
+    /// Connects to `url` and runs the migrations.
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
         let pool = PgPoolOptions::new().max_connections(8).connect(url).await?;
         Self::with_pool(pool).await
@@ -55,8 +58,14 @@ impl PostgresEventStore {
             .fetch_one(&pool)
             .await?;
         let appended = watch::channel(head as u64).0;
-        let listener = tokio::spawn(follow_notifications(pool.clone(), appended.clone()));
-        Ok(Self { pool, head: Mutex::new(None), known_versions: Default::default(), appended, listener })
+        Ok(Self {
+            pool,
+            head: Mutex::new(None),
+            known_versions: Default::default(),
+            appended,
+            listener: std::sync::OnceLock::new(),
+            runtime: tokio::runtime::Handle::current(),
+        })
     }
 
     /// The pool, for tools that inspect the log directly (verify, tests).
@@ -85,7 +94,9 @@ impl PostgresEventStore {
 
 impl Drop for PostgresEventStore {
     fn drop(&mut self) {
-        self.listener.abort();
+        if let Some(listener) = self.listener.get() {
+            listener.abort();
+        }
     }
 }
 
@@ -363,6 +374,8 @@ impl EventStore for PostgresEventStore {
     }
 
     fn appended(&self) -> watch::Receiver<Position> {
+        self.listener
+            .get_or_init(|| self.runtime.spawn(follow_notifications(self.pool.clone(), self.appended.clone())));
         self.appended.subscribe()
     }
 }
