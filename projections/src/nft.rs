@@ -428,12 +428,12 @@ impl Batch {
     }
 
     fn history(&mut self, position: i64, nft: &str, kind: &'static str, address: &str, origin: &Origin) {
-        let key = (nft.to_owned(), origin.tx_hash.clone());
+        let key = || (nft.to_owned(), origin.tx_hash.clone());
         match kind {
             "PURCHASED" | "WON_AUCTION" => {
-                self.sold.insert(key);
+                self.sold.insert(key());
             }
-            "REMOVED_FROM_SALE" => self.removals.entry(key).or_default().push(position),
+            "REMOVED_FROM_SALE" => self.removals.entry(key()).or_default().push(position),
             _ => {}
         }
         self.history.insert(position, History {
