@@ -12,7 +12,7 @@ use domain::{ExpectedVersion, Metadata, StreamAppend, catalog::CatalogEvent};
 use projections::{Projector, ReadDb, test_utils::market_history};
 
 /// Events per read, as the projector reads them.
-const BATCH: usize = 1_000;
+const BATCH: usize = 20_000;
 /// Average events a token adds to the history (mint, listing, description, trades, checkpoints).
 const EVENTS_PER_NFT: u64 = 8;
 

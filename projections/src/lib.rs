@@ -1,8 +1,10 @@
 //! The read side of the marketplace.
 //!
-//! The [`Projector`] reads the event log in order and folds each event into SQL read tables in
-//! the same transaction as its checkpoint, on SQLite or PostgreSQL ([`ReadDb`]). Read tables are
-//! never a source of truth: drop them and the projector rebuilds them from the log.
+//! The [`Projector`] reads the event log in order and folds it into SQL read tables a batch at a
+//! time, each batch in the same transaction as its checkpoint, on SQLite or PostgreSQL
+//! ([`ReadDb`]). Each [`ReadModel`] folds a batch in memory and writes the result with a few
+//! multi-row statements. Read tables are never a source of truth: drop them and the projector
+//! rebuilds them from the log.
 
 pub mod accounts;
 mod catalog;

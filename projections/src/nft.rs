@@ -174,7 +174,7 @@ impl Batch {
         }
 
         let mut batch = Batch::default();
-        for row in sql::select_in(conn, &format!("SELECT {} FROM nfts WHERE nft_id IN ()", Nft::COLUMNS.join(", ")), &keys(&mut tokens)).await? {
+        for row in sql::select_in(conn, &format!("SELECT {} FROM nfts WHERE nft_id IN ()", Nft::CHANGING.join(", ")), &keys(&mut tokens)).await? {
             let nft = Nft::from_row(&row)?;
             batch.nfts.insert(nft.nft_id.clone(), Tracked::loaded(nft));
         }
@@ -213,10 +213,15 @@ impl Batch {
                 let royalties = serde_json::to_string(&royalties).unwrap_or_else(|_| "[]".into());
                 let row = Nft {
                     nft_id: nft.clone(),
-                    chain_id: chain_id as i64,
-                    token_id,
-                    token_uri,
-                    creator: creator.clone(),
+                    minted: Some(Minted {
+                        chain_id: chain_id as i64,
+                        token_id,
+                        token_uri,
+                        creator: creator.clone(),
+                        royalties,
+                        minted_at: origin.block_time,
+                        mint_tx: origin.tx_hash.clone(),
+                    }),
                     owner: creator.clone(),
                     previous_owner: None,
                     sale_type: sale_name(SaleType::NotForSale).into(),
@@ -227,12 +232,9 @@ impl Batch {
                     auction_id: "0".into(),
                     highest_bid: "0".into(),
                     highest_bidder: None,
-                    royalties,
                     transfers: 0,
                     burned: 0,
-                    minted_at: origin.block_time,
                     updated_at: origin.block_time,
-                    mint_tx: origin.tx_hash.clone(),
                     bid_count: 0,
                     sales: 0,
                 };
@@ -428,12 +430,12 @@ impl Batch {
     }
 
     fn history(&mut self, position: i64, nft: &str, kind: &'static str, address: &str, origin: &Origin) {
-        let key = (nft.to_owned(), origin.tx_hash.clone());
+        let key = || (nft.to_owned(), origin.tx_hash.clone());
         match kind {
             "PURCHASED" | "WON_AUCTION" => {
-                self.sold.insert(key);
+                self.sold.insert(key());
             }
-            "REMOVED_FROM_SALE" => self.removals.entry(key).or_default().push(position),
+            "REMOVED_FROM_SALE" => self.removals.entry(key()).or_default().push(position),
             _ => {}
         }
         self.history.insert(position, History {
@@ -448,8 +450,10 @@ impl Batch {
 
     /// Writes what changed.
     async fn write(&self, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
-        let nfts: Vec<_> = self.nfts.values().filter(|n| n.changed).map(|n| n.row.values()).collect();
-        sql::insert(conn, "nfts", &Nft::COLUMNS, &sql::upsert(&["nft_id"], &Nft::COLUMNS), &nfts).await?;
+        let (minted, stored): (Vec<&Nft>, Vec<&Nft>) = self.nfts.values().filter(|n| n.changed).map(|n| &n.row).partition(|n| n.minted.is_some());
+        let columns: Vec<&str> = Nft::CHANGING.iter().chain(&Nft::MINTED).copied().collect();
+        sql::insert(conn, "nfts", &columns, "", &minted.into_iter().map(Nft::values).collect::<Vec<_>>()).await?;
+        sql::update(conn, "nfts", &Nft::CHANGING, &stored.into_iter().map(Nft::values).collect::<Vec<_>>()).await?;
         let auctions: Vec<_> = self.auctions.values().flat_map(BTreeMap::values).filter(|a| a.changed).map(|a| a.row.values()).collect();
         sql::insert(conn, "auctions", &Auction::COLUMNS, &sql::upsert(&["nft_id", "auction_id"], &Auction::COLUMNS), &auctions).await?;
         let mut bids: Vec<&Bid> = self.bids.values().flatten().filter(|b| b.changed).map(|b| &b.row).collect();
@@ -475,13 +479,13 @@ fn keys(ids: &mut Vec<String>) -> Vec<Value<'_>> {
     ids.iter().map(Value::from).collect()
 }
 
-/// An `nfts` row (every column but `total_likes`, which no chain event sets).
+/// An `nfts` row (every column but `total_likes`, which no chain event sets): the columns
+/// events change, and those its mint fixed. A stored row is loaded and updated without the
+/// latter; a row minted in the batch is inserted whole.
 struct Nft {
     nft_id: String,
-    chain_id: i64,
-    token_id: String,
-    token_uri: String,
-    creator: String,
+    /// What the mint fixed, when the batch minted it.
+    minted: Option<Minted>,
     owner: String,
     previous_owner: Option<String>,
     sale_type: String,
@@ -492,23 +496,28 @@ struct Nft {
     auction_id: String,
     highest_bid: String,
     highest_bidder: Option<String>,
-    royalties: String,
     transfers: i64,
     burned: i64,
-    minted_at: i64,
     updated_at: i64,
-    mint_tx: String,
     bid_count: i64,
     sales: i64,
 }
 
+/// The columns of an `nfts` row its mint fixes.
+struct Minted {
+    chain_id: i64,
+    token_id: String,
+    token_uri: String,
+    creator: String,
+    royalties: String,
+    minted_at: i64,
+    mint_tx: String,
+}
+
 impl Nft {
-    const COLUMNS: [&str; 23] = [
+    /// The id, then the columns events change.
+    const CHANGING: [&str; 16] = [
         "nft_id",
-        "chain_id",
-        "token_id",
-        "token_uri",
-        "creator",
         "owner",
         "previous_owner",
         "sale_type",
@@ -519,51 +528,42 @@ impl Nft {
         "auction_id",
         "highest_bid",
         "highest_bidder",
-        "royalties",
         "transfers",
         "burned",
-        "minted_at",
         "updated_at",
-        "mint_tx",
         "bid_count",
         "sales",
     ];
+    /// The columns a mint fixes.
+    const MINTED: [&str; 7] = ["chain_id", "token_id", "token_uri", "creator", "royalties", "minted_at", "mint_tx"];
 
+    /// A stored row's [`Nft::CHANGING`] columns.
     fn from_row(row: &AnyRow) -> Result<Self, sqlx::Error> {
         Ok(Self {
             nft_id: row.try_get(0)?,
-            chain_id: row.try_get(1)?,
-            token_id: row.try_get(2)?,
-            token_uri: row.try_get(3)?,
-            creator: row.try_get(4)?,
-            owner: row.try_get(5)?,
-            previous_owner: row.try_get(6)?,
-            sale_type: row.try_get(7)?,
-            price: row.try_get(8)?,
-            price_key: row.try_get(9)?,
-            base_price: row.try_get(10)?,
-            end_time: row.try_get(11)?,
-            auction_id: row.try_get(12)?,
-            highest_bid: row.try_get(13)?,
-            highest_bidder: row.try_get(14)?,
-            royalties: row.try_get(15)?,
-            transfers: row.try_get(16)?,
-            burned: row.try_get(17)?,
-            minted_at: row.try_get(18)?,
-            updated_at: row.try_get(19)?,
-            mint_tx: row.try_get(20)?,
-            bid_count: row.try_get(21)?,
-            sales: row.try_get(22)?,
+            minted: None,
+            owner: row.try_get(1)?,
+            previous_owner: row.try_get(2)?,
+            sale_type: row.try_get(3)?,
+            price: row.try_get(4)?,
+            price_key: row.try_get(5)?,
+            base_price: row.try_get(6)?,
+            end_time: row.try_get(7)?,
+            auction_id: row.try_get(8)?,
+            highest_bid: row.try_get(9)?,
+            highest_bidder: row.try_get(10)?,
+            transfers: row.try_get(11)?,
+            burned: row.try_get(12)?,
+            updated_at: row.try_get(13)?,
+            bid_count: row.try_get(14)?,
+            sales: row.try_get(15)?,
         })
     }
 
+    /// The values of [`Nft::CHANGING`], then of [`Nft::MINTED`] when the batch minted it.
     fn values(&self) -> Vec<Value<'_>> {
-        vec![
+        let mut values = vec![
             (&self.nft_id).into(),
-            self.chain_id.into(),
-            (&self.token_id).into(),
-            (&self.token_uri).into(),
-            (&self.creator).into(),
             (&self.owner).into(),
             (&self.previous_owner).into(),
             (&self.sale_type).into(),
@@ -574,15 +574,24 @@ impl Nft {
             (&self.auction_id).into(),
             (&self.highest_bid).into(),
             (&self.highest_bidder).into(),
-            (&self.royalties).into(),
             self.transfers.into(),
             self.burned.into(),
-            self.minted_at.into(),
             self.updated_at.into(),
-            (&self.mint_tx).into(),
             self.bid_count.into(),
             self.sales.into(),
-        ]
+        ];
+        if let Some(minted) = &self.minted {
+            values.extend::<[Value<'_>; 7]>([
+                minted.chain_id.into(),
+                (&minted.token_id).into(),
+                (&minted.token_uri).into(),
+                (&minted.creator).into(),
+                (&minted.royalties).into(),
+                minted.minted_at.into(),
+                (&minted.mint_tx).into(),
+            ]);
+        }
+        values
     }
 }
 

@@ -147,6 +147,7 @@ impl Projector {
             *writer = None;
             return Err(failed);
         }
+        self.db.checkpoint_in_background();
         self.projected.send_replace(last);
         Ok(true)
     }
@@ -256,4 +257,3 @@ impl Projector {
         Ok(())
     }
 }
-

@@ -9,7 +9,10 @@
 
 use std::{
     path::{Path, PathBuf},
-    sync::{Arc, RwLock},
+    sync::{
+        Arc, RwLock,
+        atomic::{AtomicBool, Ordering},
+    },
 };
 
 use sha2::{Digest, Sha256};
@@ -46,6 +49,8 @@ struct Current {
 pub struct ReadDb {
     base: Base,
     current: Arc<RwLock<Current>>,
+    /// A WAL checkpoint is running in the background (SQLite).
+    checkpointing: Arc<AtomicBool>,
     /// Opened with [`ReadDb::open`]: follows the published generation. A generation opened by
     /// name (a replay building one) stays where it is.
     follows: bool,
@@ -73,7 +78,12 @@ impl ReadDb {
 
     async fn open_generation_of(base: Base, generation: String) -> Result<Self, ProjectionError> {
         let pool = connect(&base, &generation).await?;
-        Ok(Self { base, current: Arc::new(RwLock::new(Current { pool, generation })), follows: false })
+        Ok(Self {
+            base,
+            current: Arc::new(RwLock::new(Current { pool, generation })),
+            checkpointing: Arc::new(AtomicBool::new(false)),
+            follows: false,
+        })
     }
 
     /// Whether this is SQLite (full-text search differs: FTS5 there, tsvector on Postgres).
@@ -104,6 +114,22 @@ impl ReadDb {
         tracing::info!(generation = %published, "switching to a rebuilt generation of the read models");
         *self.current.write().expect("not poisoned") = Current { pool, generation: published };
         Ok(true)
+    }
+
+    /// SQLite: copies the write-ahead log into the database file on a connection of its own, in
+    /// the background, at most one at a time, so that the projector's commits do not wait for
+    /// it. Postgres: nothing to do.
+    pub fn checkpoint_in_background(&self) {
+        if !self.is_sqlite() || self.checkpointing.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let (pool, checkpointing) = (self.pool(), self.checkpointing.clone());
+        tokio::spawn(async move {
+            if let Err(error) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
+                tracing::warn!(%error, "checkpointing the read database's write-ahead log");
+            }
+            checkpointing.store(false, Ordering::Release);
+        });
     }
 
     /// Makes this generation the one every reader uses.
@@ -270,17 +296,19 @@ async fn connect(base: &Base, generation: &str) -> Result<AnyPool, ProjectionErr
         Base::Sqlite(path) => {
             let url = format!("sqlite://{}?mode=rwc", generation_file(path, generation).display());
             AnyPoolOptions::new()
-                // Four for queries, one the projector keeps.
+                // Four for queries and checkpoints, one the projector keeps.
                 .max_connections(5)
                 .after_connect(|conn, _| {
                     Box::pin(async move {
                         // Read models are rebuilt from the log, so NORMAL durability is enough (a
                         // commit, rows and checkpoint together, may be lost in a power cut, never
-                        // half-kept). A large page cache, statement journals in memory and fewer
-                        // WAL checkpoints keep a replay's big transactions fast.
+                        // half-kept). A large page cache and statement journals in memory keep a
+                        // replay's big transactions fast; the projector has the WAL checkpointed
+                        // in the background (`checkpoint_in_background`), a commit does it only
+                        // past 256 MiB.
                         conn.execute(
                             "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 10000; \
-                             PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 16384;",
+                             PRAGMA cache_size = -65536; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 65536;",
                         )
                         .await?;
                         Ok(())

@@ -112,6 +112,27 @@ pub(crate) async fn insert(
     Ok(())
 }
 
+/// `UPDATE {table} SET c = v.c ... FROM (VALUES (...), ...) AS v WHERE {table}.{key} = v.{key}`
+/// for every row, in chunks: the first of `columns` is the key, the others are set.
+pub(crate) async fn update(conn: &mut AnyConnection, table: &str, columns: &[&str], rows: &[Vec<Value<'_>>]) -> Result<(), sqlx::Error> {
+    let width = columns.len();
+    let per_chunk = (MAX_PARAMS / width).max(1);
+    // A VALUES list's columns are named column1, column2... in both databases.
+    let set: Vec<String> = columns.iter().enumerate().skip(1).map(|(i, c)| format!("{c} = v.column{}", i + 1)).collect();
+    for chunk in rows.chunks(per_chunk) {
+        let sql = format!(
+            "UPDATE {table} SET {} FROM (VALUES {}) AS v WHERE {table}.{} = v.column1",
+            set.join(", "),
+            placeholders(is_sqlite(conn), chunk.len(), width),
+            columns[0],
+        );
+        let values: Vec<Value<'_>> = chunk.iter().flat_map(|row| row.iter().copied()).collect();
+        debug_assert_eq!(values.len(), chunk.len() * width);
+        run(conn, &sql, &values, false, chunk.len() == per_chunk).await?;
+    }
+    Ok(())
+}
+
 /// `ON CONFLICT ({key}) DO UPDATE SET c = excluded.c` for each of `columns` not in the key.
 pub(crate) fn upsert(key: &[&str], columns: &[&str]) -> String {
     let set: Vec<String> = columns.iter().filter(|c| !key.contains(c)).map(|c| format!("{c} = excluded.{c}")).collect();
