@@ -47,11 +47,9 @@ async fn main() -> ExitCode {
     let result = match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => run(cli.config, false).await,
         Command::Dev { fresh } => {
-            if fresh {
-                if let Err(err) = start_over(&cli.config) {
-                    eprintln!("error: {err:#}");
-                    return ExitCode::FAILURE;
-                }
+            if fresh && let Err(err) = start_over(&cli.config) {
+                eprintln!("error: {err:#}");
+                return ExitCode::FAILURE;
             }
             run(cli.config, true).await
         }
