@@ -58,7 +58,12 @@ fn main() {
         .iter()
         .flat_map(|search| {
             (1..=3).flat_map(move |page| {
-                ["0", "1"].map(|order| format!("/api/nft/explore/?formOfSale=ALL&sortBy=PRICE&orderBy={order}&page={page}&search={}", search.replace(' ', "%20")))
+                ["0", "1"].map(|order| {
+                    format!(
+                        "/api/nft/explore/?formOfSale=ALL&sortBy=PRICE&orderBy={order}&page={page}&search={}",
+                        search.replace(' ', "%20")
+                    )
+                })
             })
         })
         .collect();

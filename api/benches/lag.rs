@@ -11,11 +11,7 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use alloy::{
-    primitives::U256,
-    providers::Provider,
-    rpc::types::Filter,
-};
+use alloy::{primitives::U256, providers::Provider, rpc::types::Filter};
 use indexer::{
     bindings::Marketplace,
     test_utils::{TestChain, mint_call},
@@ -110,6 +106,10 @@ fn main() {
         println!("lag from a mined transaction to /api/nft/detail, {rounds} rounds, indexer polling every {} ms:", poll.as_millis());
         println!("  lag   : p50 {:>7.2} ms  p99 {:>7.2} ms  (goal p50 < 100 ms)", lags.ms(50.0), lags.ms(99.0));
         println!("  floor : p50 {:>7.2} ms  p99 {:>7.2} ms  (head + logs + one detail read)", floor.ms(50.0), floor.ms(99.0));
-        println!("  ratio floor / lag at p50: {:.2}; the expected wait for the next poll alone is {:.0} ms", floor.ms(50.0) / lags.ms(50.0), poll.as_secs_f64() * 500.0);
+        println!(
+            "  ratio floor / lag at p50: {:.2}; the expected wait for the next poll alone is {:.0} ms",
+            floor.ms(50.0) / lags.ms(50.0),
+            poll.as_secs_f64() * 500.0
+        );
     });
 }

@@ -173,7 +173,13 @@ pub struct Config {
 impl Config {
     /// The indexer's settings for the contract at `address` on the node at `rpc_url`; `local` is
     /// true when that node is the dev stack's own anvil.
-    pub fn indexer_config(&self, rpc_url: &str, address: alloy::primitives::Address, deployment_block: u64, local: bool) -> indexer::IndexerConfig {
+    pub fn indexer_config(
+        &self,
+        rpc_url: &str,
+        address: alloy::primitives::Address,
+        deployment_block: u64,
+        local: bool,
+    ) -> indexer::IndexerConfig {
         let mut config = indexer::IndexerConfig::new(rpc_url, self.chain_id, address, deployment_block);
         config.confirmations = self.confirmations;
         config.max_reorg_depth = self.max_reorg_depth;

@@ -103,11 +103,11 @@ impl LocalChain {
 
 /// The anvil binary installed by `npm install` in `contracts/` (pinned to 1.5.1 there).
 fn anvil_binary() -> anyhow::Result<PathBuf> {
-    let candidates = [PathBuf::from("contracts/node_modules/.bin/anvil"), PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../contracts/node_modules/.bin/anvil")];
-    candidates
-        .into_iter()
-        .find(|path| path.exists())
-        .context("anvil is not installed: run `npm install` in contracts/ (scripts/run does)")
+    let candidates = [
+        PathBuf::from("contracts/node_modules/.bin/anvil"),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../contracts/node_modules/.bin/anvil"),
+    ];
+    candidates.into_iter().find(|path| path.exists()).context("anvil is not installed: run `npm install` in contracts/ (scripts/run does)")
 }
 
 fn rpc(method: &str) -> serde_json::Value {
@@ -138,9 +138,7 @@ pub async fn ensure_deployed(data_dir: &Path, rpc_url: &str, chain_id: u64) -> a
             deployment.address
         );
     }
-    let tx = TransactionRequest::default()
-        .from(deployer)
-        .with_deploy_code(indexer::bindings::Marketplace::BYTECODE.clone());
+    let tx = TransactionRequest::default().from(deployer).with_deploy_code(indexer::bindings::Marketplace::BYTECODE.clone());
     let receipt = provider.send_transaction(tx).await?.get_receipt().await?;
     if !receipt.status() {
         bail!("the deployment transaction reverted");

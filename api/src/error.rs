@@ -8,7 +8,10 @@ use axum::{
 use serde::Serialize;
 use utoipa::{
     PartialSchema, ToSchema,
-    openapi::{RefOr, Type, schema::{ObjectBuilder, Schema}},
+    openapi::{
+        RefOr, Type,
+        schema::{ObjectBuilder, Schema},
+    },
 };
 
 /// The envelope every response uses: `{statuscode, body, message}`, with the HTTP status equal
@@ -161,7 +164,6 @@ impl IntoResponse for ApiError {
             }
             other => other.to_string(),
         };
-        (status, Json(Envelope { statuscode: status.as_u16(), body: Null, message }))
-            .into_response()
+        (status, Json(Envelope { statuscode: status.as_u16(), body: Null, message })).into_response()
     }
 }

@@ -4,13 +4,13 @@
 //! `marketplace` binary in `main.rs` wires configuration, the event store and the server.
 
 pub mod auth;
+pub mod bootstrap;
 pub mod config;
+pub mod dev;
 pub mod error;
 pub mod files;
 pub mod mail;
 pub mod read_cache;
-pub mod bootstrap;
-pub mod dev;
 pub mod routes;
 
 use std::{path::Path, sync::Arc, time::Duration};
@@ -52,12 +52,7 @@ const READ_YOUR_WRITES: Duration = Duration::from_secs(5);
 impl AppState {
     /// The state for `config` over an opened log, read database and projector: the file store
     /// and the accounts services come from the configuration; no chain until [`Self::with_chain`].
-    pub fn new(
-        config: config::Config,
-        store: Arc<dyn EventStore>,
-        read: ReadDb,
-        projector: ProjectorHandle,
-    ) -> anyhow::Result<Self> {
+    pub fn new(config: config::Config, store: Arc<dyn EventStore>, read: ReadDb, projector: ProjectorHandle) -> anyhow::Result<Self> {
         use anyhow::Context as _;
         let files = files::FileStore::from_config(&config).context("opening the file store")?;
         let accounts = auth::Accounts::from_config(&config).context("starting the accounts services")?;
@@ -112,13 +107,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(dev_mailbox)
         .merge(routes::chain::router())
         .merge(routes::metrics::router());
-    let api = routes::openapi::serve(api)
-        .layer(axum::middleware::from_fn(routes::metrics::count_responses))
-        .with_state(state);
+    let api = routes::openapi::serve(api).layer(axum::middleware::from_fn(routes::metrics::count_responses)).with_state(state);
     let index = ui_dir.join("index.html");
-    if index.exists() {
-        api.fallback_service(ServeDir::new(ui_dir).fallback(ServeFile::new(index)))
-    } else {
-        api
-    }
+    if index.exists() { api.fallback_service(ServeDir::new(ui_dir).fallback(ServeFile::new(index))) } else { api }
 }

@@ -39,9 +39,7 @@ enum Command {
 #[tokio::main]
 async fn main() -> ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into()),
-        )
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info,sqlx=warn".into()))
         .init();
     let cli = Cli::parse();
     let result = match cli.command.unwrap_or(Command::Serve) {
@@ -135,14 +133,13 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
     };
     let state = AppState::new(config.clone(), store, read, projector_handle)?.with_chain(chain, indexer_handle);
     let app = api::app(state, &config.ui_dir);
-    let listener = tokio::net::TcpListener::bind(config.listen)
-        .await
-        .with_context(|| format!("listening on {}", config.listen))?;
+    let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("listening on {}", config.listen))?;
     tracing::info!("marketplace listening on http://{}", listener.local_addr()?);
     let mut server_stopped = stopped.clone();
-    let server = axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).with_graceful_shutdown(async move {
-        let _ = server_stopped.wait_for(|s| *s).await;
-    });
+    let server =
+        axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).with_graceful_shutdown(async move {
+            let _ = server_stopped.wait_for(|s| *s).await;
+        });
     let server = tokio::spawn(async move { server.await });
 
     // Ctrl-C (or SIGTERM) stops everything, the chain last so its state is saved.
@@ -178,9 +175,7 @@ async fn replay(config: Config) -> anyhow::Result<ExitCode> {
     let store = domain::store::open(&config.database_url()).await.context("opening the event log")?;
     let generation = format!("g{}", chrono::Utc::now().format("%Y%m%d%H%M%S"));
     let started = std::time::Instant::now();
-    let db = projections::ReadDb::open_generation(&config.read_database_url(), &generation)
-        .await
-        .context("creating the new generation")?;
+    let db = projections::ReadDb::open_generation(&config.read_database_url(), &generation).await.context("creating the new generation")?;
     let projector = projections::Projector::new(store, db.clone()).await?;
     let position = projector.catch_up().await.context("replaying the log")?;
     let checksum = db.checksum().await?;

@@ -172,9 +172,8 @@ struct Singles {
 impl Singles {
     fn new(n: usize) -> Self {
         let mut rng = Rng(7);
-        let events: Vec<_> = (0..n)
-            .map(|_| NewEvent { payload: payload(&mut rng), ..NewEvent::new("BidPlaced", 1, &(), metadata()).unwrap() })
-            .collect();
+        let events: Vec<_> =
+            (0..n).map(|_| NewEvent { payload: payload(&mut rng), ..NewEvent::new("BidPlaced", 1, &(), metadata()).unwrap() }).collect();
         Self { events: events.into_iter(), appended: 0 }
     }
 
@@ -216,8 +215,16 @@ const SQLITE_RAW_TABLE: &str = "CREATE TABLE raw (position INTEGER PRIMARY KEY, 
 fn sqlite_raw_insert(statement: &mut rusqlite::CachedStatement<'_>, position: usize, r: &RawRow) {
     statement
         .execute(rusqlite::params![
-            position as i64, r.stream_id, r.stream_version, &r.event_id.as_bytes()[..],
-            "BidPlaced", 1i64, r.payload, r.metadata, 0i64, &r.hash[..]
+            position as i64,
+            r.stream_id,
+            r.stream_version,
+            &r.event_id.as_bytes()[..],
+            "BidPlaced",
+            1i64,
+            r.payload,
+            r.metadata,
+            0i64,
+            &r.hash[..]
         ])
         .expect("raw insert");
 }
@@ -259,8 +266,15 @@ fn sqlite_raw_read(raw: &rusqlite::Connection) -> (usize, Duration) {
     let mut cursor = statement.query([]).unwrap();
     while let Some(row) = cursor.next().unwrap() {
         let _: SqliteRawRow<'_> = (
-            row.get(0).unwrap(), row.get(1).unwrap(), row.get(2).unwrap(), row.get_ref(3).unwrap().as_blob().unwrap(),
-            row.get(4).unwrap(), row.get(5).unwrap(), row.get(6).unwrap(), row.get(7).unwrap(), row.get(8).unwrap(),
+            row.get(0).unwrap(),
+            row.get(1).unwrap(),
+            row.get(2).unwrap(),
+            row.get_ref(3).unwrap().as_blob().unwrap(),
+            row.get(4).unwrap(),
+            row.get(5).unwrap(),
+            row.get(6).unwrap(),
+            row.get(7).unwrap(),
+            row.get(8).unwrap(),
             row.get_ref(9).unwrap().as_blob().unwrap(),
         );
         read += 1;
@@ -302,11 +316,21 @@ async fn bench_sqlite(events: usize, singles: usize) {
     let (n, elapsed) = read_everything(&store).await;
     let full_read = rate(n, elapsed);
 
-    report("SQLite (WAL, synchronous=FULL)", events, &[
-        Figure { what: "batched append (100/batch)", ours: batched, raw: raw_batched, goal: Some(100_000.0), ratio_goal: 0.5 },
-        Figure { what: "single durable append", ours: rate(singles, single), raw: rate(singles, raw_single), goal: None, ratio_goal: 0.8 },
-        Figure { what: "full sequential read", ours: full_read, raw: raw_read, goal: Some(500_000.0), ratio_goal: 0.5 },
-    ]);
+    report(
+        "SQLite (WAL, synchronous=FULL)",
+        events,
+        &[
+            Figure { what: "batched append (100/batch)", ours: batched, raw: raw_batched, goal: Some(100_000.0), ratio_goal: 0.5 },
+            Figure {
+                what: "single durable append",
+                ours: rate(singles, single),
+                raw: rate(singles, raw_single),
+                goal: None,
+                ratio_goal: 0.8,
+            },
+            Figure { what: "full sequential read", ours: full_read, raw: raw_read, goal: Some(500_000.0), ratio_goal: 0.5 },
+        ],
+    );
 }
 
 // ---------- Postgres ----------
@@ -384,9 +408,8 @@ async fn bench_postgres(events: usize, singles: usize) {
         )
         .fetch(&pool);
         while let Some(row) = stream.try_next().await.unwrap() {
-            let _: PgRawRow<'_> = (
-                row.get(0), row.get(1), row.get(2), row.get(3), row.get(4), row.get(5), row.get(6), row.get(7), row.get(8), row.get(9),
-            );
+            let _: PgRawRow<'_> =
+                (row.get(0), row.get(1), row.get(2), row.get(3), row.get(4), row.get(5), row.get(6), row.get(7), row.get(8), row.get(9));
             read += 1;
         }
     }
@@ -396,11 +419,21 @@ async fn bench_postgres(events: usize, singles: usize) {
     drop(store);
     pool.close().await;
 
-    report("PostgreSQL (fsync on, synchronous_commit on)", events, &[
-        Figure { what: "batched append (100/batch)", ours: batched, raw: raw_batched, goal: Some(30_000.0), ratio_goal: 0.5 },
-        Figure { what: "single durable append", ours: rate(singles, single), raw: rate(singles, raw_single), goal: None, ratio_goal: 0.8 },
-        Figure { what: "full sequential read", ours: full_read, raw: raw_read, goal: Some(200_000.0), ratio_goal: 0.5 },
-    ]);
+    report(
+        "PostgreSQL (fsync on, synchronous_commit on)",
+        events,
+        &[
+            Figure { what: "batched append (100/batch)", ours: batched, raw: raw_batched, goal: Some(30_000.0), ratio_goal: 0.5 },
+            Figure {
+                what: "single durable append",
+                ours: rate(singles, single),
+                raw: rate(singles, raw_single),
+                goal: None,
+                ratio_goal: 0.8,
+            },
+            Figure { what: "full sequential read", ours: full_read, raw: raw_read, goal: Some(200_000.0), ratio_goal: 0.5 },
+        ],
+    );
 }
 
 #[tokio::main]

@@ -8,14 +8,13 @@
 //! Nothing here knows about HTTP or read models: the API turns requests into commands, aggregates
 //! decide which events follow, and the store keeps them in one hash-chained global order.
 
-pub mod catalog;
 pub mod accounts;
+pub mod catalog;
 pub mod chain;
 pub mod store;
 
 pub use store::{
-    AppendOutcome, ChainCoordinates, EventStore, ExpectedVersion, Metadata, NewEvent, Position,
-    RecordedEvent, StoreError, StreamAppend,
+    AppendOutcome, ChainCoordinates, EventStore, ExpectedVersion, Metadata, NewEvent, Position, RecordedEvent, StoreError, StreamAppend,
 };
 
 #[cfg(any(test, feature = "test-utils"))]

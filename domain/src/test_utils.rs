@@ -20,10 +20,7 @@ impl TestPostgres {
         let admin = postgres_admin_url();
         let name = format!("mkt_test_{}", uuid::Uuid::new_v4().simple());
         let mut conn = PgConnection::connect(&admin).await.expect("connect to the test Postgres server");
-        sqlx::query(&format!("CREATE DATABASE {name}"))
-            .execute(&mut conn)
-            .await
-            .expect("create a test database");
+        sqlx::query(&format!("CREATE DATABASE {name}")).execute(&mut conn).await.expect("create a test database");
         let base = admin.rsplit_once('/').map(|(base, _)| base).unwrap_or(&admin);
         Self { url: format!("{base}/{name}"), name }
     }
@@ -38,9 +35,7 @@ impl Drop for TestPostgres {
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
             runtime.block_on(async {
                 let mut conn = PgConnection::connect(&admin).await?;
-                sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-                    .execute(&mut conn)
-                    .await?;
+                sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&mut conn).await?;
                 Ok::<_, sqlx::Error>(())
             })?;
             Ok::<_, Box<dyn std::error::Error + Send + Sync>>(())

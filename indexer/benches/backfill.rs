@@ -222,7 +222,11 @@ async fn main() {
     };
     let (bare, index, append) = (median(bare_rates), median(index_rates), median(append_rates));
     println!("---");
-    println!("backfill of {txs} transactions ({logs_total} logs, {} blocks, {} getLogs ranges), median of {RUNS} runs:", head - chain.deployment_block + 1, ranges.len());
+    println!(
+        "backfill of {txs} transactions ({logs_total} logs, {} blocks, {} getLogs ranges), median of {RUNS} runs:",
+        head - chain.deployment_block + 1,
+        ranges.len()
+    );
     println!("  bare eth_getLogs : {bare:>10.0} logs/s");
     println!("  indexer backfill : {index:>10.0} logs/s");
     println!("  ratio            : {:>10.2} (goal >= 0.5)", index / bare);

@@ -43,13 +43,7 @@ pub(crate) fn prepare_block(chain_id: u64, header: BlockHeader, logs: &[Log]) ->
         let id = chain_event_id(chain_id, &block_hash, &tx_hash, log_index, 0);
         let metadata = Metadata {
             actor: Some(ACTOR.into()),
-            chain: Some(ChainCoordinates {
-                chain_id,
-                block_number: header.number,
-                block_hash: block_hash.clone(),
-                tx_hash,
-                log_index,
-            }),
+            chain: Some(ChainCoordinates { chain_id, block_number: header.number, block_hash: block_hash.clone(), tx_hash, log_index }),
             ..Metadata::default()
         };
         events.push((event.stream_id(chain_id), event.to_new_event(id, metadata)?));
@@ -112,11 +106,7 @@ pub(crate) fn block_append(
         };
         checkpoints.push(checkpoint.to_new_event(checkpoint_id(chain_id, header), record_metadata())?);
     }
-    writes.push(StreamAppend {
-        stream_id: chain_stream.to_owned(),
-        expected: ExpectedVersion::Exact(chain_version),
-        events: checkpoints,
-    });
+    writes.push(StreamAppend { stream_id: chain_stream.to_owned(), expected: ExpectedVersion::Exact(chain_version), events: checkpoints });
     Ok(writes)
 }
 

@@ -69,10 +69,7 @@ impl IndexerConfig {
     /// Checks the values that cannot work.
     pub fn validate(&self) -> Result<(), IndexerError> {
         if self.max_range == 0 || self.max_range > MAX_RANGE_LIMIT {
-            return Err(IndexerError::Config(format!(
-                "max_range must be between 1 and {MAX_RANGE_LIMIT}, not {}",
-                self.max_range
-            )));
+            return Err(IndexerError::Config(format!("max_range must be between 1 and {MAX_RANGE_LIMIT}, not {}", self.max_range)));
         }
         if self.header_concurrency == 0 || self.header_batch_size == 0 {
             return Err(IndexerError::Config("header_concurrency and header_batch_size must be at least 1".into()));

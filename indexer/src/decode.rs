@@ -35,12 +35,7 @@ pub fn decode_log(log: &Log, block_time: i64) -> Result<Option<ChainEvent>, Inde
         tracing::debug!(block, log_index, "log without topics skipped");
         return Ok(None);
     };
-    let origin = Origin {
-        block_number: block,
-        block_time,
-        tx_hash: log.transaction_hash.map(hash).unwrap_or_default(),
-        log_index,
-    };
+    let origin = Origin { block_number: block, block_time, tx_hash: log.transaction_hash.map(hash).unwrap_or_default(), log_index };
     let fail = |reason: String| IndexerError::Decode { block, log_index, reason };
     macro_rules! decode {
         ($event:ty) => {
@@ -75,13 +70,7 @@ pub fn decode_log(log: &Log, block_time: i64) -> Result<Option<ChainEvent>, Inde
                     Ok(Royalty { receiver: address(*receiver), bps })
                 })
                 .collect::<Result<Vec<_>, IndexerError>>()?;
-            ChainEvent::NftMinted {
-                token_id: e.tokenId.to_string(),
-                creator: address(e.creator),
-                token_uri: e.tokenURI,
-                royalties,
-                origin,
-            }
+            ChainEvent::NftMinted { token_id: e.tokenId.to_string(), creator: address(e.creator), token_uri: e.tokenURI, royalties, origin }
         }
         M::SaleUpdated::SIGNATURE_HASH => {
             let e = decode!(M::SaleUpdated);
@@ -156,12 +145,7 @@ pub fn decode_log(log: &Log, block_time: i64) -> Result<Option<ChainEvent>, Inde
         }
         M::RoyaltyPaid::SIGNATURE_HASH => {
             let e = decode!(M::RoyaltyPaid);
-            ChainEvent::RoyaltyPaid {
-                token_id: e.tokenId.to_string(),
-                receiver: address(e.receiver),
-                amount: amount(e.amount),
-                origin,
-            }
+            ChainEvent::RoyaltyPaid { token_id: e.tokenId.to_string(), receiver: address(e.receiver), amount: amount(e.amount), origin }
         }
         M::Credited::SIGNATURE_HASH => {
             let e = decode!(M::Credited);
@@ -228,12 +212,15 @@ mod tests {
             Some(ChainEvent::NftBurned { token_id, owner, origin }) => {
                 assert_eq!(token_id, "5");
                 assert_eq!(owner, "0x00000000000000000000000000000000000000a1");
-                assert_eq!(origin, Origin {
-                    block_number: 7,
-                    block_time: 100,
-                    tx_hash: "0x00000000000000000000000000000000000000000000000000000000000000aa".into(),
-                    log_index: 3
-                });
+                assert_eq!(
+                    origin,
+                    Origin {
+                        block_number: 7,
+                        block_time: 100,
+                        tx_hash: "0x00000000000000000000000000000000000000000000000000000000000000aa".into(),
+                        log_index: 3
+                    }
+                );
             }
             other => panic!("expected a burn, got {other:?}"),
         }
@@ -267,11 +254,7 @@ mod tests {
 
     #[test]
     fn approvals_and_unknown_topics_are_skipped() {
-        let approval = Marketplace::Approval {
-            owner: Address::repeat_byte(1),
-            approved: Address::repeat_byte(2),
-            tokenId: U256::from(1),
-        };
+        let approval = Marketplace::Approval { owner: Address::repeat_byte(1), approved: Address::repeat_byte(2), tokenId: U256::from(1) };
         assert_eq!(decode_log(&encoded(&approval), 1).unwrap(), None);
         let unknown = LogData::new_unchecked(vec![B256::repeat_byte(0xee)], Default::default());
         assert_eq!(decode_log(&rpc_log(unknown), 1).unwrap(), None);

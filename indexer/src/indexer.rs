@@ -105,20 +105,13 @@ impl Indexer {
     /// Connects to `config.rpc_url` over HTTP, checks the chain id and loads the last checkpoint.
     pub async fn connect(config: IndexerConfig, store: Arc<dyn EventStore>) -> Result<Self, IndexerError> {
         config.validate()?;
-        let url = config
-            .rpc_url
-            .parse()
-            .map_err(|e| IndexerError::Config(format!("rpc_url {:?}: {e}", config.rpc_url)))?;
+        let url = config.rpc_url.parse().map_err(|e| IndexerError::Config(format!("rpc_url {:?}: {e}", config.rpc_url)))?;
         let provider = ProviderBuilder::new().connect_http(url).erased();
         Self::with_provider(config, store, provider).await
     }
 
     /// Like [`Indexer::connect`] with a provider built elsewhere (another transport, layers).
-    pub async fn with_provider(
-        config: IndexerConfig,
-        store: Arc<dyn EventStore>,
-        provider: DynProvider,
-    ) -> Result<Self, IndexerError> {
+    pub async fn with_provider(config: IndexerConfig, store: Arc<dyn EventStore>, provider: DynProvider) -> Result<Self, IndexerError> {
         config.validate()?;
         let metrics = Arc::new(Metrics::default());
         let rpc = Rpc::new(provider, &config, metrics.clone());
@@ -186,11 +179,7 @@ impl Indexer {
             let head = self.rpc.head().await?;
             self.shared.progress.send_modify(|p| p.chain_head = head);
             let target = head.saturating_sub(self.config.confirmations);
-            let outcome = if self.next <= target {
-                self.index_range(target, head).await?
-            } else {
-                self.check_tip().await?
-            };
+            let outcome = if self.next <= target { self.index_range(target, head).await? } else { self.check_tip().await? };
             match outcome {
                 Outcome::Done => break,
                 Outcome::Reorg => {
@@ -256,12 +245,7 @@ impl Indexer {
         };
         let _fetching = AbortOnDrop(tokio::spawn(fetcher.run(self.next, target, dense_start, sender)));
 
-        let mut writer = Writer {
-            pending: Vec::new(),
-            pending_events: 0,
-            through: None,
-            last_seen: self.tip.map(|t| (t.number, t.hash)),
-        };
+        let mut writer = Writer { pending: Vec::new(), pending_events: 0, through: None, last_seen: self.tip.map(|t| (t.number, t.hash)) };
         while let Some(chunk) = chunks.recv().await {
             let chunk = chunk?;
             for block in chunk.blocks {

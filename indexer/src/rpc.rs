@@ -191,10 +191,7 @@ impl Rpc {
         let waiters = numbers
             .iter()
             .map(|&number| {
-                batch.add_call::<_, Option<alloy::rpc::types::Block>>(
-                    "eth_getBlockByNumber",
-                    &(BlockNumberOrTag::Number(number), false),
-                )
+                batch.add_call::<_, Option<alloy::rpc::types::Block>>("eth_getBlockByNumber", &(BlockNumberOrTag::Number(number), false))
             })
             .collect::<Result<Vec<_>, _>>()?;
         batch.send().await?;
@@ -208,9 +205,7 @@ impl Rpc {
     /// The header of block `number`, `None` when the chain is shorter.
     pub async fn header(&self, number: u64) -> Result<Option<BlockHeader>, IndexerError> {
         let block = self
-            .retry("eth_getBlockByNumber", || async {
-                self.provider.get_block_by_number(BlockNumberOrTag::Number(number)).await
-            })
+            .retry("eth_getBlockByNumber", || async { self.provider.get_block_by_number(BlockNumberOrTag::Number(number)).await })
             .await?;
         Ok(block.map(|block| BlockHeader::from(&block.header)))
     }

@@ -46,11 +46,7 @@ pub fn anvil_binary() -> PathBuf {
     if let Some(anvil) = find() {
         return anvil;
     }
-    let status = Command::new("npm")
-        .arg("install")
-        .current_dir(&contracts)
-        .status()
-        .expect("run `npm install` in contracts/ to get anvil");
+    let status = Command::new("npm").arg("install").current_dir(&contracts).status().expect("run `npm install` in contracts/ to get anvil");
     assert!(status.success(), "npm install in contracts/ failed");
     find().expect("anvil in contracts/node_modules/@foundry-rs after npm install")
 }
@@ -89,10 +85,7 @@ impl TestChain {
         let anvil = anvil_binary();
         let mut last_error = String::new();
         for _ in 0..5 {
-            let port = std::net::TcpListener::bind("127.0.0.1:0")
-                .and_then(|l| l.local_addr())
-                .expect("a free port")
-                .port();
+            let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
             let child = Command::new(&anvil)
                 .args(["--host", "127.0.0.1", "--port", &port.to_string(), "--chain-id", &CHAIN_ID.to_string(), "--silent"])
                 .args(extra_args)
@@ -125,10 +118,8 @@ impl TestChain {
                 Some(wallet) => wallet.register_signer(signer),
             }
         }
-        let provider = ProviderBuilder::new()
-            .wallet(wallet.expect("at least one account"))
-            .connect_http(url.parse().expect("a URL"))
-            .erased();
+        let provider =
+            ProviderBuilder::new().wallet(wallet.expect("at least one account")).connect_http(url.parse().expect("a URL")).erased();
         Self { child, url, provider, accounts, market: Address::ZERO, deployment_block: 0 }
     }
 
@@ -194,12 +185,8 @@ impl TestChain {
 
     /// The latest block's number and timestamp.
     pub async fn latest(&self) -> (u64, u64) {
-        let block = self
-            .provider
-            .get_block_by_number(alloy::eips::BlockNumberOrTag::Latest)
-            .await
-            .expect("latest block")
-            .expect("a latest block");
+        let block =
+            self.provider.get_block_by_number(alloy::eips::BlockNumberOrTag::Latest).await.expect("latest block").expect("a latest block");
         (block.header.number, block.header.timestamp)
     }
 

@@ -28,7 +28,10 @@ async fn main() {
         .iter()
         .map(|(id, name)| CatalogEvent::CategoryAdded { id: (*id).into(), name: (*name).into() }.to_new_event(Metadata::default()).unwrap())
         .collect();
-    store.append_streams(vec![StreamAppend { stream_id: "categories".into(), expected: ExpectedVersion::Any, events: categories }]).await.unwrap();
+    store
+        .append_streams(vec![StreamAppend { stream_id: "categories".into(), expected: ExpectedVersion::Any, events: categories }])
+        .await
+        .unwrap();
     let mut head = 0;
     for writes in market_history(target / EVENTS_PER_NFT + 1) {
         head = store.append_streams(writes).await.unwrap().last_position;
@@ -56,7 +59,8 @@ async fn main() {
     let db = ReadDb::open(&format!("sqlite://{}", dir.path().join("read.db").display())).await.unwrap();
     let projector = Projector::new(store.clone(), db.clone()).await.unwrap();
     let t = Instant::now();
-    let reached = tokio::time::timeout(Duration::from_secs(1_800), projector.catch_up()).await.expect("replay took over 30 minutes").unwrap();
+    let reached =
+        tokio::time::timeout(Duration::from_secs(1_800), projector.catch_up()).await.expect("replay took over 30 minutes").unwrap();
     let replay = t.elapsed();
     assert_eq!(reached, head);
     let nfts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM nfts").fetch_one(&db.pool()).await.unwrap();

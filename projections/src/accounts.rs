@@ -45,11 +45,7 @@ impl ReadModel for Accounts {
 
 /// Folds one account event.
 async fn apply_one(conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
-    let user_id = event
-        .stream_id
-        .strip_prefix("user-")
-        .ok_or_else(|| malformed(event, "not in a user-<uuid> stream"))?
-        .to_owned();
+    let user_id = event.stream_id.strip_prefix("user-").ok_or_else(|| malformed(event, "not in a user-<uuid> stream"))?.to_owned();
     let parsed: UserEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
     match parsed {
         UserEvent::UserRegistered { email, username, full_name, auth_provider, at, .. }
@@ -75,11 +71,7 @@ async fn apply_one(conn: &mut AnyConnection, event: &RecordedEvent) -> Result<()
             sqlx::query("UPDATE users SET verified = 1 WHERE user_id = $1").bind(&user_id).execute(&mut *conn).await?;
         }
         UserEvent::EmailChanged { new_email, .. } => {
-            sqlx::query("UPDATE users SET email = $2 WHERE user_id = $1")
-                .bind(&user_id)
-                .bind(&new_email)
-                .execute(&mut *conn)
-                .await?;
+            sqlx::query("UPDATE users SET email = $2 WHERE user_id = $1").bind(&user_id).bind(&new_email).execute(&mut *conn).await?;
         }
         UserEvent::ProfileUpdated { full_name, username, bio, mobile_number, avatar, cover_image } => {
             sqlx::query(
@@ -166,9 +158,7 @@ async fn wallets(db: &ReadDb, user_id: &str) -> Result<Vec<LinkedWallet>, Projec
         .bind(user_id)
         .fetch_all(&db.pool().clone())
         .await?;
-    rows.iter()
-        .map(|r| Ok(LinkedWallet { provider: r.try_get("provider")?, address: r.try_get("address")? }))
-        .collect()
+    rows.iter().map(|r| Ok(LinkedWallet { provider: r.try_get("provider")?, address: r.try_get("address")? })).collect()
 }
 
 async fn profile_row(db: &ReadDb, user_id: &str, private: bool) -> Result<Option<UserProfile>, ProjectionError> {
@@ -235,7 +225,8 @@ mod tests {
     /// The same events folded on either backend give the same profiles.
     async fn fold_and_query(read_url: &str) {
         let dir = tempfile::tempdir().unwrap();
-        let store: Arc<dyn EventStore> = domain::store::open(&format!("sqlite://{}", dir.path().join("events.db").display())).await.unwrap();
+        let store: Arc<dyn EventStore> =
+            domain::store::open(&format!("sqlite://{}", dir.path().join("events.db").display())).await.unwrap();
         let at = "2026-01-01T00:00:00Z";
         let events = vec![
             event(json!({ "type": "UserRegistered", "userId": USER, "email": "a@example.com", "username": "Alice",

@@ -111,8 +111,7 @@ impl ReadModel for Catalog {
 
         let rows: Vec<Vec<Value<'_>>> =
             categories.iter().map(|(id, (name, position))| vec![id.into(), name.into(), (*position).into()]).collect();
-        sql::insert(conn, "categories", &["id", "name", "position"], "ON CONFLICT (id) DO UPDATE SET name = excluded.name", &rows)
-            .await?;
+        sql::insert(conn, "categories", &["id", "name", "position"], "ON CONFLICT (id) DO UPDATE SET name = excluded.name", &rows).await?;
         Ok(())
     }
 }

@@ -157,10 +157,14 @@ impl Batch {
         for (_, chain_id, event) in events {
             use ChainEvent::*;
             let (token, auctions, bids, sales) = match event {
-                NftMinted { token_id, .. } | NftTransferred { token_id, .. } | NftBurned { token_id, .. } => (token_id, false, false, false),
+                NftMinted { token_id, .. } | NftTransferred { token_id, .. } | NftBurned { token_id, .. } => {
+                    (token_id, false, false, false)
+                }
                 SaleUpdated { token_id, sale_type, .. } => (token_id, true, false, *sale_type == SaleType::NotForSale),
                 PriceChanged { token_id, .. } | BidPlaced { token_id, .. } => (token_id, true, false, false),
-                BidRefunded { token_id, .. } | BidRejected { token_id, .. } | AuctionEnded { token_id, .. } => (token_id, true, true, false),
+                BidRefunded { token_id, .. } | BidRejected { token_id, .. } | AuctionEnded { token_id, .. } => {
+                    (token_id, true, true, false)
+                }
                 NftSold { token_id, .. } => (token_id, false, false, true),
                 _ => continue,
             };
@@ -174,7 +178,9 @@ impl Batch {
         }
 
         let mut batch = Batch::default();
-        for row in sql::select_in(conn, &format!("SELECT {} FROM nfts WHERE nft_id IN ()", Nft::CHANGING.join(", ")), &keys(&mut tokens)).await? {
+        for row in
+            sql::select_in(conn, &format!("SELECT {} FROM nfts WHERE nft_id IN ()", Nft::CHANGING.join(", ")), &keys(&mut tokens)).await?
+        {
             let nft = Nft::from_row(&row)?;
             batch.nfts.insert(nft.nft_id.clone(), Tracked::loaded(nft));
         }
@@ -424,7 +430,9 @@ impl Batch {
     /// Every open bid of this bidder and amount in the auction gets `status`.
     fn close_bids(&mut self, nft: &str, auction_id: &str, bidder: &str, amount: &str, status: &'static str) {
         let bids = self.bids.get_mut(nft).into_iter().flatten();
-        for bid in bids.filter(|b| b.row.status == "BID" && b.row.auction_id == auction_id && b.row.bidder == bidder && b.row.amount == amount) {
+        for bid in
+            bids.filter(|b| b.row.status == "BID" && b.row.auction_id == auction_id && b.row.bidder == bidder && b.row.amount == amount)
+        {
             bid.change().status = status;
         }
     }
@@ -438,19 +446,23 @@ impl Batch {
             "REMOVED_FROM_SALE" => self.removals.entry(key()).or_default().push(position),
             _ => {}
         }
-        self.history.insert(position, History {
+        self.history.insert(
             position,
-            nft_id: nft.to_owned(),
-            kind,
-            address: address.to_owned(),
-            tx_hash: origin.tx_hash.clone(),
-            at: origin.block_time,
-        });
+            History {
+                position,
+                nft_id: nft.to_owned(),
+                kind,
+                address: address.to_owned(),
+                tx_hash: origin.tx_hash.clone(),
+                at: origin.block_time,
+            },
+        );
     }
 
     /// Writes what changed.
     async fn write(&self, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
-        let (minted, stored): (Vec<&Nft>, Vec<&Nft>) = self.nfts.values().filter(|n| n.changed).map(|n| &n.row).partition(|n| n.minted.is_some());
+        let (minted, stored): (Vec<&Nft>, Vec<&Nft>) =
+            self.nfts.values().filter(|n| n.changed).map(|n| &n.row).partition(|n| n.minted.is_some());
         let columns: Vec<&str> = Nft::CHANGING.iter().chain(&Nft::MINTED).copied().collect();
         sql::insert(conn, "nfts", &columns, "", &minted.into_iter().map(Nft::values).collect::<Vec<_>>()).await?;
         sql::update(conn, "nfts", &Nft::CHANGING, &stored.into_iter().map(Nft::values).collect::<Vec<_>>()).await?;
@@ -699,14 +711,7 @@ impl History {
     const COLUMNS: [&str; 6] = ["position", "nft_id", "type_of_event", "address", "tx_hash", "at"];
 
     fn values(&self) -> Vec<Value<'_>> {
-        vec![
-            self.position.into(),
-            (&self.nft_id).into(),
-            self.kind.into(),
-            (&self.address).into(),
-            (&self.tx_hash).into(),
-            self.at.into(),
-        ]
+        vec![self.position.into(), (&self.nft_id).into(), self.kind.into(), (&self.address).into(), (&self.tx_hash).into(), self.at.into()]
     }
 }
 

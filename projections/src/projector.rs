@@ -29,10 +29,8 @@ const POLL: Duration = Duration::from_millis(500);
 
 /// The position the read tables of `db`'s current generation include.
 async fn checkpoint(db: &ReadDb) -> Result<Position, ProjectionError> {
-    let position: Option<i64> = sqlx::query_scalar("SELECT position FROM projector_checkpoint WHERE name = $1")
-        .bind(NAME)
-        .fetch_optional(&db.pool())
-        .await?;
+    let position: Option<i64> =
+        sqlx::query_scalar("SELECT position FROM projector_checkpoint WHERE name = $1").bind(NAME).fetch_optional(&db.pool()).await?;
     Ok(position.unwrap_or(0) as Position)
 }
 

@@ -269,9 +269,8 @@ async fn published(base: &Base) -> Result<String, ProjectionError> {
             Err(_) => Ok(FIRST.into()),
         },
         Base::Postgres { admin, .. } => {
-            let generation: Option<String> = sqlx::query_scalar("SELECT generation FROM public.read_generation WHERE id = 1")
-                .fetch_optional(admin)
-                .await?;
+            let generation: Option<String> =
+                sqlx::query_scalar("SELECT generation FROM public.read_generation WHERE id = 1").fetch_optional(admin).await?;
             Ok(generation.unwrap_or_else(|| FIRST.into()))
         }
     }

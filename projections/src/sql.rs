@@ -84,11 +84,7 @@ async fn run(conn: &mut AnyConnection, sql: &str, values: &[Value<'_>], fetch: b
             Value::Int(int) => query.bind(int),
         };
     }
-    if fetch {
-        query.fetch_all(conn).await
-    } else {
-        query.execute(conn).await.map(|_| Vec::new())
-    }
+    if fetch { query.fetch_all(conn).await } else { query.execute(conn).await.map(|_| Vec::new()) }
 }
 
 /// `INSERT INTO {table} ({columns}) VALUES (...), ... {tail}` for every row, in chunks; `tail`

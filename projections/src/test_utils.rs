@@ -21,12 +21,12 @@ const MINTS_PER_BLOCK: u64 = 5;
 const TRADE_LAG: u64 = 200;
 
 const ADJECTIVES: [&str; 16] = [
-    "cosmic", "golden", "silent", "electric", "ancient", "neon", "crimson", "frozen", "wild", "hidden", "lunar", "velvet",
-    "broken", "solar", "misty", "radiant",
+    "cosmic", "golden", "silent", "electric", "ancient", "neon", "crimson", "frozen", "wild", "hidden", "lunar", "velvet", "broken",
+    "solar", "misty", "radiant",
 ];
 const NOUNS: [&str; 16] = [
-    "tiger", "garden", "portrait", "machine", "ocean", "temple", "forest", "dragon", "city", "dream", "mountain", "river",
-    "robot", "flower", "comet", "mask",
+    "tiger", "garden", "portrait", "machine", "ocean", "temple", "forest", "dragon", "city", "dream", "mountain", "river", "robot",
+    "flower", "comet", "mask",
 ];
 
 /// A small deterministic generator (SplitMix64), so runs compare.
@@ -93,7 +93,13 @@ impl Block {
         let id = chain_event_id(CHAIN_ID, &self.hash, &tx_hash, log_index, 0);
         let metadata = Metadata {
             actor: Some("indexer".into()),
-            chain: Some(ChainCoordinates { chain_id: CHAIN_ID, block_number: self.number, block_hash: self.hash.clone(), tx_hash, log_index }),
+            chain: Some(ChainCoordinates {
+                chain_id: CHAIN_ID,
+                block_number: self.number,
+                block_hash: self.hash.clone(),
+                tx_hash,
+                log_index,
+            }),
             ..Metadata::default()
         };
         let stream = event.stream_id(CHAIN_ID);
@@ -177,7 +183,10 @@ fn mint(block: &mut Block, dice: &mut Dice, tx: u64, token: u64, details: &mut V
         _ => vec![Royalty { receiver: creator.clone(), bps: 300 }, Royalty { receiver: address(500 + token % 13), bps: 200 }],
     };
     let origin = block.origin(tx);
-    block.log(tx, ChainEvent::NftMinted { token_id: token_id.clone(), creator, token_uri: format!("ipfs://bafy{token:052}"), royalties, origin });
+    block.log(
+        tx,
+        ChainEvent::NftMinted { token_id: token_id.clone(), creator, token_uri: format!("ipfs://bafy{token:052}"), royalties, origin },
+    );
     let price = price_of(token);
     let (sale_type, base_price, end_time, auction_id) = match token % 7 {
         0..=3 => (SaleType::FixedPrice, "0".to_owned(), 0, "0".to_owned()),
@@ -237,32 +246,41 @@ fn trade(block: &mut Block, tx: &mut u64, token: u64) {
             for (bidder, amount) in [(&first_bidder, "2000000000000000"), (&buyer, "3000000000000000")] {
                 *tx += 1;
                 let origin = block.origin(*tx);
-                block.log(*tx, ChainEvent::BidPlaced {
-                    token_id: token_id.clone(),
-                    auction_id: token_id.clone(),
-                    bidder: bidder.clone(),
-                    amount: amount.into(),
-                    end_time,
-                    origin,
-                });
+                block.log(
+                    *tx,
+                    ChainEvent::BidPlaced {
+                        token_id: token_id.clone(),
+                        auction_id: token_id.clone(),
+                        bidder: bidder.clone(),
+                        amount: amount.into(),
+                        end_time,
+                        origin,
+                    },
+                );
             }
             let origin = block.origin(*tx);
-            block.log(*tx, ChainEvent::BidRefunded {
-                token_id: token_id.clone(),
-                auction_id: token_id.clone(),
-                bidder: first_bidder,
-                amount: "2000000000000000".into(),
-                origin,
-            });
+            block.log(
+                *tx,
+                ChainEvent::BidRefunded {
+                    token_id: token_id.clone(),
+                    auction_id: token_id.clone(),
+                    bidder: first_bidder,
+                    amount: "2000000000000000".into(),
+                    origin,
+                },
+            );
             *tx += 1;
             let origin = block.origin(*tx);
-            block.log(*tx, ChainEvent::AuctionEnded {
-                token_id: token_id.clone(),
-                auction_id: token_id.clone(),
-                winner: buyer.clone(),
-                amount: "3000000000000000".into(),
-                origin,
-            });
+            block.log(
+                *tx,
+                ChainEvent::AuctionEnded {
+                    token_id: token_id.clone(),
+                    auction_id: token_id.clone(),
+                    winner: buyer.clone(),
+                    amount: "3000000000000000".into(),
+                    origin,
+                },
+            );
             settle(block, *tx, &token_id, &token_id, &seller, &buyer, "3000000000000000");
         }
         // Not for sale: it stays with its creator.
@@ -275,29 +293,35 @@ fn settle(block: &mut Block, tx: u64, token_id: &str, auction_id: &str, seller: 
     let wei: u128 = price.parse().expect("decimal wei");
     let (fee, royalty) = (wei / 20, wei / 20);
     let origin = block.origin(tx);
-    block.log(tx, ChainEvent::SaleUpdated {
-        token_id: token_id.into(),
-        sale_type: SaleType::NotForSale,
-        price: "0".into(),
-        base_price: "0".into(),
-        end_time: 0,
-        auction_id: "0".into(),
-        origin,
-    });
+    block.log(
+        tx,
+        ChainEvent::SaleUpdated {
+            token_id: token_id.into(),
+            sale_type: SaleType::NotForSale,
+            price: "0".into(),
+            base_price: "0".into(),
+            end_time: 0,
+            auction_id: "0".into(),
+            origin,
+        },
+    );
     let origin = block.origin(tx);
     block.log(tx, ChainEvent::NftTransferred { token_id: token_id.into(), from: seller.into(), to: buyer.into(), origin });
     let origin = block.origin(tx);
-    block.log(tx, ChainEvent::NftSold {
-        token_id: token_id.into(),
-        auction_id: auction_id.into(),
-        buyer: buyer.into(),
-        seller: seller.into(),
-        price: price.into(),
-        fee: fee.to_string(),
-        royalties: royalty.to_string(),
-        seller_proceeds: (wei - fee - royalty).to_string(),
-        origin,
-    });
+    block.log(
+        tx,
+        ChainEvent::NftSold {
+            token_id: token_id.into(),
+            auction_id: auction_id.into(),
+            buyer: buyer.into(),
+            seller: seller.into(),
+            price: price.into(),
+            fee: fee.to_string(),
+            royalties: royalty.to_string(),
+            seller_proceeds: (wei - fee - royalty).to_string(),
+            origin,
+        },
+    );
     let origin = block.origin(tx);
     block.log(tx, ChainEvent::RoyaltyPaid { token_id: token_id.into(), receiver: seller.into(), amount: royalty.to_string(), origin });
 }

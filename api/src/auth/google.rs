@@ -98,11 +98,7 @@ impl GoogleVerifier {
             .json()
             .await
             .map_err(|_| "Google's signing keys could not be read".to_owned())?;
-        let keys = set
-            .keys
-            .iter()
-            .filter_map(|jwk| Some((jwk.common.key_id.clone()?, DecodingKey::from_jwk(jwk).ok()?)))
-            .collect();
+        let keys = set.keys.iter().filter_map(|jwk| Some((jwk.common.key_id.clone()?, DecodingKey::from_jwk(jwk).ok()?))).collect();
         *self.keys.write().await = keys;
         Ok(())
     }

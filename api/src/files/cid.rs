@@ -20,11 +20,7 @@ struct Node {
 
 /// The CIDv1 (base32, `b...`) of `data` as `ipfs add --cid-version=1` would print it.
 pub fn cid_v1(data: &[u8]) -> String {
-    let leaves: Vec<Node> = if data.is_empty() {
-        vec![leaf(&[])]
-    } else {
-        data.chunks(CHUNK).map(leaf).collect()
-    };
+    let leaves: Vec<Node> = if data.is_empty() { vec![leaf(&[])] } else { data.chunks(CHUNK).map(leaf).collect() };
     let mut level = leaves;
     while level.len() > 1 {
         level = level.chunks(MAX_LINKS).map(parent).collect();
@@ -110,7 +106,10 @@ fn base32(bytes: &[u8]) -> String {
 
 /// Whether `text` looks like a CIDv1 this store could have produced (for routing and paths).
 pub fn is_cid_v1(text: &str) -> bool {
-    text.len() > 50 && text.len() < 70 && text.starts_with("baf") && text.bytes().all(|b| b.is_ascii_lowercase() || (b'2'..=b'7').contains(&b))
+    text.len() > 50
+        && text.len() < 70
+        && text.starts_with("baf")
+        && text.bytes().all(|b| b.is_ascii_lowercase() || (b'2'..=b'7').contains(&b))
 }
 
 #[cfg(test)]

@@ -70,8 +70,11 @@ impl KuboRpc {
         // began comes as a last line with a message (and a trailer reqwest does not surface).
         let mut cid = None;
         for line in body.lines().filter(|l| !l.trim().is_empty()) {
-            let entry: AddedEntry = serde_json::from_str(line)
-                .map_err(|e| FileError::BadAnswer { service: SERVICE, operation: "add", detail: e.to_string() })?;
+            let entry: AddedEntry = serde_json::from_str(line).map_err(|e| FileError::BadAnswer {
+                service: SERVICE,
+                operation: "add",
+                detail: e.to_string(),
+            })?;
             if let Some(message) = entry.message {
                 return Err(FileError::Refused { service: SERVICE, operation: "add", status: 200, message });
             }
@@ -128,10 +131,8 @@ impl KuboRpc {
         }
         let status = response.status().as_u16();
         let body = response.text().await.unwrap_or_default();
-        let message = serde_json::from_str::<serde_json::Value>(&body)
-            .ok()
-            .and_then(|v| v["Message"].as_str().map(str::to_owned))
-            .unwrap_or(body);
+        let message =
+            serde_json::from_str::<serde_json::Value>(&body).ok().and_then(|v| v["Message"].as_str().map(str::to_owned)).unwrap_or(body);
         Err(FileError::Refused { service: SERVICE, operation, status, message: shorten(message) })
     }
 }

@@ -168,8 +168,7 @@ impl FileStore {
                 );
             }
             tracing::info!(endpoint = %endpoint, "files: each new file is pinned by the pinning service");
-            store.pinning =
-                Some(pinning::PinningService::new(&endpoint, token.expose(), config.pinning_origins.clone(), http)?);
+            store.pinning = Some(pinning::PinningService::new(&endpoint, token.expose(), config.pinning_origins.clone(), http)?);
         }
         Ok(store)
     }

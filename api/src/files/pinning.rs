@@ -72,11 +72,8 @@ impl PinningService {
     /// pins the service bills for; a failed pin is requested again. Returns once the service
     /// has accepted the request (it then fetches the content in its own time).
     pub(super) async fn ensure_pinned(&self, file: &StoredFile) -> Result<(), FileError> {
-        let lookup = self.http.get(self.pins.clone()).query(&[
-            ("cid", file.cid.as_str()),
-            ("status", "queued,pinning,pinned"),
-            ("limit", "1"),
-        ]);
+        let lookup =
+            self.http.get(self.pins.clone()).query(&[("cid", file.cid.as_str()), ("status", "queued,pinning,pinned"), ("limit", "1")]);
         let existing: PinResults = read_json(self.send(lookup, "pin lookup").await?, "pin lookup").await?;
         if existing.count > 0 {
             tracing::debug!(cid = %file.cid, "already pinned remotely");

@@ -126,7 +126,11 @@ struct Registered {
         (status = 429, response = TooManyRequests),
     ),
 )]
-async fn register(State(state): State<AppState>, ClientIp(ip): ClientIp, Payload(req): Payload<RegisterRequest>) -> Result<Response, ApiError> {
+async fn register(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Payload(req): Payload<RegisterRequest>,
+) -> Result<Response, ApiError> {
     let email = validate::email("email", &req.email)?;
     validate::required("fullName", &req.full_name, validate::MAX_FULL_NAME)?;
     let username = validate::username(&req.username)?;
@@ -144,15 +148,8 @@ async fn register(State(state): State<AppState>, ClientIp(ip): ClientIp, Payload
     let code = secrets::new_code();
     let code_hash = state.accounts.keys.digest(ACCOUNT_CODE, user_id, &code);
     let now = Utc::now();
-    let command = UserCommand::Register {
-        user_id,
-        email: email.clone(),
-        username,
-        full_name: req.full_name,
-        password_hash,
-        code_hash,
-        now,
-    };
+    let command =
+        UserCommand::Register { user_id, email: email.clone(), username, full_name: req.full_name, password_hash, code_hash, now };
     execute(&state, user_id, |user| decide(user, command.clone())).await?;
     state.accounts.send(mail::account_code(&email, &code)).await;
     Ok(ok(Registered { user_id, email }, "Registration successful. A verification code has been sent to your email"))
@@ -230,10 +227,11 @@ async fn verify_account(
     };
     let code_hash = state.accounts.keys.digest(ACCOUNT_CODE, user_id, &code);
     let now = Utc::now();
-    let executed = match execute(&state, user_id, |user| decide(user, UserCommand::VerifyAccount { code_hash: code_hash.clone(), now })).await {
-        Err(CommandError::Rejected(AccountError::AlreadyVerified)) => return Ok(ok(Null, "User is already verified")),
-        other => other?,
-    };
+    let executed =
+        match execute(&state, user_id, |user| decide(user, UserCommand::VerifyAccount { code_hash: code_hash.clone(), now })).await {
+            Err(CommandError::Rejected(AccountError::AlreadyVerified)) => return Ok(ok(Null, "User is already verified")),
+            other => other?,
+        };
     if let Some(err) = rejection(&executed.events) {
         return Err(with_attempts(err));
     }

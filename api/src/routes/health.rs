@@ -5,7 +5,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::{AppState, error::{ApiError, Envelope, ok}};
+use crate::{
+    AppState,
+    error::{ApiError, Envelope, ok},
+};
 
 /// `/healthz`.
 pub fn router() -> OpenApiRouter<AppState> {

@@ -51,7 +51,13 @@ async fn metrics(State(state): State<AppState>) -> Result<Response, ApiError> {
     let mut out = String::new();
     metric(&mut out, "marketplace_event_log_position", "gauge", "Position of the last event in the log.", head);
     metric(&mut out, "marketplace_projector_position", "gauge", "Last log position folded into the read tables.", projected);
-    metric(&mut out, "marketplace_projector_lag_events", "gauge", "Events appended but not yet in the read tables.", head.saturating_sub(projected));
+    metric(
+        &mut out,
+        "marketplace_projector_lag_events",
+        "gauge",
+        "Events appended but not yet in the read tables.",
+        head.saturating_sub(projected),
+    );
     if let Some(indexer) = &state.indexer {
         let m = indexer.metrics();
         for (name, kind, help, value) in [

@@ -191,11 +191,7 @@ async fn explore(State(state): State<AppState>, params: Params) -> Result<Respon
 }
 
 async fn known(state: &AppState, id: &str) -> Result<(), ApiError> {
-    if nft::exists(&state.read, id).await.map_err(db_error)? {
-        Ok(())
-    } else {
-        Err(ApiError::NotFound(format!("No NFT with id {id}")))
-    }
+    if nft::exists(&state.read, id).await.map_err(db_error)? { Ok(()) } else { Err(ApiError::NotFound(format!("No NFT with id {id}"))) }
 }
 
 /// One NFT.
@@ -264,7 +260,10 @@ async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Resul
         .iter()
         .map(|h| {
             let p = person(&people, &h.address);
-            with(serde_json::to_value(h).unwrap_or_default(), json!({ "username": p["username"], "fullName": p["fullName"], "avatar": p["avatar"], "userId": p["userId"] }))
+            with(
+                serde_json::to_value(h).unwrap_or_default(),
+                json!({ "username": p["username"], "fullName": p["fullName"], "avatar": p["avatar"], "userId": p["userId"] }),
+            )
         })
         .collect();
     Ok(ok(json!({ "data": data }), "History fetched"))

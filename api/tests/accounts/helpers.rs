@@ -71,7 +71,8 @@ impl TestApp {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("data");
         let data = data.to_str().unwrap();
-        let defaults = [("--data-dir", data), ("--jwt-secret", "test-secret"), ("--rate-limit-per-ip", "1000"), ("--rate-limit-per-account", "1000")];
+        let defaults =
+            [("--data-dir", data), ("--jwt-secret", "test-secret"), ("--rate-limit-per-ip", "1000"), ("--rate-limit-per-account", "1000")];
         let mut args = vec!["test"];
         for (flag, value) in defaults {
             if !extra.contains(&flag) {
@@ -220,8 +221,8 @@ impl Form {
 /// A tiny valid PNG (1x1), padded to `size` bytes with an ancillary chunk-free tail.
 pub fn png(size: usize) -> Vec<u8> {
     let mut bytes = vec![
-        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01,
-        0x00, 0x00, 0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89,
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00,
+        0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89,
     ];
     while bytes.len() < size {
         bytes.push((bytes.len() % 251) as u8);
@@ -286,8 +287,7 @@ impl FakeGoogle {
     /// An RS256 token over `claims`, signed with this key (or `other_key`) under our kid.
     pub fn token_signed_by(&self, key: &aws_lc_rs::rsa::KeyPair, claims: &Value) -> String {
         let header = json!({ "alg": "RS256", "typ": "JWT", "kid": self.kid });
-        let signing_input =
-            format!("{}.{}", URL_SAFE_NO_PAD.encode(header.to_string()), URL_SAFE_NO_PAD.encode(claims.to_string()));
+        let signing_input = format!("{}.{}", URL_SAFE_NO_PAD.encode(header.to_string()), URL_SAFE_NO_PAD.encode(claims.to_string()));
         let mut signature = vec![0; key.public_modulus_len()];
         key.sign(&aws_lc_rs::signature::RSA_PKCS1_SHA256, &aws_lc_rs::rand::SystemRandom::new(), signing_input.as_bytes(), &mut signature)
             .unwrap();

@@ -83,10 +83,7 @@ async fn malformed_json_wrong_types_and_missing_fields_answer_400_in_the_envelop
     let broken = app.raw("POST", "/api/auth/register", None, "application/json", "{\"email\": ").await.expect(400);
     assert!(broken.message().contains("JSON"), "{}", broken.message());
 
-    let wrong_type = app
-        .json("POST", "/api/auth/login", None, json!({ "email": 5, "password": "x" }))
-        .await
-        .expect(400);
+    let wrong_type = app.json("POST", "/api/auth/login", None, json!({ "email": 5, "password": "x" })).await.expect(400);
     assert!(wrong_type.message().contains("email") && wrong_type.message().contains("invalid type"), "{}", wrong_type.message());
 
     let missing = app.json("POST", "/api/auth/login", None, json!({ "email": "a@example.com" })).await.expect(400);
@@ -98,7 +95,10 @@ async fn malformed_json_wrong_types_and_missing_fields_answer_400_in_the_envelop
     let bad_query = app.get("/api/auth/checkusername?username=ab", None).await.expect(400);
     assert!(bad_query.message().starts_with("username:"), "{}", bad_query.message());
 
-    let not_multipart = app.raw("PUT", "/api/account/myprofile", Some(&app.signed_up("m@example.com", "multi").await), "application/json", "{}").await.expect(400);
+    let not_multipart = app
+        .raw("PUT", "/api/account/myprofile", Some(&app.signed_up("m@example.com", "multi").await), "application/json", "{}")
+        .await
+        .expect(400);
     assert!(not_multipart.message().contains("multipart"), "{}", not_multipart.message());
 }
 
@@ -305,15 +305,18 @@ async fn a_reset_link_sets_a_new_password_once() {
 
     let link = app.mails("p@example.com").await[0]["link"].as_str().unwrap().to_owned();
     let token = link.split("/passwordreset/").nth(1).unwrap().to_owned();
-    let reset = |token: &str, password: &str, confirm: &str| {
-        json!({ "resetPasswordToken": token, "newPassword": password, "confirmPassword": confirm })
-    };
-    let mismatch = app.json("PUT", "/api/auth/resetpassword-changepassword", None, reset(&token, "new password 1", "new password 2")).await.expect(400);
+    let reset = |token: &str, password: &str, confirm: &str| json!({ "resetPasswordToken": token, "newPassword": password, "confirmPassword": confirm });
+    let mismatch = app
+        .json("PUT", "/api/auth/resetpassword-changepassword", None, reset(&token, "new password 1", "new password 2"))
+        .await
+        .expect(400);
     assert_eq!(mismatch.message(), "Password doesn't match");
     let last = if token.ends_with('0') { '1' } else { '0' };
     let forged = format!("{}{last}", &token[..token.len() - 1]);
     app.json("PUT", "/api/auth/resetpassword-changepassword", None, reset(&forged, "new password 1", "new password 1")).await.expect(400);
-    app.json("PUT", "/api/auth/resetpassword-changepassword", None, reset("nonsense", "new password 1", "new password 1")).await.expect(400);
+    app.json("PUT", "/api/auth/resetpassword-changepassword", None, reset("nonsense", "new password 1", "new password 1"))
+        .await
+        .expect(400);
 
     app.json("PUT", "/api/auth/resetpassword-changepassword", None, reset(&token, "new password 1", "new password 1")).await.expect(200);
     let new_session = app.login("p@example.com", "new password 1").await.expect(200).body()["accessToken"].as_str().unwrap().to_owned();
@@ -321,7 +324,10 @@ async fn a_reset_link_sets_a_new_password_once() {
     app.get("/api/account/myprofile", Some(&new_session)).await.expect(200);
     app.login("p@example.com", PASSWORD).await.expect(401);
 
-    let reused = app.json("PUT", "/api/auth/resetpassword-changepassword", None, reset(&token, "new password 2", "new password 2")).await.expect(400);
+    let reused = app
+        .json("PUT", "/api/auth/resetpassword-changepassword", None, reset(&token, "new password 2", "new password 2"))
+        .await
+        .expect(400);
     assert_eq!(reused.message(), "This password reset link is invalid or has expired");
 }
 
@@ -329,15 +335,25 @@ async fn a_reset_link_sets_a_new_password_once() {
 async fn changing_the_password_needs_the_current_one() {
     let app = TestApp::new().await;
     let token = app.signed_up("cp@example.com", "changer").await;
-    let change = |current: &str, new: &str, confirm: &str| json!({ "currentPassword": current, "newPassword": new, "confirmPassword": confirm });
+    let change =
+        |current: &str, new: &str, confirm: &str| json!({ "currentPassword": current, "newPassword": new, "confirmPassword": confirm });
 
-    let wrong = app.json("PUT", "/api/auth/change-account-password", Some(&token), change("nope nope", "brand new pass", "brand new pass")).await.expect(400);
+    let wrong = app
+        .json("PUT", "/api/auth/change-account-password", Some(&token), change("nope nope", "brand new pass", "brand new pass"))
+        .await
+        .expect(400);
     assert_eq!(wrong.message(), "Current password is incorrect");
-    let mismatch = app.json("PUT", "/api/auth/change-account-password", Some(&token), change(PASSWORD, "brand new pass", "brand new pas")).await.expect(400);
+    let mismatch = app
+        .json("PUT", "/api/auth/change-account-password", Some(&token), change(PASSWORD, "brand new pass", "brand new pas"))
+        .await
+        .expect(400);
     assert_eq!(mismatch.message(), "New password and confirm password doesn't match!");
     app.json("PUT", "/api/auth/change-account-password", None, change(PASSWORD, "brand new pass", "brand new pass")).await.expect(401);
 
-    let done = app.json("PUT", "/api/auth/change-account-password", Some(&token), change(PASSWORD, "brand new pass", "brand new pass")).await.expect(200);
+    let done = app
+        .json("PUT", "/api/auth/change-account-password", Some(&token), change(PASSWORD, "brand new pass", "brand new pass"))
+        .await
+        .expect(200);
     assert_eq!(done.message(), "Password changed successfully");
     app.get("/api/account/myprofile", Some(&token)).await.expect(200);
     app.login("cp@example.com", "brand new pass").await.expect(200);
@@ -412,11 +428,19 @@ async fn a_google_token_creates_the_account_once_and_signs_in_after() {
 #[tokio::test]
 async fn google_users_cannot_change_password_or_email() {
     let (app, google) = google_app().await;
-    let answer = app.json("POST", "/api/auth/googlelogin", None, json!({ "idToken": google.token(&FakeGoogle::claims("g@gmail.com")) })).await.expect(200);
+    let answer = app
+        .json("POST", "/api/auth/googlelogin", None, json!({ "idToken": google.token(&FakeGoogle::claims("g@gmail.com")) }))
+        .await
+        .expect(200);
     let access = answer.body()["accessToken"].as_str().unwrap();
 
     let password = app
-        .json("PUT", "/api/auth/change-account-password", Some(access), json!({ "currentPassword": "x", "newPassword": "new password", "confirmPassword": "new password" }))
+        .json(
+            "PUT",
+            "/api/auth/change-account-password",
+            Some(access),
+            json!({ "currentPassword": "x", "newPassword": "new password", "confirmPassword": "new password" }),
+        )
         .await
         .expect(403);
     assert!(password.message().contains("Google"));
@@ -488,7 +512,11 @@ async fn the_profile_is_edited_with_images_checked_by_content() {
     assert_eq!(served, avatar, "the stored avatar is served by its CID");
     assert_eq!(app.my_profile(&token).await, *profile);
     app.get("/api/auth/checkusername?username=editor", None).await.expect(200);
-    assert_eq!(app.get("/api/auth/checkusername?username=editor", None).await.message(), "Username is Available", "the old name was released");
+    assert_eq!(
+        app.get("/api/auth/checkusername?username=editor", None).await.message(),
+        "Username is Available",
+        "the old name was released"
+    );
 }
 
 trait OneshotGet {
@@ -510,10 +538,8 @@ async fn a_non_image_upload_is_400_and_stores_nothing() {
     let token = app.signed_up("n@example.com", "nonimage").await;
     let (events, files) = (app.event_count().await, app.file_count());
     // Named and typed like a PNG, but a PDF inside.
-    let (content_type, body) = Form::new()
-        .text("fullName", "Changed Name")
-        .file("coverImage", "cover.png", "image/png", b"%PDF-1.7 not an image at all")
-        .finish();
+    let (content_type, body) =
+        Form::new().text("fullName", "Changed Name").file("coverImage", "cover.png", "image/png", b"%PDF-1.7 not an image at all").finish();
 
     let answer = app.raw("PUT", "/api/account/myprofile", Some(&token), &content_type, body).await.expect(400);
 
@@ -620,10 +646,8 @@ async fn a_wallet_is_linked_by_signing_the_servers_nonce() {
     let replay = connect(&app, &token, "Metamask", &wallet.address(), &message, &wallet.sign(&message)).await.expect(400);
     assert_eq!(replay.message(), "Invalid or expired nonce; request a new one");
 
-    let disconnected = app
-        .json("PUT", "/api/account/disconnectwallet", Some(&token), json!({ "walletAddress": wallet.address() }))
-        .await
-        .expect(200);
+    let disconnected =
+        app.json("PUT", "/api/account/disconnectwallet", Some(&token), json!({ "walletAddress": wallet.address() })).await.expect(200);
     assert_eq!(disconnected.body()["connectedWallet"], json!([]));
     app.json("PUT", "/api/account/disconnectwallet", Some(&token), json!({ "walletAddress": wallet.address() })).await.expect(400);
 }

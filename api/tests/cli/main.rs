@@ -8,18 +8,15 @@ use domain::{ExpectedVersion, Metadata, NewEvent, test_utils::TestPostgres};
 async fn write_events(url: &str, n: u32) {
     let store = domain::store::open(url).await.expect("open store");
     for i in 0..n {
-        let event = NewEvent::new("PriceChanged", 1, &serde_json::json!({ "tokenId": i, "price": "1000" }), Metadata::default())
-            .expect("event");
+        let event =
+            NewEvent::new("PriceChanged", 1, &serde_json::json!({ "tokenId": i, "price": "1000" }), Metadata::default()).expect("event");
         store.append(&format!("nft-{}", i % 2), ExpectedVersion::Any, vec![event]).await.expect("append");
     }
 }
 
 /// Runs `marketplace verify` and returns (exit code, stdout).
 fn verify(url: &str) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_marketplace"))
-        .args(["--database-url", url, "verify"])
-        .output()
-        .expect("run marketplace");
+    let out = Command::new(env!("CARGO_BIN_EXE_marketplace")).args(["--database-url", url, "verify"]).output().expect("run marketplace");
     (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
@@ -77,10 +74,7 @@ async fn verify_finds_tampering_on_postgres_too() {
     let db = TestPostgres::create().await;
     write_events(&db.url, 6).await;
     let pool = sqlx::PgPool::connect(&db.url).await.unwrap();
-    sqlx::query(r#"UPDATE event_log SET metadata = '{"actor":"mallory"}' WHERE position = 5"#)
-        .execute(&pool)
-        .await
-        .unwrap();
+    sqlx::query(r#"UPDATE event_log SET metadata = '{"actor":"mallory"}' WHERE position = 5"#).execute(&pool).await.unwrap();
     pool.close().await;
 
     let (code, out) = verify(&db.url);

@@ -43,10 +43,7 @@ pub type Shared = Arc<Mutex<KuboState>>;
 /// Starts the node; returns its base URL and its state.
 pub async fn start() -> (String, Shared) {
     let state = Shared::default();
-    let router = Router::new()
-        .route("/api/v0/add", post(add))
-        .route("/api/v0/cat", post(cat))
-        .with_state(state.clone());
+    let router = Router::new().route("/api/v0/add", post(add)).route("/api/v0/cat", post(cat)).with_state(state.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
@@ -62,9 +59,7 @@ fn authorize(state: &mut KuboState, headers: &HeaderMap) -> Option<Response> {
     let given = headers.get(header::AUTHORIZATION).map(|v| v.to_str().unwrap().to_owned());
     state.authorizations.push(given.clone());
     match &state.required_authorization {
-        Some(required) if given.as_ref() != Some(required) => {
-            Some((StatusCode::FORBIDDEN, "403 - Forbidden").into_response())
-        }
+        Some(required) if given.as_ref() != Some(required) => Some((StatusCode::FORBIDDEN, "403 - Forbidden").into_response()),
         _ => None,
     }
 }

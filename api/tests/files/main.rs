@@ -43,10 +43,8 @@ fn config(dir: &tempfile::TempDir, args: &[&str]) -> Config {
 
 /// Everything in the local files folder, temporary files included.
 fn local_files(config: &Config) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(config.files_dir())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
-        .collect();
+    let mut names: Vec<String> =
+        std::fs::read_dir(config.files_dir()).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
     names
 }
@@ -241,10 +239,7 @@ async fn each_new_file_is_pinned_with_its_cid_and_the_bearer_token_and_kept_loca
     let dir = tempfile::tempdir().unwrap();
     let (url, service) = fake_pinning::start(PIN_TOKEN).await;
     let origin = "/dns4/ipfs.example.com/tcp/4001/p2p/12D3KooWOriginOriginOriginOriginOriginOriginOrigin";
-    let config = config(
-        &dir,
-        &["--pinning-service-url", &url, "--pinning-service-token", PIN_TOKEN, "--pinning-origins", origin],
-    );
+    let config = config(&dir, &["--pinning-service-url", &url, "--pinning-service-token", PIN_TOKEN, "--pinning-origins", origin]);
     let store = FileStore::from_config(&config).unwrap();
 
     let stored = store.put(b"hello world".to_vec()).await.unwrap();
@@ -290,10 +285,7 @@ async fn with_kubo_and_a_pinning_service_the_file_goes_to_both() {
     let dir = tempfile::tempdir().unwrap();
     let (kubo_url, kubo) = fake_kubo::start().await;
     let (pinning_url, service) = fake_pinning::start(PIN_TOKEN).await;
-    let config = config(
-        &dir,
-        &["--ipfs-api-url", &kubo_url, "--pinning-service-url", &pinning_url, "--pinning-service-token", PIN_TOKEN],
-    );
+    let config = config(&dir, &["--ipfs-api-url", &kubo_url, "--pinning-service-url", &pinning_url, "--pinning-service-token", PIN_TOKEN]);
     let store = FileStore::from_config(&config).unwrap();
 
     let stored = store.put(content(1000)).await.unwrap();

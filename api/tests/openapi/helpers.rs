@@ -138,7 +138,8 @@ impl TestApp {
             catalog::CatalogEvent,
             chain::{ChainEvent, Origin, Royalty, SaleType},
         };
-        let origin = |block: u64| Origin { block_number: block, block_time: 1_700_000_000, tx_hash: format!("0x{block:064x}"), log_index: 0 };
+        let origin =
+            |block: u64| Origin { block_number: block, block_time: 1_700_000_000, tx_hash: format!("0x{block:064x}"), log_index: 0 };
         let end_time = chrono::Utc::now().timestamp() + 3_600;
         let events = [
             ChainEvent::NftMinted {
@@ -182,7 +183,11 @@ impl TestApp {
             properties: vec![],
             creator_user_id: None,
         };
-        let outcome = self.state.store.append(&details.stream_id(), ExpectedVersion::Any, vec![details.to_new_event(Metadata::default()).unwrap()]).await;
+        let outcome = self
+            .state
+            .store
+            .append(&details.stream_id(), ExpectedVersion::Any, vec![details.to_new_event(Metadata::default()).unwrap()])
+            .await;
         last = last.max(outcome.unwrap().last_position);
         self.state.projector.wait_for(last, std::time::Duration::from_secs(10)).await.unwrap();
     }

@@ -246,7 +246,8 @@ async fn every_documented_operation_is_served_and_enforces_the_documented_securi
         };
 
         let answer = app.send(request(None)).await;
-        let routed = answer.status != StatusCode::METHOD_NOT_ALLOWED && !(answer.status == StatusCode::NOT_FOUND && answer.bytes.is_empty());
+        let routed =
+            answer.status != StatusCode::METHOD_NOT_ALLOWED && !(answer.status == StatusCode::NOT_FOUND && answer.bytes.is_empty());
         assert!(routed, "{method} {path} is documented but not served ({})", answer.status);
 
         if requires_bearer(operation) {
@@ -430,7 +431,12 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("GET", "/api/misc/coin", "/api/misc/coin".into(), None),
         ("POST", "/api/misc/clienterror", "/api/misc/clienterror".into(), Some(json!({ "message": "boom", "url": "/x" }))),
         ("POST", "/api/misc/clienterror", "/api/misc/clienterror".into(), Some(json!({ "message": " " }))),
-        ("POST", "/api/misc/contactus", "/api/misc/contactus".into(), Some(json!({ "name": "Ada", "email": email, "subject": "Hi", "message": "Hello" }))),
+        (
+            "POST",
+            "/api/misc/contactus",
+            "/api/misc/contactus".into(),
+            Some(json!({ "name": "Ada", "email": email, "subject": "Hi", "message": "Hello" })),
+        ),
         ("GET", "/api/nft/explore/", "/api/nft/explore/?formOfSale=AUCTION".into(), None),
         ("GET", "/api/nft/explore/", "/api/nft/explore/?limit=0".into(), None),
         ("GET", "/api/nft/explore", "/api/nft/explore?formOfSale=ALL".into(), None),
@@ -448,8 +454,18 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("POST", "/api/auth/register", "/api/auth/register".into(), Some(registration)),
         ("POST", "/api/auth/login", "/api/auth/login".into(), Some(login.clone())),
         ("GET", "/api/dev/mailbox", format!("/api/dev/mailbox?to={email}"), None),
-        ("POST", "/api/auth/verifyaccount", "/api/auth/verifyaccount".into(), Some(json!({ "email": email, "verificationCode": "{code}" }))),
-        ("POST", "/api/auth/verifyaccount", "/api/auth/verifyaccount".into(), Some(json!({ "email": email, "verificationCode": "{code}" }))),
+        (
+            "POST",
+            "/api/auth/verifyaccount",
+            "/api/auth/verifyaccount".into(),
+            Some(json!({ "email": email, "verificationCode": "{code}" })),
+        ),
+        (
+            "POST",
+            "/api/auth/verifyaccount",
+            "/api/auth/verifyaccount".into(),
+            Some(json!({ "email": email, "verificationCode": "{code}" })),
+        ),
         ("POST", "/api/auth/login", "/api/auth/login".into(), Some(json!({ "email": email, "password": "wrong password" }))),
         ("POST", "/api/auth/login", "/api/auth/login".into(), Some(login.clone())),
         ("GET", "/api/account/myprofile", "/api/account/myprofile".into(), None),
@@ -457,17 +473,49 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("GET", "/api/account/getuserprofile/{userid}", "/api/account/getuserprofile/{user}".into(), None),
         ("GET", "/api/account/getuserprofile/{userid}", concrete("/api/account/getuserprofile/{userid}"), None),
         ("GET", "/api/account/walletnonce", "/api/account/walletnonce".into(), None),
-        ("PUT", "/api/account/connectwallet", "/api/account/connectwallet".into(), Some(json!({ "walletProvider": "Metamask", "walletAddress": "0x0000000000000000000000000000000000000001", "message": "no", "signature": "0x00" }))),
-        ("PUT", "/api/account/disconnectwallet", "/api/account/disconnectwallet".into(), Some(json!({ "walletAddress": "0x0000000000000000000000000000000000000001" }))),
+        (
+            "PUT",
+            "/api/account/connectwallet",
+            "/api/account/connectwallet".into(),
+            Some(
+                json!({ "walletProvider": "Metamask", "walletAddress": "0x0000000000000000000000000000000000000001", "message": "no", "signature": "0x00" }),
+            ),
+        ),
+        (
+            "PUT",
+            "/api/account/disconnectwallet",
+            "/api/account/disconnectwallet".into(),
+            Some(json!({ "walletAddress": "0x0000000000000000000000000000000000000001" })),
+        ),
         ("PUT", "/api/auth/changeemail", "/api/auth/changeemail".into(), Some(json!({ "newEmail": new_email }))),
-        ("PUT", "/api/auth/verifyemailchange", "/api/auth/verifyemailchange".into(), Some(json!({ "newEmail": new_email, "verificationCode": "000000" }))),
-        ("PUT", "/api/auth/change-account-password", "/api/auth/change-account-password".into(), Some(json!({ "currentPassword": password, "newPassword": "a new long password", "confirmPassword": "a new long password" }))),
+        (
+            "PUT",
+            "/api/auth/verifyemailchange",
+            "/api/auth/verifyemailchange".into(),
+            Some(json!({ "newEmail": new_email, "verificationCode": "000000" })),
+        ),
+        (
+            "PUT",
+            "/api/auth/change-account-password",
+            "/api/auth/change-account-password".into(),
+            Some(json!({ "currentPassword": password, "newPassword": "a new long password", "confirmPassword": "a new long password" })),
+        ),
         ("POST", "/api/auth/login", "/api/auth/login".into(), Some(json!({ "email": email, "password": "a new long password" }))),
         ("PUT", "/api/auth/reset-account-password", "/api/auth/reset-account-password".into(), Some(json!({ "email": email }))),
-        ("PUT", "/api/auth/resetpassword-changepassword", "/api/auth/resetpassword-changepassword".into(), Some(json!({ "resetPasswordToken": "{reset}", "newPassword": password, "confirmPassword": password }))),
+        (
+            "PUT",
+            "/api/auth/resetpassword-changepassword",
+            "/api/auth/resetpassword-changepassword".into(),
+            Some(json!({ "resetPasswordToken": "{reset}", "newPassword": password, "confirmPassword": password })),
+        ),
         ("POST", "/api/auth/login", "/api/auth/login".into(), Some(login)),
         ("PUT", "/api/auth/changeemail", "/api/auth/changeemail".into(), Some(json!({ "newEmail": new_email }))),
-        ("PUT", "/api/auth/verifyemailchange", "/api/auth/verifyemailchange".into(), Some(json!({ "newEmail": new_email, "verificationCode": "{new-code}" }))),
+        (
+            "PUT",
+            "/api/auth/verifyemailchange",
+            "/api/auth/verifyemailchange".into(),
+            Some(json!({ "newEmail": new_email, "verificationCode": "{new-code}" })),
+        ),
         ("GET", "/api/account/myprofile", "/api/account/myprofile".into(), None),
     ];
 
@@ -527,7 +575,11 @@ async fn the_answer_check_refuses_extra_missing_and_mistyped_fields_and_undocume
     assert_eq!(check_answer(&doc, "GET", "/healthz", &answer), Ok(()));
 
     let mut body = answer.json();
-    let with = |body: &Value| helpers::Answer { status: answer.status, content_type: answer.content_type.clone(), bytes: body.to_string().into_bytes() };
+    let with = |body: &Value| helpers::Answer {
+        status: answer.status,
+        content_type: answer.content_type.clone(),
+        bytes: body.to_string().into_bytes(),
+    };
     body["body"]["extra"] = json!(1);
     assert!(check_answer(&doc, "GET", "/healthz", &with(&body)).is_err(), "an extra field");
     body["body"].as_object_mut().unwrap().remove("extra");
@@ -535,6 +587,7 @@ async fn the_answer_check_refuses_extra_missing_and_mistyped_fields_and_undocume
     assert!(check_answer(&doc, "GET", "/healthz", &with(&body)).is_err(), "a missing field");
     body["body"]["logPosition"] = json!("seven");
     assert!(check_answer(&doc, "GET", "/healthz", &with(&body)).is_err(), "a mistyped field");
-    let teapot = helpers::Answer { status: StatusCode::IM_A_TEAPOT, content_type: answer.content_type.clone(), bytes: answer.bytes.clone() };
+    let teapot =
+        helpers::Answer { status: StatusCode::IM_A_TEAPOT, content_type: answer.content_type.clone(), bytes: answer.bytes.clone() };
     assert!(check_answer(&doc, "GET", "/healthz", &teapot).is_err(), "an undocumented status");
 }

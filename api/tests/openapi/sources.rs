@@ -238,17 +238,11 @@ mod tests {
         )
         .unwrap();
         let found = routes(&registrations(dir.path()));
-        let expected: BTreeSet<_> = [
-            ("GET", "/b/{id}"),
-            ("GET", "/b/{id}/"),
-            ("PUT", "/c"),
-            ("GET", "/plain"),
-            ("POST", "/plain"),
-            ("ANY", "/static"),
-        ]
-        .into_iter()
-        .map(|(m, p)| (m.to_owned(), p.to_owned()))
-        .collect();
+        let expected: BTreeSet<_> =
+            [("GET", "/b/{id}"), ("GET", "/b/{id}/"), ("PUT", "/c"), ("GET", "/plain"), ("POST", "/plain"), ("ANY", "/static")]
+                .into_iter()
+                .map(|(m, p)| (m.to_owned(), p.to_owned()))
+                .collect();
         assert_eq!(found, expected);
     }
 }

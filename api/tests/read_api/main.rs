@@ -1,9 +1,10 @@
 //! The read API over a real event log, projector and read database.
 
-
-
 use api::{AppState, config::Config};
-use axum::{body::Body, http::{Request, StatusCode}};
+use axum::{
+    body::Body,
+    http::{Request, StatusCode},
+};
 use clap::Parser;
 use domain::{
     ExpectedVersion, Metadata, StreamAppend,
@@ -73,7 +74,13 @@ fn origin(block: u64) -> Origin {
 }
 
 fn minted(token: &str) -> ChainEvent {
-    ChainEvent::NftMinted { token_id: token.into(), creator: "0xalice".into(), token_uri: "/ipfs/m".into(), royalties: vec![], origin: origin(1) }
+    ChainEvent::NftMinted {
+        token_id: token.into(),
+        creator: "0xalice".into(),
+        token_uri: "/ipfs/m".into(),
+        royalties: vec![],
+        origin: origin(1),
+    }
 }
 
 fn fixed(token: &str, wei: &str) -> ChainEvent {
@@ -103,7 +110,11 @@ async fn explore_answers_pages_in_the_envelope() {
         properties: vec![],
         creator_user_id: None,
     };
-    app.state.store.append(&details.stream_id(), ExpectedVersion::Any, vec![details.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
+    app.state
+        .store
+        .append(&details.stream_id(), ExpectedVersion::Any, vec![details.to_new_event(Metadata::default()).unwrap()])
+        .await
+        .unwrap();
     app.projector.catch_up().await.unwrap();
 
     let (status, body) = app.get("/api/nft/explore/?page=1&limit=9&formOfSale=FIXEDPRICE&sortBy=PRICE&orderBy=1&search=suns").await;
@@ -122,7 +133,8 @@ async fn a_browse_answer_is_reused_only_until_the_read_tables_change() {
     let app = TestApp::new().await;
     app.chain(&[minted("1"), fixed("1", "1000")]).await;
     let uri = "/api/nft/explore/?formOfSale=FIXEDPRICE&sortBy=PRICE&orderBy=1";
-    let ids = |body: &Value| body["body"]["data"].as_array().unwrap().iter().map(|n| n["_id"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    let ids =
+        |body: &Value| body["body"]["data"].as_array().unwrap().iter().map(|n| n["_id"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
 
     let (_, first) = app.get(uri).await;
     let (_, again) = app.get(uri).await;
@@ -158,7 +170,13 @@ async fn bad_query_values_answer_400_naming_the_field() {
 #[tokio::test]
 async fn unknown_ids_answer_404_in_the_envelope() {
     let app = TestApp::new().await;
-    for uri in ["/api/nft/detail/80001-9", "/api/nft/nftinauction/80001-9", "/api/nft/bidhistory/80001-9/1/", "/api/nft/nfthistory/x", "/api/nft/ownnerhistory/80001-9"] {
+    for uri in [
+        "/api/nft/detail/80001-9",
+        "/api/nft/nftinauction/80001-9",
+        "/api/nft/bidhistory/80001-9/1/",
+        "/api/nft/nfthistory/x",
+        "/api/nft/ownnerhistory/80001-9",
+    ] {
         let (status, body) = app.get(uri).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "{uri}");
         assert_eq!((body["statuscode"].as_i64(), body["body"].is_null()), (Some(404), true), "{uri}");
@@ -214,7 +232,8 @@ async fn metrics_expose_the_log_and_the_projector_for_prometheus() {
     assert_eq!(response.headers()["content-type"], "text/plain; version=0.0.4");
     let text = String::from_utf8(axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap().to_vec()).unwrap();
 
-    let value = |name: &str| text.lines().find(|l| l.starts_with(name)).and_then(|l| l.rsplit(' ').next()).and_then(|v| v.parse::<u64>().ok());
+    let value =
+        |name: &str| text.lines().find(|l| l.starts_with(name)).and_then(|l| l.rsplit(' ').next()).and_then(|v| v.parse::<u64>().ok());
     assert_eq!(value("marketplace_event_log_position "), Some(9), "8 categories and a mint");
     assert_eq!(value("marketplace_projector_position "), Some(9));
     assert_eq!(value("marketplace_projector_lag_events "), Some(0));

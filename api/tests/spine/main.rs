@@ -50,8 +50,11 @@ impl Spine {
         tokio::spawn(indexer.run(std::future::pending()));
         let data_dir = dir.path().join("data");
         let config = <api::config::Config as clap::FromArgMatches>::from_arg_matches(
-            &<api::config::Config as clap::Args>::augment_args(clap::Command::new("test"))
-                .get_matches_from(["test", "--data-dir", data_dir.to_str().unwrap()]),
+            &<api::config::Config as clap::Args>::augment_args(clap::Command::new("test")).get_matches_from([
+                "test",
+                "--data-dir",
+                data_dir.to_str().unwrap(),
+            ]),
         )
         .unwrap();
         let chain_info = ChainInfo {
@@ -60,9 +63,8 @@ impl Spine {
             contract_address: Some(lower(chain.market)),
             ..ChainInfo::default()
         };
-        let state = AppState::new(config, store, read, projector_handle.clone())
-            .unwrap()
-            .with_chain(chain_info, Some(indexer_handle.clone()));
+        let state =
+            AppState::new(config, store, read, projector_handle.clone()).unwrap().with_chain(chain_info, Some(indexer_handle.clone()));
         Self { chain, state, indexer: indexer_handle, projector: projector_handle, _dir: dir }
     }
 
@@ -100,9 +102,7 @@ async fn trading_on_chain_shows_up_in_the_read_api() {
     let (alice, bob, carol, dave) = (1, 2, 3, 4);
 
     // Mint at a fixed price with a 5% royalty to carol.
-    spine
-        .send(alice, mint_call("ipfs://meta", 1, &[(spine.chain.accounts[carol], 500)], 0, U256::ZERO, matic(10)), U256::ZERO)
-        .await;
+    spine.send(alice, mint_call("ipfs://meta", 1, &[(spine.chain.accounts[carol], 500)], 0, U256::ZERO, matic(10)), U256::ZERO).await;
     let detail = spine.get("/api/nft/detail/80001-1").await;
     assert_eq!(detail["statuscode"], 200);
     let nft = &detail["body"];
@@ -114,7 +114,10 @@ async fn trading_on_chain_shows_up_in_the_read_api() {
     // Bob buys it.
     spine.send(bob, Marketplace::buyTokenCall { tokenId: token(1) }, matic(10)).await;
     let nft = spine.get("/api/nft/detail/80001-1").await["body"].clone();
-    assert_eq!((nft["formOfSale"].as_str(), nft["currentOwner"]["ownerAddress"].as_str()), (Some("NOT_FOR_SALE"), Some(spine.account(bob).as_str())));
+    assert_eq!(
+        (nft["formOfSale"].as_str(), nft["currentOwner"]["ownerAddress"].as_str()),
+        (Some("NOT_FOR_SALE"), Some(spine.account(bob).as_str()))
+    );
     assert_eq!(kinds(&spine.get("/api/nft/nfthistory/80001-1").await), ["PURCHASED", "PUT_ON_FIXEDSALE", "MINTED"]);
     let owners = spine.get("/api/nft/ownnerhistory/80001-1").await;
     assert_eq!(owners["body"].as_array().unwrap().len(), 2);
@@ -122,7 +125,17 @@ async fn trading_on_chain_shows_up_in_the_read_api() {
     // Bob auctions it: base 1, buy now 5, an hour long.
     let (_, now) = spine.chain.latest().await;
     spine
-        .send(bob, Marketplace::toggleForSaleCall { tokenId: token(1), saleType: 2, price: matic(50), auctionEndTime: now + 3600, basePrice: matic(10) }, U256::ZERO)
+        .send(
+            bob,
+            Marketplace::toggleForSaleCall {
+                tokenId: token(1),
+                saleType: 2,
+                price: matic(50),
+                auctionEndTime: now + 3600,
+                basePrice: matic(10),
+            },
+            U256::ZERO,
+        )
         .await;
     let auctions = spine.get("/api/nft/explore/?formOfSale=AUCTION").await;
     assert_eq!(auctions["body"]["totalItems"], 1);
@@ -134,7 +147,12 @@ async fn trading_on_chain_shows_up_in_the_read_api() {
     spine.send(carol, Marketplace::bidCall { tokenId: token(1) }, matic(10)).await;
     spine.send(dave, Marketplace::bidCall { tokenId: token(1) }, matic(20)).await;
     let bids = spine.get(&format!("/api/nft/bidhistory/80001-1/{auction_id}/?page=1&limit=10")).await;
-    let rows: Vec<_> = bids["body"]["data"].as_array().unwrap().iter().map(|b| (b["bidAmount"].as_str().unwrap().to_owned(), b["status"].as_str().unwrap().to_owned())).collect();
+    let rows: Vec<_> = bids["body"]["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| (b["bidAmount"].as_str().unwrap().to_owned(), b["status"].as_str().unwrap().to_owned()))
+        .collect();
     assert_eq!(rows, [("2".to_owned(), "BID".to_owned()), ("1".to_owned(), "REFUNDED".to_owned())]);
     assert_eq!(spine.get("/api/nft/detail/80001-1").await["body"]["highestBid"], "2");
 
@@ -151,8 +169,20 @@ async fn trading_on_chain_shows_up_in_the_read_api() {
     assert_eq!(kinds(&spine.get("/api/nft/nfthistory/80001-1").await)[0], "WON_AUCTION");
 
     // Carol lists it, stops the sale, and burns it.
-    spine.send(carol, Marketplace::toggleForSaleCall { tokenId: token(1), saleType: 1, price: matic(30), auctionEndTime: 0, basePrice: U256::ZERO }, U256::ZERO).await;
-    spine.send(carol, Marketplace::toggleForSaleCall { tokenId: token(1), saleType: 0, price: U256::ZERO, auctionEndTime: 0, basePrice: U256::ZERO }, U256::ZERO).await;
+    spine
+        .send(
+            carol,
+            Marketplace::toggleForSaleCall { tokenId: token(1), saleType: 1, price: matic(30), auctionEndTime: 0, basePrice: U256::ZERO },
+            U256::ZERO,
+        )
+        .await;
+    spine
+        .send(
+            carol,
+            Marketplace::toggleForSaleCall { tokenId: token(1), saleType: 0, price: U256::ZERO, auctionEndTime: 0, basePrice: U256::ZERO },
+            U256::ZERO,
+        )
+        .await;
     assert_eq!(kinds(&spine.get("/api/nft/nfthistory/80001-1").await)[..2], ["REMOVED_FROM_SALE", "PUT_ON_FIXEDSALE"]);
     spine.send(carol, Marketplace::burnCall { tokenId: token(1) }, U256::ZERO).await;
     assert_eq!(spine.get("/api/nft/detail/80001-1").await["statuscode"], 404);
@@ -181,20 +211,49 @@ async fn after_reorgs_of_depth_one_and_three_the_read_tables_equal_a_fresh_index
     let spine = Spine::start().await;
     let (alice, bob, carol) = (1, 2, 3);
     for i in 0..4u64 {
-        spine.send(alice, mint_call(&format!("ipfs://{i}"), 1, &[(spine.chain.accounts[carol], 250)], 0, U256::ZERO, matic(10 + i as u128)), U256::ZERO).await;
+        spine
+            .send(
+                alice,
+                mint_call(&format!("ipfs://{i}"), 1, &[(spine.chain.accounts[carol], 250)], 0, U256::ZERO, matic(10 + i as u128)),
+                U256::ZERO,
+            )
+            .await;
     }
     let (_, now) = spine.chain.latest().await;
     spine
-        .send(alice, Marketplace::toggleForSaleCall { tokenId: token(4), saleType: 2, price: matic(90), auctionEndTime: now + 3600, basePrice: matic(10) }, U256::ZERO)
+        .send(
+            alice,
+            Marketplace::toggleForSaleCall {
+                tokenId: token(4),
+                saleType: 2,
+                price: matic(90),
+                auctionEndTime: now + 3600,
+                basePrice: matic(10),
+            },
+            U256::ZERO,
+        )
         .await;
     spine.send(bob, Marketplace::buyTokenCall { tokenId: token(1) }, matic(10)).await;
     spine.send(carol, Marketplace::bidCall { tokenId: token(4) }, matic(12)).await;
 
     for (depth, replacement) in [
         // Depth 1: carol's bid becomes bob's purchase of token 2.
-        (1u64, vec![(bob, spine.chain.call_request(spine.chain.accounts[bob], &Marketplace::buyTokenCall { tokenId: token(2) }, matic(11)))]),
+        (
+            1u64,
+            vec![(bob, spine.chain.call_request(spine.chain.accounts[bob], &Marketplace::buyTokenCall { tokenId: token(2) }, matic(11)))],
+        ),
         // Depth 3: the last three blocks become a single new mint by carol.
-        (3, vec![(carol, spine.chain.call_request(spine.chain.accounts[carol], &mint_call("ipfs://reorged", 1, &[], 0, U256::ZERO, matic(5)), U256::ZERO))]),
+        (
+            3,
+            vec![(
+                carol,
+                spine.chain.call_request(
+                    spine.chain.accounts[carol],
+                    &mint_call("ipfs://reorged", 1, &[], 0, U256::ZERO, matic(5)),
+                    U256::ZERO,
+                ),
+            )],
+        ),
     ] {
         let (head, _) = spine.chain.latest().await;
         let txs = replacement.into_iter().map(|(_, tx)| (TransactionData::JSON(tx), 0)).collect();

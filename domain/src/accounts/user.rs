@@ -407,12 +407,7 @@ pub fn decide(state: &User, command: UserCommand) -> Result<Vec<UserEvent>, Acco
             if new_email == state.email {
                 return Err(AccountError::SameEmail);
             }
-            Ok(vec![UserEvent::EmailChangeRequested {
-                new_email,
-                code_hash,
-                expires_at: now + CODE_TTL,
-                attempts_allowed: CODE_ATTEMPTS,
-            }])
+            Ok(vec![UserEvent::EmailChangeRequested { new_email, code_hash, expires_at: now + CODE_TTL, attempts_allowed: CODE_ATTEMPTS }])
         }
         C::ConfirmEmailChange { new_email, code_hash, now } => {
             registered(state)?;
@@ -864,7 +859,8 @@ mod tests {
         let mut history = verified();
         let request = UserCommand::RequestEmailChange { new_email: "New@Example.com".into(), code_hash: "ec".into(), now: t0() };
         history.extend(given(&history).when(request).unwrap());
-        let confirm = |email: &str, hash: &str| UserCommand::ConfirmEmailChange { new_email: email.into(), code_hash: hash.into(), now: t0() };
+        let confirm =
+            |email: &str, hash: &str| UserCommand::ConfirmEmailChange { new_email: email.into(), code_hash: hash.into(), now: t0() };
         assert!(matches!(
             given(&history).when(confirm("new@example.com", "bad")).unwrap()[0],
             UserEvent::VerificationFailed { purpose: CodePurpose::EmailChange, attempts_left: 4 }
@@ -912,11 +908,32 @@ mod tests {
         let mut history = verified();
         history.extend(events);
         assert_eq!(given(&history).when(update), Ok(vec![]));
-        let blank = UserCommand::UpdateProfile { full_name: Some(" ".into()), username: None, bio: None, mobile_number: None, avatar: None, cover_image: None };
+        let blank = UserCommand::UpdateProfile {
+            full_name: Some(" ".into()),
+            username: None,
+            bio: None,
+            mobile_number: None,
+            avatar: None,
+            cover_image: None,
+        };
         assert_eq!(given(&history).when(blank), Err(AccountError::invalid("fullName: Required")));
-        let blank_bio = UserCommand::UpdateProfile { full_name: None, username: None, bio: Some("  ".into()), mobile_number: None, avatar: None, cover_image: None };
+        let blank_bio = UserCommand::UpdateProfile {
+            full_name: None,
+            username: None,
+            bio: Some("  ".into()),
+            mobile_number: None,
+            avatar: None,
+            cover_image: None,
+        };
         assert_eq!(given(&history).when(blank_bio), Err(AccountError::invalid("bio: Required")));
-        let blank_mobile = UserCommand::UpdateProfile { full_name: None, username: None, bio: None, mobile_number: Some("".into()), avatar: None, cover_image: None };
+        let blank_mobile = UserCommand::UpdateProfile {
+            full_name: None,
+            username: None,
+            bio: None,
+            mobile_number: Some("".into()),
+            avatar: None,
+            cover_image: None,
+        };
         assert_eq!(given(&history).when(blank_mobile), Err(AccountError::invalid("mobileNumber: Required")));
     }
 
@@ -934,7 +951,10 @@ mod tests {
         assert_eq!(given(&history).when(link("n1", 10)), Err(AccountError::InvalidNonce));
         let linked = given(&history).when(link("n1", 1)).unwrap();
         let address = "0xab00000000000000000000000000000000000001".to_owned();
-        assert_eq!(linked, vec![UserEvent::WalletLinked { provider: WalletProvider::Metamask, address: address.clone(), at: t0() + Duration::minutes(1) }]);
+        assert_eq!(
+            linked,
+            vec![UserEvent::WalletLinked { provider: WalletProvider::Metamask, address: address.clone(), at: t0() + Duration::minutes(1) }]
+        );
         history.extend(linked);
         assert_eq!(given(&history).when(link("n1", 2)), Err(AccountError::InvalidNonce), "the nonce is used up");
         assert_eq!(fold(&history).wallets, vec![Wallet { provider: WalletProvider::Metamask, address: address.clone() }]);

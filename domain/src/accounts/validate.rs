@@ -61,9 +61,7 @@ pub fn username(value: &str) -> Result<String, AccountError> {
     }
     let len = value.chars().count();
     if !USERNAME_LEN.contains(&len) || !value.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')) {
-        return Err(AccountError::invalid(
-            "username: 3 to 30 characters, only letters, digits, '_', '.' and '-'",
-        ));
+        return Err(AccountError::invalid("username: 3 to 30 characters, only letters, digits, '_', '.' and '-'"));
     }
     Ok(value.to_owned())
 }
@@ -75,11 +73,7 @@ pub fn new_password(field: &str, password: &str, confirmation: &str, mismatch: &
     }
     let len = password.chars().count();
     if !PASSWORD_LEN.contains(&len) {
-        return Err(AccountError::invalid(format!(
-            "{field}: between {} and {} characters",
-            PASSWORD_LEN.start(),
-            PASSWORD_LEN.end()
-        )));
+        return Err(AccountError::invalid(format!("{field}: between {} and {} characters", PASSWORD_LEN.start(), PASSWORD_LEN.end())));
     }
     if password != confirmation {
         return Err(AccountError::invalid(mismatch));
@@ -126,7 +120,17 @@ mod tests {
     #[test]
     fn emails_are_normalised_and_checked() {
         assert_eq!(email("email", "  Alice@Example.COM ").unwrap(), "alice@example.com");
-        for bad in ["", "alice", "alice@", "@example.com", "a b@example.com", "alice@example", "alice@@example.com", "a..b@example.com", "alice@-x.com"] {
+        for bad in [
+            "",
+            "alice",
+            "alice@",
+            "@example.com",
+            "a b@example.com",
+            "alice@example",
+            "alice@@example.com",
+            "a..b@example.com",
+            "alice@-x.com",
+        ] {
             assert!(email("email", bad).is_err(), "{bad:?} should be rejected");
         }
         assert_eq!(email("email", "").unwrap_err(), AccountError::invalid("email: Required"));
@@ -159,10 +163,7 @@ mod tests {
         assert_eq!(mobile("+49 (30) 123-456").unwrap(), "+49 (30) 123-456");
         assert!(mobile("call me").is_err());
         assert_eq!(mobile("").unwrap(), "");
-        assert_eq!(
-            wallet_address("0xAbCdEf0123456789abcdef0123456789ABCDEF01").unwrap(),
-            "0xabcdef0123456789abcdef0123456789abcdef01"
-        );
+        assert_eq!(wallet_address("0xAbCdEf0123456789abcdef0123456789ABCDEF01").unwrap(), "0xabcdef0123456789abcdef0123456789abcdef01");
         assert!(wallet_address("0x123").is_err());
     }
 }

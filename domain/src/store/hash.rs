@@ -56,10 +56,7 @@ pub fn event_hash(prev: &[u8; 32], f: &HashedFields<'_>) -> [u8; 32] {
 
 /// Decodes a stored hash column.
 pub(crate) fn from_slice(position: u64, bytes: &[u8]) -> Result<[u8; 32], super::StoreError> {
-    bytes.try_into().map_err(|_| super::StoreError::Corrupt {
-        position,
-        reason: format!("hash has {} bytes, not 32", bytes.len()),
-    })
+    bytes.try_into().map_err(|_| super::StoreError::Corrupt { position, reason: format!("hash has {} bytes, not 32", bytes.len()) })
 }
 
 #[cfg(test)]

@@ -77,8 +77,7 @@ use std::{
 use async_trait::async_trait;
 use futures::{StreamExt, TryStreamExt, stream};
 use kurrentdb::{
-    AppendToStreamOptions, Client, ClientSettings, EventData, ReadStreamOptions, StreamPosition, StreamState,
-    SubscribeToStreamOptions,
+    AppendToStreamOptions, Client, ClientSettings, EventData, ReadStreamOptions, StreamPosition, StreamState, SubscribeToStreamOptions,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -89,8 +88,8 @@ use tokio::{
 use uuid::Uuid;
 
 use super::{
-    signal_appended, AppendOutcome, EventStore, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash, now_micros,
-    prepare_rows, replayed_outcome, validate_batch,
+    AppendOutcome, EventStore, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash, now_micros, prepare_rows,
+    replayed_outcome, signal_appended, validate_batch,
 };
 
 /// The log stream's name when neither the URL nor the caller names one.
@@ -128,8 +127,7 @@ impl KurrentEventStore {
 
     /// Connects, keeping the log in the stream `log_stream` (a fresh name gives an empty store).
     pub async fn connect_with_log(url: &str, log_stream: &str) -> Result<Self, StoreError> {
-        let settings: ClientSettings =
-            url.parse().map_err(|e| StoreError::Backend(format!("invalid KurrentDB connection string: {e}")))?;
+        let settings: ClientSettings = url.parse().map_err(|e| StoreError::Backend(format!("invalid KurrentDB connection string: {e}")))?;
         let client = Client::new(settings).map_err(|e| StoreError::Backend(format!("KurrentDB client: {e}")))?;
         Self::with_client(client, log_stream).await
     }
@@ -247,12 +245,7 @@ impl EventStore for KurrentEventStore {
         Err(StoreError::Contention { attempts: MAX_ATTEMPTS })
     }
 
-    async fn read_stream(
-        &self,
-        stream_id: &str,
-        from_version: u64,
-        limit: usize,
-    ) -> Result<Vec<RecordedEvent>, StoreError> {
+    async fn read_stream(&self, stream_id: &str, from_version: u64, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
         catch_up(&self.log, &self.index).await?;
         let positions = self.index.read().expect("not poisoned").positions(stream_id, from_version, limit);
         let events = self.read_positions(&positions).await?;
@@ -510,8 +503,7 @@ fn encode(row: &PreparedRow<'_>) -> Result<EventData, StoreError> {
 fn decode(revision: u64, event_type: &str, data: &[u8], metadata: &[u8]) -> Result<RecordedEvent, StoreError> {
     let position = revision_to_position(revision);
     let corrupt = |reason: String| StoreError::Corrupt { position, reason };
-    let envelope: Envelope =
-        serde_json::from_slice(metadata).map_err(|e| corrupt(format!("unreadable event metadata: {e}")))?;
+    let envelope: Envelope = serde_json::from_slice(metadata).map_err(|e| corrupt(format!("unreadable event metadata: {e}")))?;
     let payload = String::from_utf8(data.to_vec()).map_err(|e| corrupt(format!("payload is not UTF-8: {e}")))?;
     let hash_bytes = hex::decode(&envelope.hash).map_err(|e| corrupt(format!("unreadable hash: {e}")))?;
     let micros = envelope.recorded_at_micros;
@@ -524,8 +516,7 @@ fn decode(revision: u64, event_type: &str, data: &[u8], metadata: &[u8]) -> Resu
         schema_version: envelope.schema_version,
         payload,
         metadata: envelope.metadata,
-        recorded_at: chrono::DateTime::from_timestamp_micros(micros)
-            .ok_or_else(|| corrupt(format!("bad timestamp {micros}")))?,
+        recorded_at: chrono::DateTime::from_timestamp_micros(micros).ok_or_else(|| corrupt(format!("bad timestamp {micros}")))?,
         hash: hash::from_slice(position, &hash_bytes)?,
     })
 }
@@ -590,16 +581,12 @@ impl Index {
     /// Positions of a stream's versions `from_version..`, at most `limit`.
     fn positions(&self, stream_id: &str, from_version: u64, limit: usize) -> Vec<Position> {
         let skip = usize::try_from(from_version.saturating_sub(1)).unwrap_or(usize::MAX);
-        self.streams
-            .get(stream_id)
-            .map(|v| v.iter().skip(skip).take(limit).copied().collect())
-            .unwrap_or_default()
+        self.streams.get(stream_id).map(|v| v.iter().skip(skip).take(limit).copied().collect()).unwrap_or_default()
     }
 
     /// Idempotency first, then the expected versions, as the SQL backends decide.
     fn plan(&self, writes: &[StreamAppend]) -> Plan {
-        let stored: Vec<Position> =
-            writes.iter().flat_map(|w| &w.events).filter_map(|e| self.ids.get(&e.event_id).copied()).collect();
+        let stored: Vec<Position> = writes.iter().flat_map(|w| &w.events).filter_map(|e| self.ids.get(&e.event_id).copied()).collect();
         if !stored.is_empty() {
             return Plan::Replay(stored);
         }
@@ -685,30 +672,36 @@ mod tests {
         assert_eq!(body, payload.as_bytes(), "the payload is stored byte for byte");
         let decoded = decode(row.position - 1, &row.event.event_type, &body, &envelope).unwrap();
 
-        assert_eq!(decoded, RecordedEvent {
-            position: 8,
-            stream_id: "m".into(),
-            stream_version: 5,
-            event_id: new.event_id,
-            event_type: "AmountRecorded".into(),
-            schema_version: 1,
-            payload,
-            metadata: row.metadata.clone(),
-            recorded_at: row.recorded_at,
-            hash: row.hash,
-        });
+        assert_eq!(
+            decoded,
+            RecordedEvent {
+                position: 8,
+                stream_id: "m".into(),
+                stream_version: 5,
+                event_id: new.event_id,
+                event_type: "AmountRecorded".into(),
+                schema_version: 1,
+                payload,
+                metadata: row.metadata.clone(),
+                recorded_at: row.recorded_at,
+                hash: row.hash,
+            }
+        );
         // What verify recomputes from the decoded event is the stored hash.
-        let recomputed = hash::event_hash(&rows[0].hash, &hash::HashedFields {
-            position: decoded.position,
-            stream_id: &decoded.stream_id,
-            stream_version: decoded.stream_version,
-            event_id: decoded.event_id,
-            event_type: &decoded.event_type,
-            schema_version: decoded.schema_version,
-            payload: &decoded.payload,
-            metadata: &decoded.metadata,
-            recorded_at_micros: decoded.recorded_at.timestamp_micros(),
-        });
+        let recomputed = hash::event_hash(
+            &rows[0].hash,
+            &hash::HashedFields {
+                position: decoded.position,
+                stream_id: &decoded.stream_id,
+                stream_version: decoded.stream_version,
+                event_id: decoded.event_id,
+                event_type: &decoded.event_type,
+                schema_version: decoded.schema_version,
+                payload: &decoded.payload,
+                metadata: &decoded.metadata,
+                recorded_at_micros: decoded.recorded_at.timestamp_micros(),
+            },
+        );
         assert_eq!(recomputed, decoded.hash);
         // KurrentDB's projections see the correlation and causation ids.
         let raw: serde_json::Value = serde_json::from_slice(&envelope).unwrap();

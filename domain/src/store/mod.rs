@@ -22,10 +22,7 @@ use async_trait::async_trait;
 use tokio::sync::watch;
 
 pub use error::StoreError;
-pub use event::{
-    AppendOutcome, ChainCoordinates, ExpectedVersion, Metadata, NewEvent, Position, RecordedEvent,
-    StreamAppend,
-};
+pub use event::{AppendOutcome, ChainCoordinates, ExpectedVersion, Metadata, NewEvent, Position, RecordedEvent, StreamAppend};
 pub use subscription::subscribe;
 
 /// The port every backend implements; the conformance suite in `tests/event_store` runs the same
@@ -42,12 +39,7 @@ pub trait EventStore: Send + Sync + 'static {
     async fn append_streams(&self, writes: Vec<StreamAppend>) -> Result<AppendOutcome, StoreError>;
 
     /// Events of one stream with `stream_version >= from_version`, at most `limit`, in order.
-    async fn read_stream(
-        &self,
-        stream_id: &str,
-        from_version: u64,
-        limit: usize,
-    ) -> Result<Vec<RecordedEvent>, StoreError>;
+    async fn read_stream(&self, stream_id: &str, from_version: u64, limit: usize) -> Result<Vec<RecordedEvent>, StoreError>;
 
     /// Events with `position > after`, at most `limit`, in position order.
     async fn read_all(&self, after: Position, limit: usize) -> Result<Vec<RecordedEvent>, StoreError>;
@@ -74,14 +66,8 @@ pub trait EventStore: Send + Sync + 'static {
     }
 
     /// Appends to a single stream; see [`EventStore::append_streams`].
-    async fn append(
-        &self,
-        stream_id: &str,
-        expected: ExpectedVersion,
-        events: Vec<NewEvent>,
-    ) -> Result<AppendOutcome, StoreError> {
-        self.append_streams(vec![StreamAppend { stream_id: stream_id.to_owned(), expected, events }])
-            .await
+    async fn append(&self, stream_id: &str, expected: ExpectedVersion, events: Vec<NewEvent>) -> Result<AppendOutcome, StoreError> {
+        self.append_streams(vec![StreamAppend { stream_id: stream_id.to_owned(), expected, events }]).await
     }
 }
 
@@ -98,17 +84,11 @@ pub(crate) fn validate_batch(writes: &[StreamAppend]) -> Result<(), StoreError> 
             return Err(StoreError::InvalidAppend("a stream id cannot be empty".into()));
         }
         if !streams.insert(write.stream_id.as_str()) {
-            return Err(StoreError::InvalidAppend(format!(
-                "stream {} appears twice in one append",
-                write.stream_id
-            )));
+            return Err(StoreError::InvalidAppend(format!("stream {} appears twice in one append", write.stream_id)));
         }
         for event in &write.events {
             if !ids.insert(event.event_id) {
-                return Err(StoreError::InvalidAppend(format!(
-                    "event id {} appears twice in one append",
-                    event.event_id
-                )));
+                return Err(StoreError::InvalidAppend(format!("event id {} appears twice in one append", event.event_id)));
             }
         }
     }
@@ -158,32 +138,17 @@ pub(crate) fn prepare_rows<'a>(
                 },
             );
             prev_hash = hash;
-            rows.push(PreparedRow {
-                position,
-                stream_id: &write.stream_id,
-                stream_version: version,
-                event,
-                metadata,
-                recorded_at,
-                hash,
-            });
+            rows.push(PreparedRow { position, stream_id: &write.stream_id, stream_version: version, event, metadata, recorded_at, hash });
         }
         streams.push((write.stream_id.clone(), version));
     }
-    let outcome = AppendOutcome {
-        first_position: head.0 + 1,
-        last_position: position,
-        streams,
-    };
+    let outcome = AppendOutcome { first_position: head.0 + 1, last_position: position, streams };
     Ok((rows, outcome))
 }
 
 /// The outcome of an append whose events were all found already stored with the same content:
 /// what the first append returned. Anything else is a [`StoreError::DuplicateEventId`].
-pub(crate) fn replayed_outcome(
-    writes: &[StreamAppend],
-    stored: &[RecordedEvent],
-) -> Result<AppendOutcome, StoreError> {
+pub(crate) fn replayed_outcome(writes: &[StreamAppend], stored: &[RecordedEvent]) -> Result<AppendOutcome, StoreError> {
     let by_id: std::collections::HashMap<_, _> = stored.iter().map(|e| (e.event_id, e)).collect();
     let mut first = Position::MAX;
     let mut last = 0;
@@ -231,10 +196,7 @@ impl KnownVersions {
     /// last version seen, else new.
     pub fn assume(&self, writes: &[StreamAppend]) -> Vec<u64> {
         let known = self.0.lock().expect("not poisoned");
-        writes
-            .iter()
-            .map(|w| w.expected.required().unwrap_or_else(|| known.get(&w.stream_id).copied().unwrap_or(0)))
-            .collect()
+        writes.iter().map(|w| w.expected.required().unwrap_or_else(|| known.get(&w.stream_id).copied().unwrap_or(0))).collect()
     }
 
     /// Remembers the versions an append left its streams at.

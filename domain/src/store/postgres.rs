@@ -20,8 +20,8 @@ use tokio::{
 use uuid::Uuid;
 
 use super::{
-    signal_appended, AppendOutcome, KnownVersions, EventStore, Position, RecordedEvent, StoreError, StreamAppend, hash, now_micros,
-    prepare_rows, replayed_outcome, validate_batch,
+    AppendOutcome, EventStore, KnownVersions, Position, RecordedEvent, StoreError, StreamAppend, hash, now_micros, prepare_rows,
+    replayed_outcome, signal_appended, validate_batch,
 };
 
 const SELECT: &str = "SELECT position, stream_id, stream_version, event_id, event_type, schema_version, \
@@ -54,9 +54,7 @@ impl PostgresEventStore {
     /// Uses an existing pool (migrations are run on it).
     pub async fn with_pool(pool: PgPool) -> Result<Self, StoreError> {
         sqlx::migrate!("./migrations/postgres").run(&pool).await?;
-        let head: i64 = sqlx::query_scalar("SELECT position FROM event_log_head WHERE id = 1")
-            .fetch_one(&pool)
-            .await?;
+        let head: i64 = sqlx::query_scalar("SELECT position FROM event_log_head WHERE id = 1").fetch_one(&pool).await?;
         let appended = watch::channel(head as u64).0;
         Ok(Self {
             pool,
@@ -74,21 +72,13 @@ impl PostgresEventStore {
     }
 
     async fn load_head(&self) -> Result<(Position, [u8; 32]), StoreError> {
-        let row = sqlx::query("SELECT position, hash FROM event_log_head WHERE id = 1")
-            .fetch_one(&self.pool)
-            .await?;
+        let row = sqlx::query("SELECT position, hash FROM event_log_head WHERE id = 1").fetch_one(&self.pool).await?;
         let position = row.try_get::<i64, _>(0)? as u64;
         Ok((position, hash::from_slice(position, row.try_get::<&[u8], _>(1)?)?))
     }
 
     async fn events_by_id(&self, ids: &[Uuid]) -> Result<Vec<RecordedEvent>, StoreError> {
-        sqlx::query(&format!("{SELECT} WHERE event_id = ANY($1)"))
-            .bind(ids)
-            .fetch_all(&self.pool)
-            .await?
-            .iter()
-            .map(decode)
-            .collect()
+        sqlx::query(&format!("{SELECT} WHERE event_id = ANY($1)")).bind(ids).fetch_all(&self.pool).await?.iter().map(decode).collect()
     }
 }
 
@@ -236,11 +226,7 @@ async fn call_append(
 
 /// Takes the actual versions the function reported: fine for `Any` streams (prepare again),
 /// a conflict for the others.
-fn adopt_versions(
-    writes: &[StreamAppend],
-    assumed: &mut [u64],
-    actual: Vec<(String, u64)>,
-) -> Result<(), StoreError> {
+fn adopt_versions(writes: &[StreamAppend], assumed: &mut [u64], actual: Vec<(String, u64)>) -> Result<(), StoreError> {
     for (stream, version) in actual {
         let i = writes
             .iter()
@@ -300,9 +286,8 @@ impl EventStore for PostgresEventStore {
                     // Still losing the race: take the head lock in a transaction, so the next
                     // attempt cannot be stale (no writer starves).
                     let mut locked = self.pool.begin().await?;
-                    let row = sqlx::query("SELECT position, hash FROM event_log_head WHERE id = 1 FOR UPDATE")
-                        .fetch_one(&mut *locked)
-                        .await?;
+                    let row =
+                        sqlx::query("SELECT position, hash FROM event_log_head WHERE id = 1 FOR UPDATE").fetch_one(&mut *locked).await?;
                     let position = row.try_get::<i64, _>(0)? as u64;
                     head = (position, hash::from_slice(position, row.try_get::<&[u8], _>(1)?)?);
                     *cached = Some(head);
@@ -310,12 +295,11 @@ impl EventStore for PostgresEventStore {
                     // the locked attempt cannot fail on them (a failure would abort the
                     // transaction).
                     let streams: Vec<&str> = writes.iter().map(|w| w.stream_id.as_str()).collect();
-                    let actual: Vec<(String, i64)> = sqlx::query_as(
-                        "SELECT stream_id, max(stream_version) FROM event_log WHERE stream_id = ANY($1) GROUP BY stream_id",
-                    )
-                    .bind(&streams)
-                    .fetch_all(&mut *locked)
-                    .await?;
+                    let actual: Vec<(String, i64)> =
+                        sqlx::query_as("SELECT stream_id, max(stream_version) FROM event_log WHERE stream_id = ANY($1) GROUP BY stream_id")
+                            .bind(&streams)
+                            .fetch_all(&mut *locked)
+                            .await?;
                     for (i, write) in writes.iter().enumerate() {
                         if write.expected.required().is_none() {
                             assumed[i] = actual.iter().find(|(s, _)| *s == write.stream_id).map_or(0, |(_, v)| *v as u64);
@@ -330,23 +314,16 @@ impl EventStore for PostgresEventStore {
         Err(StoreError::Contention { attempts: MAX_ATTEMPTS })
     }
 
-    async fn read_stream(
-        &self,
-        stream_id: &str,
-        from_version: u64,
-        limit: usize,
-    ) -> Result<Vec<RecordedEvent>, StoreError> {
-        sqlx::query(&format!(
-            "{SELECT} WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version LIMIT $3"
-        ))
-        .bind(stream_id)
-        .bind(from_version as i64)
-        .bind(limit.min(i64::MAX as usize) as i64)
-        .fetch_all(&self.pool)
-        .await?
-        .iter()
-        .map(decode)
-        .collect()
+    async fn read_stream(&self, stream_id: &str, from_version: u64, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
+        sqlx::query(&format!("{SELECT} WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version LIMIT $3"))
+            .bind(stream_id)
+            .bind(from_version as i64)
+            .bind(limit.min(i64::MAX as usize) as i64)
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(decode)
+            .collect()
     }
 
     async fn read_all(&self, after: Position, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
@@ -365,17 +342,15 @@ impl EventStore for PostgresEventStore {
     }
 
     async fn stream_version(&self, stream_id: &str) -> Result<u64, StoreError> {
-        let version: Option<i64> =
-            sqlx::query_scalar("SELECT MAX(stream_version) FROM event_log WHERE stream_id = $1")
-                .bind(stream_id)
-                .fetch_one(&self.pool)
-                .await?;
+        let version: Option<i64> = sqlx::query_scalar("SELECT MAX(stream_version) FROM event_log WHERE stream_id = $1")
+            .bind(stream_id)
+            .fetch_one(&self.pool)
+            .await?;
         Ok(version.unwrap_or(0) as u64)
     }
 
     fn appended(&self) -> watch::Receiver<Position> {
-        self.listener
-            .get_or_init(|| self.runtime.spawn(follow_notifications(self.pool.clone(), self.appended.clone())));
+        self.listener.get_or_init(|| self.runtime.spawn(follow_notifications(self.pool.clone(), self.appended.clone())));
         self.appended.subscribe()
     }
 }

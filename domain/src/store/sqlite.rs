@@ -28,15 +28,14 @@ use tokio::sync::{Mutex, Semaphore, watch};
 use uuid::Uuid;
 
 use super::{
-    AppendOutcome, EventStore, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash, now_micros,
-    prepare_rows, replayed_outcome, signal_appended, validate_batch,
+    AppendOutcome, EventStore, Position, PreparedRow, RecordedEvent, StoreError, StreamAppend, hash, now_micros, prepare_rows,
+    replayed_outcome, signal_appended, validate_batch,
 };
 
 const COLUMNS: &str = "position, stream_id, stream_version, event_id, event_type, schema_version, \
                        payload, metadata, recorded_at, hash";
 /// A stream's version: the end of its last range (no row: no stream).
-const STREAM_VERSION: &str =
-    "SELECT last_version FROM stream_ranges WHERE stream_id = ?1 ORDER BY first_version DESC LIMIT 1";
+const STREAM_VERSION: &str = "SELECT last_version FROM stream_ranges WHERE stream_id = ?1 ORDER BY first_version DESC LIMIT 1";
 /// A stream's events from a version on: the ranges from the one holding that version, each
 /// joined to its run of positions in the log.
 const READ_STREAM: &str = "SELECT e.position, e.stream_id, e.stream_version, e.event_id, e.event_type, \
@@ -115,11 +114,7 @@ impl SqliteEventStore {
         .await??;
         Ok(Self {
             writer: Arc::new(Mutex::new(writer)),
-            readers: Arc::new(Readers {
-                path,
-                permits: Semaphore::new(READERS),
-                idle: StdMutex::new(Vec::new()),
-            }),
+            readers: Arc::new(Readers { path, permits: Semaphore::new(READERS), idle: StdMutex::new(Vec::new()) }),
             pool: SqlitePoolOptions::new().max_connections(2).connect_lazy_with(options),
             appended: watch::channel(head.0).0,
         })
@@ -165,9 +160,7 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) 
     if tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread {
         Ok(tokio::task::block_in_place(work))
     } else {
-        tokio::task::spawn_blocking(work)
-            .await
-            .map_err(|err| StoreError::Backend(format!("sqlite task failed: {err}")))
+        tokio::task::spawn_blocking(work).await.map_err(|err| StoreError::Backend(format!("sqlite task failed: {err}")))
     }
 }
 
@@ -187,11 +180,7 @@ fn append_locked(conn: &mut Connection, writes: &[StreamAppend]) -> Result<Appen
                 if !stored.is_empty() {
                     return replayed_outcome(writes, &stored);
                 }
-                return Err(StoreError::WrongExpectedVersion {
-                    stream_id: write.stream_id.clone(),
-                    expected: write.expected,
-                    actual,
-                });
+                return Err(StoreError::WrongExpectedVersion { stream_id: write.stream_id.clone(), expected: write.expected, actual });
             }
             versions.push(actual);
         }
@@ -204,9 +193,8 @@ fn append_locked(conn: &mut Connection, writes: &[StreamAppend]) -> Result<Appen
         let stored = events_by_id(&tx, writes)?;
         return if stored.is_empty() { Err(err.into()) } else { replayed_outcome(writes, &stored) };
     }
-    let mut range = tx.prepare_cached(
-        "INSERT INTO stream_ranges (stream_id, first_version, last_version, first_position) VALUES (?1, ?2, ?3, ?4)",
-    )?;
+    let mut range =
+        tx.prepare_cached("INSERT INTO stream_ranges (stream_id, first_version, last_version, first_position) VALUES (?1, ?2, ?3, ?4)")?;
     // Rows come stream by stream, in the order of `writes`.
     let mut offset = 0;
     for write in writes.iter().filter(|w| !w.events.is_empty()) {
@@ -229,9 +217,7 @@ fn append_locked(conn: &mut Connection, writes: &[StreamAppend]) -> Result<Appen
 
 fn insert_rows(conn: &Connection, rows: &[PreparedRow<'_>]) -> rusqlite::Result<()> {
     // One prepared single-row INSERT run per row: SQLite's cheapest way to insert many rows.
-    let mut insert = conn.prepare_cached(&format!(
-        "INSERT INTO event_log ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
-    ))?;
+    let mut insert = conn.prepare_cached(&format!("INSERT INTO event_log ({COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"))?;
     for row in rows {
         insert.execute(params![
             row.position as i64,
@@ -295,8 +281,7 @@ fn decode(row: &rusqlite::Row<'_>) -> Result<RecordedEvent, StoreError> {
         schema_version: row.get(5)?,
         payload: row.get(6)?,
         metadata: row.get(7)?,
-        recorded_at: chrono::DateTime::from_timestamp_micros(micros)
-            .ok_or_else(|| corrupt(format!("bad timestamp {micros}")))?,
+        recorded_at: chrono::DateTime::from_timestamp_micros(micros).ok_or_else(|| corrupt(format!("bad timestamp {micros}")))?,
         hash: hash::from_slice(position, row.get_ref(9)?.as_blob().map_err(|e| corrupt(e.to_string()))?)?,
     })
 }
@@ -317,15 +302,9 @@ impl EventStore for SqliteEventStore {
         Ok(outcome)
     }
 
-    async fn read_stream(
-        &self,
-        stream_id: &str,
-        from_version: u64,
-        limit: usize,
-    ) -> Result<Vec<RecordedEvent>, StoreError> {
+    async fn read_stream(&self, stream_id: &str, from_version: u64, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
         let stream_id = stream_id.to_owned();
-        self.read(move |conn| select(conn, READ_STREAM, params![stream_id, from_version as i64, sql_limit(limit)]))
-            .await
+        self.read(move |conn| select(conn, READ_STREAM, params![stream_id, from_version as i64, sql_limit(limit)])).await
     }
 
     async fn read_all(&self, after: Position, limit: usize) -> Result<Vec<RecordedEvent>, StoreError> {
@@ -346,10 +325,7 @@ impl EventStore for SqliteEventStore {
     async fn stream_version(&self, stream_id: &str) -> Result<u64, StoreError> {
         let stream_id = stream_id.to_owned();
         self.read(move |conn| {
-            let version = conn
-                .prepare_cached(STREAM_VERSION)?
-                .query_row([stream_id], |row| row.get::<_, i64>(0))
-                .optional()?;
+            let version = conn.prepare_cached(STREAM_VERSION)?.query_row([stream_id], |row| row.get::<_, i64>(0)).optional()?;
             Ok(version.unwrap_or(0) as u64)
         })
         .await

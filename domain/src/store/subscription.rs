@@ -16,10 +16,7 @@ const POLL: Duration = Duration::from_millis(500);
 /// The switch from catching up to live cannot lose events: the subscription always reads the
 /// log itself, and it marks the wake-up signal as seen *before* each read, so an append that
 /// lands during a read either shows up in that read or wakes the next one.
-pub fn subscribe(
-    store: Arc<dyn EventStore>,
-    after: Position,
-) -> impl Stream<Item = Result<RecordedEvent, StoreError>> + Send {
+pub fn subscribe(store: Arc<dyn EventStore>, after: Position) -> impl Stream<Item = Result<RecordedEvent, StoreError>> + Send {
     let state = (store.clone(), after, VecDeque::new(), store.appended());
     stream::unfold(state, |(store, mut after, mut buffer, mut woken)| async move {
         loop {

@@ -65,11 +65,7 @@ pub async fn verify(store: &dyn EventStore, page: usize) -> Result<VerifyReport,
             }
             let version = versions.entry(event.stream_id.clone()).or_default();
             if event.stream_version != *version + 1 {
-                return Err(broken(format!(
-                    "stream {} jumps from version {} to {}",
-                    event.stream_id, version, event.stream_version
-                ))
-                .into());
+                return Err(broken(format!("stream {} jumps from version {} to {}", event.stream_id, version, event.stream_version)).into());
             }
             *version += 1;
             let recomputed = hash::event_hash(
@@ -104,10 +100,5 @@ pub async fn verify(store: &dyn EventStore, page: usize) -> Result<VerifyReport,
         }
         .into());
     }
-    Ok(VerifyReport {
-        events: last_position,
-        streams: versions.len() as u64,
-        last_position,
-        last_hash: hex::encode(prev_hash),
-    })
+    Ok(VerifyReport { events: last_position, streams: versions.len() as u64, last_position, last_hash: hex::encode(prev_hash) })
 }

@@ -9,7 +9,10 @@ use domain::{
 };
 
 enum Backend {
-    Sqlite { _dir: tempfile::TempDir, path: std::path::PathBuf },
+    Sqlite {
+        _dir: tempfile::TempDir,
+        path: std::path::PathBuf,
+    },
     Postgres(TestPostgres),
     #[cfg(feature = "kurrentdb")]
     Kurrent(crate::kurrent::KurrentLog),
@@ -57,9 +60,7 @@ impl Fixture {
     pub async fn tamper(&self, statements: &[&str]) {
         match &self.backend {
             Backend::Sqlite { path, .. } => {
-                let pool = sqlx::SqlitePool::connect_with(domain::store::sqlite::connect_options(path))
-                    .await
-                    .expect("connect");
+                let pool = sqlx::SqlitePool::connect_with(domain::store::sqlite::connect_options(path)).await.expect("connect");
                 for sql in statements {
                     sqlx::query(sql).execute(&pool).await.expect(sql);
                 }

@@ -4,7 +4,10 @@ use std::{collections::HashSet, time::Duration};
 
 use domain::{
     AppendOutcome, ChainCoordinates, ExpectedVersion, Metadata, NewEvent, StoreError, StreamAppend,
-    store::{subscribe, verify::{VerifyError, verify}},
+    store::{
+        subscribe,
+        verify::{VerifyError, verify},
+    },
 };
 use futures::StreamExt;
 use uuid::Uuid;
@@ -12,8 +15,7 @@ use uuid::Uuid;
 use crate::fixtures::Fixture;
 
 fn event(n: u32) -> NewEvent {
-    NewEvent::new("AmountRecorded", 1, &serde_json::json!({ "n": n, "amount": "1.5" }), Metadata::default())
-        .expect("serialize")
+    NewEvent::new("AmountRecorded", 1, &serde_json::json!({ "n": n, "amount": "1.5" }), Metadata::default()).expect("serialize")
 }
 
 async fn append_n(f: &Fixture, stream: &str, n: u32) -> AppendOutcome {
@@ -38,10 +40,7 @@ pub async fn expected_version_any_no_stream_and_exact_are_enforced(f: &Fixture) 
     append_n(f, "nft-1", 2).await;
 
     let err = f.store.append("nft-1", ExpectedVersion::NoStream, vec![event(3)]).await.unwrap_err();
-    assert!(
-        matches!(err, StoreError::WrongExpectedVersion { ref stream_id, actual: 2, .. } if stream_id == "nft-1"),
-        "{err:?}"
-    );
+    assert!(matches!(err, StoreError::WrongExpectedVersion { ref stream_id, actual: 2, .. } if stream_id == "nft-1"), "{err:?}");
     let err = f.store.append("nft-1", ExpectedVersion::Exact(1), vec![event(3)]).await.unwrap_err();
     assert!(matches!(err, StoreError::WrongExpectedVersion { actual: 2, .. }), "{err:?}");
     let err = f.store.append("nft-2", ExpectedVersion::Exact(1), vec![event(3)]).await.unwrap_err();
@@ -87,11 +86,7 @@ pub async fn a_retried_append_returns_the_first_outcome_even_after_reopening(f: 
     let retried = f.store.append_streams(batch.clone()).await.unwrap();
     let reopened = f.open_another().await.append_streams(batch).await.unwrap();
 
-    assert_eq!(first, AppendOutcome {
-        first_position: 4,
-        last_position: 6,
-        streams: vec![("order-1".into(), 2), ("order-2".into(), 1)],
-    });
+    assert_eq!(first, AppendOutcome { first_position: 4, last_position: 6, streams: vec![("order-1".into(), 2), ("order-2".into(), 1)] });
     assert_eq!(retried, first);
     assert_eq!(reopened, first);
     assert_eq!(position_count(f).await, 8, "the retries stored nothing");
@@ -213,10 +208,7 @@ pub async fn concurrent_writers_never_show_a_reader_a_gap_or_a_step_back(f: &Fix
                     store.append("shared", ExpectedVersion::Any, vec![event(i as u32)]).await.expect("append shared");
                 } else {
                     let own = (i - i / 10) as u64;
-                    store
-                        .append(&format!("writer-{w}"), ExpectedVersion::Exact(own), vec![event(i as u32)])
-                        .await
-                        .expect("append own");
+                    store.append(&format!("writer-{w}"), ExpectedVersion::Exact(own), vec![event(i as u32)]).await.expect("append own");
                 }
             }
         }));

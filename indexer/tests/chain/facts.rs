@@ -97,7 +97,19 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
     chain.transact(creator, mint_call("ipfs://two", 2, &[], auction_end, wei(ETH / 10), wei(ETH)), U256::ZERO).await;
     chain.transact(creator, mint_call("ipfs://three", 0, &[], 0, U256::ZERO, U256::ZERO), U256::ZERO).await;
     // List 3, change 1's price, buy 1.
-    chain.transact(creator, Marketplace::toggleForSaleCall { tokenId: U256::from(3), saleType: 1, price: wei(ETH / 2), auctionEndTime: 0, basePrice: U256::ZERO }, U256::ZERO).await;
+    chain
+        .transact(
+            creator,
+            Marketplace::toggleForSaleCall {
+                tokenId: U256::from(3),
+                saleType: 1,
+                price: wei(ETH / 2),
+                auctionEndTime: 0,
+                basePrice: U256::ZERO,
+            },
+            U256::ZERO,
+        )
+        .await;
     chain.transact(creator, Marketplace::changeTokenPriceCall { tokenId: U256::from(1), newPrice: wei(2 * ETH) }, U256::ZERO).await;
     let buy = chain.transact(alice, Marketplace::buyTokenCall { tokenId: U256::from(1) }, wei(2 * ETH)).await;
     // Bid on 2, outbid, reject, bid again, accept.
@@ -117,7 +129,19 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
     chain.advance_time(700).await;
     chain.transact(alice, Marketplace::settleAuctionCall { tokenId: U256::from(4) }, U256::ZERO).await;
     // Stop 3's sale, transfer 1, burn 1.
-    chain.transact(creator, Marketplace::toggleForSaleCall { tokenId: U256::from(3), saleType: 0, price: U256::ZERO, auctionEndTime: 0, basePrice: U256::ZERO }, U256::ZERO).await;
+    chain
+        .transact(
+            creator,
+            Marketplace::toggleForSaleCall {
+                tokenId: U256::from(3),
+                saleType: 0,
+                price: U256::ZERO,
+                auctionEndTime: 0,
+                basePrice: U256::ZERO,
+            },
+            U256::ZERO,
+        )
+        .await;
     chain.transact(alice, Marketplace::transferFromCall { from: alice, to: bob, tokenId: U256::from(1) }, U256::ZERO).await;
     chain.transact(bob, Marketplace::burnCall { tokenId: U256::from(1) }, U256::ZERO).await;
     let (head, _) = chain.latest().await;
@@ -130,75 +154,112 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
     // Assert
     assert_eq!(indexed, head);
     let market = stream(&*store, &format!("market-{CHAIN_ID}")).await;
-    assert_eq!(market.into_iter().map(without_origin).collect::<Vec<_>>(), vec![
-        ChainEvent::AdminChanged { admin: hex(admin), origin: blank() },
-        ChainEvent::ServiceFeeChanged { fee_bps: 500, origin: blank() },
-    ]);
+    assert_eq!(
+        market.into_iter().map(without_origin).collect::<Vec<_>>(),
+        vec![
+            ChainEvent::AdminChanged { admin: hex(admin), origin: blank() },
+            ChainEvent::ServiceFeeChanged { fee_bps: 500, origin: blank() },
+        ]
+    );
 
     let fee = |price: u128| price * 500 / 10_000;
     let one = nft(&*store, 1).await;
-    assert_eq!(one.iter().cloned().map(without_origin).collect::<Vec<_>>(), vec![
-        ChainEvent::NftMinted {
-            token_id: "1".into(),
-            creator: hex(creator),
-            token_uri: "ipfs://one".into(),
-            royalties: vec![Royalty { receiver: hex(royalty_a), bps: 500 }, Royalty { receiver: hex(royalty_b), bps: 250 }],
-            origin: blank(),
-        },
-        sale(1, SaleType::FixedPrice, ETH, 0, 0, 0),
-        ChainEvent::PriceChanged { token_id: "1".into(), price: (2 * ETH).to_string(), origin: blank() },
-        not_for_sale(1),
-        transferred(1, creator, alice),
-        sold(1, 0, alice, creator, 2 * ETH, fee(2 * ETH), 2 * ETH * 750 / 10_000),
-        ChainEvent::RoyaltyPaid { token_id: "1".into(), receiver: hex(royalty_a), amount: (2 * ETH * 500 / 10_000).to_string(), origin: blank() },
-        ChainEvent::RoyaltyPaid { token_id: "1".into(), receiver: hex(royalty_b), amount: (2 * ETH * 250 / 10_000).to_string(), origin: blank() },
-        transferred(1, alice, bob),
-        ChainEvent::NftBurned { token_id: "1".into(), owner: hex(bob), origin: blank() },
-    ]);
+    assert_eq!(
+        one.iter().cloned().map(without_origin).collect::<Vec<_>>(),
+        vec![
+            ChainEvent::NftMinted {
+                token_id: "1".into(),
+                creator: hex(creator),
+                token_uri: "ipfs://one".into(),
+                royalties: vec![Royalty { receiver: hex(royalty_a), bps: 500 }, Royalty { receiver: hex(royalty_b), bps: 250 }],
+                origin: blank(),
+            },
+            sale(1, SaleType::FixedPrice, ETH, 0, 0, 0),
+            ChainEvent::PriceChanged { token_id: "1".into(), price: (2 * ETH).to_string(), origin: blank() },
+            not_for_sale(1),
+            transferred(1, creator, alice),
+            sold(1, 0, alice, creator, 2 * ETH, fee(2 * ETH), 2 * ETH * 750 / 10_000),
+            ChainEvent::RoyaltyPaid {
+                token_id: "1".into(),
+                receiver: hex(royalty_a),
+                amount: (2 * ETH * 500 / 10_000).to_string(),
+                origin: blank()
+            },
+            ChainEvent::RoyaltyPaid {
+                token_id: "1".into(),
+                receiver: hex(royalty_b),
+                amount: (2 * ETH * 250 / 10_000).to_string(),
+                origin: blank()
+            },
+            transferred(1, alice, bob),
+            ChainEvent::NftBurned { token_id: "1".into(), owner: hex(bob), origin: blank() },
+        ]
+    );
     // The sale's coordinates are the buy transaction's.
     let sale_origin = origin(&one[5]).unwrap();
     assert_eq!(sale_origin.tx_hash, format!("{:#x}", buy.transaction_hash));
     assert_eq!(sale_origin.block_number, buy.block_number.unwrap());
 
     let two = nft(&*store, 2).await.into_iter().map(without_origin).collect::<Vec<_>>();
-    assert_eq!(two, vec![
-        ChainEvent::NftMinted { token_id: "2".into(), creator: hex(creator), token_uri: "ipfs://two".into(), royalties: vec![], origin: blank() },
-        sale(2, SaleType::Auction, ETH, ETH / 10, auction_end, 1),
-        bid("placed", 2, 1, alice, ETH / 10, auction_end),
-        bid("placed", 2, 1, bob, ETH / 5, auction_end),
-        bid("refunded", 2, 1, alice, ETH / 10, 0),
-        bid("rejected", 2, 1, bob, ETH / 5, 0),
-        bid("placed", 2, 1, alice, 3 * ETH / 20, auction_end),
-        ended(2, 1, alice, 3 * ETH / 20),
-        not_for_sale(2),
-        transferred(2, creator, alice),
-        sold(2, 1, alice, creator, 3 * ETH / 20, fee(3 * ETH / 20), 0),
-    ]);
+    assert_eq!(
+        two,
+        vec![
+            ChainEvent::NftMinted {
+                token_id: "2".into(),
+                creator: hex(creator),
+                token_uri: "ipfs://two".into(),
+                royalties: vec![],
+                origin: blank()
+            },
+            sale(2, SaleType::Auction, ETH, ETH / 10, auction_end, 1),
+            bid("placed", 2, 1, alice, ETH / 10, auction_end),
+            bid("placed", 2, 1, bob, ETH / 5, auction_end),
+            bid("refunded", 2, 1, alice, ETH / 10, 0),
+            bid("rejected", 2, 1, bob, ETH / 5, 0),
+            bid("placed", 2, 1, alice, 3 * ETH / 20, auction_end),
+            ended(2, 1, alice, 3 * ETH / 20),
+            not_for_sale(2),
+            transferred(2, creator, alice),
+            sold(2, 1, alice, creator, 3 * ETH / 20, fee(3 * ETH / 20), 0),
+        ]
+    );
 
     let three = nft(&*store, 3).await.into_iter().map(without_origin).collect::<Vec<_>>();
-    assert_eq!(three, vec![
-        ChainEvent::NftMinted { token_id: "3".into(), creator: hex(creator), token_uri: "ipfs://three".into(), royalties: vec![], origin: blank() },
-        sale(3, SaleType::FixedPrice, ETH / 2, 0, 0, 0),
-        not_for_sale(3),
-    ]);
+    assert_eq!(
+        three,
+        vec![
+            ChainEvent::NftMinted {
+                token_id: "3".into(),
+                creator: hex(creator),
+                token_uri: "ipfs://three".into(),
+                royalties: vec![],
+                origin: blank()
+            },
+            sale(3, SaleType::FixedPrice, ETH / 2, 0, 0, 0),
+            not_for_sale(3),
+        ]
+    );
 
     let four = nft(&*store, 4).await.into_iter().map(without_origin).collect::<Vec<_>>();
-    assert_eq!(four, vec![
-        ChainEvent::NftMinted {
-            token_id: "4".into(),
-            creator: hex(creator),
-            token_uri: "ipfs://four".into(),
-            royalties: vec![Royalty { receiver: hex(royalty_a), bps: 1_000 }],
-            origin: blank(),
-        },
-        sale(4, SaleType::Auction, ETH, ETH / 10, short_end, 2),
-        bid("placed", 4, 2, bob, ETH / 4, extended_end),
-        ended(4, 2, bob, ETH / 4),
-        not_for_sale(4),
-        transferred(4, creator, bob),
-        sold(4, 2, bob, creator, ETH / 4, fee(ETH / 4), ETH / 4 / 10),
-        ChainEvent::RoyaltyPaid { token_id: "4".into(), receiver: hex(royalty_a), amount: (ETH / 40).to_string(), origin: blank() },
-    ]);
+    assert_eq!(
+        four,
+        vec![
+            ChainEvent::NftMinted {
+                token_id: "4".into(),
+                creator: hex(creator),
+                token_uri: "ipfs://four".into(),
+                royalties: vec![Royalty { receiver: hex(royalty_a), bps: 1_000 }],
+                origin: blank(),
+            },
+            sale(4, SaleType::Auction, ETH, ETH / 10, short_end, 2),
+            bid("placed", 4, 2, bob, ETH / 4, extended_end),
+            ended(4, 2, bob, ETH / 4),
+            not_for_sale(4),
+            transferred(4, creator, bob),
+            sold(4, 2, bob, creator, ETH / 4, fee(ETH / 4), ETH / 4 / 10),
+            ChainEvent::RoyaltyPaid { token_id: "4".into(), receiver: hex(royalty_a), amount: (ETH / 40).to_string(), origin: blank() },
+        ]
+    );
 
     // Chain order within every stream, and one checkpoint per block naming exactly its events.
     let log = read_log(&*store).await;
@@ -213,25 +274,32 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
         assert_eq!(event.event_id, chain_event_id(CHAIN_ID, &coordinates.block_hash, &origin.tx_hash, origin.log_index, 0));
         facts_by_block.entry(origin.block_number).or_default().push(event.event_id);
     }
-    for stream_events in log.iter().fold(std::collections::BTreeMap::<&str, Vec<(u64, u64)>>::new(), |mut acc, e| {
-        if let Some(o) = origin(&e.payload::<ChainEvent>().unwrap()) {
-            acc.entry(&e.stream_id).or_default().push((o.block_number, o.log_index));
-        }
-        acc
-    }).values() {
+    for stream_events in log
+        .iter()
+        .fold(std::collections::BTreeMap::<&str, Vec<(u64, u64)>>::new(), |mut acc, e| {
+            if let Some(o) = origin(&e.payload::<ChainEvent>().unwrap()) {
+                acc.entry(&e.stream_id).or_default().push((o.block_number, o.log_index));
+            }
+            acc
+        })
+        .values()
+    {
         assert!(stream_events.windows(2).all(|w| w[0] < w[1]), "chain order: {stream_events:?}");
     }
     let records = chain_records(&*store).await;
-    let numbers: Vec<u64> = records.iter().map(|r| match r {
-        ChainEvent::BlockIndexed { number, event_ids, .. } => {
-            let mut expected = facts_by_block.get(number).cloned().unwrap_or_default();
-            let mut actual = event_ids.clone();
-            expected.sort();
-            actual.sort();
-            assert_eq!(actual, expected, "checkpoint of block {number}");
-            *number
-        }
-        other => panic!("unexpected {other:?}"),
-    }).collect();
+    let numbers: Vec<u64> = records
+        .iter()
+        .map(|r| match r {
+            ChainEvent::BlockIndexed { number, event_ids, .. } => {
+                let mut expected = facts_by_block.get(number).cloned().unwrap_or_default();
+                let mut actual = event_ids.clone();
+                expected.sort();
+                actual.sort();
+                assert_eq!(actual, expected, "checkpoint of block {number}");
+                *number
+            }
+            other => panic!("unexpected {other:?}"),
+        })
+        .collect();
     assert_eq!(numbers, (chain.deployment_block..=head).collect::<Vec<_>>());
 }

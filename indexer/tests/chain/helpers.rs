@@ -2,7 +2,10 @@
 
 use std::{collections::BTreeMap, sync::Arc};
 
-use domain::{EventStore, RecordedEvent, chain::{ChainEvent, Origin, chain_stream}};
+use domain::{
+    EventStore, RecordedEvent,
+    chain::{ChainEvent, Origin, chain_stream},
+};
 use indexer::{Indexer, IndexerConfig, IndexerError, IndexerHandle, test_utils::CHAIN_ID};
 use tokio::{sync::oneshot, task::JoinHandle};
 use uuid::Uuid;

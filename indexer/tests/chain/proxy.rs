@@ -140,14 +140,11 @@ async fn serve(socket: TcpStream, behaviour: Behaviour) {
 async fn answer(behaviour: &Behaviour, request: Value) -> Value {
     let id = request["id"].clone();
     let method = request["method"].as_str().unwrap_or_default().to_owned();
-    if method == "eth_getLogs"
-        && behaviour.failing.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1)).is_ok()
-    {
+    if method == "eth_getLogs" && behaviour.failing.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1)).is_ok() {
         return json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": "internal server error"}});
     }
     let params = request.get("params").cloned().unwrap_or(Value::Array(vec![]));
-    let result: Result<Value, RpcError<TransportErrorKind>> =
-        behaviour.upstream.raw_request(method.clone().into(), params).await;
+    let result: Result<Value, RpcError<TransportErrorKind>> = behaviour.upstream.raw_request(method.clone().into(), params).await;
     match result {
         Ok(value) if method == "eth_getLogs" && value.as_array().is_some_and(|logs| logs.len() > behaviour.max_logs) => {
             behaviour.refused.fetch_add(1, Ordering::Relaxed);

@@ -92,15 +92,24 @@ async fn reorgs_of_depth_one_and_three_are_retracted_and_the_canonical_blocks_in
     let third = chain.call_request(creator, &mint_call("ipfs://reorg-3", 0, &[], 0, U256::ZERO, U256::ZERO), U256::ZERO);
     chain
         .provider
-        .anvil_reorg(ReorgOptions {
-            depth: 3,
-            tx_block_pairs: vec![(TransactionData::JSON(first), 0), (TransactionData::JSON(third), 2)],
-        })
+        .anvil_reorg(ReorgOptions { depth: 3, tx_block_pairs: vec![(TransactionData::JSON(first), 0), (TransactionData::JSON(third), 2)] })
         .await
         .unwrap();
     running.handle.sync_to(head).await.unwrap();
     // And life goes on after it.
-    chain.transact(creator, Marketplace::toggleForSaleCall { tokenId: U256::from(5), saleType: 0, price: U256::ZERO, auctionEndTime: 0, basePrice: U256::ZERO }, U256::ZERO).await;
+    chain
+        .transact(
+            creator,
+            Marketplace::toggleForSaleCall {
+                tokenId: U256::from(5),
+                saleType: 0,
+                price: U256::ZERO,
+                auctionEndTime: 0,
+                basePrice: U256::ZERO,
+            },
+            U256::ZERO,
+        )
+        .await;
     let (head, _) = chain.latest().await;
     running.handle.sync_to(head).await.unwrap();
     running.stop().await.unwrap();
@@ -152,11 +161,7 @@ async fn a_reorg_deeper_than_the_limit_stops_the_indexer_and_writes_nothing() {
 
     // Act: replace the last three blocks.
     let other = chain.call_request(chain.accounts[2], &mint_call("ipfs://other", 1, &[], 0, U256::ZERO, U256::from(99)), U256::ZERO);
-    chain
-        .provider
-        .anvil_reorg(ReorgOptions { depth: 3, tx_block_pairs: vec![(TransactionData::JSON(other), 1)] })
-        .await
-        .unwrap();
+    chain.provider.anvil_reorg(ReorgOptions { depth: 3, tx_block_pairs: vec![(TransactionData::JSON(other), 1)] }).await.unwrap();
     let synced = running.handle.sync_to(head).await;
 
     // Assert

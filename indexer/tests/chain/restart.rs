@@ -37,7 +37,13 @@ async fn a_backfill_killed_twice_and_restarted_writes_the_same_log_as_an_uninter
     let chain = TestChain::start().await;
     for i in 0..40u64 {
         let creator = chain.accounts[1 + (i % 4) as usize];
-        chain.transact(creator, mint_call(&format!("ipfs://{i}"), 1, &[(chain.accounts[9], 300)], 0, U256::ZERO, U256::from(1_000 + i)), U256::ZERO).await;
+        chain
+            .transact(
+                creator,
+                mint_call(&format!("ipfs://{i}"), 1, &[(chain.accounts[9], 300)], 0, U256::ZERO, U256::from(1_000 + i)),
+                U256::ZERO,
+            )
+            .await;
         if i % 5 == 4 {
             chain.transact(chain.accounts[8], Marketplace::buyTokenCall { tokenId: U256::from(i + 1) }, U256::from(1_000 + i)).await;
         }

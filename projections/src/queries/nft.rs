@@ -205,10 +205,7 @@ fn nft_view(row: &AnyRow) -> Result<NftView, sqlx::Error> {
         fixed_price_wei: price,
         form_of_sale: sale_type,
         highest_bid: wei_to_matic(&highest_bid),
-        royalty: royalties
-            .into_iter()
-            .map(|r| RoyaltyView { wallet_address: r.receiver, percentage: f64::from(r.bps) / 100.0 })
-            .collect(),
+        royalty: royalties.into_iter().map(|r| RoyaltyView { wallet_address: r.receiver, percentage: f64::from(r.bps) / 100.0 }).collect(),
         total_likes: row.try_get(12)?,
         created_at: iso(row.try_get(13)?),
         updated_at: iso(row.try_get(14)?),
@@ -226,12 +223,7 @@ fn nft_view(row: &AnyRow) -> Result<NftView, sqlx::Error> {
 /// The words of a search box as a full-text query: unicode letters and digits only (nothing the
 /// query language could read as syntax), each a prefix, all required.
 fn search_terms(search: &str) -> Vec<String> {
-    search
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .take(8)
-        .map(str::to_lowercase)
-        .collect()
+    search.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(8).map(str::to_lowercase).collect()
 }
 
 /// Browse: filters, sort, full-text search, one page.
@@ -286,13 +278,15 @@ pub async fn explore(db: &ReadDb, request: &Explore, page: Page) -> Result<Paged
 
 /// One token, unless unknown or burned.
 pub async fn detail(db: &ReadDb, nft_id: &str) -> Result<Option<NftView>, sqlx::Error> {
-    let sql = format!("SELECT {NFT_COLUMNS} FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id WHERE n.nft_id = $1 AND n.burned = 0");
+    let sql =
+        format!("SELECT {NFT_COLUMNS} FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id WHERE n.nft_id = $1 AND n.burned = 0");
     sqlx::query(&sql).bind(nft_id).fetch_optional(&db.pool()).await?.as_ref().map(nft_view).transpose()
 }
 
 /// Whether a token exists (burned ones included): tells a 404 from an empty list.
 pub async fn exists(db: &ReadDb, nft_id: &str) -> Result<bool, sqlx::Error> {
-    let found: Option<String> = sqlx::query_scalar("SELECT nft_id FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(&db.pool()).await?;
+    let found: Option<String> =
+        sqlx::query_scalar("SELECT nft_id FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(&db.pool()).await?;
     Ok(found.is_some())
 }
 
@@ -442,15 +436,7 @@ pub async fn owners(db: &ReadDb, nft_id: &str) -> Result<Vec<OwnerView>, sqlx::E
 
 /// Trending: the most popular listings of a sale type, recent ones first among equals.
 pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page) -> Result<Paged<NftView>, sqlx::Error> {
-    let request = Explore {
-        category: None,
-        sale,
-        sort_by: SortBy::Popularity,
-        ascending: false,
-        search: None,
-        owner: None,
-        creator: None,
-    };
+    let request = Explore { category: None, sale, sort_by: SortBy::Popularity, ascending: false, search: None, owner: None, creator: None };
     explore(db, &request, page).await
 }
 
@@ -468,11 +454,9 @@ pub struct Statistics {
 
 /// Marketplace statistics.
 pub async fn statistics(db: &ReadDb) -> Result<Statistics, sqlx::Error> {
-    let row = sqlx::query(
-        "SELECT (SELECT COUNT(*) FROM nfts), (SELECT COUNT(DISTINCT seller) FROM sales), (SELECT COUNT(*) FROM sales)",
-    )
-    .fetch_one(&db.pool())
-    .await?;
+    let row = sqlx::query("SELECT (SELECT COUNT(*) FROM nfts), (SELECT COUNT(DISTINCT seller) FROM sales), (SELECT COUNT(*) FROM sales)")
+        .fetch_one(&db.pool())
+        .await?;
     Ok(Statistics { total_nft_minted: row.try_get(0)?, total_seller: row.try_get(1)?, total_nft_sold: row.try_get(2)? })
 }
 

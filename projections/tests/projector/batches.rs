@@ -44,7 +44,13 @@ fn bid(token: &str, auction_id: &str, bidder: &str, amount: &str, block: u64) ->
 }
 
 fn refund(token: &str, auction_id: &str, bidder: &str, amount: &str, block: u64) -> ChainEvent {
-    ChainEvent::BidRefunded { token_id: token.into(), auction_id: auction_id.into(), bidder: bidder.into(), amount: amount.into(), origin: tx(block) }
+    ChainEvent::BidRefunded {
+        token_id: token.into(),
+        auction_id: auction_id.into(),
+        bidder: bidder.into(),
+        amount: amount.into(),
+        origin: tx(block),
+    }
 }
 
 fn sold(token: &str, auction_id: &str, seller: &str, buyer: &str, price: &str, block: u64) -> ChainEvent {
@@ -90,50 +96,81 @@ async fn corner_cases(store: &dyn EventStore) {
     let e = "9001";
     category(store, "art", "Art").await;
     category(store, "music", "Music").await;
-    append(store, &[
-        ChainEvent::NftMinted { token_id: e.into(), creator: "0xalice".into(), token_uri: "u".into(), royalties: vec![], origin: tx(1) },
-        sale(e, SaleType::FixedPrice, "500", "0", 0, 2),
-        ChainEvent::PriceChanged { token_id: e.into(), price: "600".into(), origin: tx(3) },
-        // A sale whose listing is cleared after the sale in the same transaction: no removal.
-        sold(e, "0", "0xalice", "0xbob", "600", 4),
-        sale(e, SaleType::NotForSale, "0", "0", 0, 4),
-        transferred(e, "0xalice", "0xbob", 4),
-    ])
+    append(
+        store,
+        &[
+            ChainEvent::NftMinted {
+                token_id: e.into(),
+                creator: "0xalice".into(),
+                token_uri: "u".into(),
+                royalties: vec![],
+                origin: tx(1),
+            },
+            sale(e, SaleType::FixedPrice, "500", "0", 0, 2),
+            ChainEvent::PriceChanged { token_id: e.into(), price: "600".into(), origin: tx(3) },
+            // A sale whose listing is cleared after the sale in the same transaction: no removal.
+            sold(e, "0", "0xalice", "0xbob", "600", 4),
+            sale(e, SaleType::NotForSale, "0", "0", 0, 4),
+            transferred(e, "0xalice", "0xbob", 4),
+        ],
+    )
     .await;
     describe(store, e, "first title").await;
     category(store, "art", "Fine art").await;
-    let ids = append(store, &[
-        sale(e, SaleType::Auction, "5000", "7", 1_900_000_000, 5),
-        bid(e, "7", "0xcarol", "100", 6),
-        // The same auction again (its end moved): it keeps its bid.
-        sale(e, SaleType::Auction, "5000", "7", 1_900_000_100, 7),
-        ChainEvent::PriceChanged { token_id: e.into(), price: "900".into(), origin: tx(8) },
-        bid(e, "7", "0xdave", "200", 9),
-        refund(e, "7", "0xcarol", "100", 9),
-        ChainEvent::BidRejected { token_id: e.into(), auction_id: "7".into(), bidder: "0xdave".into(), amount: "200".into(), origin: tx(10) },
-        sale(e, SaleType::NotForSale, "0", "0", 0, 11),
-    ])
+    let ids = append(
+        store,
+        &[
+            sale(e, SaleType::Auction, "5000", "7", 1_900_000_000, 5),
+            bid(e, "7", "0xcarol", "100", 6),
+            // The same auction again (its end moved): it keeps its bid.
+            sale(e, SaleType::Auction, "5000", "7", 1_900_000_100, 7),
+            ChainEvent::PriceChanged { token_id: e.into(), price: "900".into(), origin: tx(8) },
+            bid(e, "7", "0xdave", "200", 9),
+            refund(e, "7", "0xcarol", "100", 9),
+            ChainEvent::BidRejected {
+                token_id: e.into(),
+                auction_id: "7".into(),
+                bidder: "0xdave".into(),
+                amount: "200".into(),
+                origin: tx(10),
+            },
+            sale(e, SaleType::NotForSale, "0", "0", 0, 11),
+        ],
+    )
     .await;
     describe(store, e, "second title").await;
     // A reorg retracts Dave's bid.
-    let retraction = ChainEvent::BlocksRetracted { from_block: 9, to_block: 9, event_ids: vec![ids[4]], streams: vec![format!("nft-{CHAIN}-{e}")] };
-    store.append(&chain_stream(CHAIN), ExpectedVersion::Any, vec![retraction.to_new_event(Uuid::now_v7(), Metadata::default()).unwrap()]).await.unwrap();
-    append(store, &[
-        bid(e, "7", "0xfrank", "250", 9),
-        sale(e, SaleType::Auction, "5000", "8", 1_900_000_200, 12),
-        bid(e, "8", "0xerin", "300", 13),
-        bid(e, "8", "0xerin", "300", 13),
-        // Settlement: the ended auction, the cleared listing, the transfer, then the sale.
-        ChainEvent::AuctionEnded { token_id: e.into(), auction_id: "8".into(), winner: "0xerin".into(), amount: "300".into(), origin: tx(14) },
-        sale(e, SaleType::NotForSale, "0", "0", 0, 14),
-        transferred(e, "0xbob", "0xerin", 14),
-        sold(e, "8", "0xbob", "0xerin", "300", 14),
-        ChainEvent::NftBurned { token_id: e.into(), owner: "0xerin".into(), origin: tx(15) },
-        // Events of a token that was never minted touch only what exists without it.
-        sale("9002", SaleType::Auction, "10", "1", 1_900_000_000, 16),
-        bid("9002", "1", "0xgus", "20", 17),
-        ChainEvent::PriceChanged { token_id: "9002".into(), price: "30".into(), origin: tx(18) },
-    ])
+    let retraction =
+        ChainEvent::BlocksRetracted { from_block: 9, to_block: 9, event_ids: vec![ids[4]], streams: vec![format!("nft-{CHAIN}-{e}")] };
+    store
+        .append(&chain_stream(CHAIN), ExpectedVersion::Any, vec![retraction.to_new_event(Uuid::now_v7(), Metadata::default()).unwrap()])
+        .await
+        .unwrap();
+    append(
+        store,
+        &[
+            bid(e, "7", "0xfrank", "250", 9),
+            sale(e, SaleType::Auction, "5000", "8", 1_900_000_200, 12),
+            bid(e, "8", "0xerin", "300", 13),
+            bid(e, "8", "0xerin", "300", 13),
+            // Settlement: the ended auction, the cleared listing, the transfer, then the sale.
+            ChainEvent::AuctionEnded {
+                token_id: e.into(),
+                auction_id: "8".into(),
+                winner: "0xerin".into(),
+                amount: "300".into(),
+                origin: tx(14),
+            },
+            sale(e, SaleType::NotForSale, "0", "0", 0, 14),
+            transferred(e, "0xbob", "0xerin", 14),
+            sold(e, "8", "0xbob", "0xerin", "300", 14),
+            ChainEvent::NftBurned { token_id: e.into(), owner: "0xerin".into(), origin: tx(15) },
+            // Events of a token that was never minted touch only what exists without it.
+            sale("9002", SaleType::Auction, "10", "1", 1_900_000_000, 16),
+            bid("9002", "1", "0xgus", "20", 17),
+            ChainEvent::PriceChanged { token_id: "9002".into(), price: "30".into(), origin: tx(18) },
+        ],
+    )
     .await;
 }
 

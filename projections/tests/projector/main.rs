@@ -75,7 +75,13 @@ fn bid(token: &str, bidder: &str, amount: &str, block: u64) -> ChainEvent {
 }
 
 fn refunded(token: &str, bidder: &str, amount: &str, block: u64) -> ChainEvent {
-    ChainEvent::BidRefunded { token_id: token.into(), auction_id: "1".into(), bidder: bidder.into(), amount: amount.into(), origin: origin(block) }
+    ChainEvent::BidRefunded {
+        token_id: token.into(),
+        auction_id: "1".into(),
+        bidder: bidder.into(),
+        amount: amount.into(),
+        origin: origin(block),
+    }
 }
 
 struct Row_ {
@@ -89,13 +95,11 @@ struct Row_ {
 }
 
 async fn nft(db: &ReadDb, id: &str) -> Option<Row_> {
-    let row = sqlx::query(
-        "SELECT owner, sale_type, price, highest_bid, highest_bidder, transfers, burned FROM nfts WHERE nft_id = $1",
-    )
-    .bind(id)
-    .fetch_optional(&db.pool())
-    .await
-    .unwrap()?;
+    let row = sqlx::query("SELECT owner, sale_type, price, highest_bid, highest_bidder, transfers, burned FROM nfts WHERE nft_id = $1")
+        .bind(id)
+        .fetch_optional(&db.pool())
+        .await
+        .unwrap()?;
     Some(Row_ {
         owner: row.get(0),
         sale_type: row.get(1),
@@ -121,16 +125,19 @@ pub(crate) async fn each_read_db(test: impl AsyncFn(Arc<dyn EventStore>, String)
 #[tokio::test]
 async fn chain_events_fold_into_one_row_per_token() {
     each_read_db(async |store, url| {
-        append(store.as_ref(), &[
-            minted("1", "0xalice"),
-            auction("1"),
-            bid("1", "0xbob", "100", 3),
-            bid("1", "0xcarol", "200", 4),
-            refunded("1", "0xbob", "100", 4),
-            minted("2", "0xalice"),
-            ChainEvent::NftTransferred { token_id: "2".into(), from: "0xalice".into(), to: "0xdave".into(), origin: origin(5) },
-            ChainEvent::NftBurned { token_id: "2".into(), owner: "0xdave".into(), origin: origin(6) },
-        ])
+        append(
+            store.as_ref(),
+            &[
+                minted("1", "0xalice"),
+                auction("1"),
+                bid("1", "0xbob", "100", 3),
+                bid("1", "0xcarol", "200", 4),
+                refunded("1", "0xbob", "100", 4),
+                minted("2", "0xalice"),
+                ChainEvent::NftTransferred { token_id: "2".into(), from: "0xalice".into(), to: "0xdave".into(), origin: origin(5) },
+                ChainEvent::NftBurned { token_id: "2".into(), owner: "0xdave".into(), origin: origin(6) },
+            ],
+        )
         .await;
         let db = ReadDb::open(&url).await.unwrap();
 
@@ -139,7 +146,11 @@ async fn chain_events_fold_into_one_row_per_token() {
         assert_eq!(reached, 8);
         let one = nft(&db, "80001-1").await.expect("token 1");
         assert_eq!((one.owner.as_str(), one.sale_type.as_str(), one.price.as_str()), ("0xalice", "AUCTION", "5000"));
-        assert_eq!((one.highest_bid.as_str(), one.highest_bidder.as_deref()), ("200", Some("0xcarol")), "the outbid refund leaves the new top bid");
+        assert_eq!(
+            (one.highest_bid.as_str(), one.highest_bidder.as_deref()),
+            ("200", Some("0xcarol")),
+            "the outbid refund leaves the new top bid"
+        );
         let two = nft(&db, "80001-2").await.expect("token 2");
         assert_eq!((two.owner.as_str(), two.transfers, two.burned), ("0xdave", 1, true));
     })
@@ -149,19 +160,20 @@ async fn chain_events_fold_into_one_row_per_token() {
 #[tokio::test]
 async fn a_restarted_projector_resumes_from_its_checkpoint_without_doubling() {
     each_read_db(async |store, url| {
-        append(store.as_ref(), &[
-            minted("1", "0xalice"),
-            ChainEvent::NftTransferred { token_id: "1".into(), from: "0xalice".into(), to: "0xbob".into(), origin: origin(2) },
-        ])
+        append(
+            store.as_ref(),
+            &[
+                minted("1", "0xalice"),
+                ChainEvent::NftTransferred { token_id: "1".into(), from: "0xalice".into(), to: "0xbob".into(), origin: origin(2) },
+            ],
+        )
         .await;
         let db = ReadDb::open(&url).await.unwrap();
         Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
-        append(store.as_ref(), &[ChainEvent::NftTransferred {
-            token_id: "1".into(),
-            from: "0xbob".into(),
-            to: "0xcarol".into(),
-            origin: origin(3),
-        }])
+        append(
+            store.as_ref(),
+            &[ChainEvent::NftTransferred { token_id: "1".into(), from: "0xbob".into(), to: "0xcarol".into(), origin: origin(3) }],
+        )
         .await;
 
         let restarted = Projector::new(store.clone(), ReadDb::open(&url).await.unwrap()).await.unwrap();
@@ -184,12 +196,8 @@ async fn retracted_events_are_undone_by_refolding_their_streams() {
         assert_eq!(nft(&db, "80001-1").await.unwrap().highest_bid, "100");
 
         // A reorg drops block 3 (the bid); the canonical block 3 carries a different bid.
-        let retraction = ChainEvent::BlocksRetracted {
-            from_block: 3,
-            to_block: 3,
-            event_ids: vec![ids[2]],
-            streams: vec!["nft-80001-1".into()],
-        };
+        let retraction =
+            ChainEvent::BlocksRetracted { from_block: 3, to_block: 3, event_ids: vec![ids[2]], streams: vec!["nft-80001-1".into()] };
         store
             .append(&chain_stream(CHAIN), ExpectedVersion::Any, vec![retraction.to_new_event(Uuid::now_v7(), Metadata::default()).unwrap()])
             .await

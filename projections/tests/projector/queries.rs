@@ -108,7 +108,10 @@ async fn explore_filters_sorts_searches_and_pages() {
         let auction = auctions.data[0].current_auction.as_ref().expect("auction data");
         assert_eq!((auction.auction_start_price.as_str(), auction.auction_buy_now_price.as_str()), ("5", "10"));
         assert!(!auction.auction_ended);
-        assert_eq!(nft::explore(&db, &browse(SaleFilter::All, SortBy::Date, false), Page { page: 1, limit: 100 }).await.unwrap().total_items, 15);
+        assert_eq!(
+            nft::explore(&db, &browse(SaleFilter::All, SortBy::Date, false), Page { page: 1, limit: 100 }).await.unwrap().total_items,
+            15
+        );
     })
     .await;
 }
@@ -116,17 +119,64 @@ async fn explore_filters_sorts_searches_and_pages() {
 #[tokio::test]
 async fn detail_bids_history_owners_and_statistics() {
     each_read_db(async |store, url| {
-        append(store.as_ref(), &[
-            minted(1),
-            listed(1, SaleType::Auction, 10 * MATIC),
-            ChainEvent::BidPlaced { token_id: "1".into(), auction_id: "1".into(), bidder: "0xbob".into(), amount: (6 * MATIC).to_string(), end_time: 4_000_000_000, origin: origin(3) },
-            ChainEvent::BidPlaced { token_id: "1".into(), auction_id: "1".into(), bidder: "0xcarol".into(), amount: (7 * MATIC).to_string(), end_time: 4_000_000_000, origin: origin(4) },
-            ChainEvent::BidRefunded { token_id: "1".into(), auction_id: "1".into(), bidder: "0xbob".into(), amount: (6 * MATIC).to_string(), origin: origin(4) },
-            ChainEvent::SaleUpdated { token_id: "1".into(), sale_type: SaleType::NotForSale, price: "0".into(), base_price: "0".into(), end_time: 0, auction_id: "0".into(), origin: origin(5) },
-            ChainEvent::AuctionEnded { token_id: "1".into(), auction_id: "1".into(), winner: "0xcarol".into(), amount: (7 * MATIC).to_string(), origin: origin(5) },
-            ChainEvent::NftTransferred { token_id: "1".into(), from: "0xcreator".into(), to: "0xcarol".into(), origin: origin(5) },
-            ChainEvent::NftSold { token_id: "1".into(), auction_id: "1".into(), buyer: "0xcarol".into(), seller: "0xcreator".into(), price: (7 * MATIC).to_string(), fee: "1".into(), royalties: "0".into(), seller_proceeds: "2".into(), origin: origin(5) },
-        ])
+        append(
+            store.as_ref(),
+            &[
+                minted(1),
+                listed(1, SaleType::Auction, 10 * MATIC),
+                ChainEvent::BidPlaced {
+                    token_id: "1".into(),
+                    auction_id: "1".into(),
+                    bidder: "0xbob".into(),
+                    amount: (6 * MATIC).to_string(),
+                    end_time: 4_000_000_000,
+                    origin: origin(3),
+                },
+                ChainEvent::BidPlaced {
+                    token_id: "1".into(),
+                    auction_id: "1".into(),
+                    bidder: "0xcarol".into(),
+                    amount: (7 * MATIC).to_string(),
+                    end_time: 4_000_000_000,
+                    origin: origin(4),
+                },
+                ChainEvent::BidRefunded {
+                    token_id: "1".into(),
+                    auction_id: "1".into(),
+                    bidder: "0xbob".into(),
+                    amount: (6 * MATIC).to_string(),
+                    origin: origin(4),
+                },
+                ChainEvent::SaleUpdated {
+                    token_id: "1".into(),
+                    sale_type: SaleType::NotForSale,
+                    price: "0".into(),
+                    base_price: "0".into(),
+                    end_time: 0,
+                    auction_id: "0".into(),
+                    origin: origin(5),
+                },
+                ChainEvent::AuctionEnded {
+                    token_id: "1".into(),
+                    auction_id: "1".into(),
+                    winner: "0xcarol".into(),
+                    amount: (7 * MATIC).to_string(),
+                    origin: origin(5),
+                },
+                ChainEvent::NftTransferred { token_id: "1".into(), from: "0xcreator".into(), to: "0xcarol".into(), origin: origin(5) },
+                ChainEvent::NftSold {
+                    token_id: "1".into(),
+                    auction_id: "1".into(),
+                    buyer: "0xcarol".into(),
+                    seller: "0xcreator".into(),
+                    price: (7 * MATIC).to_string(),
+                    fee: "1".into(),
+                    royalties: "0".into(),
+                    seller_proceeds: "2".into(),
+                    origin: origin(5),
+                },
+            ],
+        )
         .await;
         details(store.as_ref(), 1, "Golden Egg", "art").await;
         let db = ReadDb::open(&url).await.unwrap();
@@ -142,7 +192,11 @@ async fn detail_bids_history_owners_and_statistics() {
         assert_eq!(rows, [("0xcarol", "7", "ALLOTED"), ("0xbob", "6", "REFUNDED")]);
 
         let kinds: Vec<_> = nft::history(&db, "80001-1").await.unwrap().into_iter().map(|h| h.type_of_event).collect();
-        assert_eq!(kinds, ["WON_AUCTION", "BIDDED_FOR", "BIDDED_FOR", "PUT_ON_AUCTION", "MINTED"], "the listing cleared by the sale is no removal");
+        assert_eq!(
+            kinds,
+            ["WON_AUCTION", "BIDDED_FOR", "BIDDED_FOR", "PUT_ON_AUCTION", "MINTED"],
+            "the listing cleared by the sale is no removal"
+        );
 
         let owners: Vec<_> = nft::owners(&db, "80001-1").await.unwrap().into_iter().map(|o| o.owner_address).collect();
         assert_eq!(owners, ["0xcarol", "0xcreator"]);

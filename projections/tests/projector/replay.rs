@@ -2,7 +2,10 @@
 //! published generation is picked up by a running reader without a restart.
 
 use domain::chain::{ChainEvent, SaleType};
-use projections::{Projector, ReadDb, queries::{Page, nft}};
+use projections::{
+    Projector, ReadDb,
+    queries::{Page, nft},
+};
 
 use crate::{append, each_read_db, origin};
 
@@ -11,7 +14,13 @@ fn events(from: u32, to: u32) -> Vec<ChainEvent> {
         .flat_map(|token| {
             let token_id = token.to_string();
             vec![
-                ChainEvent::NftMinted { token_id: token_id.clone(), creator: "0xa".into(), token_uri: "u".into(), royalties: vec![], origin: origin(1) },
+                ChainEvent::NftMinted {
+                    token_id: token_id.clone(),
+                    creator: "0xa".into(),
+                    token_uri: "u".into(),
+                    royalties: vec![],
+                    origin: origin(1),
+                },
                 ChainEvent::SaleUpdated {
                     token_id: token_id.clone(),
                     sale_type: SaleType::Auction,
@@ -21,7 +30,14 @@ fn events(from: u32, to: u32) -> Vec<ChainEvent> {
                     auction_id: token_id.clone(),
                     origin: origin(2),
                 },
-                ChainEvent::BidPlaced { token_id, auction_id: token.to_string(), bidder: "0xb".into(), amount: "150".into(), end_time: 4_000_000_000, origin: origin(3) },
+                ChainEvent::BidPlaced {
+                    token_id,
+                    auction_id: token.to_string(),
+                    bidder: "0xb".into(),
+                    amount: "150".into(),
+                    end_time: 4_000_000_000,
+                    origin: origin(3),
+                },
             ]
         })
         .collect()
@@ -56,15 +72,19 @@ async fn a_replay_equals_the_live_state_and_readers_switch_to_it() {
         append(store.as_ref(), &events(31, 32)).await;
         projector.catch_up().await.unwrap();
         assert_eq!(live.generation(), "g2");
-        let all = nft::explore(&live, &nft::Explore {
-            category: None,
-            sale: nft::SaleFilter::Auction,
-            sort_by: nft::SortBy::Date,
-            ascending: true,
-            search: None,
-            owner: None,
-            creator: None,
-        }, Page { page: 1, limit: 100 })
+        let all = nft::explore(
+            &live,
+            &nft::Explore {
+                category: None,
+                sale: nft::SaleFilter::Auction,
+                sort_by: nft::SortBy::Date,
+                ascending: true,
+                search: None,
+                owner: None,
+                creator: None,
+            },
+            Page { page: 1, limit: 100 },
+        )
         .await
         .unwrap();
         assert_eq!(all.total_items, 32);
