@@ -105,6 +105,12 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
             tracing::error!(%err, "the projector stopped");
         }
     });
+    let (browse_db, at) = (read.clone(), projector_handle.position());
+    tokio::spawn(async move {
+        if let Err(err) = projections::queries::nft::prepare_browse(&browse_db, at).await {
+            tracing::warn!(%err, "building the browse index (the first browse will build it)");
+        }
+    });
 
     let mut indexer_handle = None;
     let mut indexer_task = None;

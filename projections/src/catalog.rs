@@ -1,4 +1,4 @@
-//! Off-chain NFT facts: `nft_details` (with its search index) and `categories`.
+//! Off-chain NFT facts: `nft_details` and `categories`.
 //!
 //! Both are last-writer-wins per key, so a batch keeps each key's last value in memory and
 //! writes it with one multi-row upsert.
@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use async_trait::async_trait;
 use domain::{RecordedEvent, catalog::CatalogEvent};
-use sqlx::{AnyConnection, Row};
+use sqlx::AnyConnection;
 
 use crate::{
     ProjectionError, ReadModel,
@@ -65,7 +65,7 @@ impl ReadModel for Catalog {
                     let properties = serde_json::to_string(&properties).unwrap_or_else(|_| "[]".into());
                     let creator_user_id = creator_user_id.map(|id| id.to_string());
                     let row = Details { title, description, category_id, file, metadata_url, properties, creator_user_id };
-                    details.insert(crate::nft::nft_id(chain_id, &token_id), row);
+                    details.insert(crate::nft::nft_id(chain_id, &token_id), (position, row));
                 }
                 CatalogEvent::CategoryAdded { id, name } => {
                     categories.entry(id).and_modify(|c| c.0.clone_from(&name)).or_insert((name, position));
@@ -73,41 +73,23 @@ impl ReadModel for Catalog {
             }
         }
 
-        if !details.is_empty() {
-            let ids: Vec<Value<'_>> = details.keys().map(Value::from).collect();
-            // Postgres indexes a generated column; SQLite keeps an FTS5 table in step. Only a token
-            // described before has an entry to replace (deleting by its unindexed id scans the table).
-            let sqlite = conn.backend_name() == "SQLite";
-            let described: Vec<String> = if sqlite {
-                let rows = sql::select_in(conn, "SELECT nft_id FROM nft_details WHERE nft_id IN ()", &ids).await?;
-                rows.iter().map(|r| r.try_get(0)).collect::<Result<_, _>>()?
-            } else {
-                Vec::new()
-            };
-            let rows: Vec<Vec<Value<'_>>> = details
-                .iter()
-                .map(|(id, d)| {
-                    vec![
-                        id.into(),
-                        (&d.title).into(),
-                        (&d.description).into(),
-                        (&d.category_id).into(),
-                        (&d.file).into(),
-                        (&d.metadata_url).into(),
-                        (&d.properties).into(),
-                        (&d.creator_user_id).into(),
-                    ]
-                })
-                .collect();
-            sql::insert(conn, "nft_details", &DETAILS, &sql::upsert(&["nft_id"], &DETAILS), &rows).await?;
-            if sqlite {
-                let described: Vec<Value<'_>> = described.iter().map(Value::from).collect();
-                sql::execute_in(conn, "DELETE FROM nft_search WHERE nft_id IN ()", &described).await?;
-                let search: Vec<Vec<Value<'_>>> =
-                    details.iter().map(|(id, d)| vec![id.into(), (&d.title).into(), (&d.description).into()]).collect();
-                sql::insert(conn, "nft_search", &["nft_id", "title", "description"], "", &search).await?;
-            }
-        }
+        let rows: Vec<Vec<Value<'_>>> = details
+            .iter()
+            .map(|(id, (_, d))| {
+                vec![
+                    id.into(),
+                    (&d.title).into(),
+                    (&d.description).into(),
+                    (&d.category_id).into(),
+                    (&d.file).into(),
+                    (&d.metadata_url).into(),
+                    (&d.properties).into(),
+                    (&d.creator_user_id).into(),
+                ]
+            })
+            .collect();
+        sql::insert(conn, "nft_details", &DETAILS, &sql::upsert(&["nft_id"], &DETAILS), &rows).await?;
+        crate::nft::mark_changed(conn, details.iter().map(|(id, (position, _))| (id.as_str(), *position))).await?;
 
         let rows: Vec<Vec<Value<'_>>> =
             categories.iter().map(|(id, (name, position))| vec![id.into(), name.into(), (*position).into()]).collect();

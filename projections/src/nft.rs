@@ -74,10 +74,13 @@ impl ReadModel for Nfts {
             batch.apply(event.position as i64, chain_id, parsed).map_err(|reason| malformed(event, reason))?;
         }
         batch.write(conn).await?;
+        // Every event of an `nft-{chain}-{token}` stream is about token `{chain}-{token}`.
+        let touched = events.iter().filter_map(|e| Some((e.stream_id.strip_prefix("nft-")?, e.position as i64)));
+        mark_changed(conn, touched).await?;
         Ok(())
     }
 
-    async fn forget_stream(&self, conn: &mut AnyConnection, stream_id: &str) -> Result<(), ProjectionError> {
+    async fn forget_stream(&self, conn: &mut AnyConnection, stream_id: &str, at: i64) -> Result<(), ProjectionError> {
         let Some((chain, token)) = stream_id.strip_prefix("nft-").and_then(|rest| rest.split_once('-')) else {
             return Ok(());
         };
@@ -85,8 +88,27 @@ impl ReadModel for Nfts {
         for table in TABLES {
             sqlx::query(&format!("DELETE FROM {table} WHERE nft_id = $1")).bind(&id).execute(&mut *conn).await?;
         }
+        mark_changed(conn, [(id.as_str(), at)]).await?;
         Ok(())
     }
+}
+
+/// Records that tokens changed at these positions, in `nft_changes` (which the browse index
+/// follows). A stamp only moves forward: a stream refolded after a reorg replays old positions,
+/// and must keep the retraction's.
+pub(crate) async fn mark_changed<'a>(
+    conn: &mut AnyConnection,
+    touched: impl IntoIterator<Item = (&'a str, i64)>,
+) -> Result<(), sqlx::Error> {
+    // One row per token: a statement may not upsert the same key twice (Postgres).
+    let mut latest: BTreeMap<&str, i64> = BTreeMap::new();
+    for (nft_id, position) in touched {
+        let stamp = latest.entry(nft_id).or_insert(position);
+        *stamp = (*stamp).max(position);
+    }
+    let rows: Vec<Vec<Value<'_>>> = latest.into_iter().map(|(id, position)| vec![id.into(), position.into()]).collect();
+    let tail = "ON CONFLICT (nft_id) DO UPDATE SET position = excluded.position WHERE nft_changes.position < excluded.position";
+    sql::insert(conn, "nft_changes", &["nft_id", "position"], tail, &rows).await
 }
 
 /// The chain id of an `nft-{chain}-{token}` stream.

@@ -8,7 +8,7 @@ use std::{
 };
 
 use domain::{EventStore, Position, RecordedEvent, StoreError, chain::ChainEvent};
-use sqlx::{Any, AnyConnection, Connection, Row, pool::PoolConnection};
+use sqlx::{Any, AnyConnection, AnyPool, Connection, Row, pool::PoolConnection};
 use tokio::{
     sync::{Mutex, watch},
     task::JoinHandle,
@@ -29,8 +29,13 @@ const POLL: Duration = Duration::from_millis(500);
 
 /// The position the read tables of `db`'s current generation include.
 async fn checkpoint(db: &ReadDb) -> Result<Position, ProjectionError> {
+    Ok(checkpoint_in(&db.pool()).await?)
+}
+
+/// The position the read tables behind `pool` include.
+pub(crate) async fn checkpoint_in(pool: &AnyPool) -> Result<Position, sqlx::Error> {
     let position: Option<i64> =
-        sqlx::query_scalar("SELECT position FROM projector_checkpoint WHERE name = $1").bind(NAME).fetch_optional(&db.pool()).await?;
+        sqlx::query_scalar("SELECT position FROM projector_checkpoint WHERE name = $1").bind(NAME).fetch_optional(pool).await?;
     Ok(position.unwrap_or(0) as Position)
 }
 
@@ -127,7 +132,9 @@ impl Projector {
         }
         let after = *self.projected.borrow();
         let events = self.read(after, ahead.take()).await?;
-        let Some(last) = events.last().map(|e| e.position) else { return Ok(false) };
+        let Some(last) = events.last().map(|e| e.position) else {
+            return Ok(false);
+        };
         if events.len() == self.batch {
             // Catching up: read the next batch while this one is written.
             let store = self.store.clone();
@@ -234,7 +241,7 @@ impl Projector {
     /// Rebuilds one stream's rows from its events before `until`, skipping retracted ones.
     async fn refold(&self, conn: &mut AnyConnection, stream: &str, until: Position) -> Result<(), ProjectionError> {
         for model in &self.models {
-            model.forget_stream(conn, stream).await?;
+            model.forget_stream(conn, stream, until as i64).await?;
         }
         let mut from = 1;
         loop {

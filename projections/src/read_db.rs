@@ -21,7 +21,7 @@ use sqlx::{
     any::{AnyPoolOptions, install_default_drivers},
 };
 
-use crate::ProjectionError;
+use crate::{ProjectionError, queries::browse::BrowseIndex};
 
 /// Where the generations live.
 #[derive(Clone, Debug)]
@@ -54,6 +54,8 @@ pub struct ReadDb {
     /// Opened with [`ReadDb::open`]: follows the published generation. A generation opened by
     /// name (a replay building one) stays where it is.
     follows: bool,
+    /// The in-memory index browsing is answered from (rebuilt when the generation moves).
+    browse: Arc<BrowseIndex>,
 }
 
 /// The generation a fresh database starts with (the base file itself; schema `read_initial`).
@@ -83,10 +85,11 @@ impl ReadDb {
             current: Arc::new(RwLock::new(Current { pool, generation })),
             checkpointing: Arc::new(AtomicBool::new(false)),
             follows: false,
+            browse: Arc::default(),
         })
     }
 
-    /// Whether this is SQLite (full-text search differs: FTS5 there, tsvector on Postgres).
+    /// Whether this is SQLite.
     pub fn is_sqlite(&self) -> bool {
         matches!(self.base, Base::Sqlite(_))
     }
@@ -99,6 +102,16 @@ impl ReadDb {
     /// The current generation's name.
     pub fn generation(&self) -> String {
         self.current.read().expect("not poisoned").generation.clone()
+    }
+
+    /// The current generation's name and pool, read together.
+    pub(crate) fn current(&self) -> (String, AnyPool) {
+        let current = self.current.read().expect("not poisoned");
+        (current.generation.clone(), current.pool.clone())
+    }
+
+    pub(crate) fn browse(&self) -> &BrowseIndex {
+        &self.browse
     }
 
     /// Switches to the published generation if it moved; true when it did.
@@ -175,7 +188,7 @@ impl ReadDb {
         let tables: Vec<String> = if self.is_sqlite() {
             sqlx::query_scalar(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
-                 AND name NOT LIKE '_sqlx%' AND name NOT LIKE 'nft_search%' AND name <> 'projector_checkpoint' ORDER BY name",
+                 AND name NOT LIKE '_sqlx%' AND name <> 'projector_checkpoint' ORDER BY name",
             )
             .fetch_all(&pool)
             .await?

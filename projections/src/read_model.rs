@@ -20,8 +20,9 @@ pub trait ReadModel: Send + Sync {
     async fn apply(&self, conn: &mut AnyConnection, events: &[&RecordedEvent]) -> Result<(), ProjectionError>;
 
     /// Deletes what was derived from `stream_id`, before a reorg refolds it without the
-    /// retracted events. Models of off-chain streams never see retractions and keep the default.
-    async fn forget_stream(&self, _conn: &mut AnyConnection, _stream_id: &str) -> Result<(), ProjectionError> {
+    /// retracted events; `at` is the retraction's position (the refold replays older ones).
+    /// Models of off-chain streams never see retractions and keep the default.
+    async fn forget_stream(&self, _conn: &mut AnyConnection, _stream_id: &str, _at: i64) -> Result<(), ProjectionError> {
         Ok(())
     }
 }

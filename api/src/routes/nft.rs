@@ -114,7 +114,9 @@ async fn people(state: &AppState, addresses: Vec<String>) -> Result<HashMap<Stri
 /// `{userId, username, fullName, avatar}` of the user behind `address`, nulls when none.
 fn person(people: &HashMap<String, Person>, address: &str) -> Value {
     match people.get(address) {
-        Some(p) => json!({ "userId": p.user_id, "username": p.username, "fullName": p.full_name, "avatar": p.avatar }),
+        Some(p) => {
+            json!({ "userId": p.user_id, "username": p.username, "fullName": p.full_name, "avatar": p.avatar })
+        }
         None => json!({ "userId": null, "username": null, "fullName": null, "avatar": null }),
     }
 }
@@ -184,7 +186,7 @@ async fn explore(State(state): State<AppState>, params: Params) -> Result<Respon
     if let Some(answer) = state.read_cache.get(&version, &key) {
         return Ok(ok_from_bytes(answer));
     }
-    let paged = nft::explore(&state.read, &request, page).await.map_err(db_error)?;
+    let paged = nft::explore(&state.read, &request, page, version.position).await.map_err(db_error)?;
     let answer = ok_bytes(shape_page(&state, paged).await?, "NFTs fetched")?;
     state.read_cache.put(version, key, answer.clone());
     Ok(ok_from_bytes(answer))
@@ -291,7 +293,10 @@ async fn owners(State(state): State<AppState>, Path(id): Path<String>) -> Result
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest)),
 )]
 async fn trending(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {
-    let paged = nft::trending(&state.read, params.choice(&FORM_OF_SALE)?, page(&params, TRENDING_PAGE_SIZE)?).await.map_err(db_error)?;
+    let paged =
+        nft::trending(&state.read, params.choice(&FORM_OF_SALE)?, page(&params, TRENDING_PAGE_SIZE)?, state.read_version().position)
+            .await
+            .map_err(db_error)?;
     Ok(ok(shape_page(&state, paged).await?, "Trending NFTs fetched"))
 }
 

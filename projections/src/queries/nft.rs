@@ -3,7 +3,10 @@
 //! Users are not joined here: rows carry addresses, and the API maps addresses to profiles
 //! through the accounts read model in one batch per response.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
+use domain::Position;
 use serde::Serialize;
 use sqlx::{Row, any::AnyRow};
 
@@ -35,7 +38,7 @@ impl SaleFilter {
         }
     }
 
-    fn sale_type(self) -> Option<&'static str> {
+    pub(crate) fn sale_type(self) -> Option<&'static str> {
         match self {
             Self::All => None,
             Self::FixedPrice => Some("FIXEDPRICE"),
@@ -52,7 +55,7 @@ pub enum SortBy {
     Date,
     /// Price (exact, in wei).
     Price,
-    /// Likes, bids and sales.
+    /// Likes, bids and sales: `total_likes + bid_count + 2 * sales`.
     Popularity,
 }
 
@@ -64,14 +67,6 @@ impl SortBy {
             "PRICE" => Some(Self::Price),
             "POPULARITY" => Some(Self::Popularity),
             _ => None,
-        }
-    }
-
-    fn column(self) -> &'static str {
-        match self {
-            Self::Date => "n.minted_at",
-            Self::Price => "n.price_key",
-            Self::Popularity => "(n.total_likes + n.bid_count + 2 * n.sales)",
         }
     }
 }
@@ -220,60 +215,36 @@ fn nft_view(row: &AnyRow) -> Result<NftView, sqlx::Error> {
     })
 }
 
-/// The words of a search box as a full-text query: unicode letters and digits only (nothing the
-/// query language could read as syntax), each a prefix, all required.
-fn search_terms(search: &str) -> Vec<String> {
-    search.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).take(8).map(str::to_lowercase).collect()
+/// Browse: filters, sort, search (every word a prefix of a word of the title or description),
+/// one page, from read tables that include position `at` at least. Which tokens and in which
+/// order comes from the in-memory browse index (`browse.rs`); their rows from SQL.
+pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -> Result<Paged<NftView>, sqlx::Error> {
+    let (generation, pool) = db.current();
+    let (ids, total) = db.browse().find(&generation, &pool, request, page, at).await?;
+    let mut data = Vec::with_capacity(ids.len());
+    if !ids.is_empty() {
+        let list = (1..=ids.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
+        let sql = format!("SELECT {NFT_COLUMNS} FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id WHERE n.nft_id IN ({list})");
+        let mut query = sqlx::query(&sql);
+        for id in &ids {
+            query = query.bind(id);
+        }
+        let mut rows: HashMap<String, NftView> = HashMap::with_capacity(ids.len());
+        for row in query.fetch_all(&pool).await? {
+            let view = nft_view(&row)?;
+            rows.insert(view.id.clone(), view);
+        }
+        // In the index's order; a token a reorg removed since is left out.
+        data.extend(ids.iter().filter_map(|id| rows.remove(id)));
+    }
+    Ok(Paged::new(data, total as i64, page))
 }
 
-/// Browse: filters, sort, full-text search, one page.
-pub async fn explore(db: &ReadDb, request: &Explore, page: Page) -> Result<Paged<NftView>, sqlx::Error> {
-    let mut filters = vec!["n.burned = 0".to_owned()];
-    let mut binds: Vec<String> = Vec::new();
-    let mut bind = |value: String, filters: &mut Vec<String>, sql: &dyn Fn(usize) -> String| {
-        binds.push(value);
-        filters.push(sql(binds.len()));
-    };
-    if let Some(sale) = request.sale.sale_type() {
-        bind(sale.into(), &mut filters, &|i| format!("n.sale_type = ${i}"));
-    }
-    if let Some(category) = &request.category {
-        bind(category.clone(), &mut filters, &|i| format!("d.category_id = ${i}"));
-    }
-    if let Some(owner) = &request.owner {
-        bind(owner.to_lowercase(), &mut filters, &|i| format!("n.owner = ${i}"));
-    }
-    if let Some(creator) = &request.creator {
-        bind(creator.to_lowercase(), &mut filters, &|i| format!("n.creator = ${i}"));
-    }
-    let terms = request.search.as_deref().map(search_terms).unwrap_or_default();
-    if !terms.is_empty() {
-        if db.is_sqlite() {
-            let query = terms.iter().map(|t| format!("\"{t}\"*")).collect::<Vec<_>>().join(" AND ");
-            bind(query, &mut filters, &|i| format!("n.nft_id IN (SELECT nft_id FROM nft_search WHERE nft_search MATCH ${i})"));
-        } else {
-            let query = terms.iter().map(|t| format!("{t}:*")).collect::<Vec<_>>().join(" & ");
-            bind(query, &mut filters, &|i| format!("d.search @@ to_tsquery('simple', ${i})"));
-        }
-    }
-    let from = format!("FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id WHERE {}", filters.join(" AND "));
-    let direction = if request.ascending { "ASC" } else { "DESC" };
-    let sql = format!(
-        "SELECT {NFT_COLUMNS} {from} ORDER BY {} {direction}, n.nft_id {direction} LIMIT {} OFFSET {}",
-        request.sort_by.column(),
-        page.limit,
-        page.offset()
-    );
-    let count_sql = format!("SELECT COUNT(*) {from}");
-    let mut rows = sqlx::query(&sql);
-    let mut count = sqlx::query_scalar::<_, i64>(&count_sql);
-    for value in &binds {
-        rows = rows.bind(value);
-        count = count.bind(value);
-    }
-    let data = rows.fetch_all(&db.pool()).await?.iter().map(nft_view).collect::<Result<_, _>>()?;
-    let total = count.fetch_one(&db.pool()).await?;
-    Ok(Paged::new(data, total, page))
+/// Builds the browse index now, from read tables at `at` at least, so that the first visitor
+/// does not wait for it (it is otherwise built by the first browse).
+pub async fn prepare_browse(db: &ReadDb, at: Position) -> Result<(), sqlx::Error> {
+    let (generation, pool) = db.current();
+    db.browse().cover(&generation, &pool, at).await
 }
 
 /// One token, unless unknown or burned.
@@ -434,10 +405,10 @@ pub async fn owners(db: &ReadDb, nft_id: &str) -> Result<Vec<OwnerView>, sqlx::E
         .collect()
 }
 
-/// Trending: the most popular listings of a sale type, recent ones first among equals.
-pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page) -> Result<Paged<NftView>, sqlx::Error> {
+/// Trending: the most popular listings of a sale type, from read tables at `at` at least.
+pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page, at: Position) -> Result<Paged<NftView>, sqlx::Error> {
     let request = Explore { category: None, sale, sort_by: SortBy::Popularity, ascending: false, search: None, owner: None, creator: None };
-    explore(db, &request, page).await
+    explore(db, &request, page, at).await
 }
 
 /// The landing page's counters.

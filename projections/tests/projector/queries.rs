@@ -77,41 +77,102 @@ async fn explore_filters_sorts_searches_and_pages() {
     each_read_db(async |store, url| {
         market(store.as_ref()).await;
         let db = ReadDb::open(&url).await.unwrap();
-        Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
+        let at = Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
         let nine = Page { page: 1, limit: 9 };
 
-        let cheap_first = nft::explore(&db, &browse(SaleFilter::FixedPrice, SortBy::Price, true), nine).await.unwrap();
+        let cheap_first = nft::explore(&db, &browse(SaleFilter::FixedPrice, SortBy::Price, true), nine, at).await.unwrap();
         let prices: Vec<_> = cheap_first.data.iter().map(|n| n.fixed_price.as_str()).collect();
         assert_eq!(prices, ["1", "2", "3", "4", "5", "6", "7", "8", "9"], "exact numeric order, not text order");
         assert_eq!((cheap_first.total_items, cheap_first.last_page), (12, false));
-        let page_two = nft::explore(&db, &browse(SaleFilter::FixedPrice, SortBy::Price, true), Page { page: 2, limit: 9 }).await.unwrap();
+        let page_two =
+            nft::explore(&db, &browse(SaleFilter::FixedPrice, SortBy::Price, true), Page { page: 2, limit: 9 }, at).await.unwrap();
         assert_eq!((page_two.count, page_two.last_page), (3, true));
 
-        let dear_first = nft::explore(&db, &browse(SaleFilter::FixedPrice, SortBy::Price, false), nine).await.unwrap();
+        let dear_first = nft::explore(&db, &browse(SaleFilter::FixedPrice, SortBy::Price, false), nine, at).await.unwrap();
         assert_eq!(dear_first.data[0].fixed_price, "12");
 
         let mut monkeys = browse(SaleFilter::FixedPrice, SortBy::Date, false);
         monkeys.search = Some("  monk ".into());
-        let found = nft::explore(&db, &monkeys, nine).await.unwrap();
+        let found = nft::explore(&db, &monkeys, nine, at).await.unwrap();
         assert_eq!(found.total_items, 6, "prefix search over titles");
         assert!(found.data.iter().all(|n| n.title.starts_with("Blue Monkey")));
         monkeys.search = Some("dragon described\"' OR 1=1 --".into());
-        let odd = nft::explore(&db, &monkeys, nine).await.unwrap();
+        let odd = nft::explore(&db, &monkeys, nine, at).await.unwrap();
         assert_eq!(odd.total_items, 0, "every word must match; punctuation is not syntax");
 
         let mut art = browse(SaleFilter::FixedPrice, SortBy::Date, true);
         art.category = Some("art".into());
-        assert_eq!(nft::explore(&db, &art, nine).await.unwrap().total_items, 6);
+        assert_eq!(nft::explore(&db, &art, nine, at).await.unwrap().total_items, 6);
 
-        let auctions = nft::explore(&db, &browse(SaleFilter::Auction, SortBy::Date, false), nine).await.unwrap();
+        let auctions = nft::explore(&db, &browse(SaleFilter::Auction, SortBy::Date, false), nine, at).await.unwrap();
         assert_eq!(auctions.total_items, 2);
         let auction = auctions.data[0].current_auction.as_ref().expect("auction data");
         assert_eq!((auction.auction_start_price.as_str(), auction.auction_buy_now_price.as_str()), ("5", "10"));
         assert!(!auction.auction_ended);
         assert_eq!(
-            nft::explore(&db, &browse(SaleFilter::All, SortBy::Date, false), Page { page: 1, limit: 100 }).await.unwrap().total_items,
+            nft::explore(&db, &browse(SaleFilter::All, SortBy::Date, false), Page { page: 1, limit: 100 }, at).await.unwrap().total_items,
             15
         );
+    })
+    .await;
+}
+
+/// Browsing follows the projector: what a later batch changed, and what a reorg took away,
+/// shows in the next answer at the new position.
+#[tokio::test]
+async fn explore_follows_new_batches_and_reorgs() {
+    each_read_db(async |store, url| {
+        market(store.as_ref()).await;
+        let db = ReadDb::open(&url).await.unwrap();
+        let projector = Projector::new(store.clone(), db.clone()).await.unwrap();
+        let at = projector.catch_up().await.unwrap();
+        let nine = Page { page: 1, limit: 9 };
+        let dear_first = browse(SaleFilter::FixedPrice, SortBy::Price, false);
+        assert_eq!(nft::explore(&db, &dear_first, nine, at).await.unwrap().data[0].fixed_price, "12");
+
+        // Token 15 is listed dearest, token 12 is burned, token 2 is renamed.
+        append(
+            store.as_ref(),
+            &[
+                listed(15, SaleType::FixedPrice, 50 * MATIC),
+                ChainEvent::NftBurned { token_id: "12".into(), owner: "0xcreator".into(), origin: origin(300) },
+            ],
+        )
+        .await;
+        details(store.as_ref(), 2, "Golden Sphinx", "art").await;
+        // A token minted and listed in blocks a reorg then retracts.
+        let retracted = append(store.as_ref(), &[minted(40), listed(40, SaleType::FixedPrice, 99 * MATIC)]).await;
+        let at_fork = projector.catch_up().await.unwrap();
+        let page = nft::explore(&db, &dear_first, nine, at_fork).await.unwrap();
+        let firsts: Vec<_> = page.data.iter().map(|n| n.nft_token_id.as_str()).collect();
+        assert_eq!(firsts[..3], ["40", "15", "11"], "new listings in order; the burned token is gone");
+        assert_eq!(page.total_items, 13);
+
+        let reorg = ChainEvent::BlocksRetracted {
+            from_block: 40,
+            to_block: 140,
+            event_ids: retracted.clone(),
+            streams: vec!["nft-80001-40".into()],
+        };
+        store
+            .append(
+                &domain::chain::chain_stream(80001),
+                ExpectedVersion::Any,
+                vec![reorg.to_new_event(uuid::Uuid::now_v7(), Metadata::default()).unwrap()],
+            )
+            .await
+            .unwrap();
+        let at = projector.catch_up().await.unwrap();
+        let page = nft::explore(&db, &dear_first, nine, at).await.unwrap();
+        assert_eq!(page.data[0].nft_token_id, "15", "the retracted token left the index");
+        assert_eq!(page.total_items, 12);
+
+        let mut sphinx = browse(SaleFilter::All, SortBy::Date, true);
+        sphinx.search = Some("sphin".into());
+        let found = nft::explore(&db, &sphinx, nine, at).await.unwrap();
+        assert_eq!((found.total_items, found.data[0].nft_token_id.as_str()), (1, "2"));
+        sphinx.search = Some("Blue Monkey 2".into());
+        assert_eq!(nft::explore(&db, &sphinx, nine, at).await.unwrap().total_items, 0, "the old title is forgotten");
     })
     .await;
 }

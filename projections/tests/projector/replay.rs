@@ -70,7 +70,7 @@ async fn a_replay_equals_the_live_state_and_readers_switch_to_it() {
         // generation's checkpoint and the live tables keep answering.
         rebuilt.publish().await.unwrap();
         append(store.as_ref(), &events(31, 32)).await;
-        projector.catch_up().await.unwrap();
+        let at = projector.catch_up().await.unwrap();
         assert_eq!(live.generation(), "g2");
         let all = nft::explore(
             &live,
@@ -84,6 +84,7 @@ async fn a_replay_equals_the_live_state_and_readers_switch_to_it() {
                 creator: None,
             },
             Page { page: 1, limit: 100 },
+            at,
         )
         .await
         .unwrap();

@@ -1,0 +1,523 @@
+//! The browse index: which tokens a browse request matches, in which order, and how many,
+//! answered in memory.
+//!
+//! Browsing filters by sale type, category, owner or creator, finds words by prefix, and sorts
+//! by date, price or popularity, one page at a time with the total. In SQL, a common word means
+//! building and counting its whole match set for every page asked (a third of all tokens, in
+//! the benchmark's market). Here each filter value and each word is a compressed bitmap of
+//! token slots: a request intersects a few bitmaps, counts the result, and reads its page off
+//! an order kept sorted per key. The page's rows then come from SQL by id.
+//!
+//! The index is derived from the read tables, not from the log, and follows them through
+//! `nft_changes`: each projector batch stamps the tokens it touched with one of its positions,
+//! so an index built at checkpoint P reloads exactly the tokens stamped after P (removed ones
+//! included). A query names the position it needs; the index catches up first when behind,
+//! and rebuilds when a replay published a new generation.
+
+use std::{
+    borrow::Cow,
+    cmp::Ordering,
+    collections::{BTreeMap, HashMap},
+    sync::{RwLock, RwLockReadGuard},
+};
+
+use domain::Position;
+use roaring::RoaringBitmap;
+use sqlx::{AnyPool, Row, any::AnyRow};
+use tokio::sync::Mutex;
+use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
+
+use super::{
+    Page,
+    nft::{Explore, SortBy},
+};
+use crate::projector::checkpoint_in;
+
+/// The words of a text as the index keeps them and a search looks them up: runs of letters and
+/// digits, lower-cased, without diacritics ("Café" is "cafe").
+pub(crate) fn words(text: &str) -> Vec<String> {
+    let folded: String = text.nfd().filter(|c| !is_combining_mark(*c)).collect::<String>().to_lowercase();
+    folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
+}
+
+/// The words of a search box: each is a prefix, all are required; at most eight count.
+fn search_terms(search: &str) -> Vec<String> {
+    let mut terms = words(search);
+    terms.truncate(8);
+    terms
+}
+
+/// The sale types, by their index in [`Token::sale`].
+const SALES: [&str; 3] = ["NOT_FOR_SALE", "FIXEDPRICE", "AUCTION"];
+
+/// What a token's row says that browsing filters and sorts by.
+#[cfg_attr(test, derive(Clone))]
+struct Token {
+    nft_id: String,
+    sale: usize,
+    burned: bool,
+    /// Wei as three 26-digit parts, most significant first: exact order up to 78 digits.
+    price: (u128, u128, u128),
+    minted_at: i64,
+    popularity: i64,
+    category: String,
+    owner: String,
+    creator: String,
+    /// Its distinct words, title and description.
+    words: Vec<String>,
+}
+
+/// The columns a [`Token`] is read from (popularity as `SortBy::Popularity` orders by it).
+const COLUMNS: &str = "n.nft_id, n.sale_type, n.price_key, n.minted_at, n.total_likes + n.bid_count + 2 * n.sales, n.burned, \
+    n.owner, n.creator, COALESCE(d.category_id, ''), COALESCE(d.title, ''), COALESCE(d.description, '')";
+
+/// The token in `row`, whose [`COLUMNS`] start at `at`; `None` when the token has no row (a
+/// reorg removed it).
+fn token(row: &AnyRow, at: usize) -> Result<Option<Token>, sqlx::Error> {
+    let Some(nft_id) = row.try_get::<Option<String>, _>(at)? else {
+        return Ok(None);
+    };
+    let sale_type: String = row.try_get(at + 1)?;
+    let price_key: String = row.try_get(at + 2)?;
+    let mut words = words(&row.try_get::<String, _>(at + 9)?);
+    words.extend(self::words(&row.try_get::<String, _>(at + 10)?));
+    words.sort_unstable();
+    words.dedup();
+    Ok(Some(Token {
+        nft_id,
+        sale: SALES.iter().position(|s| *s == sale_type).unwrap_or(0),
+        price: price_parts(&price_key),
+        minted_at: row.try_get(at + 3)?,
+        popularity: row.try_get(at + 4)?,
+        burned: row.try_get::<i64, _>(at + 5)? != 0,
+        owner: row.try_get(at + 6)?,
+        creator: row.try_get(at + 7)?,
+        category: row.try_get(at + 8)?,
+        words,
+    }))
+}
+
+/// A price key (wei, zero-padded to 78 digits) as three numbers that compare like it.
+fn price_parts(key: &str) -> (u128, u128, u128) {
+    let padded = format!("{key:0>78}");
+    let part = |range: std::ops::Range<usize>| padded.get(range).and_then(|digits| digits.parse().ok()).unwrap_or(u128::MAX);
+    (part(0..26), part(26..52), part(52..78))
+}
+
+/// The sort keys, by their index in [`Index::orders`].
+const KEYS: [SortBy; 3] = [SortBy::Date, SortBy::Price, SortBy::Popularity];
+
+fn key_index(key: SortBy) -> usize {
+    KEYS.iter().position(|k| *k == key).unwrap_or(0)
+}
+
+/// Ascending by `key`, then by id: the order SQL's `ORDER BY key, nft_id` gives.
+fn compare(tokens: &[Option<Token>], key: SortBy, a: u32, b: u32) -> Ordering {
+    let (Some(a), Some(b)) = (&tokens[a as usize], &tokens[b as usize]) else {
+        unreachable!("orders hold occupied slots only");
+    };
+    let by_key = match key {
+        SortBy::Date => a.minted_at.cmp(&b.minted_at),
+        SortBy::Price => a.price.cmp(&b.price),
+        SortBy::Popularity => a.popularity.cmp(&b.popularity),
+    };
+    by_key.then_with(|| a.nft_id.cmp(&b.nft_id))
+}
+
+/// The tokens of one generation of the read tables, at one checkpoint.
+#[derive(Default)]
+struct Index {
+    generation: String,
+    /// The checkpoint the index reflects (it may show some later changes too).
+    position: i64,
+    built: bool,
+    /// Tokens by slot; a removed token frees its slot for the next one.
+    tokens: Vec<Option<Token>>,
+    slots: HashMap<String, u32>,
+    free: Vec<u32>,
+    /// Tokens not burned.
+    live: RoaringBitmap,
+    sales: [RoaringBitmap; 3],
+    categories: HashMap<String, RoaringBitmap>,
+    owners: HashMap<String, RoaringBitmap>,
+    creators: HashMap<String, RoaringBitmap>,
+    words: BTreeMap<String, RoaringBitmap>,
+    /// Every occupied slot in ascending order of each key of [`KEYS`].
+    orders: [Vec<u32>; 3],
+}
+
+/// Below this many changed tokens, each moves in the orders on its own; above, they are sorted
+/// again whole.
+const FEW_CHANGES: usize = 256;
+
+impl Index {
+    fn built(generation: &str, position: i64, tokens: impl IntoIterator<Item = Token>) -> Self {
+        let mut index = Self { generation: generation.to_owned(), position, built: true, ..Self::default() };
+        for token in tokens {
+            index.add(token);
+        }
+        index.sort_orders();
+        index
+    }
+
+    /// Puts `token` in a slot and in the bitmaps (not in the orders).
+    fn add(&mut self, token: Token) -> u32 {
+        let slot = self.free.pop().unwrap_or_else(|| {
+            self.tokens.push(None);
+            (self.tokens.len() - 1) as u32
+        });
+        if !token.burned {
+            self.live.insert(slot);
+        }
+        self.sales[token.sale].insert(slot);
+        self.categories.entry(token.category.clone()).or_default().insert(slot);
+        self.owners.entry(token.owner.clone()).or_default().insert(slot);
+        self.creators.entry(token.creator.clone()).or_default().insert(slot);
+        for word in &token.words {
+            self.words.entry(word.clone()).or_default().insert(slot);
+        }
+        self.slots.insert(token.nft_id.clone(), slot);
+        self.tokens[slot as usize] = Some(token);
+        slot
+    }
+
+    /// Takes a token out of its slot and the bitmaps (not out of the orders).
+    fn remove(&mut self, slot: u32) {
+        let Some(token) = self.tokens[slot as usize].take() else {
+            return;
+        };
+        self.live.remove(slot);
+        self.sales[token.sale].remove(slot);
+        unset(&mut self.categories, &token.category, slot);
+        unset(&mut self.owners, &token.owner, slot);
+        unset(&mut self.creators, &token.creator, slot);
+        for word in &token.words {
+            if let Some(bitmap) = self.words.get_mut(word) {
+                bitmap.remove(slot);
+                if bitmap.is_empty() {
+                    self.words.remove(word);
+                }
+            }
+        }
+        self.slots.remove(&token.nft_id);
+        self.free.push(slot);
+    }
+
+    fn sort_orders(&mut self) {
+        let occupied: Vec<u32> = (0..self.tokens.len() as u32).filter(|&s| self.tokens[s as usize].is_some()).collect();
+        for (order, key) in self.orders.iter_mut().zip(KEYS) {
+            order.clone_from(&occupied);
+            order.sort_unstable_by(|&a, &b| compare(&self.tokens, key, a, b));
+        }
+    }
+
+    /// Replaces each changed token with what its row says now (`None`: it has no row).
+    fn apply(&mut self, changes: Vec<(String, Option<Token>)>) {
+        let few = changes.len() <= FEW_CHANGES;
+        for (nft_id, token) in changes {
+            if let Some(&slot) = self.slots.get(&nft_id) {
+                if few {
+                    for (order, key) in self.orders.iter_mut().zip(KEYS) {
+                        if let Ok(at) = order.binary_search_by(|&s| compare(&self.tokens, key, s, slot)) {
+                            order.remove(at);
+                        }
+                    }
+                }
+                self.remove(slot);
+            }
+            if let Some(token) = token {
+                let slot = self.add(token);
+                if few {
+                    for (order, key) in self.orders.iter_mut().zip(KEYS) {
+                        let at = order.binary_search_by(|&s| compare(&self.tokens, key, s, slot)).unwrap_or_else(|at| at);
+                        order.insert(at, slot);
+                    }
+                }
+            }
+        }
+        if !few {
+            self.sort_orders();
+        }
+    }
+
+    /// The ids of `page` of the tokens `request` matches, in its order, and how many match.
+    fn find(&self, request: &Explore, page: Page) -> (Vec<String>, u64) {
+        let mut sets: Vec<Cow<'_, RoaringBitmap>> = vec![Cow::Borrowed(&self.live)];
+        if let Some(sale) = request.sale.sale_type() {
+            sets.push(Cow::Borrowed(&self.sales[SALES.iter().position(|s| *s == sale).unwrap_or(0)]));
+        }
+        // Addresses are kept lower-case; category ids as they are.
+        let keyed = [
+            (&self.categories, request.category.clone()),
+            (&self.owners, request.owner.as_deref().map(str::to_lowercase)),
+            (&self.creators, request.creator.as_deref().map(str::to_lowercase)),
+        ];
+        for (bitmaps, wanted) in keyed {
+            if let Some(wanted) = wanted {
+                match bitmaps.get(&wanted) {
+                    Some(bitmap) => sets.push(Cow::Borrowed(bitmap)),
+                    None => return (Vec::new(), 0),
+                }
+            }
+        }
+        for term in request.search.as_deref().map(search_terms).unwrap_or_default() {
+            let mut prefixed = RoaringBitmap::new();
+            for (_, bitmap) in self.words.range(term.clone()..).take_while(|(word, _)| word.starts_with(&term)) {
+                prefixed |= bitmap;
+            }
+            sets.push(Cow::Owned(prefixed));
+        }
+        sets.sort_by_key(|set| set.len());
+        let mut matches = sets[0].clone().into_owned();
+        for set in &sets[1..] {
+            matches &= set.as_ref();
+        }
+
+        let total = matches.len();
+        let (offset, limit) = (page.offset().max(0) as u64, u64::from(page.limit));
+        if offset >= total || limit == 0 {
+            return (Vec::new(), total);
+        }
+        let key = request.sort_by;
+        let order = &self.orders[key_index(key)];
+        let end = (offset + limit).min(total);
+        // Walking the sorted order meets a match every len/total slots; sorting the matches
+        // costs about total·log(total) comparisons. Take the cheaper.
+        let walk = end * order.len() as u64 / total;
+        let sort = total * u64::from(64 - total.leading_zeros());
+        let slots: Vec<u32> = if walk <= sort {
+            let matching = |slot: &&u32| matches.contains(**slot);
+            let (skip, take) = (offset as usize, (end - offset) as usize);
+            if request.ascending {
+                order.iter().filter(matching).skip(skip).take(take).copied().collect()
+            } else {
+                order.iter().rev().filter(matching).skip(skip).take(take).copied().collect()
+            }
+        } else {
+            let ascending = request.ascending;
+            let by = |a: &u32, b: &u32| {
+                let ordering = compare(&self.tokens, key, *a, *b);
+                if ascending { ordering } else { ordering.reverse() }
+            };
+            let mut all: Vec<u32> = matches.iter().collect();
+            if (end as usize) < all.len() {
+                all.select_nth_unstable_by(end as usize - 1, by);
+                all.truncate(end as usize);
+            }
+            all.sort_unstable_by(by);
+            all.split_off(offset as usize)
+        };
+        let ids = slots.into_iter().filter_map(|slot| self.tokens[slot as usize].as_ref().map(|t| t.nft_id.clone())).collect();
+        (ids, total)
+    }
+}
+
+/// Takes `slot` out of the bitmap of `key`, dropping the bitmap once empty.
+fn unset(bitmaps: &mut HashMap<String, RoaringBitmap>, key: &str, slot: u32) {
+    if let Some(bitmap) = bitmaps.get_mut(key) {
+        bitmap.remove(slot);
+        if bitmap.is_empty() {
+            bitmaps.remove(key);
+        }
+    }
+}
+
+/// The browse index of a [`crate::ReadDb`], shared by its clones.
+#[derive(Default)]
+pub(crate) struct BrowseIndex {
+    index: RwLock<Index>,
+    /// One catch-up at a time: the others wait for it and then find the index current.
+    catching_up: Mutex<()>,
+}
+
+impl BrowseIndex {
+    /// The ids of `page` of the tokens `request` matches, in order, and how many match, from
+    /// read tables of `generation` (behind `pool`) that include position `at` at least.
+    pub(crate) async fn find(
+        &self,
+        generation: &str,
+        pool: &AnyPool,
+        request: &Explore,
+        page: Page,
+        at: Position,
+    ) -> Result<(Vec<String>, u64), sqlx::Error> {
+        self.cover(generation, pool, at).await?;
+        Ok(self.read().find(request, page))
+    }
+
+    /// Brings the index to read tables of `generation` at `at` at least, if it is not there.
+    pub(crate) async fn cover(&self, generation: &str, pool: &AnyPool, at: Position) -> Result<(), sqlx::Error> {
+        if self.covers(generation, at) { Ok(()) } else { self.catch_up(generation, pool, at).await }
+    }
+
+    fn read(&self) -> RwLockReadGuard<'_, Index> {
+        self.index.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn covers(&self, generation: &str, at: Position) -> bool {
+        let index = self.read();
+        index.built && index.generation == generation && index.position >= at as i64
+    }
+
+    async fn catch_up(&self, generation: &str, pool: &AnyPool, at: Position) -> Result<(), sqlx::Error> {
+        let _one = self.catching_up.lock().await;
+        if self.covers(generation, at) {
+            return Ok(());
+        }
+        let (incremental, since) = {
+            let index = self.read();
+            (index.built && index.generation == generation, index.position)
+        };
+        // The checkpoint first: every row read after it reflects that position or a later one.
+        let position = checkpoint_in(pool).await? as i64;
+        if incremental {
+            let sql = format!(
+                "SELECT c.nft_id, {COLUMNS} FROM nft_changes c LEFT JOIN nfts n ON n.nft_id = c.nft_id \
+                 LEFT JOIN nft_details d ON d.nft_id = c.nft_id WHERE c.position > $1"
+            );
+            let rows = sqlx::query(&sql).bind(since).fetch_all(pool).await?;
+            let changes = rows.iter().map(|row| Ok((row.try_get(0)?, token(row, 1)?))).collect::<Result<Vec<_>, sqlx::Error>>()?;
+            let mut index = self.index.write().unwrap_or_else(|e| e.into_inner());
+            index.apply(changes);
+            index.position = position;
+        } else {
+            let sql = format!("SELECT {COLUMNS} FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id");
+            let rows = sqlx::query(&sql).fetch_all(pool).await?;
+            let tokens = rows.iter().filter_map(|row| token(row, 0).transpose()).collect::<Result<Vec<_>, _>>()?;
+            let index = Index::built(generation, position, tokens);
+            *self.index.write().unwrap_or_else(|e| e.into_inner()) = index;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queries::nft::SaleFilter;
+
+    fn token(id: u32, sale: usize, price: u128, title: &str) -> Token {
+        Token {
+            nft_id: format!("1-{id:03}"),
+            sale,
+            burned: false,
+            price: price_parts(&price.to_string()),
+            minted_at: i64::from(id),
+            popularity: i64::from(id % 3),
+            category: if id % 2 == 0 { "art".into() } else { "music".into() },
+            owner: format!("0xowner{}", id % 4),
+            creator: "0xcreator".into(),
+            words: {
+                let mut words = words(title);
+                words.sort_unstable();
+                words.dedup();
+                words
+            },
+        }
+    }
+
+    fn request(sale: SaleFilter, sort_by: SortBy, ascending: bool, search: Option<&str>) -> Explore {
+        Explore { category: None, sale, sort_by, ascending, search: search.map(Into::into), owner: None, creator: None }
+    }
+
+    /// What a plain filter-then-sort over every token gives: the reference the index must equal.
+    fn naive(index: &Index, request: &Explore, page: Page) -> (Vec<String>, u64) {
+        let terms = request.search.as_deref().map(search_terms).unwrap_or_default();
+        let mut hits: Vec<u32> = (0..index.tokens.len() as u32)
+            .filter(|&s| {
+                let Some(t) = &index.tokens[s as usize] else {
+                    return false;
+                };
+                !t.burned
+                    && request.sale.sale_type().is_none_or(|sale| SALES[t.sale] == sale)
+                    && request.category.as_ref().is_none_or(|c| &t.category == c)
+                    && request.owner.as_ref().is_none_or(|o| &t.owner == o)
+                    && terms.iter().all(|term| t.words.iter().any(|w| w.starts_with(term.as_str())))
+            })
+            .collect();
+        hits.sort_by(|&a, &b| {
+            let o = compare(&index.tokens, request.sort_by, a, b);
+            if request.ascending { o } else { o.reverse() }
+        });
+        let total = hits.len() as u64;
+        let ids = hits
+            .into_iter()
+            .skip(page.offset() as usize)
+            .take(page.limit as usize)
+            .map(|s| index.tokens[s as usize].as_ref().unwrap().nft_id.clone())
+            .collect();
+        (ids, total)
+    }
+
+    fn sample(n: u32) -> Vec<Token> {
+        const TITLES: [&str; 5] = ["Golden Tiger", "Café Dragon", "neon river", "Lunar tiger cub", "Velvet Mask"];
+        (0..n).map(|i| token(i, (i % 3) as usize, u128::from((i * 7919) % 101) * 10u128.pow(18), TITLES[(i % 5) as usize])).collect()
+    }
+
+    #[test]
+    fn words_fold_case_and_diacritics() {
+        assert_eq!(words("Café  CRÈME-brûlée #42"), ["cafe", "creme", "brulee", "42"]);
+        assert_eq!(words("e\u{301}te\u{301}"), ["ete"], "decomposed accents stay inside the word");
+        assert_eq!(search_terms("a b c d e f g h i j"), ["a", "b", "c", "d", "e", "f", "g", "h"]);
+    }
+
+    #[test]
+    fn price_parts_order_like_numbers() {
+        let key = |wei: &str| price_parts(&format!("{wei:0>78}"));
+        assert!(key("9") < key("10"));
+        assert!(key("999999999999999999999999999") < key("1000000000000000000000000000"));
+        assert!(key(&"9".repeat(78)) > key(&"9".repeat(77)));
+    }
+
+    #[test]
+    fn every_page_equals_a_plain_filter_and_sort() {
+        let index = Index::built("g", 1, sample(500));
+        let searches = [None, Some("tiger"), Some("caf"), Some("CAFÉ"), Some("golden tig"), Some("nothing"), Some("t")];
+        for search in searches {
+            for sale in [SaleFilter::All, SaleFilter::FixedPrice, SaleFilter::Auction] {
+                for sort_by in KEYS {
+                    for ascending in [true, false] {
+                        for page in [1, 2, 7, 60] {
+                            let request = request(sale, sort_by, ascending, search);
+                            let page = Page { page, limit: 9 };
+                            assert_eq!(index.find(&request, page), naive(&index, &request, page), "{request:?} {page:?}");
+                        }
+                    }
+                }
+            }
+        }
+        let mut art = request(SaleFilter::All, SortBy::Price, true, Some("tiger"));
+        art.category = Some("art".into());
+        art.owner = Some("0xowner2".into());
+        let page = Page { page: 1, limit: 9 };
+        assert_eq!(index.find(&art, page), naive(&index, &art, page));
+        art.category = Some("unknown".into());
+        assert_eq!(index.find(&art, page), (vec![], 0));
+    }
+
+    #[test]
+    fn changes_keep_the_orders_as_a_rebuild_would() {
+        for changed in [10, FEW_CHANGES + 1] {
+            let mut index = Index::built("g", 1, sample(400));
+            let mut changes: Vec<(String, Option<Token>)> = Vec::new();
+            for i in 0..changed as u32 {
+                let id = (i * 37) % 400;
+                let mut replaced = token(id, ((id + 1) % 3) as usize, u128::from(i), "Solar flare");
+                replaced.burned = i % 5 == 0;
+                changes.push((replaced.nft_id.clone(), (i % 7 != 0).then_some(replaced)));
+            }
+            changes.push(("1-new".into(), Some(Token { nft_id: "1-new".into(), ..token(999, 1, 5, "solar wind") })));
+            changes.push(("1-never-was".into(), None));
+            index.apply(changes);
+            let rebuilt = Index::built("g", 1, index.tokens.iter().flatten().cloned());
+            for search in [None, Some("solar"), Some("tiger")] {
+                for sort_by in KEYS {
+                    let request = request(SaleFilter::All, sort_by, false, search);
+                    let page = Page { page: 1, limit: 50 };
+                    assert_eq!(index.find(&request, page), naive(&index, &request, page), "{changed} changes, {request:?}");
+                    assert_eq!(index.find(&request, page), rebuilt.find(&request, page));
+                }
+            }
+        }
+    }
+}
