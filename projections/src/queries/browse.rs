@@ -404,7 +404,7 @@ mod tests {
             price: price_parts(&price.to_string()),
             minted_at: i64::from(id),
             popularity: i64::from(id % 3),
-            category: if id % 2 == 0 { "art".into() } else { "music".into() },
+            category: if id.is_multiple_of(2) { "art".into() } else { "music".into() },
             owner: format!("0xowner{}", id % 4),
             creator: "0xcreator".into(),
             words: {
@@ -503,7 +503,7 @@ mod tests {
             for i in 0..changed as u32 {
                 let id = (i * 37) % 400;
                 let mut replaced = token(id, ((id + 1) % 3) as usize, u128::from(i), "Solar flare");
-                replaced.burned = i % 5 == 0;
+                replaced.burned = i.is_multiple_of(5);
                 changes.push((replaced.nft_id.clone(), (i % 7 != 0).then_some(replaced)));
             }
             changes.push(("1-new".into(), Some(Token { nft_id: "1-new".into(), ..token(999, 1, 5, "solar wind") })));
