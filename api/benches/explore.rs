@@ -70,7 +70,7 @@ fn main() {
     let mut categories = vec!["all"];
     categories.extend(domain::catalog::DEFAULT_CATEGORIES.iter().map(|(id, _)| *id));
     let mut distinct = Vec::new();
-    for page in 1..=5 {
+    for page in 1..=10 {
         for search in SEARCHES {
             for category in &categories {
                 for sale in ["ALL", "FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"] {

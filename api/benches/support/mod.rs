@@ -11,6 +11,10 @@ use std::{
 use futures::StreamExt;
 
 /// The server's runtime: two workers, as many as the machine has cores.
+/// The allocator the `marketplace` binary uses, so the server measured is the one shipped.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 pub fn server_runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("server runtime")
 }

@@ -1,16 +1,17 @@
 //! NFT reads: browse, detail, auctions, bid history, history, owners, trending, statistics.
 
+use std::collections::HashMap;
+
 use axum::{
+    body::Bytes,
     extract::{Path, State},
     response::Response,
 };
 use projections::queries::{
     Page,
-    nft::{self, Explore, NftView, SaleFilter, SortBy},
+    nft::{self, Explore, NftView, Person, SaleFilter, SortBy},
 };
-use std::collections::HashMap;
-
-use projections::queries::nft::Person;
+use serde::Serialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -130,30 +131,78 @@ fn with(mut value: Value, extra: Value) -> Value {
 }
 
 /// An NFT in the spec's shape: the read model's fields plus what the server adds (contract,
-/// coin, the viewer's like and bookmark, users behind the addresses).
-fn shape(state: &AppState, view: NftView, people: &HashMap<String, Person>) -> Result<Value, ApiError> {
-    let mut value = serde_json::to_value(&view).map_err(|e| ApiError::Internal(e.into()))?;
-    let object = value.as_object_mut().ok_or_else(|| ApiError::Internal(anyhow::anyhow!("an NFT is an object")))?;
-    object.insert("contractAddress".into(), json!(state.chain.contract_address.clone().unwrap_or_default()));
-    object.insert("contractType".into(), json!("ERC721"));
-    object.insert("coinName".into(), json!("MATIC"));
-    object.insert("saleCoin".into(), json!("1"));
-    object.insert("isLiked".into(), json!(false));
-    object.insert("isBookmarked".into(), json!(false));
-    object.insert("creator".into(), with(person(people, &view.creator_address), json!({ "address": view.creator_address })));
-    object.insert("currentOwner".into(), with(person(people, &view.owner_address), json!({ "ownerAddress": view.owner_address })));
-    Ok(value)
+/// coin, the viewer's like and bookmark, users behind the addresses). Serialized straight from
+/// these borrowed fields: browsing answers many of them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Card<'a> {
+    #[serde(flatten)]
+    view: &'a NftView,
+    contract_address: &'a str,
+    contract_type: &'static str,
+    coin_name: &'static str,
+    sale_coin: &'static str,
+    is_liked: bool,
+    is_bookmarked: bool,
+    creator: CardUser<'a>,
+    current_owner: CardUser<'a>,
 }
 
-async fn shape_page(state: &AppState, paged: projections::queries::Paged<NftView>) -> Result<Value, ApiError> {
-    let projections::queries::Paged { data, count, total_items, current_page, last_page, current_item_count } = paged;
-    let addresses = data.iter().flat_map(|v| [v.creator_address.clone(), v.owner_address.clone()]).collect();
-    let people = people(state, addresses).await?;
-    let data = data.into_iter().map(|v| shape(state, v, &people)).collect::<Result<Vec<_>, _>>()?;
-    Ok(json!({
-        "data": data, "count": count, "totalItems": total_items, "currentPage": current_page,
-        "lastPage": last_page, "currentItemCount": current_item_count,
-    }))
+/// The user behind an address (`null`s when none), and the address under the spec's name
+/// (`address` for the creator, `ownerAddress` for the owner).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CardUser<'a> {
+    user_id: Option<&'a str>,
+    username: Option<&'a str>,
+    full_name: Option<&'a str>,
+    avatar: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    address: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    owner_address: Option<&'a str>,
+}
+
+impl<'a> CardUser<'a> {
+    fn of(person: Option<&'a Person>) -> Self {
+        Self {
+            user_id: person.map(|p| p.user_id.as_str()),
+            username: person.map(|p| p.username.as_str()),
+            full_name: person.map(|p| p.full_name.as_str()),
+            avatar: person.map(|p| p.avatar.as_str()),
+            address: None,
+            owner_address: None,
+        }
+    }
+}
+
+fn card<'a>(state: &'a AppState, view: &'a NftView) -> Card<'a> {
+    Card {
+        view,
+        contract_address: state.chain.contract_address.as_deref().unwrap_or_default(),
+        contract_type: "ERC721",
+        coin_name: "MATIC",
+        sale_coin: "1",
+        is_liked: false,
+        is_bookmarked: false,
+        creator: CardUser { address: Some(&view.creator_address), ..CardUser::of(view.creator.as_ref()) },
+        current_owner: CardUser { owner_address: Some(&view.owner_address), ..CardUser::of(view.owner.as_ref()) },
+    }
+}
+
+/// A page of NFTs in the spec's shape, serialized.
+fn page_answer(state: &AppState, paged: projections::queries::Paged<NftView>, message: &str) -> Result<Bytes, ApiError> {
+    let projections::queries::Paged { data, count, total_items, current_page, last_page, current_item_count } = &paged;
+    let data: Vec<Card<'_>> = data.iter().map(|view| card(state, view)).collect();
+    let shaped = projections::queries::Paged {
+        data,
+        count: *count,
+        total_items: *total_items,
+        current_page: *current_page,
+        last_page: *last_page,
+        current_item_count: *current_item_count,
+    };
+    ok_bytes(shaped, message)
 }
 
 fn db_error(err: sqlx::Error) -> ApiError {
@@ -187,7 +236,7 @@ async fn explore(State(state): State<AppState>, params: Params) -> Result<Respon
         return Ok(ok_from_bytes(answer));
     }
     let paged = nft::explore(&state.read, &request, page, version.position).await.map_err(db_error)?;
-    let answer = ok_bytes(shape_page(&state, paged).await?, "NFTs fetched")?;
+    let answer = page_answer(&state, paged, "NFTs fetched")?;
     state.read_cache.put(version, key, answer.clone());
     Ok(ok_from_bytes(answer))
 }
@@ -206,8 +255,7 @@ async fn known(state: &AppState, id: &str) -> Result<(), ApiError> {
 )]
 async fn detail(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let view = nft::detail(&state.read, &id).await.map_err(db_error)?.ok_or_else(|| ApiError::NotFound(format!("No NFT with id {id}")))?;
-    let people = people(&state, vec![view.creator_address.clone(), view.owner_address.clone()]).await?;
-    Ok(ok(shape(&state, view, &people)?, "NFT fetched"))
+    Ok(ok(card(&state, &view), "NFT fetched"))
 }
 
 /// An NFT's open auction (a list of at most one).
@@ -297,7 +345,7 @@ async fn trending(State(state): State<AppState>, params: Params) -> Result<Respo
         nft::trending(&state.read, params.choice(&FORM_OF_SALE)?, page(&params, TRENDING_PAGE_SIZE)?, state.read_version().position)
             .await
             .map_err(db_error)?;
-    Ok(ok(shape_page(&state, paged).await?, "Trending NFTs fetched"))
+    Ok(ok_from_bytes(page_answer(&state, paged, "Trending NFTs fetched")?))
 }
 
 /// The landing page's counters.

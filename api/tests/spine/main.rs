@@ -308,4 +308,13 @@ async fn nfts_bids_and_history_name_the_users_behind_the_addresses() {
     assert_eq!(history["body"]["data"][0]["username"], "alice");
     let explore = spine.get("/api/nft/explore/?formOfSale=AUCTION").await;
     assert_eq!(explore["body"]["data"][0]["creator"]["address"].as_str(), Some(spine.account(bob).as_str()));
+
+    // Alice's own token names her as creator and owner, in browse and detail alike.
+    spine.send(alice, mint_call("ipfs://a", 2, &[], now + 3600, matic(1), matic(5)), U256::ZERO).await;
+    let explore = spine.get("/api/nft/explore/?formOfSale=AUCTION&sortBy=PRICE&orderBy=1").await;
+    let card = &explore["body"]["data"][0];
+    assert_eq!(card["_id"], "80001-2");
+    assert_eq!((card["creator"]["username"].as_str(), card["currentOwner"]["fullName"].as_str()), (Some("alice"), Some("Alice Liddell")));
+    let detail = spine.get("/api/nft/detail/80001-2").await;
+    assert_eq!(detail["body"]["creator"], card["creator"]);
 }

@@ -1,7 +1,8 @@
 //! NFT queries: browse, detail, auctions, bid history, history, owners, trending, statistics.
 //!
-//! Users are not joined here: rows carry addresses, and the API maps addresses to profiles
-//! through the accounts read model in one batch per response.
+//! An NFT row comes with the users behind its creator and owner addresses (joined from the
+//! accounts read model); bid and history rows carry addresses, which [`people`] maps to users
+//! in one batch per response.
 
 use std::collections::HashMap;
 
@@ -108,7 +109,7 @@ pub struct AuctionView {
     pub auction_ended: bool,
 }
 
-/// An NFT as lists and the detail page show it (users as addresses; see the module doc).
+/// An NFT as lists and the detail page show it.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NftView {
@@ -155,6 +156,12 @@ pub struct NftView {
     pub properties: serde_json::Value,
     /// The mint transaction.
     pub transaction_hash: String,
+    /// The user behind the creator's address, if it is linked to an account.
+    #[serde(skip)]
+    pub creator: Option<Person>,
+    /// The user behind the owner's address, if it is linked to an account.
+    #[serde(skip)]
+    pub owner: Option<Person>,
 }
 
 /// A royalty row as the spec shows it.
@@ -170,7 +177,26 @@ pub struct RoyaltyView {
 const NFT_COLUMNS: &str = "n.nft_id, n.token_id, n.token_uri, n.creator, n.owner, n.sale_type, n.price, n.base_price, \
     n.end_time, n.auction_id, n.highest_bid, n.royalties, n.total_likes, n.minted_at, n.updated_at, n.mint_tx, \
     COALESCE(d.title, ''), COALESCE(d.description, ''), COALESCE(d.category_id, ''), COALESCE(d.file, ''), \
-    COALESCE(d.metadata_url, ''), COALESCE(d.properties, '[]')";
+    COALESCE(d.metadata_url, ''), COALESCE(d.properties, '[]'), \
+    cu.user_id, cu.username, cu.full_name, cu.avatar, ou.user_id, ou.username, ou.full_name, ou.avatar";
+
+/// The tables [`NFT_COLUMNS`] come from: a token, its details, the users behind its creator and
+/// owner.
+const NFT_FROM: &str = "FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id \
+    LEFT JOIN user_wallets cw ON cw.address = n.creator LEFT JOIN users cu ON cu.user_id = cw.user_id \
+    LEFT JOIN user_wallets ow ON ow.address = n.owner LEFT JOIN users ou ON ou.user_id = ow.user_id";
+
+/// The user in columns `at..at + 4` (id, username, full name, avatar CID), if any.
+fn person_at(row: &AnyRow, at: usize) -> Result<Option<Person>, sqlx::Error> {
+    let Some(user_id) = row.try_get::<Option<String>, _>(at)? else { return Ok(None) };
+    let avatar: Option<String> = row.try_get(at + 3)?;
+    Ok(Some(Person {
+        user_id,
+        username: row.try_get(at + 1)?,
+        full_name: row.try_get(at + 2)?,
+        avatar: avatar.map(|cid| format!("/ipfs/{cid}")).unwrap_or_default(),
+    }))
+}
 
 fn iso(seconds: i64) -> String {
     DateTime::<Utc>::from_timestamp(seconds, 0).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
@@ -212,6 +238,8 @@ fn nft_view(row: &AnyRow) -> Result<NftView, sqlx::Error> {
         metadata_url: row.try_get(20)?,
         properties: serde_json::from_str(&row.try_get::<String, _>(21)?).unwrap_or_default(),
         current_auction,
+        creator: person_at(row, 22)?,
+        owner: person_at(row, 26)?,
     })
 }
 
@@ -224,7 +252,7 @@ pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -
     let mut data = Vec::with_capacity(ids.len());
     if !ids.is_empty() {
         let list = (1..=ids.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
-        let sql = format!("SELECT {NFT_COLUMNS} FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id WHERE n.nft_id IN ({list})");
+        let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({list})");
         let mut query = sqlx::query(&sql);
         for id in &ids {
             query = query.bind(id);
@@ -249,8 +277,7 @@ pub async fn prepare_browse(db: &ReadDb, at: Position) -> Result<(), sqlx::Error
 
 /// One token, unless unknown or burned.
 pub async fn detail(db: &ReadDb, nft_id: &str) -> Result<Option<NftView>, sqlx::Error> {
-    let sql =
-        format!("SELECT {NFT_COLUMNS} FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id WHERE n.nft_id = $1 AND n.burned = 0");
+    let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id = $1 AND n.burned = 0");
     sqlx::query(&sql).bind(nft_id).fetch_optional(&db.pool()).await?.as_ref().map(nft_view).transpose()
 }
 
@@ -484,17 +511,10 @@ pub async fn people(db: &ReadDb, addresses: &[String]) -> Result<std::collection
         .fetch_all(&db.pool())
         .await?
         .iter()
-        .map(|row| {
-            let avatar: Option<String> = row.try_get(4)?;
-            Ok((
-                row.try_get(0)?,
-                Person {
-                    user_id: row.try_get(1)?,
-                    username: row.try_get(2)?,
-                    full_name: row.try_get(3)?,
-                    avatar: avatar.map(|cid| format!("/ipfs/{cid}")).unwrap_or_default(),
-                },
-            ))
+        .filter_map(|row| match (row.try_get(0), person_at(row, 1)) {
+            (Ok(address), Ok(Some(person))) => Some(Ok((address, person))),
+            (Err(e), _) | (_, Err(e)) => Some(Err(e)),
+            (Ok(_), Ok(None)) => None,
         })
         .collect()
 }
