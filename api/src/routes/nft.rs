@@ -232,12 +232,14 @@ async fn explore(State(state): State<AppState>, params: Params) -> Result<Respon
     // answered from the cache. (Per-viewer fields, such as likes, belong on top of it.)
     let version = state.read_version();
     let key = format!("explore {request:?} {page:?}");
-    if let Some(answer) = state.read_cache.get(&version, &key) {
+    let now = chrono::Utc::now().timestamp();
+    if let Some(answer) = state.read_cache.get(&version, &key, now) {
         return Ok(ok_from_bytes(answer));
     }
     let paged = nft::explore(&state.read, &request, page, version.position).await.map_err(db_error)?;
+    let until = paged.data.iter().filter_map(|nft| nft.auction_ends_at).min();
     let answer = page_answer(&state, paged, "NFTs fetched")?;
-    state.read_cache.put(version, key, answer.clone());
+    state.read_cache.put(version, key, answer.clone(), until);
     Ok(ok_from_bytes(answer))
 }
 

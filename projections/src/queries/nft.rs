@@ -156,6 +156,9 @@ pub struct NftView {
     pub properties: serde_json::Value,
     /// The mint transaction.
     pub transaction_hash: String,
+    /// When its running auction ends (Unix seconds): from then on `auctionEnded` is true.
+    #[serde(skip)]
+    pub auction_ends_at: Option<i64>,
     /// The user behind the creator's address, if it is linked to an account.
     #[serde(skip)]
     pub creator: Option<Person>,
@@ -237,6 +240,7 @@ fn nft_view(row: &AnyRow) -> Result<NftView, sqlx::Error> {
         file: row.try_get(19)?,
         metadata_url: row.try_get(20)?,
         properties: serde_json::from_str(&row.try_get::<String, _>(21)?).unwrap_or_default(),
+        auction_ends_at: current_auction.as_ref().filter(|a| !a.auction_ended).map(|_| end_time),
         current_auction,
         creator: person_at(row, 22)?,
         owner: person_at(row, 26)?,
