@@ -20,27 +20,22 @@ const EVENTS_PER_NFT: u64 = 8;
 async fn main() {
     let target: u64 = std::env::var("EVENTS").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000_000);
     let dir = tempfile::tempdir().unwrap();
-    let store = domain::store::open(&format!("sqlite://{}", dir.path().join("events.db").display())).await.unwrap();
+    // BENCH_LOG=path keeps the log there and reuses it on the next run (of the same EVENTS).
+    let log = std::env::var_os("BENCH_LOG").map(std::path::PathBuf::from).unwrap_or_else(|| dir.path().join("events.db"));
+    let reuse = log.exists();
+    let store = domain::store::open(&format!("sqlite://{}", log.display())).await.unwrap();
 
-    // The log: the default categories, then blocks until the target is reached.
-    let started = Instant::now();
-    let categories = domain::catalog::DEFAULT_CATEGORIES
-        .iter()
-        .map(|(id, name)| CatalogEvent::CategoryAdded { id: (*id).into(), name: (*name).into() }.to_new_event(Metadata::default()).unwrap())
-        .collect();
-    store
-        .append_streams(vec![StreamAppend { stream_id: "categories".into(), expected: ExpectedVersion::Any, events: categories }])
-        .await
-        .unwrap();
-    let mut head = 0;
-    for writes in market_history(target / EVENTS_PER_NFT + 1) {
-        head = store.append_streams(writes).await.unwrap().last_position;
-        if head >= target {
-            break;
-        }
-    }
-    let bytes: u64 = std::fs::read_dir(dir.path()).unwrap().map(|f| f.unwrap().metadata().unwrap().len()).sum();
-    println!("log of {head} events written in {:.1} s ({} MB on disk)", started.elapsed().as_secs_f64(), bytes >> 20);
+    let head = if reuse {
+        let head = store.head().await.unwrap().0;
+        println!("log of {head} events reused from {}", log.display());
+        head
+    } else {
+        write_log(store.as_ref(), target).await;
+        let head = store.head().await.unwrap().0;
+        let bytes: u64 = std::fs::read_dir(log.parent().unwrap()).unwrap().map(|f| f.unwrap().metadata().unwrap().len()).sum();
+        println!("log of {head} events written ({} MB on disk)", bytes >> 20);
+        head
+    };
 
     // (a) The bare read, as the projector reads: batches after the last position.
     let t = Instant::now();
@@ -56,12 +51,16 @@ async fn main() {
     assert_eq!(read as u64, head);
 
     // (b) The replay into fresh read tables.
-    let db = ReadDb::open(&format!("sqlite://{}", dir.path().join("read.db").display())).await.unwrap();
+    // As `marketplace replay` does: a new generation, published once it has caught up.
+    let db = ReadDb::open_generation(&format!("sqlite://{}", dir.path().join("read.db").display()), "replay").await.unwrap();
     let projector = Projector::new(store.clone(), db.clone()).await.unwrap();
+    let cpu_before = cpu_seconds();
     let t = Instant::now();
     let reached =
         tokio::time::timeout(Duration::from_secs(1_800), projector.catch_up()).await.expect("replay took over 30 minutes").unwrap();
+    db.publish().await.unwrap();
     let replay = t.elapsed();
+    let cpu = cpu_seconds() - cpu_before;
     assert_eq!(reached, head);
     let nfts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM nfts").fetch_one(&db.pool()).await.unwrap();
     let checksum = db.checksum().await.unwrap();
@@ -72,5 +71,34 @@ async fn main() {
     println!("  bare log read : {:>10.0} events/s ({:.2} s)", rate(bare), bare.as_secs_f64());
     println!("  replay        : {:>10.0} events/s ({:.2} s; goal >= 100,000 on SQLite)", rate(replay), replay.as_secs_f64());
     println!("  ratio         : {:>10.2}", bare.as_secs_f64() / replay.as_secs_f64());
+    println!("  replay's CPU  : {cpu:>10.2} s (user + system, every thread of the process)");
     println!("  checksum      : {checksum}");
+}
+
+/// The log: the default categories, then blocks until `target` events.
+async fn write_log(store: &dyn domain::EventStore, target: u64) {
+    let categories = domain::catalog::DEFAULT_CATEGORIES
+        .iter()
+        .map(|(id, name)| CatalogEvent::CategoryAdded { id: (*id).into(), name: (*name).into() }.to_new_event(Metadata::default()).unwrap())
+        .collect();
+    store
+        .append_streams(vec![StreamAppend { stream_id: "categories".into(), expected: ExpectedVersion::Any, events: categories }])
+        .await
+        .unwrap();
+    for writes in market_history(target / EVENTS_PER_NFT + 1) {
+        if store.append_streams(writes).await.unwrap().last_position >= target {
+            break;
+        }
+    }
+}
+
+/// User + system CPU time of this process so far (Linux; 0 elsewhere).
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // After the command name (in parentheses): state is field 3, utime 14, stime 15.
+    let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    (ticks(11) + ticks(12)) / 100.0
 }

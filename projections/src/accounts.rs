@@ -6,9 +6,12 @@
 
 use async_trait::async_trait;
 use domain::{RecordedEvent, accounts::UserEvent};
-use sqlx::{AnyConnection, Row};
+use sqlx::Row;
 
-use crate::{ProjectionError, ReadDb, ReadModel};
+use crate::{
+    ProjectionError, ReadDb, ReadModel,
+    sql::{self, Conn, Value},
+};
 
 /// The accounts tables.
 pub struct Accounts;
@@ -35,7 +38,7 @@ impl ReadModel for Accounts {
     /// Accounts change rarely (a user acting), and `users` has unique e-mails and usernames that
     /// a multi-row upsert could trip over in passing (two users swapping names in one batch), so
     /// this model keeps a statement or two per event.
-    async fn apply(&self, conn: &mut AnyConnection, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
+    async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
         for event in events {
             apply_one(conn, event).await?;
         }
@@ -44,70 +47,70 @@ impl ReadModel for Accounts {
 }
 
 /// Folds one account event.
-async fn apply_one(conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
+async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), ProjectionError> {
     let user_id = event.stream_id.strip_prefix("user-").ok_or_else(|| malformed(event, "not in a user-<uuid> stream"))?.to_owned();
+    let user = Value::from(&user_id);
     let parsed: UserEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
     match parsed {
         UserEvent::UserRegistered { email, username, full_name, auth_provider, at, .. }
         | UserEvent::GoogleAccountRegistered { email, username, full_name, auth_provider, at, .. } => {
             let verified = matches!(auth_provider, domain::accounts::AuthProvider::Google);
-            sqlx::query(
+            let lower = username.to_lowercase();
+            sql::execute(
+                conn,
                 "INSERT INTO users (user_id, email, username, username_lower, full_name, mobile_number, bio, avatar, \
                  cover_image, auth_provider, verified, created_at) \
                  VALUES ($1, $2, $3, $4, $5, '', '', NULL, NULL, $6, $7, $8)",
+                &[
+                    user,
+                    (&email).into(),
+                    (&username).into(),
+                    (&lower).into(),
+                    (&full_name).into(),
+                    auth_provider.as_str().into(),
+                    i64::from(verified).into(),
+                    at.timestamp().into(),
+                ],
             )
-            .bind(&user_id)
-            .bind(&email)
-            .bind(&username)
-            .bind(username.to_lowercase())
-            .bind(&full_name)
-            .bind(auth_provider.as_str())
-            .bind(i64::from(verified))
-            .bind(at.timestamp())
-            .execute(&mut *conn)
             .await?;
         }
         UserEvent::AccountVerified { .. } => {
-            sqlx::query("UPDATE users SET verified = 1 WHERE user_id = $1").bind(&user_id).execute(&mut *conn).await?;
+            sql::execute(conn, "UPDATE users SET verified = 1 WHERE user_id = $1", &[user]).await?;
         }
         UserEvent::EmailChanged { new_email, .. } => {
-            sqlx::query("UPDATE users SET email = $2 WHERE user_id = $1").bind(&user_id).bind(&new_email).execute(&mut *conn).await?;
+            sql::execute(conn, "UPDATE users SET email = $2 WHERE user_id = $1", &[user, (&new_email).into()]).await?;
         }
         UserEvent::ProfileUpdated { full_name, username, bio, mobile_number, avatar, cover_image } => {
-            sqlx::query(
+            let lower = username.to_lowercase();
+            sql::execute(
+                conn,
                 "UPDATE users SET full_name = $2, username = $3, username_lower = $4, bio = $5, mobile_number = $6, \
                  avatar = $7, cover_image = $8 WHERE user_id = $1",
+                &[
+                    user,
+                    (&full_name).into(),
+                    (&username).into(),
+                    (&lower).into(),
+                    (&bio).into(),
+                    (&mobile_number).into(),
+                    (&avatar).into(),
+                    (&cover_image).into(),
+                ],
             )
-            .bind(&user_id)
-            .bind(&full_name)
-            .bind(&username)
-            .bind(username.to_lowercase())
-            .bind(&bio)
-            .bind(&mobile_number)
-            .bind(avatar)
-            .bind(cover_image)
-            .execute(&mut *conn)
             .await?;
         }
         UserEvent::WalletLinked { provider, address, at } => {
-            sqlx::query(
+            sql::execute(
+                conn,
                 "INSERT INTO user_wallets (address, user_id, provider, linked_at) VALUES ($1, $2, $3, $4) \
                  ON CONFLICT (address) DO UPDATE SET user_id = excluded.user_id, provider = excluded.provider, \
                  linked_at = excluded.linked_at",
+                &[(&address).into(), user, provider.as_str().into(), at.timestamp().into()],
             )
-            .bind(&address)
-            .bind(&user_id)
-            .bind(provider.as_str())
-            .bind(at.timestamp())
-            .execute(&mut *conn)
             .await?;
         }
         UserEvent::WalletUnlinked { address, .. } => {
-            sqlx::query("DELETE FROM user_wallets WHERE address = $1 AND user_id = $2")
-                .bind(&address)
-                .bind(&user_id)
-                .execute(&mut *conn)
-                .await?;
+            sql::execute(conn, "DELETE FROM user_wallets WHERE address = $1 AND user_id = $2", &[(&address).into(), user]).await?;
         }
         _ => {}
     }
@@ -170,7 +173,9 @@ async fn profile_row(db: &ReadDb, user_id: &str, private: bool) -> Result<Option
         "SELECT user_id, '' AS email, username, full_name, '' AS mobile_number, bio, avatar, cover_image, auth_provider, \
          verified, created_at FROM users WHERE user_id = $1"
     };
-    let Some(row) = sqlx::query(sql).bind(user_id).fetch_optional(&db.pool().clone()).await? else { return Ok(None) };
+    let Some(row) = sqlx::query(sql).bind(user_id).fetch_optional(&db.pool().clone()).await? else {
+        return Ok(None);
+    };
     Ok(Some(UserProfile {
         user_id: row.try_get("user_id")?,
         email: row.try_get("email")?,

@@ -7,16 +7,27 @@ use std::collections::BTreeMap;
 
 use async_trait::async_trait;
 use domain::{RecordedEvent, catalog::CatalogEvent};
-use sqlx::AnyConnection;
 
 use crate::{
     ProjectionError, ReadModel,
-    read_model::decode_all,
-    sql::{self, Value},
+    read_model::Prefetched,
+    sql::{self, Conn, Value},
 };
 
 /// The catalog tables.
-pub struct Catalog;
+#[derive(Default)]
+pub struct Catalog {
+    /// What [`ReadModel::prefetch`] decoded.
+    decoded: Prefetched<CatalogEvent>,
+}
+
+fn decode(event: &RecordedEvent) -> Result<CatalogEvent, ProjectionError> {
+    event.payload().map_err(|e| ProjectionError::Malformed {
+        position: event.position,
+        event_type: event.event_type.clone(),
+        reason: e.to_string(),
+    })
+}
 
 /// An `nft_details` row.
 struct Details {
@@ -37,19 +48,17 @@ impl ReadModel for Catalog {
         matches!(event_type, "NftDetailsRecorded" | "CategoryAdded")
     }
 
-    async fn apply(&self, conn: &mut AnyConnection, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
+    fn prefetch(&self, events: &[&RecordedEvent]) {
+        self.decoded.put(events, decode);
+    }
+
+    async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
         // Each token's last details; each category's first position (its display order) and last name.
         let mut details = BTreeMap::new();
         let mut categories: BTreeMap<String, (String, i64)> = BTreeMap::new();
-        let parsed = decode_all(events, |event| {
-            let parsed: CatalogEvent = event.payload().map_err(|e| ProjectionError::Malformed {
-                position: event.position,
-                event_type: event.event_type.clone(),
-                reason: e.to_string(),
-            })?;
-            Ok((event.position as i64, parsed))
-        })?;
-        for (position, parsed) in parsed {
+        let parsed = self.decoded.take(events, decode)?;
+        for (event, parsed) in parsed {
+            let position = event.position as i64;
             match parsed {
                 CatalogEvent::NftDetailsRecorded {
                     chain_id,

@@ -4,6 +4,9 @@ pub enum ProjectionError {
     /// The read database failed.
     #[error("read database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The projector's SQLite connection failed.
+    #[error("read database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
     /// Its migrations failed.
     #[error("read database migration error: {0}")]
     Migration(#[from] sqlx::migrate::MigrateError),

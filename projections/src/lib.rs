@@ -25,5 +25,5 @@ pub use read_model::ReadModel;
 
 /// Every read model, in the order the projector applies them to each event.
 pub fn read_models() -> Vec<Box<dyn ReadModel>> {
-    vec![Box::new(nft::Nfts), Box::new(catalog::Catalog), Box::new(accounts::Accounts)]
+    vec![Box::new(nft::Nfts::default()), Box::new(catalog::Catalog::default()), Box::new(accounts::Accounts)]
 }

@@ -13,12 +13,11 @@ use domain::{
     RecordedEvent,
     chain::{ChainEvent, Origin, SaleType},
 };
-use sqlx::{AnyConnection, Row as _, any::AnyRow};
 
 use crate::{
     ProjectionError, ReadModel,
-    read_model::decode_all,
-    sql::{self, Value},
+    read_model::Prefetched,
+    sql::{self, Conn, Row, Value},
 };
 
 /// The public id of a token: `{chain}-{token}`.
@@ -41,7 +40,18 @@ pub fn sale_name(sale: SaleType) -> &'static str {
 }
 
 /// The tables of every token's chain stream.
-pub struct Nfts;
+#[derive(Default)]
+pub struct Nfts {
+    /// What [`ReadModel::prefetch`] decoded: each event's chain and payload.
+    decoded: Prefetched<(u64, ChainEvent)>,
+}
+
+/// An event's chain and payload.
+fn decode(event: &RecordedEvent) -> Result<(u64, ChainEvent), ProjectionError> {
+    let chain_id = chain_of(event)?;
+    let parsed: ChainEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
+    Ok((chain_id, parsed))
+}
 
 const TABLES: [&str; 6] = ["nfts", "auctions", "bids", "nft_history", "owner_history", "sales"];
 
@@ -63,12 +73,9 @@ impl ReadModel for Nfts {
         )
     }
 
-    async fn apply(&self, conn: &mut AnyConnection, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
-        let parsed = decode_all(events, |event| {
-            let chain_id = chain_of(event)?;
-            let parsed: ChainEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
-            Ok((event, chain_id, parsed))
-        })?;
+    async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
+        let parsed: Vec<_> =
+            self.decoded.take(events, decode)?.into_iter().map(|(event, (chain_id, parsed))| (event, chain_id, parsed)).collect();
         let mut batch = Batch::load(conn, &parsed).await?;
         for (event, chain_id, parsed) in parsed {
             batch.apply(event.position as i64, chain_id, parsed).map_err(|reason| malformed(event, reason))?;
@@ -80,13 +87,18 @@ impl ReadModel for Nfts {
         Ok(())
     }
 
-    async fn forget_stream(&self, conn: &mut AnyConnection, stream_id: &str, at: i64) -> Result<(), ProjectionError> {
+    fn prefetch(&self, events: &[&RecordedEvent]) {
+        self.decoded.put(events, decode);
+    }
+
+    async fn forget_stream(&self, conn: &mut Conn<'_>, stream_id: &str, at: i64) -> Result<(), ProjectionError> {
         let Some((chain, token)) = stream_id.strip_prefix("nft-").and_then(|rest| rest.split_once('-')) else {
             return Ok(());
         };
         let id = format!("{chain}-{token}");
         for table in TABLES {
-            sqlx::query(&format!("DELETE FROM {table} WHERE nft_id = $1")).bind(&id).execute(&mut *conn).await?;
+            let sql = format!("DELETE FROM {table} WHERE nft_id = $1");
+            sql::execute(conn, &sql, &[(&id).into()]).await?;
         }
         mark_changed(conn, [(id.as_str(), at)]).await?;
         Ok(())
@@ -97,9 +109,9 @@ impl ReadModel for Nfts {
 /// follows). A stamp only moves forward: a stream refolded after a reorg replays old positions,
 /// and must keep the retraction's.
 pub(crate) async fn mark_changed<'a>(
-    conn: &mut AnyConnection,
+    conn: &mut Conn<'_>,
     touched: impl IntoIterator<Item = (&'a str, i64)>,
-) -> Result<(), sqlx::Error> {
+) -> Result<(), ProjectionError> {
     // One row per token: a statement may not upsert the same key twice (Postgres).
     let mut latest: BTreeMap<&str, i64> = BTreeMap::new();
     for (nft_id, position) in touched {
@@ -171,7 +183,7 @@ struct Batch {
 impl Batch {
     /// Reads what the events can touch: the tokens' rows, their auctions, their open bids and
     /// the history rows a sale looks for (a batch may start inside a transaction's events).
-    async fn load(conn: &mut AnyConnection, events: &[(&RecordedEvent, u64, ChainEvent)]) -> Result<Self, sqlx::Error> {
+    async fn load(conn: &mut Conn<'_>, events: &[(&RecordedEvent, u64, ChainEvent)]) -> Result<Self, ProjectionError> {
         let mut tokens = Vec::new();
         let mut with_auctions = Vec::new();
         let mut with_bids = Vec::new();
@@ -220,7 +232,7 @@ impl Batch {
                    AND type_of_event IN ('PURCHASED', 'WON_AUCTION', 'REMOVED_FROM_SALE') ORDER BY position";
         for row in sql::select_in(conn, sql, &keys(&mut with_sales)).await? {
             let key = (row.try_get(1)?, row.try_get(2)?);
-            if row.try_get::<String, _>(3)? == "REMOVED_FROM_SALE" {
+            if row.try_get::<String>(3)? == "REMOVED_FROM_SALE" {
                 batch.removals.entry(key).or_default().push(row.try_get(0)?);
             } else {
                 batch.sold.insert(key);
@@ -482,7 +494,7 @@ impl Batch {
     }
 
     /// Writes what changed.
-    async fn write(&self, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+    async fn write(&self, conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
         let (minted, stored): (Vec<&Nft>, Vec<&Nft>) =
             self.nfts.values().filter(|n| n.changed).map(|n| &n.row).partition(|n| n.minted.is_some());
         let columns: Vec<&str> = Nft::CHANGING.iter().chain(&Nft::MINTED).copied().collect();
@@ -572,7 +584,7 @@ impl Nft {
     const MINTED: [&str; 7] = ["chain_id", "token_id", "token_uri", "creator", "royalties", "minted_at", "mint_tx"];
 
     /// A stored row's [`Nft::CHANGING`] columns.
-    fn from_row(row: &AnyRow) -> Result<Self, sqlx::Error> {
+    fn from_row(row: &Row) -> Result<Self, ProjectionError> {
         Ok(Self {
             nft_id: row.try_get(0)?,
             minted: None,
@@ -646,7 +658,7 @@ impl Auction {
     const COLUMNS: [&str; 9] =
         ["nft_id", "auction_id", "start_price", "buy_now_price", "end_time", "highest_bid", "winner", "ended", "started_at"];
 
-    fn from_row(row: &AnyRow) -> Result<Self, sqlx::Error> {
+    fn from_row(row: &Row) -> Result<Self, ProjectionError> {
         Ok(Self {
             nft_id: row.try_get(0)?,
             auction_id: row.try_get(1)?,
@@ -692,7 +704,7 @@ impl Bid {
     const COLUMNS: [&str; 8] = ["position", "nft_id", "auction_id", "bidder", "amount", "tx_hash", "created_at", "status"];
 
     /// An open bid (the only ones loaded).
-    fn from_row(row: &AnyRow) -> Result<Self, sqlx::Error> {
+    fn from_row(row: &Row) -> Result<Self, ProjectionError> {
         Ok(Self {
             position: row.try_get(0)?,
             nft_id: row.try_get(1)?,

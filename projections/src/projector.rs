@@ -7,8 +7,10 @@ use std::{
     time::Duration,
 };
 
+use rusqlite::OptionalExtension;
+
 use domain::{EventStore, Position, RecordedEvent, StoreError, chain::ChainEvent};
-use sqlx::{Any, AnyConnection, AnyPool, Connection, Row, pool::PoolConnection};
+use sqlx::{Any, AnyPool, Connection, pool::PoolConnection};
 use tokio::{
     sync::{Mutex, watch},
     task::JoinHandle,
@@ -16,7 +18,7 @@ use tokio::{
 
 use crate::{
     ProjectionError, ReadDb, ReadModel, read_models,
-    sql::{self, Value},
+    sql::{self, Conn, Value},
 };
 
 /// The checkpoint row's name.
@@ -43,14 +45,45 @@ pub(crate) async fn checkpoint_in(pool: &AnyPool) -> Result<Position, sqlx::Erro
 pub struct Projector {
     store: Arc<dyn EventStore>,
     db: ReadDb,
-    models: Vec<Box<dyn ReadModel>>,
+    models: Arc<Vec<Box<dyn ReadModel>>>,
     projected: watch::Sender<Position>,
     /// Events per batch (and per transaction).
     batch: usize,
     /// The connection it writes with, of the generation named: always the same one, so that
     /// SQLite's page cache stays warm from one batch to the next.
-    writer: Mutex<Option<(String, PoolConnection<Any>)>>,
+    writer: Mutex<Option<(String, Writer)>>,
 }
+
+/// The projector's connection to the read tables.
+enum Writer {
+    /// Postgres: one of the pool's.
+    Any(PoolConnection<Any>),
+    /// SQLite: a `rusqlite` connection of its own on the generation's file (see [`Conn`]).
+    Sqlite {
+        conn: Box<rusqlite::Connection>,
+        /// Filling a fresh generation with some indexes left for later ([`DEFERRED`]).
+        bulk: bool,
+    },
+}
+
+/// Indexes only queries use (none of the projector's own statements reads through them). While
+/// the projector fills a fresh, unpublished SQLite generation from position 0, they are dropped
+/// and then built once, sorted, when it has caught up ([`Projector::catch_up`], or the first
+/// time [`Projector::run`] finds nothing to apply): cheaper than keeping each of them in step
+/// with every batch's random inserts. Nobody queries a generation before it is published, and
+/// its SQL is kept in `projector_deferred_indexes`, so an interrupted fill still gets them back
+/// (the next writer opened on it builds what is left).
+const DEFERRED: [&str; 9] = [
+    "nfts_sale_price",
+    "nfts_sale_minted",
+    "nfts_owner",
+    "nfts_creator",
+    "bids_bidder",
+    "sales_seller",
+    "nft_changes_position",
+    "nft_details_category",
+    "user_wallets_user",
+];
 
 /// What the API holds to wait until its writes are visible in the read tables.
 #[derive(Clone)]
@@ -86,7 +119,7 @@ impl Projector {
     /// A projector resuming from the read database's checkpoint.
     pub async fn new(store: Arc<dyn EventStore>, db: ReadDb) -> Result<Self, ProjectionError> {
         let projected = watch::channel(checkpoint(&db).await?).0;
-        Ok(Self { store, db, models: read_models(), projected, batch: BATCH, writer: Mutex::new(None) })
+        Ok(Self { store, db, models: Arc::new(read_models()), projected, batch: BATCH, writer: Mutex::new(None) })
     }
 
     /// The same with `events` per batch instead of the default (at least 1): the read tables
@@ -105,6 +138,7 @@ impl Projector {
     pub async fn catch_up(&self) -> Result<Position, ProjectionError> {
         let mut ahead = None;
         while self.step(&mut ahead).await? {}
+        self.caught_up().await?;
         Ok(*self.projected.borrow())
     }
 
@@ -115,6 +149,7 @@ impl Projector {
         loop {
             woken.borrow_and_update();
             if !self.step(&mut ahead).await? {
+                self.caught_up().await?;
                 tokio::select! {
                     _ = woken.changed() => {}
                     _ = tokio::time::sleep(POLL) => {}
@@ -136,16 +171,52 @@ impl Projector {
             return Ok(false);
         };
         if events.len() == self.batch {
-            // Catching up: read the next batch while this one is written.
-            let store = self.store.clone();
+            // Catching up: read the next batch, and have the read models decode it, while this
+            // one is written.
+            let (store, models) = (self.store.clone(), self.models.clone());
             let batch = self.batch;
-            *ahead = Some(ReadAhead { after: last, read: tokio::spawn(async move { store.read_all(last, batch).await }) });
+            *ahead = Some(ReadAhead {
+                after: last,
+                read: tokio::spawn(async move {
+                    let events = store.read_all(last, batch).await?;
+                    blocking(|| {
+                        for model in models.iter() {
+                            let handled: Vec<&RecordedEvent> = events.iter().filter(|e| model.handles(&e.event_type)).collect();
+                            if !handled.is_empty() {
+                                model.prefetch(&handled);
+                            }
+                        }
+                    });
+                    Ok(events)
+                }),
+            });
         }
         let mut writer = self.writer.lock().await;
-        let generation = self.db.generation();
+        let (generation, pool) = self.db.current();
         let conn = match &mut *writer {
             Some((current, conn)) if *current == generation => conn,
-            writer => &mut writer.insert((generation, self.db.pool().acquire().await?)).1,
+            writer => {
+                let conn = match self.db.sqlite_file(&generation) {
+                    Some(file) => {
+                        let conn = Box::new(open_sqlite(&file)?);
+                        // A generation still to be published, filled from the start.
+                        let fresh = after == 0 && !self.db.is_published(&generation).await?;
+                        blocking(|| {
+                            if fresh {
+                                // Its tables grow from nothing: a larger page cache keeps
+                                // more of their b-trees at hand (256 MiB instead of 64).
+                                conn.execute_batch("PRAGMA cache_size = -262144")?;
+                                defer_indexes(&conn)
+                            } else {
+                                build_deferred_indexes(&conn)
+                            }
+                        })?;
+                        Writer::Sqlite { conn, bulk: fresh }
+                    }
+                    None => Writer::Any(pool.acquire().await?),
+                };
+                &mut writer.insert((generation, conn)).1
+            }
         };
         if let Err(failed) = self.write(conn, &events, last).await {
             // Nothing was kept; the next step starts over on a fresh connection.
@@ -158,19 +229,62 @@ impl Projector {
     }
 
     /// Folds `events` into the read tables and moves the checkpoint to `last`, in one transaction.
-    async fn write(&self, conn: &mut AnyConnection, events: &[RecordedEvent], last: Position) -> Result<(), ProjectionError> {
-        let mut tx = conn.begin().await?;
-        self.fold(&mut tx, events).await?;
-        sqlx::query(
-            "INSERT INTO projector_checkpoint (name, position) VALUES ($1, $2) \
-             ON CONFLICT (name) DO UPDATE SET position = excluded.position",
-        )
-        .bind(NAME)
-        .bind(last as i64)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
+    async fn write(&self, writer: &mut Writer, events: &[RecordedEvent], last: Position) -> Result<(), ProjectionError> {
+        match writer {
+            Writer::Any(conn) => {
+                let mut tx = conn.begin().await?;
+                let mut conn = Conn::Any(&mut tx);
+                self.fold(&mut conn, events).await?;
+                save_checkpoint(&mut conn, last).await?;
+                tx.commit().await?;
+                Ok(())
+            }
+            Writer::Sqlite { conn, .. } => {
+                // rusqlite blocks: on a multi-threaded runtime, this worker hands its other
+                // tasks over while it writes (as the event store does).
+                let write = self.write_sqlite(conn, events, last);
+                if multi_threaded() {
+                    tokio::task::block_in_place(|| tokio::runtime::Handle::current().block_on(write))
+                } else {
+                    write.await
+                }
+            }
+        }
+    }
+
+    /// Once the log is read to its end: builds the indexes a fresh generation was filled
+    /// without.
+    async fn caught_up(&self) -> Result<(), ProjectionError> {
+        let mut writer = self.writer.lock().await;
+        if let Some((_, Writer::Sqlite { conn, bulk })) = &mut *writer
+            && *bulk
+        {
+            if let Err(failed) = blocking(|| build_deferred_indexes(conn)) {
+                *writer = None;
+                return Err(failed);
+            }
+            *bulk = false;
+        }
         Ok(())
+    }
+
+    /// [`Projector::write`] on SQLite.
+    async fn write_sqlite(&self, conn: &mut rusqlite::Connection, events: &[RecordedEvent], last: Position) -> Result<(), ProjectionError> {
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        let written = async {
+            let mut conn = Conn::Sqlite(&mut *conn);
+            self.fold(&mut conn, events).await?;
+            save_checkpoint(&mut conn, last).await
+        }
+        .await;
+        match written {
+            Ok(()) => Ok(conn.execute_batch("COMMIT")?),
+            Err(failed) => {
+                // The connection is dropped after a failure anyway, which also rolls back.
+                let _ = conn.execute_batch("ROLLBACK");
+                Err(failed)
+            }
+        }
     }
 
     /// The events after `after`: the read ahead if it is of that position and found any.
@@ -195,7 +309,7 @@ impl Projector {
 
     /// Folds events in log order: the read models take them a run at a time, up to and
     /// including each retraction, which is then undone where it stands in the log.
-    async fn fold(&self, conn: &mut AnyConnection, events: &[RecordedEvent]) -> Result<(), ProjectionError> {
+    async fn fold(&self, conn: &mut Conn<'_>, events: &[RecordedEvent]) -> Result<(), ProjectionError> {
         let mut rest = events;
         while !rest.is_empty() {
             let retraction = rest.iter().position(|e| e.event_type == "BlocksRetracted");
@@ -210,8 +324,8 @@ impl Projector {
     }
 
     /// Gives each read model the events it handles.
-    async fn apply(&self, conn: &mut AnyConnection, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
-        for model in &self.models {
+    async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
+        for model in self.models.iter() {
             let handled: Vec<&RecordedEvent> = events.iter().copied().filter(|e| model.handles(&e.event_type)).collect();
             if !handled.is_empty() {
                 model.apply(conn, &handled).await?;
@@ -221,7 +335,7 @@ impl Projector {
     }
 
     /// Records the retracted event ids and refolds the streams they were in.
-    async fn retract(&self, conn: &mut AnyConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
+    async fn retract(&self, conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), ProjectionError> {
         let Ok(ChainEvent::BlocksRetracted { event_ids, streams, .. }) = event.payload() else {
             return Err(ProjectionError::Malformed {
                 position: event.position,
@@ -239,8 +353,8 @@ impl Projector {
     }
 
     /// Rebuilds one stream's rows from its events before `until`, skipping retracted ones.
-    async fn refold(&self, conn: &mut AnyConnection, stream: &str, until: Position) -> Result<(), ProjectionError> {
-        for model in &self.models {
+    async fn refold(&self, conn: &mut Conn<'_>, stream: &str, until: Position) -> Result<(), ProjectionError> {
+        for model in self.models.iter() {
             model.forget_stream(conn, stream, until as i64).await?;
         }
         let mut from = 1;
@@ -254,11 +368,85 @@ impl Projector {
             let retracted: HashSet<String> = sql::select_in(conn, "SELECT event_id FROM retracted_events WHERE event_id IN ()", &keys)
                 .await?
                 .iter()
-                .map(|row| row.try_get(0))
+                .map(|row| row.try_get::<String>(0))
                 .collect::<Result<_, _>>()?;
             let kept: Vec<&RecordedEvent> = events.into_iter().filter(|e| !retracted.contains(&e.event_id.to_string())).collect();
             self.apply(conn, &kept).await?;
         }
         Ok(())
     }
+}
+
+/// Moves the checkpoint to `last` (inside the batch's transaction).
+async fn save_checkpoint(conn: &mut Conn<'_>, last: Position) -> Result<(), ProjectionError> {
+    sql::execute(
+        conn,
+        "INSERT INTO projector_checkpoint (name, position) VALUES ($1, $2) \
+         ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+        &[NAME.into(), (last as i64).into()],
+    )
+    .await
+}
+
+/// The projector's own connection to a SQLite generation's file (created and migrated by the
+/// pool already, in WAL mode). Its settings are the pool's (see `read_db::connect`); it keeps every
+/// statement it runs prepared.
+fn open_sqlite(file: &std::path::Path) -> Result<rusqlite::Connection, ProjectionError> {
+    let conn = rusqlite::Connection::open(file)?;
+    conn.busy_timeout(Duration::from_secs(10))?;
+    conn.execute_batch(
+        "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -65536; \
+         PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = 65536;",
+    )?;
+    conn.set_prepared_statement_cache_capacity(256);
+    Ok(conn)
+}
+
+fn multi_threaded() -> bool {
+    tokio::runtime::Handle::current().runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread
+}
+
+/// Runs blocking SQLite work: in place of this task, letting the runtime's other workers take
+/// its other tasks, where there are other workers.
+fn blocking<T>(work: impl FnOnce() -> T) -> T {
+    if multi_threaded() { tokio::task::block_in_place(work) } else { work() }
+}
+
+/// Drops the [`DEFERRED`] indexes, keeping their SQL to build them again, in one transaction.
+fn defer_indexes(conn: &rusqlite::Connection) -> Result<(), ProjectionError> {
+    let tx = conn.unchecked_transaction()?;
+    tx.execute_batch("CREATE TABLE IF NOT EXISTS projector_deferred_indexes (name TEXT PRIMARY KEY, sql TEXT NOT NULL)")?;
+    for name in DEFERRED {
+        let sql: Option<String> =
+            tx.query_row("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?1", [name], |row| row.get(0)).optional()?;
+        if let Some(sql) = sql {
+            tx.execute("INSERT OR REPLACE INTO projector_deferred_indexes (name, sql) VALUES (?1, ?2)", [name, &sql])?;
+            tx.execute_batch(&format!("DROP INDEX \"{name}\""))?;
+        }
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+/// Builds the indexes [`defer_indexes`] dropped (if any), in one transaction.
+fn build_deferred_indexes(conn: &rusqlite::Connection) -> Result<(), ProjectionError> {
+    let deferred: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projector_deferred_indexes')",
+        [],
+        |row| row.get(0),
+    )?;
+    if !deferred {
+        return Ok(());
+    }
+    let tx = conn.unchecked_transaction()?;
+    let indexes: Vec<(String, String)> = tx
+        .prepare("SELECT name, sql FROM projector_deferred_indexes ORDER BY name")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    for (name, sql) in indexes {
+        tx.execute_batch(&sql)?;
+        tx.execute("DELETE FROM projector_deferred_indexes WHERE name = ?1", [&name])?;
+    }
+    tx.commit()?;
+    Ok(())
 }

@@ -110,6 +110,19 @@ impl ReadDb {
         (current.generation.clone(), current.pool.clone())
     }
 
+    /// Whether `generation` is the published one (readers use it).
+    pub(crate) async fn is_published(&self, generation: &str) -> Result<bool, ProjectionError> {
+        Ok(published(&self.base).await? == generation)
+    }
+
+    /// The file of `generation` when this is SQLite.
+    pub(crate) fn sqlite_file(&self, generation: &str) -> Option<PathBuf> {
+        match &self.base {
+            Base::Sqlite(path) => Some(generation_file(path, generation)),
+            Base::Postgres { .. } => None,
+        }
+    }
+
     pub(crate) fn browse(&self) -> &BrowseIndex {
         &self.browse
     }
@@ -168,8 +181,8 @@ impl ReadDb {
         Ok(())
     }
 
-    /// A SHA-256 over every row of every read table (the projector's checkpoint and search
-    /// indexes aside), tables by name, rows in a total order: equal read states give equal
+    /// A SHA-256 over every row of every read table (the projector's own `projector_*` tables
+    /// aside), tables by name, rows in a total order: equal read states give equal
     /// checksums, so a replay can be compared with the live state.
     pub async fn checksum(&self) -> Result<String, ProjectionError> {
         self.digest(&[], &[]).await
@@ -188,7 +201,7 @@ impl ReadDb {
         let tables: Vec<String> = if self.is_sqlite() {
             sqlx::query_scalar(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
-                 AND name NOT LIKE '_sqlx%' AND name <> 'projector_checkpoint' ORDER BY name",
+                 AND name NOT LIKE '_sqlx%' AND name NOT LIKE 'projector_%' ORDER BY name",
             )
             .fetch_all(&pool)
             .await?

@@ -1,10 +1,10 @@
 //! The seam between the projector and each read model.
 
+use crate::{ProjectionError, sql::Conn};
+use std::{collections::BTreeMap, sync::Mutex};
+
 use async_trait::async_trait;
 use domain::RecordedEvent;
-use sqlx::AnyConnection;
-
-use crate::ProjectionError;
 
 /// A set of read tables folded from some event types. The projector calls [`ReadModel::apply`]
 /// inside its transaction, so an implementation only writes SQL on `conn`: no I/O elsewhere,
@@ -17,13 +17,72 @@ pub trait ReadModel: Send + Sync {
     /// Folds a batch of events, in log order, all of types it handles. The result must be the
     /// same however the log is cut into batches (one event at a time, or thousands): a batch
     /// may start or end anywhere, inside one transaction's events too.
-    async fn apply(&self, conn: &mut AnyConnection, events: &[&RecordedEvent]) -> Result<(), ProjectionError>;
+    async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError>;
+
+    /// Decodes ahead what [`ReadModel::apply`] will need from these events, of types it
+    /// handles: the projector calls it on the next batch, on another thread, while the current
+    /// one is written. A cache only: `apply` must come to the same result without it.
+    fn prefetch(&self, _events: &[&RecordedEvent]) {}
 
     /// Deletes what was derived from `stream_id`, before a reorg refolds it without the
     /// retracted events; `at` is the retraction's position (the refold replays older ones).
     /// Models of off-chain streams never see retractions and keep the default.
-    async fn forget_stream(&self, _conn: &mut AnyConnection, _stream_id: &str, _at: i64) -> Result<(), ProjectionError> {
+    async fn forget_stream(&self, _conn: &mut Conn<'_>, _stream_id: &str, _at: i64) -> Result<(), ProjectionError> {
         Ok(())
+    }
+}
+
+/// What a read model's [`ReadModel::prefetch`] decoded, by position, until its `apply` takes
+/// it: events decode the same wherever and whenever they are decoded, so this only moves the
+/// work onto the read-ahead's thread.
+pub(crate) struct Prefetched<T>(Mutex<BTreeMap<u64, T>>);
+
+impl<T> Default for Prefetched<T> {
+    fn default() -> Self {
+        Self(Mutex::new(BTreeMap::new()))
+    }
+}
+
+impl<T: Send> Prefetched<T> {
+    /// Decodes `events` ahead. Errors are left for [`Prefetched::take`] to meet in log order.
+    pub(crate) fn put(&self, events: &[&RecordedEvent], decode: impl Fn(&RecordedEvent) -> Result<T, ProjectionError> + Sync) {
+        let Ok(decoded) = decode_all(events, |event| Ok(decode(event).ok())) else {
+            return;
+        };
+        let mut cache = self.0.lock().expect("not poisoned");
+        for (event, decoded) in events.iter().zip(decoded) {
+            if let Some(decoded) = decoded {
+                cache.insert(event.position, decoded);
+            }
+        }
+    }
+
+    /// `events` decoded, in order: what was decoded ahead, the rest now. Forgets what was
+    /// decoded of older positions (a read-ahead that was not used).
+    pub(crate) fn take<'e>(
+        &self,
+        events: &[&'e RecordedEvent],
+        decode: impl Fn(&RecordedEvent) -> Result<T, ProjectionError> + Sync,
+    ) -> Result<Vec<(&'e RecordedEvent, T)>, ProjectionError> {
+        let (Some(first), Some(last)) = (events.first(), events.last()) else {
+            return Ok(Vec::new());
+        };
+        let mut ahead = {
+            let mut cache = self.0.lock().expect("not poisoned");
+            let mut ahead = cache.split_off(&first.position);
+            *cache = ahead.split_off(&(last.position + 1));
+            ahead
+        };
+        if ahead.is_empty() {
+            return decode_all(events, |event| Ok((event, decode(event)?)));
+        }
+        events
+            .iter()
+            .map(|&event| match ahead.remove(&event.position) {
+                Some(decoded) => Ok((event, decoded)),
+                None => Ok((event, decode(event)?)),
+            })
+            .collect()
     }
 }
 

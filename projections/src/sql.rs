@@ -1,10 +1,13 @@
 //! Multi-row statements for folding a batch of events: one `SELECT ... IN (...)`,
 //! `INSERT ... VALUES (...), (...)` or `DELETE ... IN (...)` per chunk of rows instead of one
-//! statement per row. The same SQL runs on SQLite and Postgres through the Any driver.
+//! statement per row. The same SQL runs on SQLite (through `rusqlite`) and Postgres (through sqlx's
+//! Any driver).
 
 use std::fmt::Write;
 
-use sqlx::{AnyConnection, any::AnyRow};
+use sqlx::{AnyConnection, Row as _, any::AnyRow};
+
+use crate::ProjectionError;
 
 /// Bind parameters per statement: well under SQLite's limit (32,766) and Postgres's (65,535).
 const MAX_PARAMS: usize = 4_096;
@@ -69,33 +72,193 @@ fn placeholders(sqlite: bool, rows: usize, width: usize) -> String {
     sql
 }
 
-fn is_sqlite(conn: &AnyConnection) -> bool {
-    conn.backend_name() == "SQLite"
+/// The connection a read model writes with, inside the projector's transaction: sqlx's Any
+/// driver (Postgres), or on SQLite a `rusqlite` connection of the projector's own, which binds
+/// values and reads rows in place instead of converting each through the Any driver and sending
+/// each statement to sqlx's worker thread (as the event store does). Both run the same SQL.
+pub enum Conn<'c> {
+    /// Through sqlx's Any driver.
+    Any(&'c mut AnyConnection),
+    /// SQLite, through `rusqlite`.
+    Sqlite(&'c mut rusqlite::Connection),
+}
+
+fn is_sqlite(conn: &Conn<'_>) -> bool {
+    match conn {
+        Conn::Any(conn) => conn.backend_name() == "SQLite",
+        Conn::Sqlite(_) => true,
+    }
+}
+
+/// A column's value in a [`Row`].
+#[derive(Clone, Debug)]
+pub(crate) enum Cell {
+    Null,
+    Int(i64),
+    Text(String),
+}
+
+/// A row a `SELECT` returned, owned, whatever the connection.
+#[derive(Debug)]
+pub(crate) struct Row(Vec<Cell>);
+
+/// What a [`Cell`] can be read as.
+pub(crate) trait FromCell: Sized {
+    fn from_cell(cell: &Cell) -> Option<Self>;
+}
+
+impl FromCell for i64 {
+    fn from_cell(cell: &Cell) -> Option<Self> {
+        match cell {
+            Cell::Int(int) => Some(*int),
+            _ => None,
+        }
+    }
+}
+
+impl FromCell for String {
+    fn from_cell(cell: &Cell) -> Option<Self> {
+        match cell {
+            Cell::Text(text) => Some(text.clone()),
+            _ => None,
+        }
+    }
+}
+
+impl<T: FromCell> FromCell for Option<T> {
+    fn from_cell(cell: &Cell) -> Option<Self> {
+        match cell {
+            Cell::Null => Some(None),
+            cell => T::from_cell(cell).map(Some),
+        }
+    }
+}
+
+impl Row {
+    /// Column `i` (from 0) as a `T`.
+    pub(crate) fn try_get<T: FromCell>(&self, i: usize) -> Result<T, ProjectionError> {
+        self.0.get(i).and_then(T::from_cell).ok_or_else(|| {
+            ProjectionError::Database(sqlx::Error::ColumnDecode {
+                index: i.to_string(),
+                source: format!("{:?} is not a {}", self.0.get(i), std::any::type_name::<T>()).into(),
+            })
+        })
+    }
+
+    fn of_any(row: &AnyRow) -> Result<Self, sqlx::Error> {
+        (0..row.len())
+            .map(|i| {
+                Ok(match row.try_get::<Option<String>, _>(i) {
+                    Ok(Some(text)) => Cell::Text(text),
+                    Ok(None) => Cell::Null,
+                    Err(_) => row.try_get::<Option<i64>, _>(i)?.map_or(Cell::Null, Cell::Int),
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map(Row)
+    }
+
+    fn of_sqlite(row: &rusqlite::Row<'_>, columns: usize) -> Result<Self, rusqlite::Error> {
+        use rusqlite::types::ValueRef;
+        (0..columns)
+            .map(|i| {
+                Ok(match row.get_ref(i)? {
+                    ValueRef::Null => Cell::Null,
+                    ValueRef::Integer(int) => Cell::Int(int),
+                    ValueRef::Text(text) => Cell::Text(String::from_utf8_lossy(text).into_owned()),
+                    other => {
+                        return Err(rusqlite::Error::InvalidColumnType(i, String::new(), other.data_type()));
+                    }
+                })
+            })
+            .collect::<Result<_, _>>()
+            .map(Row)
+    }
+}
+
+impl rusqlite::ToSql for Value<'_> {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        use rusqlite::types::{ToSqlOutput, ValueRef};
+        Ok(ToSqlOutput::Borrowed(match *self {
+            Value::Text(text) | Value::Opt(Some(text)) => ValueRef::Text(text.as_bytes()),
+            Value::Opt(None) => ValueRef::Null,
+            Value::Int(int) => ValueRef::Integer(int),
+        }))
+    }
 }
 
 /// Runs `sql` (or fetches its rows) with `values` bound in order. A full chunk's statement is
 /// the same every time: it stays prepared; a last, partial one is prepared for once.
-async fn run(conn: &mut AnyConnection, sql: &str, values: &[Value<'_>], fetch: bool, full: bool) -> Result<Vec<AnyRow>, sqlx::Error> {
-    let mut query = sqlx::query(sql).persistent(full);
-    for value in values {
-        query = match *value {
-            Value::Text(text) => query.bind(text),
-            Value::Opt(text) => query.bind(text),
-            Value::Int(int) => query.bind(int),
-        };
+async fn run(conn: &mut Conn<'_>, sql: &str, values: &[Value<'_>], fetch: bool, full: bool) -> Result<Vec<Row>, ProjectionError> {
+    match conn {
+        Conn::Any(conn) => {
+            let mut query = sqlx::query(sql).persistent(full);
+            for value in values {
+                query = match *value {
+                    Value::Text(text) => query.bind(text),
+                    Value::Opt(text) => query.bind(text),
+                    Value::Int(int) => query.bind(int),
+                };
+            }
+            if fetch {
+                let rows = query.fetch_all(&mut **conn).await?;
+                Ok(rows.iter().map(Row::of_any).collect::<Result<_, _>>()?)
+            } else {
+                query.execute(&mut **conn).await?;
+                Ok(Vec::new())
+            }
+        }
+        Conn::Sqlite(conn) => Ok(run_sqlite(conn, sql, values, fetch, full)?),
     }
-    if fetch { query.fetch_all(conn).await } else { query.execute(conn).await.map(|_| Vec::new()) }
+}
+
+/// [`run`] on SQLite: statements are prepared (and kept) by `rusqlite`, on this thread.
+fn run_sqlite(conn: &rusqlite::Connection, sql: &str, values: &[Value<'_>], fetch: bool, full: bool) -> Result<Vec<Row>, rusqlite::Error> {
+    let mut cached;
+    let mut once;
+    let statement: &mut rusqlite::Statement<'_> = if full {
+        cached = conn.prepare_cached(sql)?;
+        &mut cached
+    } else {
+        once = conn.prepare(sql)?;
+        &mut once
+    };
+    for (i, value) in values.iter().enumerate() {
+        statement.raw_bind_parameter(i + 1, value)?;
+    }
+    if !fetch {
+        statement.raw_execute()?;
+        return Ok(Vec::new());
+    }
+    let columns = statement.column_count();
+    let mut rows = statement.raw_query();
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        out.push(Row::of_sqlite(row, columns)?);
+    }
+    Ok(out)
+}
+
+/// Runs one statement whose values are numbered `$1`, `$2`... in its text (on SQLite as `?1`,
+/// `?2`...: bound by number, not in the order they appear).
+pub(crate) async fn execute(conn: &mut Conn<'_>, sql: &str, values: &[Value<'_>]) -> Result<(), ProjectionError> {
+    if let Conn::Sqlite(conn) = conn {
+        run_sqlite(conn, &sql.replace('$', "?"), values, false, true)?;
+        return Ok(());
+    }
+    run(conn, sql, values, false, true).await?;
+    Ok(())
 }
 
 /// `INSERT INTO {table} ({columns}) VALUES (...), ... {tail}` for every row, in chunks; `tail`
 /// is an `ON CONFLICT` clause or empty. Each row has one value per column.
 pub(crate) async fn insert(
-    conn: &mut AnyConnection,
+    conn: &mut Conn<'_>,
     table: &str,
     columns: &[&str],
     tail: &str,
     rows: &[Vec<Value<'_>>],
-) -> Result<(), sqlx::Error> {
+) -> Result<(), ProjectionError> {
     let width = columns.len();
     let per_chunk = (MAX_PARAMS / width).max(1);
     for chunk in rows.chunks(per_chunk) {
@@ -110,7 +273,7 @@ pub(crate) async fn insert(
 
 /// `UPDATE {table} SET c = v.c ... FROM (VALUES (...), ...) AS v WHERE {table}.{key} = v.{key}`
 /// for every row, in chunks: the first of `columns` is the key, the others are set.
-pub(crate) async fn update(conn: &mut AnyConnection, table: &str, columns: &[&str], rows: &[Vec<Value<'_>>]) -> Result<(), sqlx::Error> {
+pub(crate) async fn update(conn: &mut Conn<'_>, table: &str, columns: &[&str], rows: &[Vec<Value<'_>>]) -> Result<(), ProjectionError> {
     let width = columns.len();
     let per_chunk = (MAX_PARAMS / width).max(1);
     // A VALUES list's columns are named column1, column2... in both databases.
@@ -136,7 +299,7 @@ pub(crate) fn upsert(key: &[&str], columns: &[&str]) -> String {
 }
 
 /// The rows of `sql`, whose `IN ()` is filled with `keys`, a chunk at a time.
-pub(crate) async fn select_in(conn: &mut AnyConnection, sql: &str, keys: &[Value<'_>]) -> Result<Vec<AnyRow>, sqlx::Error> {
+pub(crate) async fn select_in(conn: &mut Conn<'_>, sql: &str, keys: &[Value<'_>]) -> Result<Vec<Row>, ProjectionError> {
     let mut rows = Vec::new();
     for chunk in keys.chunks(MAX_PARAMS) {
         let sql = fill_in(is_sqlite(conn), sql, chunk.len());
@@ -146,7 +309,7 @@ pub(crate) async fn select_in(conn: &mut AnyConnection, sql: &str, keys: &[Value
 }
 
 /// Runs `sql`, whose `IN ()` is filled with `keys`, a chunk at a time.
-pub(crate) async fn execute_in(conn: &mut AnyConnection, sql: &str, keys: &[Value<'_>]) -> Result<(), sqlx::Error> {
+pub(crate) async fn execute_in(conn: &mut Conn<'_>, sql: &str, keys: &[Value<'_>]) -> Result<(), ProjectionError> {
     for chunk in keys.chunks(MAX_PARAMS) {
         let sql = fill_in(is_sqlite(conn), sql, chunk.len());
         run(conn, &sql, chunk, false, chunk.len() == MAX_PARAMS).await?;
