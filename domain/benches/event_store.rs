@@ -5,11 +5,11 @@
 //! same I/O: a bare INSERT of the same bytes in the same batch shape into a table with the same
 //! columns and no checks, a bare INSERT+COMMIT per event, a bare SELECT scan. Each raw limit
 //! goes through the driver the store itself uses (rusqlite for SQLite, sqlx for Postgres).
-//! Appends alternate with their raw loop in rounds (ten for batches, twenty for single events),
-//! so both see the same disk.
+//! Appends alternate with their raw loop in rounds (ten for batches, every ten events for single
+//! appends), so both see the same disk.
 //!
 //! `cargo bench -p domain --bench event_store`; `BENCH_EVENTS` sets the log size
-//! (default 1,000,000), `BENCH_SINGLE` the single-append count (default 2,000),
+//! (default 1,000,000), `BENCH_SINGLE` the single-append count (default 5,000),
 //! `BENCH_BACKENDS=sqlite,postgres` which databases.
 
 use std::{
@@ -33,8 +33,10 @@ const READ_PAGE: usize = 10_000;
 /// Appends alternate with their raw loop in rounds, so both meet the same disk and the same
 /// neighbours: on a shared machine one fsync can take several times another.
 const BATCH_ROUNDS: usize = 10;
-/// Rounds of single appends (shorter, so more of them).
-const SINGLE_ROUNDS: usize = 20;
+/// Single appends alternate with their raw loop every this many events: one durable commit
+/// costs a few hundred microseconds and the shared disk's fsync time swings several-fold within
+/// a second, so only short rounds let both loops meet the same disk.
+const SINGLE_ROUND: usize = 10;
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name).ok().and_then(|v| v.replace('_', "").parse().ok()).unwrap_or(default)
@@ -163,7 +165,7 @@ fn rounds(batches: Vec<Vec<StreamAppend>>) -> Vec<Vec<Vec<StreamAppend>>> {
     std::iter::from_fn(|| Some(batches.by_ref().take(per_round).collect::<Vec<_>>()).filter(|r| !r.is_empty())).collect()
 }
 
-/// The single-event appends, taken round by round (see [`SINGLE_ROUNDS`]).
+/// The single-event appends, taken round by round (see [`SINGLE_ROUND`]).
 struct Singles {
     events: std::vec::IntoIter<NewEvent>,
     appended: usize,
@@ -305,8 +307,8 @@ async fn bench_sqlite(events: usize, singles: usize) {
 
     let (mut raw_single, mut single) = (Duration::ZERO, Duration::ZERO);
     let mut ours = Singles::new(singles);
-    for (round, chunk) in rows[..singles].chunks(singles.div_ceil(SINGLE_ROUNDS).max(1)).enumerate() {
-        raw_single += sqlite_raw_singles(&raw, chunk, events + round * singles.div_ceil(SINGLE_ROUNDS) + 1);
+    for (round, chunk) in rows[..singles].chunks(SINGLE_ROUND).enumerate() {
+        raw_single += sqlite_raw_singles(&raw, chunk, events + round * SINGLE_ROUND + 1);
         single += ours.append(&store, chunk.len()).await;
     }
     drop(rows);
@@ -389,11 +391,10 @@ async fn bench_postgres(events: usize, singles: usize) {
 
     let (mut raw_single, mut single) = (Duration::ZERO, Duration::ZERO);
     let mut ours = Singles::new(singles);
-    let per_round = singles.div_ceil(SINGLE_ROUNDS).max(1);
-    for (round, chunk) in rows[..singles].chunks(per_round).enumerate() {
+    for (round, chunk) in rows[..singles].chunks(SINGLE_ROUND).enumerate() {
         let start = Instant::now();
         for (i, row) in chunk.iter().enumerate() {
-            pg_raw_insert(&pool, std::slice::from_ref(row), (events + round * per_round + i + 1) as i64).await;
+            pg_raw_insert(&pool, std::slice::from_ref(row), (events + round * SINGLE_ROUND + i + 1) as i64).await;
         }
         raw_single += start.elapsed();
         single += ours.append(store.as_ref(), chunk.len()).await;
@@ -440,7 +441,7 @@ async fn bench_postgres(events: usize, singles: usize) {
 async fn main() {
     // `cargo bench` passes `--bench`; `cargo test --benches` passes nothing we need.
     let events = env_usize("BENCH_EVENTS", 1_000_000) / BATCH * BATCH;
-    let singles = env_usize("BENCH_SINGLE", 2_000).min(events);
+    let singles = env_usize("BENCH_SINGLE", 5_000).min(events);
     let backends = std::env::var("BENCH_BACKENDS").unwrap_or_else(|_| "sqlite,postgres".into());
     println!("event store benchmark: {events} events, {singles} single appends, batches of {BATCH} over {STREAMS_PER_BATCH} streams");
     if backends.contains("sqlite") {

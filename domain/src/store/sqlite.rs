@@ -9,10 +9,13 @@
 //! first statement, so what it reads (the head row, the streams' versions) cannot change before
 //! it commits: it decides from the truth, inserts, moves the head once and commits. A second
 //! store or process on the same file waits for the lock (busy timeout) and then reads the
-//! first one's commit; nobody writes from a stale view. Reads run on a small pool of their own
+//! first one's commit; nobody writes from a stale view. What the writer's own last commit left
+//! (the head, its streams' versions) it reuses while `PRAGMA data_version`, read under the lock,
+//! says no other connection has committed since. Reads run on a small pool of their own
 //! connections and never block the writer (WAL).
 
 use std::{
+    collections::HashMap,
     path::{Path, PathBuf},
     sync::{Arc, Mutex as StdMutex},
     time::Duration,
@@ -49,6 +52,8 @@ const READ_STREAM: &str = "SELECT e.position, e.stream_id, e.stream_version, e.e
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// Concurrent reads (and connections kept open for them).
 const READERS: usize = 4;
+/// Streams whose versions the writer remembers; past it the memory starts over.
+const KNOWN_STREAMS: usize = 100_000;
 /// Connection settings shared by the read models, tools and the migrations: WAL, and
 /// `synchronous = FULL` so a committed append survives a power cut, not only a crash.
 /// [`open_connection`] applies the same settings to the store's own connections.
@@ -87,9 +92,25 @@ struct Readers {
     idle: StdMutex<Vec<Connection>>,
 }
 
+/// The store's write connection and what it knows of the file as of its own last commit.
+struct Writer {
+    conn: Connection,
+    known: Option<Known>,
+}
+
+/// The head and stream versions the writer's last commit left, valid while the file's
+/// `data_version` is the one seen then: SQLite changes it whenever another connection (another
+/// store, a process, a tool) commits to the file, and never for this connection's own commits.
+/// Checked under the write lock, it tells the append whether it may skip reading them again.
+struct Known {
+    data_version: i64,
+    head: (Position, [u8; 32]),
+    versions: HashMap<String, u64>,
+}
+
 /// The SQLite event store.
 pub struct SqliteEventStore {
-    writer: Arc<Mutex<Connection>>,
+    writer: Arc<Mutex<Writer>>,
     readers: Arc<Readers>,
     /// sqlx pool on the same file for tools, connected on first use.
     pool: SqlitePool,
@@ -113,7 +134,7 @@ impl SqliteEventStore {
         })
         .await??;
         Ok(Self {
-            writer: Arc::new(Mutex::new(writer)),
+            writer: Arc::new(Mutex::new(Writer { conn: writer, known: None })),
             readers: Arc::new(Readers { path, permits: Semaphore::new(READERS), idle: StdMutex::new(Vec::new()) }),
             pool: SqlitePoolOptions::new().max_connections(2).connect_lazy_with(options),
             appended: watch::channel(head.0).0,
@@ -164,16 +185,39 @@ async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) 
     }
 }
 
-/// One append, start to commit, under SQLite's write lock.
-fn append_locked(conn: &mut Connection, writes: &[StreamAppend]) -> Result<AppendOutcome, StoreError> {
+/// One append, start to commit, under SQLite's write lock. What the writer knows is kept only
+/// when the append commits; any failure forgets it (it is read again from the file next time).
+fn append_locked(writer: &mut Writer, writes: &[StreamAppend]) -> Result<AppendOutcome, StoreError> {
+    let mut known = writer.known.take();
+    let outcome = append_in_tx(&mut writer.conn, &mut known, writes);
+    if outcome.is_ok() {
+        writer.known = known;
+    }
+    outcome
+}
+
+fn append_in_tx(conn: &mut Connection, known: &mut Option<Known>, writes: &[StreamAppend]) -> Result<AppendOutcome, StoreError> {
     // Dropping `tx` without committing rolls back: every early return writes nothing.
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+
+    // Under the write lock: has anyone else committed since this writer's last commit?
+    let data_version: i64 = tx.prepare_cached("PRAGMA data_version")?.query_row([], |row| row.get(0))?;
+    if known.as_ref().is_none_or(|k| k.data_version != data_version) {
+        *known = Some(Known { data_version, head: read_head(&tx)?, versions: HashMap::new() });
+    }
+    let known = known.as_mut().expect("just filled");
 
     let mut versions = Vec::with_capacity(writes.len());
     {
         let mut version_of = tx.prepare_cached(STREAM_VERSION)?;
         for write in writes {
-            let actual = version_of.query_row([&write.stream_id], |row| row.get::<_, i64>(0)).optional()?.unwrap_or(0) as u64;
+            let actual = match known.versions.get(&write.stream_id) {
+                Some(&version) => version,
+                None => {
+                    let stored = version_of.query_row([&write.stream_id], |row| row.get::<_, i64>(0)).optional()?;
+                    stored.unwrap_or(0) as u64
+                }
+            };
             if write.expected.required().is_some_and(|required| required != actual) {
                 // A retried append finds its streams moved on by its own first run.
                 let stored = events_by_id(&tx, writes)?;
@@ -186,7 +230,7 @@ fn append_locked(conn: &mut Connection, writes: &[StreamAppend]) -> Result<Appen
         }
     }
 
-    let (rows, outcome) = prepare_rows(writes, &versions, read_head(&tx)?, now_micros())?;
+    let (rows, outcome) = prepare_rows(writes, &versions, known.head, now_micros())?;
     if let Err(err) = insert_rows(&tx, &rows) {
         // The unique index on event_id refused a stored id: a retry (answer as the first
         // time) or a reuse for other content (an error).
@@ -212,6 +256,14 @@ fn append_locked(conn: &mut Connection, writes: &[StreamAppend]) -> Result<Appen
     tx.prepare_cached("UPDATE event_log_head SET position = ?1, hash = ?2 WHERE id = 1")?
         .execute(params![last.position as i64, &last.hash[..]])?;
     tx.commit()?;
+
+    known.head = (last.position, last.hash);
+    if known.versions.len() + outcome.streams.len() > KNOWN_STREAMS {
+        known.versions.clear();
+    }
+    for (stream, version) in &outcome.streams {
+        known.versions.insert(stream.clone(), *version);
+    }
     Ok(outcome)
 }
 

@@ -35,6 +35,7 @@ macro_rules! portable {
             streams_and_the_whole_log_read_back_in_order,
             metadata_and_payload_come_back_byte_for_byte,
             concurrent_writers_never_show_a_reader_a_gap_or_a_step_back,
+            stores_taking_turns_on_one_log_decide_from_each_others_appends,
             a_catch_up_subscription_turns_live_without_missing_events,
             verify_accepts_an_intact_log,
             $($more,)*

@@ -223,6 +223,30 @@ pub async fn concurrent_writers_never_show_a_reader_a_gap_or_a_step_back(f: &Fix
     assert_eq!(report.streams, writers as u64 + 1);
 }
 
+/// Two stores on one log (two processes, say) taking turns: each must decide from the other's
+/// appends, never from what it remembers of its own last one.
+pub async fn stores_taking_turns_on_one_log_decide_from_each_others_appends(f: &Fixture) {
+    let other = f.open_another().await;
+    for i in 0..6u32 {
+        let (store, name) = if i % 2 == 0 { (&f.store, "first") } else { (&other, "second") };
+        let outcome = store
+            .append("shared", ExpectedVersion::Exact(u64::from(i)), vec![event(i)])
+            .await
+            .unwrap_or_else(|err| panic!("{name} store, append {i}: {err}"));
+        assert_eq!(outcome.first_position, 2 * u64::from(i) + 1);
+        assert_eq!(outcome.streams, vec![("shared".to_string(), u64::from(i) + 1)]);
+        // Unknown-version appends land after the other store's too.
+        let any = store.append("any", ExpectedVersion::Any, vec![event(100 + i)]).await.unwrap();
+        assert_eq!(any.streams, vec![("any".to_string(), u64::from(i) + 1)]);
+    }
+    // The second store appended last: the first one's own last append is two behind.
+    let stale = f.store.append("shared", ExpectedVersion::Exact(5), vec![event(200)]).await;
+    assert!(matches!(stale, Err(StoreError::WrongExpectedVersion { actual: 6, .. })), "{stale:?}");
+    let report = verify(f.store.as_ref(), 100).await.expect("the chain holds");
+    assert_eq!(report.events, 12);
+    assert_eq!(other.head().await.unwrap(), f.store.head().await.unwrap());
+}
+
 pub async fn a_catch_up_subscription_turns_live_without_missing_events(f: &Fixture) {
     for _ in 0..30 {
         append_n(f, "early", 10).await;
