@@ -220,6 +220,11 @@ pub async fn read_log(store: &dyn EventStore) -> Vec<RecordedEvent> {
     }
 }
 
+/// A call taking a token off sale.
+pub fn stop_sale_call(token: u64) -> Marketplace::toggleForSaleCall {
+    Marketplace::toggleForSaleCall { tokenId: U256::from(token), saleType: 0, price: U256::ZERO, auctionEndTime: 0, basePrice: U256::ZERO }
+}
+
 /// A mint call with the given sale (`0` not for sale, `1` fixed price, `2` auction) and royalties.
 pub fn mint_call(
     uri: &str,

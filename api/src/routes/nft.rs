@@ -112,16 +112,6 @@ async fn people(state: &AppState, addresses: Vec<String>) -> Result<HashMap<Stri
     nft::people(&state.read, &addresses).await.map_err(db_error)
 }
 
-/// `{userId, username, fullName, avatar}` of the user behind `address`, nulls when none.
-fn person(people: &HashMap<String, Person>, address: &str) -> Value {
-    match people.get(address) {
-        Some(p) => {
-            json!({ "userId": p.user_id, "username": p.username, "fullName": p.full_name, "avatar": p.avatar })
-        }
-        None => json!({ "userId": null, "username": null, "fullName": null, "avatar": null }),
-    }
-}
-
 /// `value` (an object) with `extra`'s fields added.
 fn with(mut value: Value, extra: Value) -> Value {
     if let (Some(object), Value::Object(extra)) = (value.as_object_mut(), extra) {
@@ -144,15 +134,16 @@ struct Card<'a> {
     sale_coin: &'static str,
     is_liked: bool,
     is_bookmarked: bool,
-    creator: CardUser<'a>,
-    current_owner: CardUser<'a>,
+    creator: UserFields<'a>,
+    current_owner: UserFields<'a>,
 }
 
-/// The user behind an address (`null`s when none), and the address under the spec's name
-/// (`address` for the creator, `ownerAddress` for the owner).
+/// `{userId, username, fullName, avatar}` of the user behind an address (`null`s when none); on
+/// a card also the address under the spec's name (`address` for the creator, `ownerAddress` for
+/// the owner).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct CardUser<'a> {
+struct UserFields<'a> {
     user_id: Option<&'a str>,
     username: Option<&'a str>,
     full_name: Option<&'a str>,
@@ -163,7 +154,7 @@ struct CardUser<'a> {
     owner_address: Option<&'a str>,
 }
 
-impl<'a> CardUser<'a> {
+impl<'a> UserFields<'a> {
     fn of(person: Option<&'a Person>) -> Self {
         Self {
             user_id: person.map(|p| p.user_id.as_str()),
@@ -185,24 +176,14 @@ fn card<'a>(state: &'a AppState, view: &'a NftView) -> Card<'a> {
         sale_coin: "1",
         is_liked: false,
         is_bookmarked: false,
-        creator: CardUser { address: Some(&view.creator_address), ..CardUser::of(view.creator.as_ref()) },
-        current_owner: CardUser { owner_address: Some(&view.owner_address), ..CardUser::of(view.owner.as_ref()) },
+        creator: UserFields { address: Some(&view.creator_address), ..UserFields::of(view.creator.as_ref()) },
+        current_owner: UserFields { owner_address: Some(&view.owner_address), ..UserFields::of(view.owner.as_ref()) },
     }
 }
 
 /// A page of NFTs in the spec's shape, serialized.
 fn page_answer(state: &AppState, paged: projections::queries::Paged<NftView>, message: &str) -> Result<Bytes, ApiError> {
-    let projections::queries::Paged { data, count, total_items, current_page, last_page, current_item_count } = &paged;
-    let data: Vec<Card<'_>> = data.iter().map(|view| card(state, view)).collect();
-    let shaped = projections::queries::Paged {
-        data,
-        count: *count,
-        total_items: *total_items,
-        current_page: *current_page,
-        last_page: *last_page,
-        current_item_count: *current_item_count,
-    };
-    ok_bytes(shaped, message)
+    ok_bytes(paged.map_rows(|view| card(state, view)), message)
 }
 
 fn db_error(err: sqlx::Error) -> ApiError {
@@ -291,7 +272,7 @@ async fn bid_history(
     let people = people(&state, bids.data.iter().map(|b| b.bidder_address.clone()).collect()).await?;
     let mut body = serde_json::to_value(&bids).map_err(|e| ApiError::Internal(e.into()))?;
     for (row, bid) in body["data"].as_array_mut().into_iter().flatten().zip(&bids.data) {
-        row["bidder"] = person(&people, &bid.bidder_address);
+        row["bidder"] = json!(UserFields::of(people.get(&bid.bidder_address)));
     }
     Ok(ok(body, "Bids fetched"))
 }
@@ -308,16 +289,8 @@ async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Resul
     known(&state, &id).await?;
     let history = nft::history(&state.read, &id).await.map_err(db_error)?;
     let people = people(&state, history.iter().map(|h| h.address.clone()).collect()).await?;
-    let data: Vec<Value> = history
-        .iter()
-        .map(|h| {
-            let p = person(&people, &h.address);
-            with(
-                serde_json::to_value(h).unwrap_or_default(),
-                json!({ "username": p["username"], "fullName": p["fullName"], "avatar": p["avatar"], "userId": p["userId"] }),
-            )
-        })
-        .collect();
+    let data: Vec<Value> =
+        history.iter().map(|h| with(serde_json::to_value(h).unwrap_or_default(), json!(UserFields::of(people.get(&h.address))))).collect();
     Ok(ok(json!({ "data": data }), "History fetched"))
 }
 

@@ -5,7 +5,7 @@ use alloy::primitives::{Address, U256};
 use domain::chain::{ChainEvent, Origin, Royalty, SaleType, chain_event_id, nft_stream};
 use indexer::{
     bindings::Marketplace,
-    test_utils::{CHAIN_ID, TestChain, mint_call, read_log, sqlite_store},
+    test_utils::{CHAIN_ID, TestChain, mint_call, read_log, sqlite_store, stop_sale_call},
 };
 
 use crate::helpers::{chain_records, index_once, init_tracing, origin, stream, without_origin};
@@ -129,19 +129,7 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
     chain.advance_time(700).await;
     chain.transact(alice, Marketplace::settleAuctionCall { tokenId: U256::from(4) }, U256::ZERO).await;
     // Stop 3's sale, transfer 1, burn 1.
-    chain
-        .transact(
-            creator,
-            Marketplace::toggleForSaleCall {
-                tokenId: U256::from(3),
-                saleType: 0,
-                price: U256::ZERO,
-                auctionEndTime: 0,
-                basePrice: U256::ZERO,
-            },
-            U256::ZERO,
-        )
-        .await;
+    chain.transact(creator, stop_sale_call(3), U256::ZERO).await;
     chain.transact(alice, Marketplace::transferFromCall { from: alice, to: bob, tokenId: U256::from(1) }, U256::ZERO).await;
     chain.transact(bob, Marketplace::burnCall { tokenId: U256::from(1) }, U256::ZERO).await;
     let (head, _) = chain.latest().await;

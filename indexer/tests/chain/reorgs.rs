@@ -11,7 +11,7 @@ use domain::chain::ChainEvent;
 use indexer::{
     IndexerError,
     bindings::Marketplace,
-    test_utils::{TestChain, mint_call, read_log, sqlite_store},
+    test_utils::{TestChain, mint_call, read_log, sqlite_store, stop_sale_call},
 };
 
 use crate::helpers::{chain_records, index_once, init_tracing, live_facts, spawn};
@@ -97,19 +97,7 @@ async fn reorgs_of_depth_one_and_three_are_retracted_and_the_canonical_blocks_in
         .unwrap();
     running.handle.sync_to(head).await.unwrap();
     // And life goes on after it.
-    chain
-        .transact(
-            creator,
-            Marketplace::toggleForSaleCall {
-                tokenId: U256::from(5),
-                saleType: 0,
-                price: U256::ZERO,
-                auctionEndTime: 0,
-                basePrice: U256::ZERO,
-            },
-            U256::ZERO,
-        )
-        .await;
+    chain.transact(creator, stop_sale_call(5), U256::ZERO).await;
     let (head, _) = chain.latest().await;
     running.handle.sync_to(head).await.unwrap();
     running.stop().await.unwrap();

@@ -40,6 +40,15 @@ pub(crate) fn words(text: &str) -> Vec<String> {
     folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
 }
 
+/// The distinct words of a token's title and description, sorted.
+fn distinct_words(title: &str, description: &str) -> Vec<String> {
+    let mut distinct = words(title);
+    distinct.extend(words(description));
+    distinct.sort_unstable();
+    distinct.dedup();
+    distinct
+}
+
 /// The words of a search box: each is a prefix, all are required; at most eight count.
 fn search_terms(search: &str) -> Vec<String> {
     let mut terms = words(search);
@@ -49,6 +58,11 @@ fn search_terms(search: &str) -> Vec<String> {
 
 /// The sale types, by their index in [`Token::sale`].
 const SALES: [&str; 3] = ["NOT_FOR_SALE", "FIXEDPRICE", "AUCTION"];
+
+/// The index in [`SALES`] of a sale type's name.
+fn sale_index(name: &str) -> usize {
+    SALES.iter().position(|s| *s == name).unwrap_or(0)
+}
 
 /// What a token's row says that browsing filters and sorts by.
 #[cfg_attr(test, derive(Clone))]
@@ -79,13 +93,9 @@ fn token(row: &AnyRow, at: usize) -> Result<Option<Token>, sqlx::Error> {
     };
     let sale_type: String = row.try_get(at + 1)?;
     let price_key: String = row.try_get(at + 2)?;
-    let mut words = words(&row.try_get::<String, _>(at + 9)?);
-    words.extend(self::words(&row.try_get::<String, _>(at + 10)?));
-    words.sort_unstable();
-    words.dedup();
     Ok(Some(Token {
         nft_id,
-        sale: SALES.iter().position(|s| *s == sale_type).unwrap_or(0),
+        sale: sale_index(&sale_type),
         price: price_parts(&price_key),
         minted_at: row.try_get(at + 3)?,
         popularity: row.try_get(at + 4)?,
@@ -93,7 +103,7 @@ fn token(row: &AnyRow, at: usize) -> Result<Option<Token>, sqlx::Error> {
         owner: row.try_get(at + 6)?,
         creator: row.try_get(at + 7)?,
         category: row.try_get(at + 8)?,
-        words,
+        words: distinct_words(&row.try_get::<String, _>(at + 9)?, &row.try_get::<String, _>(at + 10)?),
     }))
 }
 
@@ -127,10 +137,10 @@ fn compare(tokens: &[Option<Token>], key: SortBy, a: u32, b: u32) -> Ordering {
 /// The tokens of one generation of the read tables, at one checkpoint.
 #[derive(Default)]
 struct Index {
+    /// The generation it was built from; empty until built (generation names never are).
     generation: String,
     /// The checkpoint the index reflects (it may show some later changes too).
     position: i64,
-    built: bool,
     /// Tokens by slot; a removed token frees its slot for the next one.
     tokens: Vec<Option<Token>>,
     slots: HashMap<String, u32>,
@@ -152,7 +162,7 @@ const FEW_CHANGES: usize = 256;
 
 impl Index {
     fn built(generation: &str, position: i64, tokens: impl IntoIterator<Item = Token>) -> Self {
-        let mut index = Self { generation: generation.to_owned(), position, built: true, ..Self::default() };
+        let mut index = Self { generation: generation.to_owned(), position, ..Self::default() };
         for token in tokens {
             index.add(token);
         }
@@ -244,7 +254,7 @@ impl Index {
     fn find(&self, request: &Explore, page: Page) -> (Vec<String>, u64) {
         let mut sets: Vec<Cow<'_, RoaringBitmap>> = vec![Cow::Borrowed(&self.live)];
         if let Some(sale) = request.sale.sale_type() {
-            sets.push(Cow::Borrowed(&self.sales[SALES.iter().position(|s| *s == sale).unwrap_or(0)]));
+            sets.push(Cow::Borrowed(&self.sales[sale_index(sale)]));
         }
         // Addresses are kept lower-case; category ids as they are.
         let keyed = [
@@ -356,7 +366,7 @@ impl BrowseIndex {
 
     fn covers(&self, generation: &str, at: Position) -> bool {
         let index = self.read();
-        index.built && index.generation == generation && index.position >= at as i64
+        index.generation == generation && index.position >= at as i64
     }
 
     async fn catch_up(&self, generation: &str, pool: &AnyPool, at: Position) -> Result<(), sqlx::Error> {
@@ -366,7 +376,7 @@ impl BrowseIndex {
         }
         let (incremental, since) = {
             let index = self.read();
-            (index.built && index.generation == generation, index.position)
+            (index.generation == generation, index.position)
         };
         // The checkpoint first: every row read after it reflects that position or a later one.
         let position = checkpoint_in(pool).await? as i64;
@@ -407,12 +417,7 @@ mod tests {
             category: if id.is_multiple_of(2) { "art".into() } else { "music".into() },
             owner: format!("0xowner{}", id % 4),
             creator: "0xcreator".into(),
-            words: {
-                let mut words = words(title);
-                words.sort_unstable();
-                words.dedup();
-                words
-            },
+            words: distinct_words(title, ""),
         }
     }
 

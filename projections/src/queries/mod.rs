@@ -39,11 +39,28 @@ pub struct Paged<T> {
 }
 
 impl<T> Paged<T> {
+    /// The same page with each row made into something else (which may borrow from it).
+    pub fn map_rows<'a, U>(&'a self, row: impl FnMut(&'a T) -> U) -> Paged<U> {
+        Paged {
+            data: self.data.iter().map(row).collect(),
+            count: self.count,
+            total_items: self.total_items,
+            current_page: self.current_page,
+            last_page: self.last_page,
+            current_item_count: self.current_item_count,
+        }
+    }
+
     fn new(data: Vec<T>, total_items: i64, page: Page) -> Self {
         let count = data.len();
         let last_page = i64::from(page.page) * i64::from(page.limit) >= total_items;
         Self { data, count, total_items, current_page: page.page, last_page, current_item_count: count }
     }
+}
+
+/// `$1, $2, ..., $n`: the placeholders of an `IN (...)` list of `n` values.
+fn placeholders(n: usize) -> String {
+    (1..=n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
 }
 
 /// Wei (decimal text) as MATIC with up to 18 decimals, trailing zeros trimmed: exact, no floats.

@@ -11,7 +11,7 @@ use domain::Position;
 use serde::Serialize;
 use sqlx::{Row, any::AnyRow};
 
-use super::{Page, Paged, wei_to_matic};
+use super::{Page, Paged, placeholders, wei_to_matic};
 use crate::ReadDb;
 
 /// Which listings to show.
@@ -255,8 +255,7 @@ pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -
     let (ids, total) = db.browse().find(&generation, &pool, request, page, at).await?;
     let mut data = Vec::with_capacity(ids.len());
     if !ids.is_empty() {
-        let list = (1..=ids.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ");
-        let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({list})");
+        let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({})", placeholders(ids.len()));
         let mut query = sqlx::query(&sql);
         for id in &ids {
             query = query.bind(id);
@@ -501,11 +500,10 @@ pub async fn people(db: &ReadDb, addresses: &[String]) -> Result<std::collection
     if unique.is_empty() {
         return Ok(Default::default());
     }
-    let marks: Vec<String> = (1..=unique.len()).map(|i| format!("${i}")).collect();
     let sql = format!(
         "SELECT w.address, u.user_id, u.username, u.full_name, u.avatar FROM user_wallets w \
          JOIN users u ON u.user_id = w.user_id WHERE w.address IN ({})",
-        marks.join(", ")
+        placeholders(unique.len())
     );
     let mut query = sqlx::query(&sql);
     for address in unique {

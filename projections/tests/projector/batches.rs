@@ -7,7 +7,7 @@ use std::sync::Arc;
 use domain::{
     EventStore, ExpectedVersion, Metadata,
     catalog::{CatalogEvent, Property},
-    chain::{ChainEvent, Origin, SaleType, chain_stream},
+    chain::{ChainEvent, Origin, SaleType},
 };
 use projections::{
     Projector, ReadDb,
@@ -17,9 +17,8 @@ use projections::{
     },
     test_utils::market_history,
 };
-use uuid::Uuid;
 
-use crate::{CHAIN, append, each_read_db};
+use crate::{CHAIN, append, each_read_db, retract};
 
 /// Block `block`'s transaction: events with the same block are of one transaction.
 fn tx(block: u64) -> Origin {
@@ -146,12 +145,7 @@ async fn corner_cases(store: &dyn EventStore) {
     .await;
     describe(store, e, "second title").await;
     // A reorg retracts Dave's bid.
-    let retraction =
-        ChainEvent::BlocksRetracted { from_block: 9, to_block: 9, event_ids: vec![ids[4]], streams: vec![format!("nft-{CHAIN}-{e}")] };
-    store
-        .append(&chain_stream(CHAIN), ExpectedVersion::Any, vec![retraction.to_new_event(Uuid::now_v7(), Metadata::default()).unwrap()])
-        .await
-        .unwrap();
+    retract(store, 9, 9, vec![ids[4]], e).await;
     append(
         store,
         &[

@@ -22,6 +22,14 @@ pub(crate) fn origin(block: u64) -> Origin {
     Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }
 }
 
+/// Appends the indexer's record of a reorg: blocks `from..=to` retracted, with these events of
+/// `token`'s stream.
+pub(crate) async fn retract(store: &dyn EventStore, from_block: u64, to_block: u64, event_ids: Vec<Uuid>, token: &str) {
+    let retraction = ChainEvent::BlocksRetracted { from_block, to_block, event_ids, streams: vec![format!("nft-{CHAIN}-{token}")] };
+    let event = retraction.to_new_event(Uuid::now_v7(), Metadata::default()).unwrap();
+    store.append(&chain_stream(CHAIN), ExpectedVersion::Any, vec![event]).await.unwrap();
+}
+
 /// Appends chain events as the indexer would; returns their ids.
 pub(crate) async fn append(store: &dyn EventStore, events: &[ChainEvent]) -> Vec<Uuid> {
     let mut ids = Vec::new();
@@ -196,12 +204,7 @@ async fn retracted_events_are_undone_by_refolding_their_streams() {
         assert_eq!(nft(&db, "80001-1").await.unwrap().highest_bid, "100");
 
         // A reorg drops block 3 (the bid); the canonical block 3 carries a different bid.
-        let retraction =
-            ChainEvent::BlocksRetracted { from_block: 3, to_block: 3, event_ids: vec![ids[2]], streams: vec!["nft-80001-1".into()] };
-        store
-            .append(&chain_stream(CHAIN), ExpectedVersion::Any, vec![retraction.to_new_event(Uuid::now_v7(), Metadata::default()).unwrap()])
-            .await
-            .unwrap();
+        retract(store.as_ref(), 3, 3, vec![ids[2]], "1").await;
         projector.catch_up().await.unwrap();
         let row = nft(&db, "80001-1").await.unwrap();
         assert_eq!((row.highest_bid.as_str(), row.highest_bidder), ("0", None), "the retracted bid is gone");

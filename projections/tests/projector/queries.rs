@@ -13,7 +13,7 @@ use projections::{
     },
 };
 
-use crate::{append, each_read_db, origin};
+use crate::{append, each_read_db, origin, retract};
 
 const MATIC: u128 = 1_000_000_000_000_000_000;
 
@@ -148,20 +148,7 @@ async fn explore_follows_new_batches_and_reorgs() {
         assert_eq!(firsts[..3], ["40", "15", "11"], "new listings in order; the burned token is gone");
         assert_eq!(page.total_items, 13);
 
-        let reorg = ChainEvent::BlocksRetracted {
-            from_block: 40,
-            to_block: 140,
-            event_ids: retracted.clone(),
-            streams: vec!["nft-80001-40".into()],
-        };
-        store
-            .append(
-                &domain::chain::chain_stream(80001),
-                ExpectedVersion::Any,
-                vec![reorg.to_new_event(uuid::Uuid::now_v7(), Metadata::default()).unwrap()],
-            )
-            .await
-            .unwrap();
+        retract(store.as_ref(), 40, 140, retracted, "40").await;
         let at = projector.catch_up().await.unwrap();
         let page = nft::explore(&db, &dear_first, nine, at).await.unwrap();
         assert_eq!(page.data[0].nft_token_id, "15", "the retracted token left the index");
