@@ -11,6 +11,10 @@ use std::time::{Duration, Instant};
 use domain::{ExpectedVersion, Metadata, StreamAppend, catalog::CatalogEvent};
 use projections::{Projector, ReadDb, test_utils::market_history};
 
+// As the `marketplace` binary, whose `replay` this measures.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Events per read, as the projector reads them.
 const BATCH: usize = 20_000;
 /// Average events a token adds to the history (mint, listing, description, trades, checkpoints).
