@@ -4,7 +4,7 @@
 //! prints events/s of both and their ratio. Goal: replay >= 100,000 events/s on SQLite.
 //!
 //! `cargo bench -p projections --bench replay --features test-utils` (EVENTS=100000 for a
-//! quicker run).
+//! quicker run; REMEMBERED_ROWS to change what the read models may keep in memory).
 
 use std::time::{Duration, Instant};
 
@@ -57,7 +57,11 @@ async fn main() {
     // (b) The replay into fresh read tables.
     // As `marketplace replay` does: a new generation, published once it has caught up.
     let db = ReadDb::open_generation(&format!("sqlite://{}", dir.path().join("read.db").display()), "replay").await.unwrap();
-    let projector = Projector::new(store.clone(), db.clone()).await.unwrap();
+    let mut projector = Projector::new(store.clone(), db.clone()).await.unwrap();
+    // REMEMBERED_ROWS=0 shows the replay when the read models cannot keep their rows in memory.
+    if let Some(rows) = std::env::var("REMEMBERED_ROWS").ok().and_then(|v| v.parse().ok()) {
+        projector = projector.with_remembered_rows(rows);
+    }
     let cpu_before = cpu_seconds();
     let t = Instant::now();
     let reached =

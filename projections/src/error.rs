@@ -26,7 +26,14 @@ pub enum ProjectionError {
     /// A read-model generation name or pointer is unusable.
     #[error("read model generation {0}")]
     Generation(String),
+    /// A read model read the tables while they could not be read (a fresh generation filling:
+    /// see [`crate::ReadModel::remember`]).
+    #[error("the read tables cannot be read while a fresh generation fills: {0}")]
+    Unreadable(String),
     /// Waiting for the projector to reach a position took too long.
     #[error("the read models did not reach position {0} in time")]
     Timeout(u64),
+    /// The runtime shut down while a batch was being written.
+    #[error("the runtime shut down while the read tables were being written")]
+    Stopped,
 }

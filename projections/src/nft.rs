@@ -6,7 +6,10 @@
 //! rule of these tables is there, in one place — and [`Batch::write`] writes back what changed
 //! with multi-row statements.
 
-use std::collections::{BTreeMap, HashSet};
+use std::{
+    collections::{BTreeMap, HashSet},
+    sync::Mutex,
+};
 
 use async_trait::async_trait;
 use domain::{
@@ -44,6 +47,16 @@ pub fn sale_name(sale: SaleType) -> &'static str {
 pub struct Nfts {
     /// What [`ReadModel::prefetch`] decoded: each event's chain and payload.
     decoded: Prefetched<(u64, ChainEvent)>,
+    /// While a fresh generation fills: what the tables hold that events read back (see
+    /// [`ReadModel::remember`]). Taken out while a batch is folded into it.
+    remembered: Mutex<Option<Remembered>>,
+}
+
+/// Every token's rows that [`Batch::load`] would read, kept since the tables were empty.
+struct Remembered {
+    rows: Batch,
+    /// How many rows it may hold.
+    limit: usize,
 }
 
 /// An event's chain and payload.
@@ -76,11 +89,22 @@ impl ReadModel for Nfts {
     async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
         let parsed: Vec<_> =
             self.decoded.take(events, decode)?.into_iter().map(|(event, (chain_id, parsed))| (event, chain_id, parsed)).collect();
-        let mut batch = Batch::load(conn, &parsed).await?;
+        let remembered = self.remembered.lock().expect("not poisoned").take();
+        let (mut batch, limit) = match remembered {
+            Some(Remembered { rows, limit }) => (rows, Some(limit)),
+            None => (Batch::load(conn, &parsed).await?, None),
+        };
         for (event, chain_id, parsed) in parsed {
             batch.apply(event.position as i64, chain_id, parsed).map_err(|reason| malformed(event, reason))?;
         }
         batch.write(conn).await?;
+        if let Some(limit) = limit {
+            batch.settle();
+            // Past the limit, the memory is let go and batches read their rows again.
+            if batch.rows() <= limit {
+                *self.remembered.lock().expect("not poisoned") = Some(Remembered { rows: batch, limit });
+            }
+        }
         // Every event of an `nft-{chain}-{token}` stream is about token `{chain}-{token}`.
         let touched = events.iter().filter_map(|e| Some((e.stream_id.strip_prefix("nft-")?, e.position as i64)));
         mark_changed(conn, touched).await?;
@@ -91,11 +115,22 @@ impl ReadModel for Nfts {
         self.decoded.put(events, decode);
     }
 
+    fn remember(&self, rows: Option<usize>) {
+        *self.remembered.lock().expect("not poisoned") = rows.map(|limit| Remembered { rows: Batch::default(), limit });
+    }
+
+    fn reads_tables(&self) -> bool {
+        self.remembered.lock().expect("not poisoned").is_none()
+    }
+
     async fn forget_stream(&self, conn: &mut Conn<'_>, stream_id: &str, at: i64) -> Result<(), ProjectionError> {
         let Some((chain, token)) = stream_id.strip_prefix("nft-").and_then(|rest| rest.split_once('-')) else {
             return Ok(());
         };
         let id = format!("{chain}-{token}");
+        if let Some(remembered) = &mut *self.remembered.lock().expect("not poisoned") {
+            remembered.rows.forget(&id);
+        }
         for table in TABLES {
             let sql = format!("DELETE FROM {table} WHERE nft_id = $1");
             sql::execute(conn, &sql, &[(&id).into()]).await?;
@@ -491,6 +526,48 @@ impl Batch {
                 at: origin.block_time,
             },
         );
+    }
+
+    /// Once written, the rows as the tables now hold them, for the next batch to fold into:
+    /// nothing changed, minted rows stored, closed bids and the written rows forgotten.
+    fn settle(&mut self) {
+        for nft in self.nfts.values_mut() {
+            nft.changed = false;
+            nft.row.minted = None;
+        }
+        for auction in self.auctions.values_mut().flat_map(BTreeMap::values_mut) {
+            auction.changed = false;
+        }
+        for bids in self.bids.values_mut() {
+            bids.retain(|bid| bid.row.status == "BID");
+            for bid in bids.iter_mut() {
+                bid.changed = false;
+            }
+        }
+        self.bids.retain(|_, bids| !bids.is_empty());
+        self.auctions.retain(|_, auctions| !auctions.is_empty());
+        self.history.clear();
+        self.history_deleted.clear();
+        self.owner_history.clear();
+        self.sales.clear();
+    }
+
+    /// How many rows it holds.
+    fn rows(&self) -> usize {
+        self.nfts.len()
+            + self.auctions.values().map(BTreeMap::len).sum::<usize>()
+            + self.bids.values().map(Vec::len).sum::<usize>()
+            + self.sold.len()
+            + self.removals.len()
+    }
+
+    /// Forgets one token's rows (a reorg refolds its stream).
+    fn forget(&mut self, nft: &str) {
+        self.nfts.remove(nft);
+        self.auctions.remove(nft);
+        self.bids.remove(nft);
+        self.sold.retain(|(token, _)| token != nft);
+        self.removals.retain(|(token, _), _| token != nft);
     }
 
     /// Writes what changed.

@@ -18,7 +18,7 @@ use tokio::{
 
 use crate::{
     ProjectionError, ReadDb, ReadModel, read_models,
-    sql::{self, Conn, Value},
+    sql::{self, Conn, Recording, Value},
 };
 
 /// The checkpoint row's name.
@@ -49,6 +49,8 @@ pub struct Projector {
     projected: watch::Sender<Position>,
     /// Events per batch (and per transaction).
     batch: usize,
+    /// Rows the read models may keep in memory while a fresh generation fills.
+    remembered: usize,
     /// The connection it writes with, of the generation named: always the same one, so that
     /// SQLite's page cache stays warm from one batch to the next.
     writer: Mutex<Option<(String, Writer)>>,
@@ -64,7 +66,66 @@ enum Writer {
         /// Filling a fresh generation with some indexes left for later ([`DEFERRED`]).
         bulk: bool,
     },
+    /// SQLite, filling a fresh generation from the start (with indexes left for later too).
+    Filling(Filling),
 }
+
+/// A fresh SQLite generation filling from the start. Its tables are only written meanwhile
+/// (the read models keep what they read back in memory: [`ReadModel::remember`]), so each
+/// batch's statements are recorded as it is folded, and run on a blocking thread while the
+/// next batch is folded: folding and writing overlap.
+struct Filling {
+    /// The connection, when no batch is being written with it.
+    conn: Option<Box<rusqlite::Connection>>,
+    /// The batch being written: the position its commit moves the checkpoint to, and the write.
+    writing: Option<(Position, JoinHandle<Written>)>,
+    /// The last position folded (written, or being written).
+    folded: Position,
+    /// Every event id retracted so far: `retracted_events`, which is not read meanwhile.
+    retracted: HashSet<String>,
+}
+
+/// A batch's write: the connection back, and whether it committed.
+type Written = (Box<rusqlite::Connection>, Result<(), ProjectionError>);
+
+impl Filling {
+    /// Writes `recording`, which moves the checkpoint to `last`, on a blocking thread.
+    fn start(&mut self, recording: Recording, last: Position) {
+        let conn = self.conn.take().expect("no write is running");
+        let write = tokio::task::spawn_blocking(move || {
+            let written = in_transaction(&conn, || Ok(recording.run(&conn)?));
+            (conn, written)
+        });
+        self.writing = Some((last, write));
+    }
+
+    /// Waits for the running write, if any: the position its commit reached.
+    async fn finish(&mut self) -> Result<Option<Position>, ProjectionError> {
+        let Some((last, write)) = self.writing.take() else {
+            return Ok(None);
+        };
+        let (conn, written) = write.await.map_err(|failed| match failed.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            Err(_) => ProjectionError::Stopped,
+        })?;
+        self.conn = Some(conn);
+        written.map(|()| Some(last))
+    }
+}
+
+/// Where the ids of retracted events are looked up.
+enum Retracted<'a> {
+    /// In `retracted_events`.
+    Table,
+    /// In memory, while a fresh generation fills (see [`Filling`]).
+    Memory(&'a mut HashSet<String>),
+}
+
+/// Rows the read models may keep in memory while a fresh generation fills (see
+/// [`ReadModel::remember`]): a few hundred bytes each (about 90 MB for the 120,480 tokens of a
+/// 1,000,000-event market history), so 1.5 GB at most; a larger log carries on reading its
+/// rows back from the tables once past it.
+const REMEMBERED_ROWS: usize = 4_000_000;
 
 /// Indexes only queries use (none of the projector's own statements reads through them). While
 /// the projector fills a fresh, unpublished SQLite generation from position 0, they are dropped
@@ -119,13 +180,28 @@ impl Projector {
     /// A projector resuming from the read database's checkpoint.
     pub async fn new(store: Arc<dyn EventStore>, db: ReadDb) -> Result<Self, ProjectionError> {
         let projected = watch::channel(checkpoint(&db).await?).0;
-        Ok(Self { store, db, models: Arc::new(read_models()), projected, batch: BATCH, writer: Mutex::new(None) })
+        Ok(Self {
+            store,
+            db,
+            models: Arc::new(read_models()),
+            projected,
+            batch: BATCH,
+            remembered: REMEMBERED_ROWS,
+            writer: Mutex::new(None),
+        })
     }
 
     /// The same with `events` per batch instead of the default (at least 1): the read tables
     /// come out the same, only the number of transactions differs.
     pub fn with_batch_size(mut self, events: usize) -> Self {
         self.batch = events.max(1);
+        self
+    }
+
+    /// The same with at most `rows` rows kept in memory while a fresh generation fills,
+    /// instead of the default (see [`ReadModel::remember`]): the read tables come out the same.
+    pub fn with_remembered_rows(mut self, rows: usize) -> Self {
+        self.remembered = rows;
         self
     }
 
@@ -160,12 +236,17 @@ impl Projector {
 
     /// Applies one batch; false when there was nothing to apply.
     async fn step(&self, ahead: &mut Option<ReadAhead>) -> Result<bool, ProjectionError> {
+        let mut writer = self.writer.lock().await;
         if self.db.refresh().await? {
             // A replay published a rebuilt generation: carry on from where it stopped.
+            self.close(&mut writer).await;
             let position = checkpoint(&self.db).await?;
             self.projected.send_replace(position);
         }
-        let after = *self.projected.borrow();
+        let after = match &*writer {
+            Some((_, Writer::Filling(filling))) => filling.folded,
+            _ => *self.projected.borrow(),
+        };
         let events = self.read(after, ahead.take()).await?;
         let Some(last) = events.last().map(|e| e.position) else {
             return Ok(false);
@@ -191,41 +272,119 @@ impl Projector {
                 }),
             });
         }
-        let mut writer = self.writer.lock().await;
         let (generation, pool) = self.db.current();
-        let conn = match &mut *writer {
-            Some((current, conn)) if *current == generation => conn,
-            writer => {
-                let conn = match self.db.sqlite_file(&generation) {
-                    Some(file) => {
-                        let conn = Box::new(open_sqlite(&file)?);
-                        // A generation still to be published, filled from the start.
-                        let fresh = after == 0 && !self.db.is_published(&generation).await?;
-                        blocking(|| {
-                            if fresh {
-                                // Its tables grow from nothing: a larger page cache keeps
-                                // more of their b-trees at hand (256 MiB instead of 64).
-                                conn.execute_batch("PRAGMA cache_size = -262144")?;
-                                defer_indexes(&conn)
-                            } else {
-                                build_deferred_indexes(&conn)
-                            }
-                        })?;
-                        Writer::Sqlite { conn, bulk: fresh }
-                    }
-                    None => Writer::Any(pool.acquire().await?),
-                };
-                &mut writer.insert((generation, conn)).1
-            }
+        if !matches!(&*writer, Some((current, _)) if *current == generation) {
+            self.close(&mut writer).await;
+            let opened = self.open(&generation, &pool, after).await?;
+            *writer = Some((generation, opened));
+        }
+        let Some((_, conn)) = &mut *writer else { unreachable!("opened above") };
+        let written = match conn {
+            Writer::Filling(filling) => self.fill(filling, &events, last).await,
+            conn => self.write(conn, &events, last).await.map(|()| self.committed(Some(last))),
         };
-        if let Err(failed) = self.write(conn, &events, last).await {
-            // Nothing was kept; the next step starts over on a fresh connection.
-            *writer = None;
+        if let Err(failed) = written {
+            // Nothing of this batch was kept; the next step starts over on a fresh connection.
+            self.close(&mut writer).await;
             return Err(failed);
         }
-        self.db.checkpoint_in_background();
-        self.projected.send_replace(last);
+        if self.models.iter().any(|model| model.reads_tables()) {
+            // Filling, a read model let its memory go: the rest is folded reading the tables.
+            self.stop_filling(&mut writer).await?;
+        }
         Ok(true)
+    }
+
+    /// A writer on `generation`, whose tables hold the log up to `after`.
+    async fn open(&self, generation: &str, pool: &AnyPool, after: Position) -> Result<Writer, ProjectionError> {
+        let Some(file) = self.db.sqlite_file(generation) else {
+            return Ok(Writer::Any(pool.acquire().await?));
+        };
+        let conn = Box::new(open_sqlite(&file)?);
+        // A generation still to be published, filled from the start.
+        let fresh = after == 0 && !self.db.is_published(generation).await?;
+        blocking(|| {
+            if fresh {
+                // Its tables grow from nothing: a larger page cache keeps more of their
+                // b-trees at hand (256 MiB instead of 64).
+                conn.execute_batch("PRAGMA cache_size = -262144")?;
+                defer_indexes(&conn)
+            } else {
+                build_deferred_indexes(&conn)
+            }
+        })?;
+        if !fresh {
+            return Ok(Writer::Sqlite { conn, bulk: false });
+        }
+        for model in self.models.iter() {
+            model.remember(Some(self.remembered));
+        }
+        Ok(Writer::Filling(Filling { conn: Some(conn), writing: None, folded: after, retracted: HashSet::new() }))
+    }
+
+    /// A batch's commit moved the checkpoint to `last` (if any): readers may see it.
+    fn committed(&self, last: Option<Position>) {
+        if let Some(last) = last {
+            self.db.checkpoint_in_background();
+            self.projected.send_replace(last);
+        }
+    }
+
+    /// Lets the writer go (after a failure, or when the generation moves), once a write it has
+    /// running has ended: what that write committed counts.
+    async fn close(&self, writer: &mut Option<(String, Writer)>) {
+        if let Some((_, Writer::Filling(filling))) = writer
+            && let Ok(last) = filling.finish().await
+        {
+            self.committed(last);
+        }
+        self.forget_remembered();
+        *writer = None;
+    }
+
+    /// Ends filling, if it is: waits for the running write, lets the read models' memory go
+    /// and carries on writing in place, reading the tables (indexes still deferred).
+    async fn stop_filling(&self, writer: &mut Option<(String, Writer)>) -> Result<(), ProjectionError> {
+        let Some((_, Writer::Filling(filling))) = writer else {
+            return Ok(());
+        };
+        match filling.finish().await {
+            Ok(last) => self.committed(last),
+            Err(failed) => {
+                self.close(writer).await;
+                return Err(failed);
+            }
+        }
+        let conn = filling.conn.take().expect("no write is running");
+        self.forget_remembered();
+        if let Some((_, writer)) = writer {
+            *writer = Writer::Sqlite { conn, bulk: true };
+        }
+        Ok(())
+    }
+
+    fn forget_remembered(&self) {
+        for model in self.models.iter() {
+            model.remember(None);
+        }
+    }
+
+    /// [`Projector::write`] while filling: folds `events` into a recording and, once the
+    /// previous batch's write has ended, starts writing it.
+    async fn fill(&self, filling: &mut Filling, events: &[RecordedEvent], last: Position) -> Result<(), ProjectionError> {
+        let mut recording = Recording::default();
+        let folded = async {
+            let mut conn = Conn::Record(&mut recording);
+            self.fold(&mut conn, events, &mut Retracted::Memory(&mut filling.retracted)).await?;
+            save_checkpoint(&mut conn, last).await
+        }
+        .await;
+        let committed = filling.finish().await?;
+        self.committed(committed);
+        folded?;
+        filling.start(recording, last);
+        filling.folded = last;
+        Ok(())
     }
 
     /// Folds `events` into the read tables and moves the checkpoint to `last`, in one transaction.
@@ -234,7 +393,7 @@ impl Projector {
             Writer::Any(conn) => {
                 let mut tx = conn.begin().await?;
                 let mut conn = Conn::Any(&mut tx);
-                self.fold(&mut conn, events).await?;
+                self.fold(&mut conn, events, &mut Retracted::Table).await?;
                 save_checkpoint(&mut conn, last).await?;
                 tx.commit().await?;
                 Ok(())
@@ -249,13 +408,15 @@ impl Projector {
                     write.await
                 }
             }
+            Writer::Filling(_) => unreachable!("a filling writer folds with `fill`"),
         }
     }
 
-    /// Once the log is read to its end: builds the indexes a fresh generation was filled
-    /// without.
+    /// Once the log is read to its end: stops filling and builds the indexes a fresh
+    /// generation was filled without.
     async fn caught_up(&self) -> Result<(), ProjectionError> {
         let mut writer = self.writer.lock().await;
+        self.stop_filling(&mut writer).await?;
         if let Some((_, Writer::Sqlite { conn, bulk })) = &mut *writer
             && *bulk
         {
@@ -273,18 +434,11 @@ impl Projector {
         conn.execute_batch("BEGIN IMMEDIATE")?;
         let written = async {
             let mut conn = Conn::Sqlite(&mut *conn);
-            self.fold(&mut conn, events).await?;
+            self.fold(&mut conn, events, &mut Retracted::Table).await?;
             save_checkpoint(&mut conn, last).await
         }
         .await;
-        match written {
-            Ok(()) => Ok(conn.execute_batch("COMMIT")?),
-            Err(failed) => {
-                // The connection is dropped after a failure anyway, which also rolls back.
-                let _ = conn.execute_batch("ROLLBACK");
-                Err(failed)
-            }
-        }
+        end_transaction(conn, written)
     }
 
     /// The events after `after`: the read ahead if it is of that position and found any.
@@ -309,14 +463,14 @@ impl Projector {
 
     /// Folds events in log order: the read models take them a run at a time, up to and
     /// including each retraction, which is then undone where it stands in the log.
-    async fn fold(&self, conn: &mut Conn<'_>, events: &[RecordedEvent]) -> Result<(), ProjectionError> {
+    async fn fold(&self, conn: &mut Conn<'_>, events: &[RecordedEvent], retracted: &mut Retracted<'_>) -> Result<(), ProjectionError> {
         let mut rest = events;
         while !rest.is_empty() {
             let retraction = rest.iter().position(|e| e.event_type == "BlocksRetracted");
             let run = retraction.map_or(rest.len(), |i| i + 1);
             self.apply(conn, &rest[..run].iter().collect::<Vec<_>>()).await?;
             if retraction.is_some() {
-                self.retract(conn, &rest[run - 1]).await?;
+                self.retract(conn, &rest[run - 1], retracted).await?;
             }
             rest = &rest[run..];
         }
@@ -335,7 +489,7 @@ impl Projector {
     }
 
     /// Records the retracted event ids and refolds the streams they were in.
-    async fn retract(&self, conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), ProjectionError> {
+    async fn retract(&self, conn: &mut Conn<'_>, event: &RecordedEvent, retracted: &mut Retracted<'_>) -> Result<(), ProjectionError> {
         let Ok(ChainEvent::BlocksRetracted { event_ids, streams, .. }) = event.payload() else {
             return Err(ProjectionError::Malformed {
                 position: event.position,
@@ -346,14 +500,17 @@ impl Projector {
         let ids: BTreeSet<String> = event_ids.iter().map(ToString::to_string).collect();
         let rows: Vec<Vec<Value<'_>>> = ids.iter().map(|id| vec![id.into()]).collect();
         sql::insert(conn, "retracted_events", &["event_id"], "ON CONFLICT DO NOTHING", &rows).await?;
+        if let Retracted::Memory(known) = retracted {
+            known.extend(ids.iter().cloned());
+        }
         for stream in &streams {
-            self.refold(conn, stream, event.position).await?;
+            self.refold(conn, stream, event.position, retracted).await?;
         }
         Ok(())
     }
 
     /// Rebuilds one stream's rows from its events before `until`, skipping retracted ones.
-    async fn refold(&self, conn: &mut Conn<'_>, stream: &str, until: Position) -> Result<(), ProjectionError> {
+    async fn refold(&self, conn: &mut Conn<'_>, stream: &str, until: Position, retracted: &Retracted<'_>) -> Result<(), ProjectionError> {
         for model in self.models.iter() {
             model.forget_stream(conn, stream, until as i64).await?;
         }
@@ -364,17 +521,43 @@ impl Projector {
             from = last.stream_version + 1;
             let events: Vec<&RecordedEvent> = events.iter().filter(|e| e.position < until).collect();
             let ids: Vec<String> = events.iter().map(|e| e.event_id.to_string()).collect();
-            let keys: Vec<Value<'_>> = ids.iter().map(Value::from).collect();
-            let retracted: HashSet<String> = sql::select_in(conn, "SELECT event_id FROM retracted_events WHERE event_id IN ()", &keys)
-                .await?
-                .iter()
-                .map(|row| row.try_get::<String>(0))
-                .collect::<Result<_, _>>()?;
-            let kept: Vec<&RecordedEvent> = events.into_iter().filter(|e| !retracted.contains(&e.event_id.to_string())).collect();
+            let found: HashSet<String>;
+            let retracted_ids = match retracted {
+                Retracted::Memory(known) => &**known,
+                Retracted::Table => {
+                    let keys: Vec<Value<'_>> = ids.iter().map(Value::from).collect();
+                    found = sql::select_in(conn, "SELECT event_id FROM retracted_events WHERE event_id IN ()", &keys)
+                        .await?
+                        .iter()
+                        .map(|row| row.try_get::<String>(0))
+                        .collect::<Result<_, _>>()?;
+                    &found
+                }
+            };
+            let kept: Vec<&RecordedEvent> =
+                events.into_iter().zip(&ids).filter(|(_, id)| !retracted_ids.contains(*id)).map(|(event, _)| event).collect();
             self.apply(conn, &kept).await?;
         }
         Ok(())
     }
+}
+
+/// Commits the transaction `written` ran in, or rolls it back if it failed.
+fn end_transaction(conn: &rusqlite::Connection, written: Result<(), ProjectionError>) -> Result<(), ProjectionError> {
+    match written {
+        Ok(()) => Ok(conn.execute_batch("COMMIT")?),
+        Err(failed) => {
+            // The connection is dropped after a failure anyway, which also rolls back.
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(failed)
+        }
+    }
+}
+
+/// Runs `work` in one transaction on `conn`.
+fn in_transaction(conn: &rusqlite::Connection, work: impl FnOnce() -> Result<(), ProjectionError>) -> Result<(), ProjectionError> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    end_transaction(conn, work())
 }
 
 /// Moves the checkpoint to `last` (inside the batch's transaction).

@@ -24,6 +24,19 @@ pub trait ReadModel: Send + Sync {
     /// one is written. A cache only: `apply` must come to the same result without it.
     fn prefetch(&self, _events: &[&RecordedEvent]) {}
 
+    /// While a fresh generation fills from the start, the projector records each batch's
+    /// statements and runs them on another thread while it folds the next batch: `apply` and
+    /// `forget_stream` cannot read the tables then. A model that reads back what it wrote keeps
+    /// it in memory instead, from `remember(Some(rows))` (on empty tables) until
+    /// `remember(None)`, and lets it go once it holds more than `rows` rows, after which
+    /// [`ReadModel::reads_tables`] is true again. A model that never reads keeps the defaults.
+    fn remember(&self, _rows: Option<usize>) {}
+
+    /// Whether `apply` needs to read the tables (see [`ReadModel::remember`]).
+    fn reads_tables(&self) -> bool {
+        false
+    }
+
     /// Deletes what was derived from `stream_id`, before a reorg refolds it without the
     /// retracted events; `at` is the retraction's position (the refold replays older ones).
     /// Models of off-chain streams never see retractions and keep the default.

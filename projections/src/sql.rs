@@ -81,12 +81,74 @@ pub enum Conn<'c> {
     Any(&'c mut AnyConnection),
     /// SQLite, through `rusqlite`.
     Sqlite(&'c mut rusqlite::Connection),
+    /// SQLite later: statements are recorded, to be run by [`Recording::run`]; nothing can be
+    /// read.
+    Record(&'c mut Recording),
 }
 
 fn is_sqlite(conn: &Conn<'_>) -> bool {
     match conn {
         Conn::Any(conn) => conn.backend_name() == "SQLite",
-        Conn::Sqlite(_) => true,
+        Conn::Sqlite(_) | Conn::Record(_) => true,
+    }
+}
+
+/// Statements and their values, recorded instead of run: while a fresh generation fills, the
+/// projector folds one batch into a recording while another thread runs the previous one's.
+/// Text values are copied into one buffer, so recording a row allocates nothing of its own.
+#[derive(Default)]
+pub struct Recording {
+    statements: Vec<Recorded>,
+    values: Vec<Stored>,
+    text: String,
+}
+
+struct Recorded {
+    sql: String,
+    /// Prepared once and kept (see [`run`]).
+    keep: bool,
+    /// Its values in [`Recording::values`].
+    values: std::ops::Range<usize>,
+}
+
+/// A recorded value: text is a range of [`Recording::text`].
+enum Stored {
+    Text(std::ops::Range<usize>),
+    Null,
+    Int(i64),
+}
+
+impl Recording {
+    fn record(&mut self, sql: &str, values: &[Value<'_>], keep: bool) {
+        let start = self.values.len();
+        for value in values {
+            let stored = match *value {
+                Value::Text(text) | Value::Opt(Some(text)) => {
+                    let at = self.text.len();
+                    self.text.push_str(text);
+                    Stored::Text(at..self.text.len())
+                }
+                Value::Opt(None) => Stored::Null,
+                Value::Int(int) => Stored::Int(int),
+            };
+            self.values.push(stored);
+        }
+        self.statements.push(Recorded { sql: sql.to_owned(), keep, values: start..self.values.len() });
+    }
+
+    /// Runs the recorded statements in order (inside the caller's transaction).
+    pub fn run(&self, conn: &rusqlite::Connection) -> Result<(), rusqlite::Error> {
+        let mut values = Vec::new();
+        for statement in &self.statements {
+            values.clear();
+            values.extend(self.values[statement.values.clone()].iter().map(|value| match value {
+                Stored::Text(range) => Value::Text(&self.text[range.clone()]),
+                Stored::Null => Value::Opt(None),
+                Stored::Int(int) => Value::Int(*int),
+            }));
+            run_sqlite(conn, &statement.sql, &values, false, statement.keep)?;
+        }
+        Ok(())
     }
 }
 
@@ -209,6 +271,11 @@ async fn run(conn: &mut Conn<'_>, sql: &str, values: &[Value<'_>], fetch: bool, 
             }
         }
         Conn::Sqlite(conn) => Ok(run_sqlite(conn, sql, values, fetch, full)?),
+        Conn::Record(_) if fetch => Err(ProjectionError::Unreadable(sql.to_owned())),
+        Conn::Record(recording) => {
+            recording.record(sql, values, full);
+            Ok(Vec::new())
+        }
     }
 }
 
@@ -242,11 +309,13 @@ fn run_sqlite(conn: &rusqlite::Connection, sql: &str, values: &[Value<'_>], fetc
 /// Runs one statement whose values are numbered `$1`, `$2`... in its text (on SQLite as `?1`,
 /// `?2`...: bound by number, not in the order they appear).
 pub(crate) async fn execute(conn: &mut Conn<'_>, sql: &str, values: &[Value<'_>]) -> Result<(), ProjectionError> {
-    if let Conn::Sqlite(conn) = conn {
-        run_sqlite(conn, &sql.replace('$', "?"), values, false, true)?;
-        return Ok(());
+    match conn {
+        Conn::Sqlite(conn) => run_sqlite(conn, &sql.replace('$', "?"), values, false, true).map(drop)?,
+        Conn::Record(recording) => recording.record(&sql.replace('$', "?"), values, true),
+        Conn::Any(_) => {
+            run(conn, sql, values, false, true).await?;
+        }
     }
-    run(conn, sql, values, false, true).await?;
     Ok(())
 }
 
