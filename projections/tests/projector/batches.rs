@@ -10,7 +10,7 @@ use domain::{
     chain::{ChainEvent, Origin, SaleType},
 };
 use projections::{
-    Projector, ReadDb,
+    ProjectionError, Projector, ReadDb,
     queries::{
         Page,
         nft::{self, Explore, SaleFilter, SortBy},
@@ -252,6 +252,52 @@ async fn the_read_tables_do_not_depend_on_the_batch_size() {
         assert_eq!(title, "second title");
         assert_eq!(one_by_one.found[0], ["80001-9003"], "the last description is searched; a burned token is not found");
         assert!(one_by_one.found[1].is_empty(), "the first description left the index");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_failed_fill_keeps_exactly_the_batches_it_committed() {
+    each_read_db(async |store, url| {
+        let mint = |token: String| ChainEvent::NftMinted {
+            token_id: token,
+            creator: "0xalice".into(),
+            token_uri: "u".into(),
+            royalties: vec![],
+            origin: tx(900),
+        };
+        market(store.as_ref(), 40).await;
+        // Up to a multiple of 10 events, then a batch of 10 that stops at a broken event after a
+        // first run of events (up to a retraction) was folded.
+        let head = store.head().await.unwrap().0;
+        append(store.as_ref(), &(head..head.next_multiple_of(10)).map(|i| mint(format!("8{i}"))).collect::<Vec<_>>()).await;
+        let committed = store.head().await.unwrap().0;
+        let ids = append(store.as_ref(), &[mint("901".into()), mint("902".into())]).await;
+        retract(store.as_ref(), 900, 900, vec![ids[1]], "902").await;
+        // An event whose payload does not have its type's shape stops the projector.
+        let broken = domain::NewEvent {
+            event_id: uuid::Uuid::new_v4(),
+            event_type: "NftMinted".into(),
+            schema_version: 1,
+            payload: "{}".into(),
+            metadata: Metadata::default(),
+        };
+        let broken_at = store.append(&format!("nft-{CHAIN}-broken"), ExpectedVersion::Any, vec![broken]).await.unwrap().last_position;
+        append(store.as_ref(), &[mint("903".into())]).await;
+
+        // Filled 10 events at a time (each batch written while the next is folded): every batch
+        // before the broken one is committed, nothing of that one.
+        let filled = ReadDb::open_generation(&url, "filled").await.unwrap();
+        let failed = Projector::new(store.clone(), filled.clone()).await.unwrap().with_batch_size(10).catch_up().await;
+        assert!(matches!(failed, Err(ProjectionError::Malformed { position, .. }) if position == broken_at), "{failed:?}");
+        assert_eq!(Projector::new(store.clone(), filled.clone()).await.unwrap().handle().position(), committed);
+
+        // The same events written in place, in one batch, give the same tables.
+        let in_place = ReadDb::open(&url).await.unwrap();
+        let failed = Projector::new(store.clone(), in_place.clone()).await.unwrap().with_batch_size(committed as usize).catch_up().await;
+        assert!(failed.is_err());
+        assert_eq!(Projector::new(store.clone(), in_place.clone()).await.unwrap().handle().position(), committed);
+        assert_eq!(filled.checksum().await.unwrap(), in_place.checksum().await.unwrap());
     })
     .await;
 }
