@@ -7,6 +7,8 @@
 //! [`ReadDb`] notices the move on its next [`ReadDb::refresh`] and switches its pool: the
 //! projector carries on from the new generation's checkpoint, queries read the new tables.
 
+mod readers;
+
 use std::{
     path::{Path, PathBuf},
     sync::{
@@ -21,6 +23,7 @@ use sqlx::{
     any::{AnyPoolOptions, install_default_drivers},
 };
 
+pub(crate) use self::readers::SqliteReaders;
 use crate::{ProjectionError, queries::browse::BrowseIndex};
 
 /// Where the generations live.
@@ -37,10 +40,23 @@ enum Base {
     },
 }
 
+/// A generation as queries read it.
 #[derive(Clone)]
-struct Current {
-    pool: AnyPool,
-    generation: String,
+pub(crate) struct Current {
+    pub(crate) pool: AnyPool,
+    pub(crate) generation: String,
+    /// SQLite: read-only connections on the generation's file, for the hot queries.
+    pub(crate) sqlite: Option<Arc<SqliteReaders>>,
+}
+
+impl Current {
+    fn new(base: &Base, pool: AnyPool, generation: String) -> Self {
+        let sqlite = match base {
+            Base::Sqlite(path) => Some(Arc::new(SqliteReaders::new(generation_file(path, &generation)))),
+            Base::Postgres { .. } => None,
+        };
+        Self { pool, generation, sqlite }
+    }
 }
 
 /// A pool on the current generation of the read database, with its tables migrated. The SQL
@@ -81,8 +97,8 @@ impl ReadDb {
     async fn open_generation_of(base: Base, generation: String) -> Result<Self, ProjectionError> {
         let pool = connect(&base, &generation).await?;
         Ok(Self {
+            current: Arc::new(RwLock::new(Current::new(&base, pool, generation))),
             base,
-            current: Arc::new(RwLock::new(Current { pool, generation })),
             checkpointing: Arc::new(AtomicBool::new(false)),
             follows: false,
             browse: Arc::default(),
@@ -108,6 +124,11 @@ impl ReadDb {
     pub(crate) fn current(&self) -> (String, AnyPool) {
         let current = self.current.read().expect("not poisoned");
         (current.generation.clone(), current.pool.clone())
+    }
+
+    /// The current generation with its SQLite read connections, read together.
+    pub(crate) fn reading(&self) -> Current {
+        self.current.read().expect("not poisoned").clone()
     }
 
     /// Whether `generation` is the published one (readers use it).
@@ -138,7 +159,7 @@ impl ReadDb {
         }
         let pool = connect(&self.base, &published).await?;
         tracing::info!(generation = %published, "switching to a rebuilt generation of the read models");
-        *self.current.write().expect("not poisoned") = Current { pool, generation: published };
+        *self.current.write().expect("not poisoned") = Current::new(&self.base, pool, published);
         Ok(true)
     }
 

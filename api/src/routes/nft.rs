@@ -186,7 +186,7 @@ fn page_answer(state: &AppState, paged: projections::queries::Paged<NftView>, me
     ok_bytes(paged.map_rows(|view| card(state, view)), message)
 }
 
-fn db_error(err: sqlx::Error) -> ApiError {
+fn db_error(err: impl Into<anyhow::Error>) -> ApiError {
     ApiError::Internal(err.into())
 }
 

@@ -22,7 +22,7 @@ use std::{
 };
 
 use domain::Position;
-use roaring::RoaringBitmap;
+use roaring::{MultiOps, RoaringBitmap};
 use sqlx::{AnyPool, Row, any::AnyRow};
 use tokio::sync::Mutex;
 use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
@@ -271,15 +271,18 @@ impl Index {
             }
         }
         for term in request.search.as_deref().map(search_terms).unwrap_or_default() {
-            let mut prefixed = RoaringBitmap::new();
-            for (_, bitmap) in self.words.range(term.clone()..).take_while(|(word, _)| word.starts_with(&term)) {
-                prefixed |= bitmap;
-            }
-            sets.push(Cow::Owned(prefixed));
+            let mut prefixed = self.words.range(term.clone()..).take_while(|(word, _)| word.starts_with(&term)).map(|(_, bitmap)| bitmap);
+            // A whole word is often the only one with its prefix: its bitmap serves as it is.
+            let set = match (prefixed.next(), prefixed.next()) {
+                (Some(only), None) => Cow::Borrowed(only),
+                (first, second) => Cow::Owned(first.into_iter().chain(second).chain(prefixed).union()),
+            };
+            sets.push(set);
         }
         sets.sort_by_key(|set| set.len());
-        let mut matches = sets[0].clone().into_owned();
-        for set in &sets[1..] {
+        let mut sets = sets.into_iter();
+        let mut matches = sets.next().expect("live is always there").into_owned();
+        for set in sets {
             matches &= set.as_ref();
         }
 
@@ -296,7 +299,19 @@ impl Index {
         let walk = end * order.len() as u64 / total;
         let sort = total * u64::from(64 - total.leading_zeros());
         let slots: Vec<u32> = if walk <= sort {
-            let matching = |slot: &&u32| matches.contains(**slot);
+            // A bitmap finds a slot by searching its containers; a long walk past few matches
+            // tests them in a plain array of bits, one per slot, instead (filled in `total` steps).
+            let bits = (walk > total / 8).then(|| {
+                let mut bits = vec![0u64; self.tokens.len().div_ceil(64)];
+                for slot in &matches {
+                    bits[slot as usize / 64] |= 1 << (slot % 64);
+                }
+                bits
+            });
+            let matching = |slot: &&u32| match &bits {
+                Some(bits) => bits[**slot as usize / 64] & (1 << (**slot % 64)) != 0,
+                None => matches.contains(**slot),
+            };
             let (skip, take) = (offset as usize, (end - offset) as usize);
             if request.ascending {
                 order.iter().filter(matching).skip(skip).take(take).copied().collect()

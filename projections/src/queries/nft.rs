@@ -12,7 +12,7 @@ use serde::Serialize;
 use sqlx::{Row, any::AnyRow};
 
 use super::{Page, Paged, placeholders, wei_to_matic};
-use crate::ReadDb;
+use crate::{ProjectionError, ReadDb, read_db::Current};
 
 /// Which listings to show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,14 +189,48 @@ const NFT_FROM: &str = "FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_
     LEFT JOIN user_wallets cw ON cw.address = n.creator LEFT JOIN users cu ON cu.user_id = cw.user_id \
     LEFT JOIN user_wallets ow ON ow.address = n.owner LEFT JOIN users ou ON ou.user_id = ow.user_id";
 
+/// A result row as sqlx or rusqlite read it: [`nft_view`] and [`person_at`] map either.
+trait Columns {
+    type Error;
+    fn text(&self, at: usize) -> Result<String, Self::Error>;
+    fn maybe_text(&self, at: usize) -> Result<Option<String>, Self::Error>;
+    fn int(&self, at: usize) -> Result<i64, Self::Error>;
+}
+
+impl Columns for AnyRow {
+    type Error = sqlx::Error;
+    fn text(&self, at: usize) -> Result<String, sqlx::Error> {
+        self.try_get(at)
+    }
+    fn maybe_text(&self, at: usize) -> Result<Option<String>, sqlx::Error> {
+        self.try_get(at)
+    }
+    fn int(&self, at: usize) -> Result<i64, sqlx::Error> {
+        self.try_get(at)
+    }
+}
+
+impl Columns for rusqlite::Row<'_> {
+    type Error = rusqlite::Error;
+    fn text(&self, at: usize) -> rusqlite::Result<String> {
+        self.get(at)
+    }
+    fn maybe_text(&self, at: usize) -> rusqlite::Result<Option<String>> {
+        self.get(at)
+    }
+    fn int(&self, at: usize) -> rusqlite::Result<i64> {
+        self.get(at)
+    }
+}
+
 /// The user in columns `at..at + 4` (id, username, full name, avatar CID), if any.
-fn person_at(row: &AnyRow, at: usize) -> Result<Option<Person>, sqlx::Error> {
-    let Some(user_id) = row.try_get::<Option<String>, _>(at)? else { return Ok(None) };
-    let avatar: Option<String> = row.try_get(at + 3)?;
+fn person_at<R: Columns>(row: &R, at: usize) -> Result<Option<Person>, R::Error> {
+    let Some(user_id) = row.maybe_text(at)? else { return Ok(None) };
+    let avatar = row.maybe_text(at + 3)?;
     Ok(Some(Person {
         user_id,
-        username: row.try_get(at + 1)?,
-        full_name: row.try_get(at + 2)?,
+        username: row.text(at + 1)?,
+        full_name: row.text(at + 2)?,
         avatar: avatar.map(|cid| format!("/ipfs/{cid}")).unwrap_or_default(),
     }))
 }
@@ -205,41 +239,41 @@ fn iso(seconds: i64) -> String {
     DateTime::<Utc>::from_timestamp(seconds, 0).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
-fn nft_view(row: &AnyRow) -> Result<NftView, sqlx::Error> {
-    let sale_type: String = row.try_get(5)?;
-    let price: String = row.try_get(6)?;
-    let end_time: i64 = row.try_get(8)?;
-    let highest_bid: String = row.try_get(10)?;
-    let royalties: Vec<domain::chain::Royalty> = serde_json::from_str(&row.try_get::<String, _>(11)?).unwrap_or_default();
+fn nft_view<R: Columns>(row: &R) -> Result<NftView, R::Error> {
+    let sale_type = row.text(5)?;
+    let price = row.text(6)?;
+    let end_time = row.int(8)?;
+    let highest_bid = row.text(10)?;
+    let royalties: Vec<domain::chain::Royalty> = serde_json::from_str(&row.text(11)?).unwrap_or_default();
     let current_auction = (sale_type == "AUCTION").then(|| AuctionView {
-        auction_id: row.try_get(9).unwrap_or_default(),
-        auction_start_price: wei_to_matic(&row.try_get::<String, _>(7).unwrap_or_default()),
+        auction_id: row.text(9).unwrap_or_default(),
+        auction_start_price: wei_to_matic(&row.text(7).unwrap_or_default()),
         auction_buy_now_price: wei_to_matic(&price),
         auction_highest_bid: wei_to_matic(&highest_bid),
         auction_end_hours: iso(end_time),
         auction_ended: Utc::now().timestamp() >= end_time,
     });
     Ok(NftView {
-        id: row.try_get(0)?,
-        nft_token_id: row.try_get(1)?,
-        token_uri: row.try_get(2)?,
-        creator_address: row.try_get(3)?,
-        owner_address: row.try_get(4)?,
+        id: row.text(0)?,
+        nft_token_id: row.text(1)?,
+        token_uri: row.text(2)?,
+        creator_address: row.text(3)?,
+        owner_address: row.text(4)?,
         fixed_price: wei_to_matic(&price),
         fixed_price_wei: price,
         form_of_sale: sale_type,
         highest_bid: wei_to_matic(&highest_bid),
         royalty: royalties.into_iter().map(|r| RoyaltyView { wallet_address: r.receiver, percentage: f64::from(r.bps) / 100.0 }).collect(),
-        total_likes: row.try_get(12)?,
-        created_at: iso(row.try_get(13)?),
-        updated_at: iso(row.try_get(14)?),
-        transaction_hash: row.try_get(15)?,
-        title: row.try_get(16)?,
-        description: row.try_get(17)?,
-        nft_category: row.try_get(18)?,
-        file: row.try_get(19)?,
-        metadata_url: row.try_get(20)?,
-        properties: serde_json::from_str(&row.try_get::<String, _>(21)?).unwrap_or_default(),
+        total_likes: row.int(12)?,
+        created_at: iso(row.int(13)?),
+        updated_at: iso(row.int(14)?),
+        transaction_hash: row.text(15)?,
+        title: row.text(16)?,
+        description: row.text(17)?,
+        nft_category: row.text(18)?,
+        file: row.text(19)?,
+        metadata_url: row.text(20)?,
+        properties: serde_json::from_str(&row.text(21)?).unwrap_or_default(),
         auction_ends_at: current_auction.as_ref().filter(|a| !a.auction_ended).map(|_| end_time),
         current_auction,
         creator: person_at(row, 22)?,
@@ -247,24 +281,33 @@ fn nft_view(row: &AnyRow) -> Result<NftView, sqlx::Error> {
     })
 }
 
+/// The NFTs `sql` selects ([`NFT_COLUMNS`], `params` bound to `$1`, `$2`...), in its order. On
+/// SQLite they are read in place on one of the generation's rusqlite connections (the same SQL:
+/// SQLite numbers `$n` parameters in order of appearance); on Postgres through the pool.
+async fn nft_rows(current: &Current, sql: &str, params: &[&str]) -> Result<Vec<NftView>, ProjectionError> {
+    if let Some(readers) = &current.sqlite {
+        let views =
+            readers.read(|conn| conn.prepare_cached(sql)?.query_map(rusqlite::params_from_iter(params), |row| nft_view(row))?.collect())?;
+        return Ok(views);
+    }
+    let mut query = sqlx::query(sql);
+    for param in params {
+        query = query.bind(*param);
+    }
+    Ok(query.fetch_all(&current.pool).await?.iter().map(nft_view).collect::<Result<_, _>>()?)
+}
+
 /// Browse: filters, sort, search (every word a prefix of a word of the title or description),
 /// one page, from read tables that include position `at` at least. Which tokens and in which
 /// order comes from the in-memory browse index (`browse.rs`); their rows from SQL.
-pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -> Result<Paged<NftView>, sqlx::Error> {
-    let (generation, pool) = db.current();
-    let (ids, total) = db.browse().find(&generation, &pool, request, page, at).await?;
+pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -> Result<Paged<NftView>, ProjectionError> {
+    let current = db.reading();
+    let (ids, total) = db.browse().find(&current.generation, &current.pool, request, page, at).await?;
     let mut data = Vec::with_capacity(ids.len());
     if !ids.is_empty() {
         let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({})", placeholders(ids.len()));
-        let mut query = sqlx::query(&sql);
-        for id in &ids {
-            query = query.bind(id);
-        }
-        let mut rows: HashMap<String, NftView> = HashMap::with_capacity(ids.len());
-        for row in query.fetch_all(&pool).await? {
-            let view = nft_view(&row)?;
-            rows.insert(view.id.clone(), view);
-        }
+        let params: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let mut rows: HashMap<String, NftView> = nft_rows(&current, &sql, &params).await?.into_iter().map(|v| (v.id.clone(), v)).collect();
         // In the index's order; a token a reorg removed since is left out.
         data.extend(ids.iter().filter_map(|id| rows.remove(id)));
     }
@@ -279,9 +322,9 @@ pub async fn prepare_browse(db: &ReadDb, at: Position) -> Result<(), sqlx::Error
 }
 
 /// One token, unless unknown or burned.
-pub async fn detail(db: &ReadDb, nft_id: &str) -> Result<Option<NftView>, sqlx::Error> {
+pub async fn detail(db: &ReadDb, nft_id: &str) -> Result<Option<NftView>, ProjectionError> {
     let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id = $1 AND n.burned = 0");
-    sqlx::query(&sql).bind(nft_id).fetch_optional(&db.pool()).await?.as_ref().map(nft_view).transpose()
+    Ok(nft_rows(&db.reading(), &sql, &[nft_id]).await?.pop())
 }
 
 /// Whether a token exists (burned ones included): tells a 404 from an empty list.
@@ -436,7 +479,7 @@ pub async fn owners(db: &ReadDb, nft_id: &str) -> Result<Vec<OwnerView>, sqlx::E
 }
 
 /// Trending: the most popular listings of a sale type, from read tables at `at` at least.
-pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page, at: Position) -> Result<Paged<NftView>, sqlx::Error> {
+pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page, at: Position) -> Result<Paged<NftView>, ProjectionError> {
     let request = Explore { category: None, sale, sort_by: SortBy::Popularity, ascending: false, search: None, owner: None, creator: None };
     explore(db, &request, page, at).await
 }
