@@ -16,10 +16,6 @@ use crate::{
 /// The accounts tables.
 pub struct Accounts;
 
-fn malformed(event: &RecordedEvent, reason: impl Into<String>) -> ProjectionError {
-    ProjectionError::Malformed { position: event.position, event_type: event.event_type.clone(), reason: reason.into() }
-}
-
 #[async_trait]
 impl ReadModel for Accounts {
     fn handles(&self, event_type: &str) -> bool {
@@ -48,9 +44,10 @@ impl ReadModel for Accounts {
 
 /// Folds one account event.
 async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), ProjectionError> {
-    let user_id = event.stream_id.strip_prefix("user-").ok_or_else(|| malformed(event, "not in a user-<uuid> stream"))?.to_owned();
+    let user_id =
+        event.stream_id.strip_prefix("user-").ok_or_else(|| ProjectionError::malformed(event, "not in a user-<uuid> stream"))?.to_owned();
     let user = Value::from(&user_id);
-    let parsed: UserEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
+    let parsed: UserEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
     match parsed {
         UserEvent::UserRegistered { email, username, full_name, auth_provider, at, .. }
         | UserEvent::GoogleAccountRegistered { email, username, full_name, auth_provider, at, .. } => {

@@ -22,11 +22,7 @@ pub struct Catalog {
 }
 
 fn decode(event: &RecordedEvent) -> Result<CatalogEvent, ProjectionError> {
-    event.payload().map_err(|e| ProjectionError::Malformed {
-        position: event.position,
-        event_type: event.event_type.clone(),
-        reason: e.to_string(),
-    })
+    event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))
 }
 
 /// An `nft_details` row.

@@ -37,3 +37,10 @@ pub enum ProjectionError {
     #[error("the runtime shut down while the read tables were being written")]
     Stopped,
 }
+
+impl ProjectionError {
+    /// `event`'s payload does not have the shape its type promises, for `reason`.
+    pub(crate) fn malformed(event: &domain::RecordedEvent, reason: impl Into<String>) -> Self {
+        Self::Malformed { position: event.position, event_type: event.event_type.clone(), reason: reason.into() }
+    }
+}

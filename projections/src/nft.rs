@@ -62,7 +62,7 @@ struct Remembered {
 /// An event's chain and payload.
 fn decode(event: &RecordedEvent) -> Result<(u64, ChainEvent), ProjectionError> {
     let chain_id = chain_of(event)?;
-    let parsed: ChainEvent = event.payload().map_err(|e| malformed(event, e.to_string()))?;
+    let parsed: ChainEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
     Ok((chain_id, parsed))
 }
 
@@ -95,7 +95,7 @@ impl ReadModel for Nfts {
             None => (Batch::load(conn, &parsed).await?, None),
         };
         for (event, chain_id, parsed) in parsed {
-            batch.apply(event.position as i64, chain_id, parsed).map_err(|reason| malformed(event, reason))?;
+            batch.apply(event.position as i64, chain_id, parsed).map_err(|reason| ProjectionError::malformed(event, reason))?;
         }
         batch.write(conn).await?;
         if let Some(limit) = limit {
@@ -165,11 +165,7 @@ fn chain_of(event: &RecordedEvent) -> Result<u64, ProjectionError> {
         .strip_prefix("nft-")
         .and_then(|rest| rest.split('-').next())
         .and_then(|chain| chain.parse().ok())
-        .ok_or_else(|| malformed(event, "not in an nft-{chain}-{token} stream"))
-}
-
-fn malformed(event: &RecordedEvent, reason: impl Into<String>) -> ProjectionError {
-    ProjectionError::Malformed { position: event.position, event_type: event.event_type.clone(), reason: reason.into() }
+        .ok_or_else(|| ProjectionError::malformed(event, "not in an nft-{chain}-{token} stream"))
 }
 
 /// A row the batch loaded or created, and whether it changed.

@@ -63,7 +63,8 @@ enum Writer {
     /// SQLite: a `rusqlite` connection of its own on the generation's file (see [`Conn`]).
     Sqlite {
         conn: Box<rusqlite::Connection>,
-        /// Filling a fresh generation with some indexes left for later ([`DEFERRED`]).
+        /// A fresh generation's indexes are still to be built ([`DEFERRED`]): it stopped
+        /// [`Writer::Filling`] before the log's end.
         bulk: bool,
     },
     /// SQLite, filling a fresh generation from the start (with indexes left for later too).
@@ -272,11 +273,11 @@ impl Projector {
                 }),
             });
         }
-        let (generation, pool) = self.db.current();
-        if !matches!(&*writer, Some((current, _)) if *current == generation) {
+        let current = self.db.current();
+        if !matches!(&*writer, Some((generation, _)) if *generation == current.generation) {
             self.close(&mut writer).await;
-            let opened = self.open(&generation, &pool, after).await?;
-            *writer = Some((generation, opened));
+            let opened = self.open(&current.generation, &current.pool, after).await?;
+            *writer = Some((current.generation, opened));
         }
         let Some((_, conn)) = &mut *writer else { unreachable!("opened above") };
         let written = match conn {
@@ -421,7 +422,7 @@ impl Projector {
             && *bulk
         {
             if let Err(failed) = blocking(|| build_deferred_indexes(conn)) {
-                *writer = None;
+                self.close(&mut writer).await;
                 return Err(failed);
             }
             *bulk = false;
@@ -491,11 +492,7 @@ impl Projector {
     /// Records the retracted event ids and refolds the streams they were in.
     async fn retract(&self, conn: &mut Conn<'_>, event: &RecordedEvent, retracted: &mut Retracted<'_>) -> Result<(), ProjectionError> {
         let Ok(ChainEvent::BlocksRetracted { event_ids, streams, .. }) = event.payload() else {
-            return Err(ProjectionError::Malformed {
-                position: event.position,
-                event_type: event.event_type.clone(),
-                reason: "not a BlocksRetracted payload".into(),
-            });
+            return Err(ProjectionError::malformed(event, "not a BlocksRetracted payload"));
         };
         let ids: BTreeSet<String> = event_ids.iter().map(ToString::to_string).collect();
         let rows: Vec<Vec<Value<'_>>> = ids.iter().map(|id| vec![id.into()]).collect();

@@ -120,14 +120,8 @@ impl ReadDb {
         self.current.read().expect("not poisoned").generation.clone()
     }
 
-    /// The current generation's name and pool, read together.
-    pub(crate) fn current(&self) -> (String, AnyPool) {
-        let current = self.current.read().expect("not poisoned");
-        (current.generation.clone(), current.pool.clone())
-    }
-
-    /// The current generation with its SQLite read connections, read together.
-    pub(crate) fn reading(&self) -> Current {
+    /// The current generation: its name, pool and SQLite read connections, read together.
+    pub(crate) fn current(&self) -> Current {
         self.current.read().expect("not poisoned").clone()
     }
 

@@ -309,14 +309,8 @@ fn run_sqlite(conn: &rusqlite::Connection, sql: &str, values: &[Value<'_>], fetc
 /// Runs one statement whose values are numbered `$1`, `$2`... in its text (on SQLite as `?1`,
 /// `?2`...: bound by number, not in the order they appear).
 pub(crate) async fn execute(conn: &mut Conn<'_>, sql: &str, values: &[Value<'_>]) -> Result<(), ProjectionError> {
-    match conn {
-        Conn::Sqlite(conn) => run_sqlite(conn, &sql.replace('$', "?"), values, false, true).map(drop)?,
-        Conn::Record(recording) => recording.record(&sql.replace('$', "?"), values, true),
-        Conn::Any(_) => {
-            run(conn, sql, values, false, true).await?;
-        }
-    }
-    Ok(())
+    let sql = if is_sqlite(conn) { sql.replace('$', "?") } else { sql.to_owned() };
+    run(conn, &sql, values, false, true).await.map(drop)
 }
 
 /// `INSERT INTO {table} ({columns}) VALUES (...), ... {tail}` for every row, in chunks; `tail`

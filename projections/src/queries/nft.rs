@@ -301,7 +301,7 @@ async fn nft_rows(current: &Current, sql: &str, params: &[&str]) -> Result<Vec<N
 /// one page, from read tables that include position `at` at least. Which tokens and in which
 /// order comes from the in-memory browse index (`browse.rs`); their rows from SQL.
 pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -> Result<Paged<NftView>, ProjectionError> {
-    let current = db.reading();
+    let current = db.current();
     let (ids, total) = db.browse().find(&current.generation, &current.pool, request, page, at).await?;
     let mut data = Vec::with_capacity(ids.len());
     if !ids.is_empty() {
@@ -317,14 +317,14 @@ pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -
 /// Builds the browse index now, from read tables at `at` at least, so that the first visitor
 /// does not wait for it (it is otherwise built by the first browse).
 pub async fn prepare_browse(db: &ReadDb, at: Position) -> Result<(), sqlx::Error> {
-    let (generation, pool) = db.current();
-    db.browse().cover(&generation, &pool, at).await
+    let current = db.current();
+    db.browse().cover(&current.generation, &current.pool, at).await
 }
 
 /// One token, unless unknown or burned.
 pub async fn detail(db: &ReadDb, nft_id: &str) -> Result<Option<NftView>, ProjectionError> {
     let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id = $1 AND n.burned = 0");
-    Ok(nft_rows(&db.reading(), &sql, &[nft_id]).await?.pop())
+    Ok(nft_rows(&db.current(), &sql, &[nft_id]).await?.pop())
 }
 
 /// Whether a token exists (burned ones included): tells a 404 from an empty list.
