@@ -282,10 +282,13 @@ mod tests {
         let extended = Marketplace::AuctionExtended { tokenId: U256::from(4), auctionId: U256::from(2), endTime: 1_700_000_600 };
         assert_eq!(
             decode_log(&encoded(&extended), 9).unwrap().map(|e| (e.event_type(), serde_json::to_value(e).unwrap())),
-            Some(("AuctionExtended", serde_json::json!({
-                "type": "AuctionExtended", "tokenId": "4", "auctionId": "2", "endTime": 1_700_000_600,
-                "origin": { "blockNumber": 7, "blockTime": 9, "txHash": format!("0x{}aa", "0".repeat(62)), "logIndex": 3 }
-            })))
+            Some((
+                "AuctionExtended",
+                serde_json::json!({
+                    "type": "AuctionExtended", "tokenId": "4", "auctionId": "2", "endTime": 1_700_000_600,
+                    "origin": { "blockNumber": 7, "blockTime": 9, "txHash": format!("0x{}aa", "0".repeat(62)), "logIndex": 3 }
+                })
+            ))
         );
 
         let snapshot = Marketplace::ServiceFeeSnapshotted {
