@@ -225,11 +225,7 @@ pub async fn load(store: &dyn EventStore, user_id: Uuid) -> Result<(Social, u64)
 
 /// Loads the user's stream, decides `command`, appends at the version loaded; decides again
 /// when another request appended in between (a double tap: the second toggle sees the first).
-pub async fn execute(
-    store: &dyn EventStore,
-    command: SocialCommand,
-    metadata: &Metadata,
-) -> Result<Executed, SocialCommandError> {
+pub async fn execute(store: &dyn EventStore, command: SocialCommand, metadata: &Metadata) -> Result<Executed, SocialCommandError> {
     let user_id = match &command {
         SocialCommand::ToggleLike { user_id, .. } | SocialCommand::ToggleBookmark { user_id, .. } => *user_id,
     };

@@ -96,10 +96,8 @@ impl ReadModel for Socials {
 
         write_standing(conn, "likes", &likes).await?;
         write_standing(conn, "bookmarks", &bookmarks).await?;
-        let rows: Vec<Vec<Value<'_>>> = history
-            .iter()
-            .map(|h| vec![h.position.into(), (&h.nft_id).into(), (&h.user_id).into(), h.kind.into(), h.at.into()])
-            .collect();
+        let rows: Vec<Vec<Value<'_>>> =
+            history.iter().map(|h| vec![h.position.into(), (&h.nft_id).into(), (&h.user_id).into(), h.kind.into(), h.at.into()]).collect();
         sql::insert(conn, "like_history", &["position", "nft_id", "user_id", "type_of_event", "at"], "", &rows).await?;
         // Counted by the database, from what the statements above left: never read back here.
         let recount: Vec<Value<'_>> = recount.iter().map(Value::from).collect();
@@ -121,7 +119,9 @@ async fn write_standing(conn: &mut Conn<'_>, table: &str, standing: &Standing) -
         match at {
             Some(at) => rows.push(vec![user.into(), nft.into(), (*at).into()]),
             // Taken back: few per batch (a user acting), so one statement each.
-            None => sql::execute(conn, &format!("DELETE FROM {table} WHERE user_id = $1 AND nft_id = $2"), &[user.into(), nft.into()]).await?,
+            None => {
+                sql::execute(conn, &format!("DELETE FROM {table} WHERE user_id = $1 AND nft_id = $2"), &[user.into(), nft.into()]).await?
+            }
         }
     }
     let tail = "ON CONFLICT (user_id, nft_id) DO UPDATE SET at = excluded.at";

@@ -398,9 +398,8 @@ async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Resul
     let history = nft::history(&state.read, &id).await.map_err(db_error)?;
     let people = people(&state, history.iter().filter(|h| h.user_id.is_none()).map(|h| h.address.clone()).collect()).await?;
     // Likes name a user, not a wallet.
-    let users = social::people_by_id(&state.read, &history.iter().filter_map(|h| h.user_id.clone()).collect::<Vec<_>>())
-        .await
-        .map_err(db_error)?;
+    let users =
+        social::people_by_id(&state.read, &history.iter().filter_map(|h| h.user_id.clone()).collect::<Vec<_>>()).await.map_err(db_error)?;
     let person = |h: &nft::HistoryView| match &h.user_id {
         Some(user) => users.get(user),
         None => people.get(&h.address),

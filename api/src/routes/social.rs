@@ -218,7 +218,12 @@ struct UserId(
     params(UserId, ProfileQuery),
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest), (status = 404, response = NotFound)),
 )]
-async fn user_created(State(state): State<AppState>, viewer: MaybeUser, Path(user): Path<String>, params: Params) -> Result<Response, ApiError> {
+async fn user_created(
+    State(state): State<AppState>,
+    viewer: MaybeUser,
+    Path(user): Path<String>,
+    params: Params,
+) -> Result<Response, ApiError> {
     tab(&state, viewer, &user, Tab::Created, &params).await
 }
 
@@ -230,7 +235,12 @@ async fn user_created(State(state): State<AppState>, viewer: MaybeUser, Path(use
     params(UserId, ProfileQuery),
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest), (status = 404, response = NotFound)),
 )]
-async fn user_owned(State(state): State<AppState>, viewer: MaybeUser, Path(user): Path<String>, params: Params) -> Result<Response, ApiError> {
+async fn user_owned(
+    State(state): State<AppState>,
+    viewer: MaybeUser,
+    Path(user): Path<String>,
+    params: Params,
+) -> Result<Response, ApiError> {
     tab(&state, viewer, &user, Tab::Owned, &params).await
 }
 
@@ -247,9 +257,8 @@ async fn bookmarked(State(state): State<AppState>, me: AuthUser, params: Params)
     load_signed_in(&state, me).await?;
     let request = list_request(&params, &BOOKMARK_SALE)?;
     let page = page(&params, PAGE_SIZE)?;
-    let paged = social_queries::bookmarked(&state.read, &me.0.to_string(), request, page, state.read_version().position)
-        .await
-        .map_err(db_error)?;
+    let paged =
+        social_queries::bookmarked(&state.read, &me.0.to_string(), request, page, state.read_version().position).await.map_err(db_error)?;
     page_answer(&state, MaybeUser(Some(me.0)), paged, "Bookmarks fetched").await
 }
 

@@ -542,7 +542,8 @@ mod tests {
             for page in [1, 2, 5] {
                 let page = Page { page, limit: 9 };
                 // The naive filter compares addresses as given: give it the index's lower case.
-                let lower = Explore { owners: request.owners.clone().map(|o| o.iter().map(|a| a.to_lowercase()).collect()), ..request.clone() };
+                let lower =
+                    Explore { owners: request.owners.clone().map(|o| o.iter().map(|a| a.to_lowercase()).collect()), ..request.clone() };
                 assert_eq!(index.find(&request, page), naive(&index, &lower, page), "{request:?} {page:?}");
             }
         }

@@ -59,7 +59,12 @@ pub async fn viewer_flags(db: &ReadDb, user_id: &str, nft_ids: &[&str]) -> Resul
         for param in &params {
             query = query.bind(*param);
         }
-        query.fetch_all(&current.pool).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect::<Result<_, sqlx::Error>>()?
+        query
+            .fetch_all(&current.pool)
+            .await?
+            .iter()
+            .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+            .collect::<Result<_, sqlx::Error>>()?
     };
     for (nft_id, kind) in rows {
         if kind == 1 {
