@@ -10,8 +10,11 @@ import { SignInPage } from '@/features/auth/components/sign-in-page'
 import { SignUpPage } from '@/features/auth/components/sign-up-page'
 import { TokenExpiryPage } from '@/features/auth/components/token-expiry-page'
 import { ContactPage } from '@/features/contact/components/contact-page'
+import { CreateAssetPage } from '@/features/create/components/create-asset-page'
+import { UpdateNftPage } from '@/features/create/components/update-nft-page'
 import { KycPage } from '@/features/kyc/components/kyc-page'
 import { LandingPage } from '@/features/landing/components/landing-page'
+import { MyBidsPage } from '@/features/my-bids/components/my-bids-page'
 import { EditProfilePage } from '@/features/profile/components/edit-profile-page'
 import { MyProfilePage } from '@/features/profile/components/my-profile-page'
 import { ProfileViewPage } from '@/features/profile/components/profile-view-page'
@@ -59,9 +62,10 @@ export const routes: RouteObject[] = [
       },
       { path: '/myprofile', element: <RequireAuth><MyProfilePage /></RequireAuth> },
       { path: '/user/:userId', element: <UserProfilePage /> },
-      { path: '/mybids', element: <RequireAuth><NotFoundPage /></RequireAuth> },
+      { path: '/mybids', element: <RequireAuth><MyBidsPage /></RequireAuth> },
       { path: '/favourites', element: <RequireAuth><NotFoundPage /></RequireAuth> },
-      { path: '/create-asset', element: <RequireAuth><NotFoundPage /></RequireAuth> },
+      { path: '/create-asset', element: <RequireAuth><CreateAssetPage /></RequireAuth> },
+      { path: '/nft/update/:id', element: <RequireAuth><UpdateNftPage /></RequireAuth> },
       { path: '/privacy-policy', element: <PolicyPage kind="privacy" /> },
       { path: '/terms-and-condition', element: <PolicyPage kind="terms" /> },
       { path: '/frequently-asked-questions', element: <FaqPage /> },
