@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Flex, Heading, HStack, Image, Input, NativeSelect, Stack, Text, Textarea, Wrap } from '@chakra-ui/react'
+import { Badge, Box, Button, Fieldset, Flex, Heading, HStack, Image, Input, NativeSelect, Stack, Text, Textarea, Wrap } from '@chakra-ui/react'
 import { type FormEvent, useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuImagePlus, LuListPlus, LuPercent } from 'react-icons/lu'
@@ -235,9 +235,7 @@ export function CreateAssetPage() {
               {t('createAsset.image')}
             </Text>
             <Box
-              as="button"
-              type="button"
-              onClick={() => step === 0 && fileInput.current?.click()}
+              asChild
               cursor={step === 0 ? 'pointer' : 'default'}
               borderWidth="2px"
               borderStyle={preview ? 'solid' : 'dashed'}
@@ -251,17 +249,18 @@ export function CreateAssetPage() {
               placeItems="center"
               _hover={step === 0 ? { borderColor: 'brand.solid' } : undefined}
               aria-label={preview ? t('createAsset.changeImage') : t('createAsset.chooseImage')}
-              data-testid="asset-image-button"
             >
-              {preview ? (
-                <Image src={preview} alt={t('createAsset.previewAlt')} w="100%" h="100%" objectFit="cover" />
-              ) : (
-                <Stack align="center" gap="2" color="fg.muted" p="6">
-                  <LuImagePlus size="40" />
-                  <Text fontWeight="medium">{t('createAsset.chooseImage')}</Text>
-                  <Text fontSize="sm">{t('createAsset.imageHint')}</Text>
-                </Stack>
-              )}
+              <button type="button" onClick={() => fileInput.current?.click()} disabled={step !== 0} data-testid="asset-image-button">
+                {preview ? (
+                  <Image src={preview} alt={t('createAsset.previewAlt')} w="100%" h="100%" objectFit="cover" />
+                ) : (
+                  <Stack align="center" gap="2" color="fg.muted" p="6">
+                    <LuImagePlus size="40" />
+                    <Text fontWeight="medium">{t('createAsset.chooseImage')}</Text>
+                    <Text fontSize="sm">{t('createAsset.imageHint')}</Text>
+                  </Stack>
+                )}
+              </button>
             </Box>
             <input
               ref={fileInput}
@@ -349,7 +348,7 @@ export function CreateAssetPage() {
               </Form>
             ) : (
               <Form onSubmit={onCreate} gap="5" data-testid="create-step-1">
-                <Box as="fieldset" disabled={!!minted} minW="0">
+                <Fieldset.Root disabled={!!minted} minW="0">
                   <SaleFields values={sale} errors={saleErrors} onChange={setSaleField} forms={['FIXEDPRICE', 'AUCTION', 'NOT_FOR_SALE']} now={new Date()}>
                     <Stack gap="2">
                       <Text fontWeight="medium" fontSize="sm">
@@ -384,7 +383,7 @@ export function CreateAssetPage() {
                       )}
                     </Stack>
                   </SaleFields>
-                </Box>
+                </Fieldset.Root>
                 {minted && (
                   <Text fontSize="sm" color="orange.fg" data-testid="record-pending">
                     {t('createAsset.retryRecord')}
