@@ -19,7 +19,7 @@ export function BidStatusBadge({ bid }: { bid: MyBid }) {
   const { explorerUrl } = useAppConfig()
   const href = explorerLink(explorerUrl, 'tx', bid.transactionHash)
   const badge = (
-    <Badge colorPalette={STATUS_COLOR[bid.status] ?? 'gray'} variant="solid" size="lg" borderRadius="full" px="3" data-testid="bid-status" data-status={bid.status}>
+    <Badge colorPalette={STATUS_COLOR[bid.status] ?? 'gray'} variant="solid" size="lg" borderRadius="full" px="3" data-testid="bid-status" data-status={bid.status} data-palette={STATUS_COLOR[bid.status] ?? 'gray'}>
       {t(`myBids.status.${bid.status}`, { defaultValue: bid.status })}
       {href && <LuExternalLink />}
     </Badge>
