@@ -30,10 +30,10 @@ import { GuestOnly, NotGoogle, RequireAuth } from './guards'
 import { RootLayout } from './root-layout'
 
 /**
- * The routes of accounts-wallet-shell.md and of marketplace.md's browse and NFT detail screens.
- * The other marketplace screens (collections, trending...) are not built yet and fall through to
- * the 404 page; /create-asset, /mybids and /favourites already carry their login guard and show
- * the 404 page behind it until then.
+ * The routes of accounts-wallet-shell.md and of marketplace.md's browse, NFT detail, create asset,
+ * update NFT and my bids screens. The other marketplace screens (collections, trending...) are not
+ * built yet and fall through to the 404 page; /favourites already carries its login guard and
+ * shows the 404 page behind it until then.
  */
 export const routes: RouteObject[] = [
   {
