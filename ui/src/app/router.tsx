@@ -11,8 +11,11 @@ import { SignUpPage } from '@/features/auth/components/sign-up-page'
 import { TokenExpiryPage } from '@/features/auth/components/token-expiry-page'
 import { BrowsePage } from '@/features/browse/components/browse-page'
 import { ContactPage } from '@/features/contact/components/contact-page'
+import { CreateAssetPage } from '@/features/create/components/create-asset-page'
+import { UpdateNftPage } from '@/features/create/components/update-nft-page'
 import { KycPage } from '@/features/kyc/components/kyc-page'
 import { LandingPage } from '@/features/landing/components/landing-page'
+import { MyBidsPage } from '@/features/my-bids/components/my-bids-page'
 import { NftDetailPage } from '@/features/nft-detail/components/nft-detail-page'
 import { EditProfilePage } from '@/features/profile/components/edit-profile-page'
 import { MyProfilePage } from '@/features/profile/components/my-profile-page'
@@ -27,10 +30,10 @@ import { GuestOnly, NotGoogle, RequireAuth } from './guards'
 import { RootLayout } from './root-layout'
 
 /**
- * The routes of accounts-wallet-shell.md and of marketplace.md's browse and NFT detail screens.
- * The other marketplace screens (collections, trending...) are not built yet and fall through to
- * the 404 page; /create-asset, /mybids and /favourites already carry their login guard and show
- * the 404 page behind it until then.
+ * The routes of accounts-wallet-shell.md and of marketplace.md's browse, NFT detail, create asset,
+ * update NFT and my bids screens. The other marketplace screens (collections, trending...) are not
+ * built yet and fall through to the 404 page; /favourites already carries its login guard and
+ * shows the 404 page behind it until then.
  */
 export const routes: RouteObject[] = [
   {
@@ -67,9 +70,10 @@ export const routes: RouteObject[] = [
       { path: '/explore/:id', element: <NftDetailPage /> },
       { path: '/auction/:id', element: <NftDetailPage /> },
       { path: '/nft/:id', element: <NftDetailPage /> },
-      { path: '/mybids', element: <RequireAuth><NotFoundPage /></RequireAuth> },
+      { path: '/mybids', element: <RequireAuth><MyBidsPage /></RequireAuth> },
       { path: '/favourites', element: <RequireAuth><NotFoundPage /></RequireAuth> },
-      { path: '/create-asset', element: <RequireAuth><NotFoundPage /></RequireAuth> },
+      { path: '/create-asset', element: <RequireAuth><CreateAssetPage /></RequireAuth> },
+      { path: '/nft/update/:id', element: <RequireAuth><UpdateNftPage /></RequireAuth> },
       { path: '/privacy-policy', element: <PolicyPage kind="privacy" /> },
       { path: '/terms-and-condition', element: <PolicyPage kind="terms" /> },
       { path: '/frequently-asked-questions', element: <FaqPage /> },

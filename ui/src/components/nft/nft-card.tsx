@@ -1,5 +1,5 @@
 import { Badge, Box, Flex, HStack, IconButton, Image, Menu, Portal, Stack, Text } from '@chakra-ui/react'
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FaHeart, FaRegHeart } from 'react-icons/fa6'
 import { LuEllipsisVertical, LuTimer } from 'react-icons/lu'
@@ -73,15 +73,29 @@ const afterMenuCloses = (open: () => void) => () => void setTimeout(open, 0)
  * creator and owner chips, age and likes. The owner gets a menu: Add to collection; Update NFT,
  * Stop Auction or Stop Sale; Burn NFT when not for sale. In a collection view (`collectionId`)
  * the menu holds only Remove from Collection. `onChanged` runs after an action changed the NFT.
+ * `footer` adds a row under the card's body (my bids: the bid and its status); `preview` (the
+ * update page's live preview) shows the card without the owner menu.
  */
-export function NftCard({ nft, collectionId, onChanged }: { nft: Nft; collectionId?: string; onChanged?: () => void }) {
+export function NftCard({
+  nft,
+  collectionId,
+  onChanged,
+  footer,
+  preview = false,
+}: {
+  nft: Nft
+  collectionId?: string
+  onChanged?: () => void
+  footer?: ReactNode
+  preview?: boolean
+}) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const me = useSession((s) => s.user?.userId)
   const actions = useNftActions(nft)
   const [pending, setPending] = useState<Pending>(null)
   const [adding, setAdding] = useState(false)
-  const isOwner = !!me && nft.currentOwner?.userId === me
+  const isOwner = !preview && !!me && nft.currentOwner?.userId === me
   const age = timeAgo(nft.createdAt || nft.updatedAt)
   const path = nftPath(nft)
 
@@ -195,6 +209,11 @@ export function NftCard({ nft, collectionId, onChanged }: { nft: Nft; collection
         <Text fontSize="xs" color="fg.subtle">
           {t(age.key, { count: age.count })}
         </Text>
+        {footer && (
+          <Box borderTopWidth="1px" pt="3">
+            {footer}
+          </Box>
+        )}
       </Stack>
 
       {adding && <AddToCollectionDialog nftId={nft._id} open={adding} onClose={() => setAdding(false)} onAdded={onChanged} />}
