@@ -355,7 +355,7 @@ export function CreateAssetPage() {
                         {t('createAsset.royalty')}
                       </Text>
                       <Text fontSize="sm" color="fg.muted">
-                        {royalties.length > 0 ? t('createAsset.royaltySummary', { count: royalties.length, total: royaltyTotal }) : t('createAsset.royaltyHint')}
+                        {royalties.length > 0 ? t('createAsset.royaltyTotal', { total: royaltyTotal }) : t('createAsset.royaltyHint')}
                       </Text>
                       {royalties.length > 0 && (
                         <Stack gap="1" data-testid="asset-royalties">
