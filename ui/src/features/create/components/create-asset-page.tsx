@@ -274,7 +274,7 @@ export function CreateAssetPage() {
               }}
             />
             {detailErrors.file && (
-              <Text color="fg.error" fontSize="sm" data-testid="asset-file-error">
+              <Text color="fg.error" fontSize="xs" data-testid="asset-file-error">
                 {t(detailErrors.file)}
               </Text>
             )}
@@ -377,7 +377,7 @@ export function CreateAssetPage() {
                         <LuPercent /> {t('createAsset.editRoyalty')}
                       </Button>
                       {saleErrors.royalty && (
-                        <Text color="fg.error" fontSize="sm" data-testid="royalty-error">
+                        <Text color="fg.error" fontSize="xs" data-testid="royalty-error">
                           {t(saleErrors.royalty)}
                         </Text>
                       )}
