@@ -243,7 +243,7 @@ export function CreateAssetPage() {
               borderRadius="2xl"
               bg="bg.panel"
               overflow="hidden"
-              aspectRatio={1}
+              aspectRatio={{ base: 4 / 3, md: 1 }}
               w="100%"
               display="grid"
               placeItems="center"
@@ -252,7 +252,7 @@ export function CreateAssetPage() {
             >
               <button type="button" onClick={() => fileInput.current?.click()} disabled={step !== 0} data-testid="asset-image-button">
                 {preview ? (
-                  <Image src={preview} alt={t('createAsset.previewAlt')} w="100%" h="100%" objectFit="cover" />
+                  <Image src={preview} alt={t('createAsset.previewAlt')} w="100%" h="100%" objectFit="contain" />
                 ) : (
                   <Stack align="center" gap="2" color="fg.muted" p="6">
                     <LuImagePlus size="40" />
