@@ -63,6 +63,12 @@ function AuctionPrices({ nft }: { nft: Nft }) {
 type Pending = 'burn' | 'stop' | 'remove' | null
 
 /**
+ * Runs after the menu closed: the menu hands focus back to its trigger as it closes, and a dialog
+ * opened before that would take the focus change for a click outside and close again.
+ */
+const afterMenuCloses = (open: () => void) => () => void setTimeout(open, 0)
+
+/**
  * An NFT in a grid (marketplace.md "NFT card"): image, title (25 chars), price or auction data,
  * creator and owner chips, age and likes. The owner gets a menu: Add to collection; Update NFT,
  * Stop Auction or Stop Sale; Burn NFT when not for sale. In a collection view (`collectionId`)
@@ -147,12 +153,12 @@ export function NftCard({
             <Menu.Positioner>
               <Menu.Content minW="48">
                 {collectionId ? (
-                  <Menu.Item value="remove" onSelect={() => setPending('remove')}>
+                  <Menu.Item value="remove" onSelect={afterMenuCloses(() => setPending('remove'))}>
                     {t('nft.card.removeFromCollection')}
                   </Menu.Item>
                 ) : (
                   <>
-                    <Menu.Item value="collection" onSelect={() => setAdding(true)}>
+                    <Menu.Item value="collection" onSelect={afterMenuCloses(() => setAdding(true))}>
                       {t('nft.card.addToCollection')}
                     </Menu.Item>
                     {nft.formOfSale === 'NOT_FOR_SALE' ? (
@@ -160,12 +166,12 @@ export function NftCard({
                         {t('nft.card.updateNft')}
                       </Menu.Item>
                     ) : (
-                      <Menu.Item value="stop" onSelect={() => setPending('stop')}>
+                      <Menu.Item value="stop" onSelect={afterMenuCloses(() => setPending('stop'))}>
                         {stopLabel}
                       </Menu.Item>
                     )}
                     {nft.formOfSale === 'NOT_FOR_SALE' && (
-                      <Menu.Item value="burn" color="fg.error" onSelect={() => setPending('burn')}>
+                      <Menu.Item value="burn" color="fg.error" onSelect={afterMenuCloses(() => setPending('burn'))}>
                         {t('nft.card.burnNft')}
                       </Menu.Item>
                     )}
