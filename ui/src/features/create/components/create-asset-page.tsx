@@ -36,6 +36,10 @@ import { SaleFields } from './sale-fields'
 /** The image types the picker offers and the upload takes (PNG, JPEG, SVG). */
 export const ASSET_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml']
 
+/** The longest name and description the upload takes (the server refuses longer ones). */
+export const MAX_TITLE_CHARS = 500
+export const MAX_DESCRIPTION_CHARS = 10_000
+
 type Minted = { hash: Hash; receipt: TransactionReceipt }
 
 /** Without the field: a field's error goes away as soon as the user edits it. */
@@ -294,11 +298,12 @@ export function CreateAssetPage() {
             {step === 0 ? (
               <Form onSubmit={onNext} gap="5" data-testid="create-step-0">
                 <FormField label={t('createAsset.name')} error={detailErrors.title && t(detailErrors.title)}>
-                  <Input value={details.title} placeholder={t('createAsset.namePlaceholder')} onChange={(e) => setDetail('title', e.target.value)} data-testid="asset-title" />
+                  <Input value={details.title} maxLength={MAX_TITLE_CHARS} placeholder={t('createAsset.namePlaceholder')} onChange={(e) => setDetail('title', e.target.value)} data-testid="asset-title" />
                 </FormField>
                 <FormField label={t('createAsset.description')} error={detailErrors.description && t(detailErrors.description)}>
                   <Textarea
                     rows={4}
+                    maxLength={MAX_DESCRIPTION_CHARS}
                     value={details.description}
                     placeholder={t('createAsset.descriptionPlaceholder')}
                     onChange={(e) => setDetail('description', e.target.value)}
