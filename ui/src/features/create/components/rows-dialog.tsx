@@ -100,11 +100,11 @@ export function RowsDialog<R extends { id: string }>({
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={(e) => !e.open && onClose()} size={{ base: 'full', md: 'lg' }} placement="center">
+    <Dialog.Root open={open} onOpenChange={(e) => !e.open && onClose()} size="lg" placement="center">
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
-          <Dialog.Content data-testid={testId}>
+          <Dialog.Content data-testid={testId} mx="3">
             <Dialog.Header>
               <Dialog.Title>{title}</Dialog.Title>
             </Dialog.Header>
@@ -128,7 +128,7 @@ export function RowsDialog<R extends { id: string }>({
                       {columns.map((c) => (
                         <Input
                           key={c.field}
-                          flex={c.flex ?? 1}
+                          flex={{ base: 'none', sm: c.flex ?? 1 }}
                           aria-label={`${c.label} ${index + 1}`}
                           placeholder={c.placeholder}
                           inputMode={c.inputMode}
