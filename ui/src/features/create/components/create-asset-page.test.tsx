@@ -128,7 +128,7 @@ describe('create asset', () => {
   it('shows every step 0 message on submit only, and clears each as its field is edited', async () => {
     signedIn()
     const fetchMock = api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     const form = await screen.findByTestId('create-step-0')
     expect(screen.queryByText("NFT name can't be empty.")).not.toBeInTheDocument()
@@ -168,7 +168,7 @@ describe('create asset', () => {
   it('edits properties in the popup: remove only with more than one row, both fields required, Save and Close', async () => {
     signedIn()
     api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await user.click(await screen.findByTestId('open-properties'))
     const dialog = await screen.findByTestId('properties-dialog')
@@ -201,7 +201,7 @@ describe('create asset', () => {
   it('uploads step 0 to IPFS as multipart and opens step 1 only after it succeeds', async () => {
     signedIn()
     const fetchMock = api({ upload: { status: 400, message: 'The file is not an image' } })
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await fillCreateAssetForm(user, { title: 'Pink cat', description: 'A cat, in pink', category: 'art', properties: [['Color', 'Pink']] })
@@ -223,7 +223,7 @@ describe('create asset', () => {
   it('checks the wallet, then the network, before the sale rules of step 1', async () => {
     signedIn({ chainId: 1 })
     api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
@@ -242,7 +242,7 @@ describe('create asset', () => {
   it('shows the sale messages of the spec on submit, per sale type, cleared as the user edits', async () => {
     signedIn()
     api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
@@ -278,7 +278,7 @@ describe('create asset', () => {
   it('applies the royalty popup rules in the spec order, at most 2 rows', async () => {
     signedIn()
     api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
@@ -324,7 +324,7 @@ describe('create asset', () => {
   it('uploads, mints with the contract units, waits for 1 confirmation, records and goes to /myprofile', async () => {
     signedIn()
     const fetchMock = api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
@@ -382,7 +382,7 @@ describe('create asset', () => {
     const fetchMock = api()
     chain.writeContract.mockRejectedValue(new UserRejectedRequestError(new Error('User denied transaction signature.')))
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
@@ -399,7 +399,7 @@ describe('create asset', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const fetchMock = api({ generation: { status: 400, message: 'The transaction is not a mint of this metadata' } })
     chain.waitForTransactionReceipt.mockResolvedValueOnce({ ...RECEIPT, status: 'reverted' })
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)

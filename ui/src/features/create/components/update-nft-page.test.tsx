@@ -91,7 +91,7 @@ describe('update NFT', () => {
 
   it('offers fixed price and auction only, applies the price and date rules, and previews the card live', async () => {
     const fetchMock = api(nft())
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     const form = await screen.findByTestId('update-form')
     expect(within(form).getAllByRole('radio').map((r) => r.closest('label')?.textContent)).toEqual(['Fixed price', 'Auction'])
@@ -129,7 +129,7 @@ describe('update NFT', () => {
     api(nft())
     connection.current = { address: OTHER, chainId: 80001, status: 'connected' }
     useWalletStore.setState({ walletType: 'Other', walletAddress: OTHER })
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     await user.type(await screen.findByLabelText('Price (MATIC)'), '2')
     await user.click(screen.getByTestId('update-submit'))
@@ -139,7 +139,7 @@ describe('update NFT', () => {
 
   it('toggles the sale on chain, waits for 1 confirmation, records it and goes to /myprofile', async () => {
     const fetchMock = api(nft())
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     await user.click(await screen.findByText('Auction'))
     await user.type(screen.getByLabelText('Base price (MATIC)'), '1')
@@ -172,7 +172,7 @@ describe('update NFT', () => {
   it('shows the server message of a failed update and closes the overlay', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     api(nft(), { status: 400, message: 'The transaction does not list this NFT' })
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     await user.type(await screen.findByLabelText('Price (MATIC)'), '2')
     await user.click(screen.getByTestId('update-submit'))
