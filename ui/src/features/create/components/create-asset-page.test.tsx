@@ -200,6 +200,7 @@ describe('create asset', () => {
 
   it('uploads step 0 to IPFS as multipart and opens step 1 only after it succeeds', async () => {
     signedIn()
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     const fetchMock = api({ upload: { status: 400, message: 'The file is not an image' } })
     const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
@@ -210,6 +211,7 @@ describe('create asset', () => {
     expect(screen.getByRole('heading', { name: 'Create Asset' })).toBeInTheDocument()
     expect(useBusyStore.getState().message).toBeNull()
     expect(busyMessages).toContain('Uploading to IPFS...')
+    expect(log).toHaveBeenCalledWith('IPFS upload failed', expect.anything())
 
     const [, init] = callsTo(fetchMock, '/api/nft/ipfsupload')[0]
     const body = (init as RequestInit).body as FormData
