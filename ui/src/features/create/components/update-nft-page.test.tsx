@@ -19,7 +19,7 @@ const { useWalletStore } = await import('@/lib/wallet-store')
 const { callBody, stubApi } = await import('@/testing/fetch')
 const { renderPage } = await import('@/testing/render')
 const { toaster } = await import('@/components/ui/toaster')
-const { UpdateNftPage } = await import('./update-nft-page')
+const { UpdateNftPage, previewNft } = await import('./update-nft-page')
 
 const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -75,6 +75,15 @@ describe('update NFT', () => {
     chain.waitForTransactionReceipt.mockReset()
     vi.restoreAllMocks()
     vi.unstubAllGlobals()
+  })
+
+  it('previews the sale as typed: valid prices, 0 for what is not a price yet', () => {
+    const end = inOneDay()
+    const auction = previewNft(nft(), { formOfSale: 'AUCTION', price: '', basePrice: '1.5', buyPrice: '-2', auctionEnd: end })
+    expect(auction.formOfSale).toBe('AUCTION')
+    expect(auction.currentAuction).toMatchObject({ auctionStartPrice: '1.5', auctionBuyNowPrice: '0', auctionEnded: false, auctionEndHours: new Date(end).toISOString() })
+    const fixed = previewNft(nft(), { formOfSale: 'FIXEDPRICE', price: '2.25', basePrice: '1', buyPrice: '3', auctionEnd: end })
+    expect(fixed).toMatchObject({ formOfSale: 'FIXEDPRICE', fixedPrice: '2.25', currentAuction: null, title: 'Pink cat' })
   })
 
   it('refuses an NFT that is on sale, and one the user does not own', async () => {
