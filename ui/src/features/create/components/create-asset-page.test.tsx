@@ -1,25 +1,18 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { UserRejectedRequestError } from 'viem'
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { useSession } from '@/lib/auth'
+import { useBusyStore } from '@/lib/busy-store'
+import { useWalletStore } from '@/lib/wallet-store'
+import { stubApi } from '@/testing/fetch'
+import { renderPage } from '@/testing/render'
 
 const connection = vi.hoisted(() => ({ current: { address: undefined as string | undefined, chainId: 80001, status: 'disconnected' } }))
 vi.mock('wagmi', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi')>()), useConnection: () => connection.current }))
 const chain = vi.hoisted(() => ({ simulateContract: vi.fn(), writeContract: vi.fn(), waitForTransactionReceipt: vi.fn() }))
 vi.mock('wagmi/actions', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi/actions')>()), ...chain }))
 
-// The suite shares one module graph per worker (vite.config.ts, isolate: false): another file may
-// already have loaded the trade plumbing with the real wagmi. A fresh graph for this file's app
-// modules makes them see the mocks above (this file's toaster is the fresh one too), and the files
-// after this one get a fresh graph again, without these mocks bound into it.
-vi.resetModules()
-afterAll(() => vi.resetModules())
-const { useSession } = await import('@/lib/auth')
-const { useBusyStore } = await import('@/lib/busy-store')
-const { useWalletStore } = await import('@/lib/wallet-store')
-const { stubApi } = await import('@/testing/fetch')
-const { renderPage } = await import('@/testing/render')
-const { toaster } = await import('@/components/ui/toaster')
 const { CreateAssetPage } = await import('./create-asset-page')
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -104,7 +97,6 @@ describe('create asset', () => {
     chain.waitForTransactionReceipt.mockResolvedValue(RECEIPT)
   })
   afterEach(() => {
-    toaster.remove()
     unsubscribe()
     useSession.setState({ token: undefined, user: null, userFresh: false })
     useWalletStore.setState({ walletType: null, walletAddress: null, connectorId: null, dialogOpen: false })

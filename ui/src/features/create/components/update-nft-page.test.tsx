@@ -1,6 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { useSession } from '@/lib/auth'
+import { useWalletStore } from '@/lib/wallet-store'
+import { callBody, stubApi } from '@/testing/fetch'
+import { renderPage } from '@/testing/render'
 import type { Nft } from '@/lib/nft/types'
 
 const connection = vi.hoisted(() => ({ current: { address: undefined as string | undefined, chainId: 80001, status: 'disconnected' } }))
@@ -8,17 +12,6 @@ vi.mock('wagmi', async (importOriginal) => ({ ...(await importOriginal<typeof im
 const chain = vi.hoisted(() => ({ simulateContract: vi.fn(), writeContract: vi.fn(), waitForTransactionReceipt: vi.fn() }))
 vi.mock('wagmi/actions', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi/actions')>()), ...chain }))
 
-// The suite shares one module graph per worker (vite.config.ts, isolate: false): another file may
-// already have loaded the trade plumbing with the real wagmi. A fresh graph for this file's app
-// modules makes them see the mocks above (this file's toaster is the fresh one too), and the files
-// after this one get a fresh graph again, without these mocks bound into it.
-vi.resetModules()
-afterAll(() => vi.resetModules())
-const { useSession } = await import('@/lib/auth')
-const { useWalletStore } = await import('@/lib/wallet-store')
-const { callBody, stubApi } = await import('@/testing/fetch')
-const { renderPage } = await import('@/testing/render')
-const { toaster } = await import('@/components/ui/toaster')
 const { UpdateNftPage, previewNft } = await import('./update-nft-page')
 
 const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -66,7 +59,6 @@ describe('update NFT', () => {
     chain.waitForTransactionReceipt.mockResolvedValue({ status: 'success', transactionHash: HASH, logs: [] })
   })
   afterEach(() => {
-    toaster.remove()
     useSession.setState({ token: undefined, user: null, userFresh: false })
     useWalletStore.setState({ walletType: null, walletAddress: null, connectorId: null, dialogOpen: false })
     connection.current = { address: undefined, chainId: 80001, status: 'disconnected' }
