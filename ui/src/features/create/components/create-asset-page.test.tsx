@@ -214,6 +214,24 @@ describe('create asset', () => {
     expect((body.get('file') as File).name).toBe('cat.png')
   })
 
+  it('goes back to step 0 with its fields kept, and uploads again on Next', async () => {
+    signedIn()
+    const fetchMock = api()
+    const user = userEvent.setup({ delay: null })
+    renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
+    await screen.findByTestId('create-step-0')
+    await toStepOne(user)
+    await user.click(screen.getByRole('button', { name: 'Back' }))
+    expect(await screen.findByRole('heading', { name: 'Create Asset' })).toBeInTheDocument()
+    expect(screen.getByLabelText('Name')).toHaveValue('Pink cat')
+    await user.type(screen.getByLabelText('Name'), ' II')
+    await user.click(screen.getByTestId('create-next'))
+    await screen.findByRole('heading', { name: 'Add NFT' })
+    const uploads = callsTo(fetchMock, '/api/nft/ipfsupload')
+    expect(uploads).toHaveLength(2)
+    expect(((uploads[1][1] as RequestInit).body as FormData).get('title')).toBe('Pink cat II')
+  })
+
   it('checks the wallet, then the network, before the sale rules of step 1', async () => {
     signedIn({ chainId: 1 })
     api()
