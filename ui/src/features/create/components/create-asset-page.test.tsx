@@ -1,25 +1,18 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { UserRejectedRequestError } from 'viem'
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { useSession } from '@/lib/auth'
+import { useBusyStore } from '@/lib/busy-store'
+import { useWalletStore } from '@/lib/wallet-store'
+import { stubApi } from '@/testing/fetch'
+import { renderPage } from '@/testing/render'
 
 const connection = vi.hoisted(() => ({ current: { address: undefined as string | undefined, chainId: 80001, status: 'disconnected' } }))
 vi.mock('wagmi', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi')>()), useConnection: () => connection.current }))
 const chain = vi.hoisted(() => ({ simulateContract: vi.fn(), writeContract: vi.fn(), waitForTransactionReceipt: vi.fn() }))
 vi.mock('wagmi/actions', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi/actions')>()), ...chain }))
 
-// The suite shares one module graph per worker (vite.config.ts, isolate: false): another file may
-// already have loaded the trade plumbing with the real wagmi. A fresh graph for this file's app
-// modules makes them see the mocks above (this file's toaster is the fresh one too), and the files
-// after this one get a fresh graph again, without these mocks bound into it.
-vi.resetModules()
-afterAll(() => vi.resetModules())
-const { useSession } = await import('@/lib/auth')
-const { useBusyStore } = await import('@/lib/busy-store')
-const { useWalletStore } = await import('@/lib/wallet-store')
-const { stubApi } = await import('@/testing/fetch')
-const { renderPage } = await import('@/testing/render')
-const { toaster } = await import('@/components/ui/toaster')
 const { CreateAssetPage } = await import('./create-asset-page')
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
@@ -104,7 +97,6 @@ describe('create asset', () => {
     chain.waitForTransactionReceipt.mockResolvedValue(RECEIPT)
   })
   afterEach(() => {
-    toaster.remove()
     unsubscribe()
     useSession.setState({ token: undefined, user: null, userFresh: false })
     useWalletStore.setState({ walletType: null, walletAddress: null, connectorId: null, dialogOpen: false })
@@ -128,7 +120,7 @@ describe('create asset', () => {
   it('shows every step 0 message on submit only, and clears each as its field is edited', async () => {
     signedIn()
     const fetchMock = api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     const form = await screen.findByTestId('create-step-0')
     expect(screen.queryByText("NFT name can't be empty.")).not.toBeInTheDocument()
@@ -168,7 +160,7 @@ describe('create asset', () => {
   it('edits properties in the popup: remove only with more than one row, both fields required, Save and Close', async () => {
     signedIn()
     api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await user.click(await screen.findByTestId('open-properties'))
     const dialog = await screen.findByTestId('properties-dialog')
@@ -200,8 +192,9 @@ describe('create asset', () => {
 
   it('uploads step 0 to IPFS as multipart and opens step 1 only after it succeeds', async () => {
     signedIn()
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     const fetchMock = api({ upload: { status: 400, message: 'The file is not an image' } })
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await fillCreateAssetForm(user, { title: 'Pink cat', description: 'A cat, in pink', category: 'art', properties: [['Color', 'Pink']] })
@@ -210,6 +203,7 @@ describe('create asset', () => {
     expect(screen.getByRole('heading', { name: 'Create Asset' })).toBeInTheDocument()
     expect(useBusyStore.getState().message).toBeNull()
     expect(busyMessages).toContain('Uploading to IPFS...')
+    expect(log).toHaveBeenCalledWith('IPFS upload failed', expect.anything())
 
     const [, init] = callsTo(fetchMock, '/api/nft/ipfsupload')[0]
     const body = (init as RequestInit).body as FormData
@@ -220,10 +214,28 @@ describe('create asset', () => {
     expect((body.get('file') as File).name).toBe('cat.png')
   })
 
+  it('goes back to step 0 with its fields kept, and uploads again on Next', async () => {
+    signedIn()
+    const fetchMock = api()
+    const user = userEvent.setup({ delay: null })
+    renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
+    await screen.findByTestId('create-step-0')
+    await toStepOne(user)
+    await user.click(screen.getByRole('button', { name: 'Back' }))
+    expect(await screen.findByRole('heading', { name: 'Create Asset' })).toBeInTheDocument()
+    expect(screen.getByLabelText('Name')).toHaveValue('Pink cat')
+    await user.type(screen.getByLabelText('Name'), ' II')
+    await user.click(screen.getByTestId('create-next'))
+    await screen.findByRole('heading', { name: 'Add NFT' })
+    const uploads = callsTo(fetchMock, '/api/nft/ipfsupload')
+    expect(uploads).toHaveLength(2)
+    expect(((uploads[1][1] as RequestInit).body as FormData).get('title')).toBe('Pink cat II')
+  })
+
   it('checks the wallet, then the network, before the sale rules of step 1', async () => {
     signedIn({ chainId: 1 })
     api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
@@ -242,7 +254,7 @@ describe('create asset', () => {
   it('shows the sale messages of the spec on submit, per sale type, cleared as the user edits', async () => {
     signedIn()
     api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
@@ -278,7 +290,7 @@ describe('create asset', () => {
   it('applies the royalty popup rules in the spec order, at most 2 rows', async () => {
     signedIn()
     api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
@@ -324,7 +336,7 @@ describe('create asset', () => {
   it('uploads, mints with the contract units, waits for 1 confirmation, records and goes to /myprofile', async () => {
     signedIn()
     const fetchMock = api()
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
@@ -382,7 +394,7 @@ describe('create asset', () => {
     const fetchMock = api()
     chain.writeContract.mockRejectedValue(new UserRejectedRequestError(new Error('User denied transaction signature.')))
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
@@ -399,7 +411,7 @@ describe('create asset', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const fetchMock = api({ generation: { status: 400, message: 'The transaction is not a mint of this metadata' } })
     chain.waitForTransactionReceipt.mockResolvedValueOnce({ ...RECEIPT, status: 'reverted' })
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)

@@ -67,7 +67,6 @@ export function RowsDialog<R extends { id: string }>({
       setError(null)
     }
     // Only when it opens: the draft is the user's until Save or Close.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open])
 
   const isEmpty = (row: R) => columns.every((c) => !String(row[c.field] ?? '').trim())

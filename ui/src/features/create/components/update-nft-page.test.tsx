@@ -1,6 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { useSession } from '@/lib/auth'
+import { useWalletStore } from '@/lib/wallet-store'
+import { callBody, stubApi } from '@/testing/fetch'
+import { renderPage } from '@/testing/render'
 import type { Nft } from '@/lib/nft/types'
 
 const connection = vi.hoisted(() => ({ current: { address: undefined as string | undefined, chainId: 80001, status: 'disconnected' } }))
@@ -8,18 +12,7 @@ vi.mock('wagmi', async (importOriginal) => ({ ...(await importOriginal<typeof im
 const chain = vi.hoisted(() => ({ simulateContract: vi.fn(), writeContract: vi.fn(), waitForTransactionReceipt: vi.fn() }))
 vi.mock('wagmi/actions', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi/actions')>()), ...chain }))
 
-// The suite shares one module graph per worker (vite.config.ts, isolate: false): another file may
-// already have loaded the trade plumbing with the real wagmi. A fresh graph for this file's app
-// modules makes them see the mocks above (this file's toaster is the fresh one too), and the files
-// after this one get a fresh graph again, without these mocks bound into it.
-vi.resetModules()
-afterAll(() => vi.resetModules())
-const { useSession } = await import('@/lib/auth')
-const { useWalletStore } = await import('@/lib/wallet-store')
-const { callBody, stubApi } = await import('@/testing/fetch')
-const { renderPage } = await import('@/testing/render')
-const { toaster } = await import('@/components/ui/toaster')
-const { UpdateNftPage } = await import('./update-nft-page')
+const { UpdateNftPage, previewNft } = await import('./update-nft-page')
 
 const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -66,7 +59,6 @@ describe('update NFT', () => {
     chain.waitForTransactionReceipt.mockResolvedValue({ status: 'success', transactionHash: HASH, logs: [] })
   })
   afterEach(() => {
-    toaster.remove()
     useSession.setState({ token: undefined, user: null, userFresh: false })
     useWalletStore.setState({ walletType: null, walletAddress: null, connectorId: null, dialogOpen: false })
     connection.current = { address: undefined, chainId: 80001, status: 'disconnected' }
@@ -75,6 +67,15 @@ describe('update NFT', () => {
     chain.waitForTransactionReceipt.mockReset()
     vi.restoreAllMocks()
     vi.unstubAllGlobals()
+  })
+
+  it('previews the sale as typed: valid prices, 0 for what is not a price yet', () => {
+    const end = inOneDay()
+    const auction = previewNft(nft(), { formOfSale: 'AUCTION', price: '', basePrice: '1.5', buyPrice: '-2', auctionEnd: end })
+    expect(auction.formOfSale).toBe('AUCTION')
+    expect(auction.currentAuction).toMatchObject({ auctionStartPrice: '1.5', auctionBuyNowPrice: '0', auctionEnded: false, auctionEndHours: new Date(end).toISOString() })
+    const fixed = previewNft(nft(), { formOfSale: 'FIXEDPRICE', price: '2.25', basePrice: '1', buyPrice: '3', auctionEnd: end })
+    expect(fixed).toMatchObject({ formOfSale: 'FIXEDPRICE', fixedPrice: '2.25', currentAuction: null, title: 'Pink cat' })
   })
 
   it('refuses an NFT that is on sale, and one the user does not own', async () => {
@@ -91,7 +92,7 @@ describe('update NFT', () => {
 
   it('offers fixed price and auction only, applies the price and date rules, and previews the card live', async () => {
     const fetchMock = api(nft())
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     const form = await screen.findByTestId('update-form')
     expect(within(form).getAllByRole('radio').map((r) => r.closest('label')?.textContent)).toEqual(['Fixed price', 'Auction'])
@@ -129,7 +130,7 @@ describe('update NFT', () => {
     api(nft())
     connection.current = { address: OTHER, chainId: 80001, status: 'connected' }
     useWalletStore.setState({ walletType: 'Other', walletAddress: OTHER })
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     await user.type(await screen.findByLabelText('Price (MATIC)'), '2')
     await user.click(screen.getByTestId('update-submit'))
@@ -139,7 +140,7 @@ describe('update NFT', () => {
 
   it('toggles the sale on chain, waits for 1 confirmation, records it and goes to /myprofile', async () => {
     const fetchMock = api(nft())
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     await user.click(await screen.findByText('Auction'))
     await user.type(screen.getByLabelText('Base price (MATIC)'), '1')
@@ -172,7 +173,7 @@ describe('update NFT', () => {
   it('shows the server message of a failed update and closes the overlay', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     api(nft(), { status: 400, message: 'The transaction does not list this NFT' })
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     await user.type(await screen.findByLabelText('Price (MATIC)'), '2')
     await user.click(screen.getByTestId('update-submit'))
