@@ -5,6 +5,7 @@
 
 pub mod auth;
 pub mod bootstrap;
+pub mod chain_receipts;
 pub mod config;
 pub mod dev;
 pub mod error;
@@ -12,13 +13,14 @@ pub mod files;
 pub mod mail;
 pub mod read_cache;
 pub mod routes;
+pub mod ui_pages;
 
 use std::{path::Path, sync::Arc, time::Duration};
 
 use axum::Router;
 use domain::{EventStore, Position};
 use projections::{ProjectorHandle, ReadDb};
-use tower_http::services::{ServeDir, ServeFile};
+use tower_http::services::ServeDir;
 use utoipa_axum::router::OpenApiRouter;
 
 /// What every handler can reach.
@@ -100,6 +102,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::health::router())
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
+        .merge(routes::trade::router(state.config.max_nft_file_bytes))
         .merge(routes::misc::router())
         .merge(routes::auth::router())
         .merge(routes::account::router(state.config.max_image_bytes))
@@ -107,7 +110,8 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(dev_mailbox)
         .merge(routes::chain::router())
         .merge(routes::metrics::router());
+    let index_page = ui_pages::index_page(state.clone(), ui_dir.join("index.html"));
     let api = routes::openapi::serve(api).layer(axum::middleware::from_fn(routes::metrics::count_responses)).with_state(state);
     let index = ui_dir.join("index.html");
-    if index.exists() { api.fallback_service(ServeDir::new(ui_dir).fallback(ServeFile::new(index))) } else { api }
+    if index.exists() { api.fallback_service(ServeDir::new(ui_dir).fallback(index_page)) } else { api }
 }

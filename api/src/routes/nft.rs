@@ -125,7 +125,7 @@ fn with(mut value: Value, extra: Value) -> Value {
 /// these borrowed fields: browsing answers many of them.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Card<'a> {
+pub(crate) struct Card<'a> {
     #[serde(flatten)]
     view: &'a NftView,
     contract_address: &'a str,
@@ -167,7 +167,7 @@ impl<'a> UserFields<'a> {
     }
 }
 
-fn card<'a>(state: &'a AppState, view: &'a NftView) -> Card<'a> {
+pub(crate) fn card<'a>(state: &'a AppState, view: &'a NftView) -> Card<'a> {
     Card {
         view,
         contract_address: state.chain.contract_address.as_deref().unwrap_or_default(),
@@ -367,7 +367,7 @@ struct Paged<T> {
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code, reason = "a schema only")]
-struct NftCard {
+pub(crate) struct NftCard {
     /// `{chainId}-{tokenId}`.
     #[schema(rename = "_id")]
     id: String,
