@@ -356,9 +356,9 @@ fn bid(tx: &Transaction, token_id: &str, amount: Option<&str>) -> Result<String,
 /// same transaction: then the sender, who passed the contract's owner check, is the owner.
 fn sale_set(tx: &Transaction, token_id: &str, claimed: SaleType, action: ChainAction) -> Result<String, TradeError> {
     let changed_hands = tx.events.iter().any(|e| match e {
-        ChainEvent::NftSold { token_id: t, .. } | ChainEvent::NftTransferred { token_id: t, .. } | ChainEvent::NftBurned { token_id: t, .. } => {
-            t == token_id
-        }
+        ChainEvent::NftSold { token_id: t, .. }
+        | ChainEvent::NftTransferred { token_id: t, .. }
+        | ChainEvent::NftBurned { token_id: t, .. } => t == token_id,
         _ => false,
     });
     let set = find(tx, action, token_id, |e| match e {
@@ -594,7 +594,10 @@ mod tests {
         let event = recorded(ChainAction::Bid, "4");
         assert_eq!(event.stream_id(), format!("tx-80001-{}", HASH.to_lowercase()));
         let json = serde_json::to_value(&event).unwrap();
-        assert_eq!((json["type"].as_str(), json["kind"].as_str(), json["nftId"].as_str()), (Some("ChainActionRecorded"), Some("BID"), Some("80001-4")));
+        assert_eq!(
+            (json["type"].as_str(), json["kind"].as_str(), json["nftId"].as_str()),
+            (Some("ChainActionRecorded"), Some("BID"), Some("80001-4"))
+        );
         assert_eq!(serde_json::from_value::<TradeEvent>(json).unwrap(), event);
     }
 }

@@ -14,7 +14,9 @@ use std::collections::HashMap;
 
 use axum::{
     body::Bytes,
-    extract::{DefaultBodyLimit, FromRequest, Multipart, Path, Query, Request, State, multipart::MultipartRejection, rejection::QueryRejection},
+    extract::{
+        DefaultBodyLimit, FromRequest, Multipart, Path, Query, Request, State, multipart::MultipartRejection, rejection::QueryRejection,
+    },
     http::{HeaderMap, header},
     response::Response,
 };
@@ -150,8 +152,8 @@ fn text_of(value: Option<Value>) -> Result<String, ApiError> {
 /// The properties field: JSON text of `[{key, value}]`; blank rows dropped, half-filled ones refused.
 fn parse_properties(text: Option<&str>) -> Result<Vec<Property>, ApiError> {
     let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(Vec::new()) };
-    let rows: Vec<PropertyRow> = serde_json::from_str(text)
-        .map_err(|e| ApiError::BadRequest(format!("properties: must be a JSON list of {{key, value}}: {e}")))?;
+    let rows: Vec<PropertyRow> =
+        serde_json::from_str(text).map_err(|e| ApiError::BadRequest(format!("properties: must be a JSON list of {{key, value}}: {e}")))?;
     let mut properties = Vec::new();
     for row in rows {
         let (key, value) = (text_of(row.key)?, text_of(row.value)?);
@@ -170,10 +172,7 @@ fn parse_properties(text: Option<&str>) -> Result<Vec<Property>, ApiError> {
 /// The category a request names (by id, or by its name as the create form shows it), if it exists.
 async fn category(state: &AppState, given: &str) -> Result<Option<String>, ApiError> {
     let categories = nft::categories(&state.read).await.map_err(internal)?;
-    Ok(categories
-        .into_iter()
-        .find(|c| c.id == given || c.category_name.eq_ignore_ascii_case(given.trim()))
-        .map(|c| c.id))
+    Ok(categories.into_iter().find(|c| c.id == given || c.category_name.eq_ignore_ascii_case(given.trim())).map(|c| c.id))
 }
 
 /// Why an SVG cannot be accepted, if it cannot. An uploaded SVG is served from our origin
@@ -262,7 +261,11 @@ fn check_image(bytes: &[u8]) -> Result<(), ApiError> {
         (status = 413, response = PayloadTooLarge),
     ),
 )]
-async fn ipfs_upload(State(state): State<AppState>, me: AuthUser, multipart: Result<Multipart, MultipartRejection>) -> Result<Response, ApiError> {
+async fn ipfs_upload(
+    State(state): State<AppState>,
+    me: AuthUser,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;
     let mut multipart = multipart?;
     let max = state.config.max_nft_file_bytes;
@@ -456,7 +459,8 @@ async fn verify(state: &AppState, me: AuthUser, hash: &str, claim: &Claim) -> Re
 /// the indexer record the transaction's block, and waits until the read tables show both.
 async fn commit(state: &AppState, verified: &Verified, more: Vec<StreamAppend>) -> Result<(), ApiError> {
     let record = verified.event.to_new_event(verified.metadata.clone())?;
-    let mut writes = vec![StreamAppend { stream_id: verified.event.stream_id(), expected: ExpectedVersion::NoStream, events: vec![record] }];
+    let mut writes =
+        vec![StreamAppend { stream_id: verified.event.stream_id(), expected: ExpectedVersion::NoStream, events: vec![record] }];
     writes.extend(more);
     let mut position = match state.store.append_streams(writes).await {
         Ok(outcome) => outcome.last_position,
@@ -595,8 +599,12 @@ async fn record_generation(
         creator_user_id: Some(me.0),
     };
     let event: NewEvent = details.to_new_event(verified.metadata.clone())?;
-    commit(&state, &verified, vec![StreamAppend { stream_id: details.stream_id(), expected: ExpectedVersion::NoStream, events: vec![event] }])
-        .await?;
+    commit(
+        &state,
+        &verified,
+        vec![StreamAppend { stream_id: details.stream_id(), expected: ExpectedVersion::NoStream, events: vec![event] }],
+    )
+    .await?;
     card_answer(&state, &verified.nft_id, "NFT created").await
 }
 
@@ -640,7 +648,11 @@ fn check_form_of_sale(value: Option<&str>, allowed: &[&str]) -> Result<(), ApiEr
         SignedIn,
     ),
 )]
-async fn record_purchase(State(state): State<AppState>, me: AuthUser, Fields(request): Fields<PurchaseRequest>) -> Result<Response, ApiError> {
+async fn record_purchase(
+    State(state): State<AppState>,
+    me: AuthUser,
+    Fields(request): Fields<PurchaseRequest>,
+) -> Result<Response, ApiError> {
     check_form_of_sale(request.form_of_sale.as_deref(), &["FIXEDPRICE", "AUCTION"])?;
     if let Some(quantity) = &request.sale_quantity
         && quantity.0 != "1"

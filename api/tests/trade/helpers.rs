@@ -53,7 +53,7 @@ pub struct Market {
     pub router: Router,
     pub indexer: IndexerHandle,
     pub projector: ProjectorHandle,
-    pub dir: tempfile::TempDir,
+    _dir: tempfile::TempDir,
 }
 
 /// A signed-up user with anvil account `account` linked.
@@ -132,13 +132,15 @@ impl Market {
             contract_address: Some(format!("{:#x}", chain.market)),
             ..ChainInfo::default()
         };
-        let state = AppState::new(config, store, read, projector_handle.clone()).unwrap().with_chain(chain_info, Some(indexer_handle.clone()));
+        let state =
+            AppState::new(config, store, read, projector_handle.clone()).unwrap().with_chain(chain_info, Some(indexer_handle.clone()));
         // A built UI's entry page, for the social-preview tags.
         let ui = dir.path().join("ui");
         std::fs::create_dir_all(&ui).unwrap();
-        std::fs::write(ui.join("index.html"), "<!doctype html><html><head><title>NFT Marketplace</title></head><body></body></html>").unwrap();
+        std::fs::write(ui.join("index.html"), "<!doctype html><html><head><title>NFT Marketplace</title></head><body></body></html>")
+            .unwrap();
         let router = api::app(state.clone(), &ui);
-        Self { chain, state, router, indexer: indexer_handle, projector: projector_handle, dir }
+        Self { chain, state, router, indexer: indexer_handle, projector: projector_handle, _dir: dir }
     }
 
     pub async fn send(&self, request: Request<Body>) -> Answer {
@@ -184,8 +186,7 @@ impl Market {
     pub async fn user(&self, name: &str, account: usize) -> User {
         let email = format!("{name}@example.com");
         let password = "correct horse battery";
-        let registration =
-            json!({ "email": email, "fullName": name, "username": name, "password": password, "confirmPassword": password });
+        let registration = json!({ "email": email, "fullName": name, "username": name, "password": password, "confirmPassword": password });
         self.json("POST", "/api/auth/register", None, registration).await.expect(200);
         let mails = self.get(&format!("/api/dev/mailbox?to={}", urlencode(&email)), None).await.expect(200);
         let code = mails.body()[0]["code"].as_str().unwrap().to_owned();
@@ -278,7 +279,8 @@ impl Form {
     }
 
     pub fn text(mut self, name: &str, value: &str) -> Self {
-        self.body.extend_from_slice(format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes());
+        self.body
+            .extend_from_slice(format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes());
         self
     }
 

@@ -164,7 +164,13 @@ mod tests {
             refund("1", ALICE_1, 1, 2),
             bid("1", ALICE_2, 3, 3),
             refund("1", BOB, 2, 3),
-            ChainEvent::AuctionEnded { token_id: "1".into(), auction_id: "a1".into(), winner: ALICE_2.into(), amount: format!("3{MATIC}"), origin: origin(4) },
+            ChainEvent::AuctionEnded {
+                token_id: "1".into(),
+                auction_id: "a1".into(),
+                winner: ALICE_2.into(),
+                amount: format!("3{MATIC}"),
+                origin: origin(4),
+            },
             bid("2", ALICE_1, 5, 5),
         ] {
             chain.push(event);
@@ -177,7 +183,8 @@ mod tests {
         Projector::new(store, db.clone()).await.unwrap().catch_up().await.unwrap();
 
         let page = my_bids(&db, &alice.to_string(), Page { page: 1, limit: 2 }).await.unwrap();
-        let rows: Vec<_> = page.data.iter().map(|b| (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str(), b.bidder_address.as_str())).collect();
+        let rows: Vec<_> =
+            page.data.iter().map(|b| (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str(), b.bidder_address.as_str())).collect();
         assert_eq!(rows, [("80001-2", "5", "BID", ALICE_1), ("80001-1", "3", "ALLOTED", ALICE_2)]);
         assert_eq!((page.total_items, page.last_page), (3, false));
         let next = my_bids(&db, &alice.to_string(), Page { page: 2, limit: 2 }).await.unwrap();
