@@ -146,6 +146,10 @@ pub struct Config {
     #[arg(long, env = "MAX_IMAGE_BYTES", default_value_t = 5 * 1024 * 1024)]
     pub max_image_bytes: usize,
 
+    /// Largest NFT image accepted by `/api/nft/ipfsupload`, in bytes.
+    #[arg(long, env = "MAX_NFT_FILE_BYTES", default_value_t = 20 * 1024 * 1024)]
+    pub max_nft_file_bytes: usize,
+
     /// Login, register, code and reset requests allowed per client address per minute (0: off).
     #[arg(long, env = "RATE_LIMIT_PER_IP", default_value_t = 10)]
     pub rate_limit_per_ip: u32,

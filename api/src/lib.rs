@@ -5,6 +5,7 @@
 
 pub mod auth;
 pub mod bootstrap;
+pub mod chain_receipts;
 pub mod config;
 pub mod dev;
 pub mod error;
@@ -13,6 +14,7 @@ pub mod mail;
 pub mod read_cache;
 pub mod routes;
 pub mod ui_files;
+pub mod ui_pages;
 
 use std::{path::Path, sync::Arc, time::Duration};
 
@@ -105,6 +107,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
         .merge(routes::social::router())
+        .merge(routes::trade::router(state.config.max_nft_file_bytes))
         .merge(routes::misc::router())
         .merge(routes::auth::router())
         .merge(routes::account::router(state.config.max_image_bytes))
@@ -112,11 +115,12 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(dev_mailbox)
         .merge(routes::chain::router())
         .merge(routes::metrics::router());
+    let nft_page = ui_pages::index_page(state.clone(), ui_dir.join("index.html"));
     let api = routes::openapi::serve(api)
         .layer(axum::middleware::from_fn(routes::metrics::count_responses))
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(SizeAbove::new(COMPRESS_ABOVE))))
         .with_state(state);
-    ui_files::with_ui(api, ui_dir)
+    ui_files::with_ui(api, ui_dir, nft_page)
 }
 
 /// API answers smaller than this go out as they are: below about one packet, compressing saves

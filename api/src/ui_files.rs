@@ -2,7 +2,7 @@
 //! sent precompressed (the UI build writes `.br` and `.gz` beside each asset; brotli when the
 //! browser accepts it, else gzip, else the plain file), hashed assets are cached for good, and
 //! everything else is revalidated. Unknown paths get `index.html`, so client-side routes load on
-//! refresh.
+//! refresh; an NFT page's path gets it with its social-preview tags (`crate::ui_pages`).
 
 use std::path::Path;
 
@@ -12,6 +12,7 @@ use axum::{
     http::{HeaderValue, header},
     middleware::{self, Next},
     response::Response,
+    routing::MethodRouter,
 };
 use tower_http::services::{ServeDir, ServeFile};
 
@@ -22,8 +23,9 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// on every use, so a deploy shows at once.
 const REVALIDATE: &str = "no-cache";
 
-/// `api` with the UI in `ui_dir` as its fallback, or `api` alone when no UI is built there.
-pub fn with_ui(api: Router, ui_dir: &Path) -> Router {
+/// `api` with the UI in `ui_dir` as its fallback, or `api` alone when no UI is built there;
+/// `nft_page` answers the NFT pages' paths.
+pub fn with_ui(api: Router, ui_dir: &Path, nft_page: MethodRouter) -> Router {
     let index = ui_dir.join("index.html");
     if !index.exists() {
         return api;
@@ -32,7 +34,12 @@ pub fn with_ui(api: Router, ui_dir: &Path) -> Router {
         .precompressed_br()
         .precompressed_gzip()
         .fallback(ServeFile::new(index).precompressed_br().precompressed_gzip());
-    api.fallback_service(Router::new().fallback_service(files).layer(middleware::from_fn(cache_control)))
+    let pages = Router::new()
+        .route("/nft/{id}", nft_page.clone())
+        .route("/explore/{id}", nft_page.clone())
+        .route("/auction/{id}", nft_page)
+        .fallback_service(files);
+    api.fallback_service(pages.layer(middleware::from_fn(cache_control)))
 }
 
 async fn cache_control(request: Request, next: Next) -> Response {

@@ -5,6 +5,7 @@
 //! * [`chain`]: the chain facts the indexer derives from the contract's logs.
 //! * [`catalog`]: off-chain facts about NFTs (titles, categories) only the server knows.
 //! * [`social`]: likes and bookmarks, one stream per user.
+//! * [`trade`]: which user sent a marketplace transaction, checked against its receipt.
 //!
 //! Nothing here knows about HTTP or read models: the API turns requests into commands, aggregates
 //! decide which events follow, and the store keeps them in one hash-chained global order.
@@ -14,6 +15,7 @@ pub mod catalog;
 pub mod chain;
 pub mod social;
 pub mod store;
+pub mod trade;
 
 pub use store::{
     AppendOutcome, ChainCoordinates, EventStore, ExpectedVersion, Metadata, NewEvent, Position, RecordedEvent, StoreError, StreamAppend,

@@ -128,7 +128,7 @@ fn with(mut value: Value, extra: Value) -> Value {
 /// card serialized for nobody starts with [`NO_FLAGS`] and a viewer's can be laid over it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Card<'a> {
+pub(crate) struct Card<'a> {
     is_liked: bool,
     is_bookmarked: bool,
     #[serde(flatten)]
@@ -170,7 +170,7 @@ impl<'a> UserFields<'a> {
     }
 }
 
-fn card<'a>(state: &'a AppState, view: &'a NftView, (is_liked, is_bookmarked): (bool, bool)) -> Card<'a> {
+pub(crate) fn card<'a>(state: &'a AppState, view: &'a NftView, (is_liked, is_bookmarked): (bool, bool)) -> Card<'a> {
     Card {
         is_liked,
         is_bookmarked,
@@ -482,7 +482,7 @@ pub(super) struct Paged<T> {
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code, reason = "a schema only")]
-pub(super) struct NftCard {
+pub(crate) struct NftCard {
     /// `{chainId}-{tokenId}`.
     #[schema(rename = "_id")]
     id: String,

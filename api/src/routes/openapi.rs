@@ -42,6 +42,7 @@ pub const BEARER: &str = "bearer";
         (name = "auth", description = "Sign-up, sign-in, passwords and e-mail"),
         (name = "account", description = "Profiles and wallet links"),
         (name = "nft", description = "NFT reads"),
+        (name = "trade", description = "Creating and trading NFTs: uploads, the record calls after each transaction, my bids"),
         (name = "misc", description = "Reference data, contact and client error reports"),
         (name = "chain", description = "Chain settings and the JSON-RPC proxy"),
         (name = "ops", description = "Health, metrics, files and this document"),

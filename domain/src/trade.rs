@@ -1,0 +1,603 @@
+//! Trading records: which user did what on chain.
+//!
+//! The chain is the truth for chain facts, and the indexer their only writer. What the chain
+//! cannot say is *which user* sent a transaction: the record calls of the API (mint, purchase,
+//! bid, sale update, stop, burn) prove it. The API reads the transaction's receipt over RPC and
+//! hands it here as a [`Transaction`]; [`decide`] checks it against what the caller claims
+//! ([`Claim`]) and the wallets linked to the caller, and answers the one event to record,
+//! [`TradeEvent::ChainActionRecorded`]. No client value is trusted: the token, the amounts and
+//! the sender all come from the receipt.
+//!
+//! Streams: `tx-{chain}-{hash}`, one per recorded transaction. It is appended with
+//! "no stream" expected, so the first record of a transaction wins for good and a replayed hash
+//! is a typed conflict that writes nothing.
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::chain::{ChainEvent, SaleType};
+
+/// What a recorded transaction did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ChainAction {
+    /// Minted a token (`/api/nft/generation`).
+    Mint,
+    /// Bought a token at its fixed or buy-now price.
+    Purchase,
+    /// Bid in an auction.
+    Bid,
+    /// Put a token on sale or changed its sale.
+    UpdateSale,
+    /// Took a token off sale.
+    StopSale,
+    /// Burned a token.
+    Burn,
+}
+
+impl ChainAction {
+    /// The action as a reader names it (`a purchase`).
+    fn described(self) -> &'static str {
+        match self {
+            Self::Mint => "a mint",
+            Self::Purchase => "a purchase",
+            Self::Bid => "a bid",
+            Self::UpdateSale => "a sale update",
+            Self::StopSale => "a stopped sale",
+            Self::Burn => "a burn",
+        }
+    }
+}
+
+/// Facts about trading only the server knows, past tense.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all_fields = "camelCase")]
+pub enum TradeEvent {
+    /// A user proved they sent a transaction of the marketplace contract, and what it did.
+    ChainActionRecorded {
+        /// What it did.
+        kind: ChainAction,
+        /// Chain id.
+        chain_id: u64,
+        /// Transaction hash (lower-case 0x-hex).
+        tx_hash: String,
+        /// The token it concerned (`{chain}-{token}`).
+        nft_id: String,
+        /// The user who sent it (through one of their linked wallets).
+        user_id: Uuid,
+        /// The block it was mined in.
+        block: u64,
+    },
+}
+
+impl TradeEvent {
+    /// The payload schema version.
+    pub const SCHEMA_VERSION: u32 = 1;
+
+    /// The past-tense type name stored in the envelope.
+    pub fn event_type(&self) -> &'static str {
+        match self {
+            Self::ChainActionRecorded { .. } => "ChainActionRecorded",
+        }
+    }
+
+    /// The stream this event belongs to.
+    pub fn stream_id(&self) -> String {
+        match self {
+            Self::ChainActionRecorded { chain_id, tx_hash, .. } => tx_stream(*chain_id, tx_hash),
+        }
+    }
+
+    /// This event as a [`crate::NewEvent`].
+    pub fn to_new_event(&self, metadata: crate::Metadata) -> Result<crate::NewEvent, crate::StoreError> {
+        crate::NewEvent::new(self.event_type(), Self::SCHEMA_VERSION, self, metadata)
+    }
+}
+
+/// The stream of one recorded transaction.
+pub fn tx_stream(chain_id: u64, tx_hash: &str) -> String {
+    format!("tx-{chain_id}-{}", tx_hash.to_ascii_lowercase())
+}
+
+/// A mined transaction as its receipt shows it, its marketplace logs decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transaction {
+    /// Its hash (lower-case 0x-hex).
+    pub hash: String,
+    /// Sender (lower-case 0x-hex).
+    pub from: String,
+    /// Recipient (`None` for a contract creation).
+    pub to: Option<String>,
+    /// Whether it succeeded (a reverted transaction is mined too).
+    pub succeeded: bool,
+    /// The block it was mined in.
+    pub block: u64,
+    /// The chain facts its logs of the marketplace contract establish, in log order.
+    pub events: Vec<ChainEvent>,
+}
+
+/// What a record call claims a transaction did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// Minted a token with this token URI.
+    Mint {
+        /// The metadata URI the token must carry.
+        token_uri: String,
+    },
+    /// Bought this token.
+    Purchase {
+        /// Token id (decimal).
+        token_id: String,
+    },
+    /// Bid on this token, for `amount` wei when the caller says.
+    Bid {
+        /// Token id (decimal).
+        token_id: String,
+        /// The amount the caller says they bid (wei), checked when given.
+        amount: Option<String>,
+    },
+    /// Set this token's sale to `sale_type` (or changed its price).
+    UpdateSale {
+        /// Token id (decimal).
+        token_id: String,
+        /// The sale the caller says they set.
+        sale_type: SaleType,
+    },
+    /// Took this token off sale.
+    StopSale {
+        /// Token id (decimal).
+        token_id: String,
+    },
+    /// Burned this token.
+    Burn {
+        /// Token id (decimal).
+        token_id: String,
+    },
+}
+
+impl Claim {
+    /// The action the claim is about.
+    pub fn action(&self) -> ChainAction {
+        match self {
+            Self::Mint { .. } => ChainAction::Mint,
+            Self::Purchase { .. } => ChainAction::Purchase,
+            Self::Bid { .. } => ChainAction::Bid,
+            Self::UpdateSale { .. } => ChainAction::UpdateSale,
+            Self::StopSale { .. } => ChainAction::StopSale,
+            Self::Burn { .. } => ChainAction::Burn,
+        }
+    }
+}
+
+/// Who records, on which chain and contract.
+#[derive(Clone, Debug)]
+pub struct Recorder<'a> {
+    /// Chain id.
+    pub chain_id: u64,
+    /// The marketplace contract (lower-case 0x-hex).
+    pub contract: &'a str,
+    /// The signed-in user.
+    pub user_id: Uuid,
+    /// The wallets linked to that user (lower-case 0x-hex).
+    pub wallets: &'a [String],
+}
+
+/// Why a transaction cannot be recorded. The messages are what the API answers.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TradeError {
+    /// The transaction reverted.
+    #[error("The transaction failed on chain; nothing was recorded")]
+    Failed,
+    /// It was sent to another address than the marketplace contract.
+    #[error("The transaction was not sent to the marketplace contract")]
+    ForeignContract,
+    /// Its sender is not a wallet linked to the caller.
+    #[error("The transaction was sent from {from}, which is not a wallet linked to your account")]
+    ForeignSender {
+        /// The sender.
+        from: String,
+    },
+    /// It did not do what the caller claims, for any token.
+    #[error("The transaction is not {}", .expected.described())]
+    WrongAction {
+        /// The action claimed.
+        expected: ChainAction,
+    },
+    /// It did what the caller claims, but to another token.
+    #[error("The transaction concerns token {actual}, not token {claimed}")]
+    WrongToken {
+        /// The token in the call.
+        claimed: String,
+        /// The token the transaction concerned.
+        actual: String,
+    },
+    /// The sender was not the one the action needs (the owner, the buyer, the bidder).
+    #[error("The transaction's {role} is {actual}, not its sender")]
+    NotSender {
+        /// Which party it names.
+        role: &'static str,
+        /// The address it names.
+        actual: String,
+    },
+    /// The token changed hands in the transaction, so it was no owner's sale change.
+    #[error("The token changed hands in this transaction: it is not {}", .expected.described())]
+    ChangedHands {
+        /// The action claimed.
+        expected: ChainAction,
+    },
+    /// The mint carries another token URI than the metadata named.
+    #[error("The token was minted with URI {actual}, not {claimed}")]
+    WrongTokenUri {
+        /// The URI in the call.
+        claimed: String,
+        /// The URI on chain.
+        actual: String,
+    },
+    /// The bid's amount differs from what the caller says.
+    #[error("The bid on chain is {actual} wei, not {claimed} wei")]
+    WrongAmount {
+        /// The amount in the call (wei).
+        claimed: String,
+        /// The amount on chain (wei).
+        actual: String,
+    },
+    /// The sale set on chain is another one than the caller says.
+    #[error("The transaction set the sale to {actual:?}, not {claimed:?}")]
+    WrongSale {
+        /// The sale in the call.
+        claimed: SaleType,
+        /// The sale on chain.
+        actual: SaleType,
+    },
+}
+
+/// Checks `tx` against `claim` for `recorder`, and answers the event that records it.
+pub fn decide(recorder: &Recorder<'_>, tx: &Transaction, claim: &Claim) -> Result<TradeEvent, TradeError> {
+    if !tx.succeeded {
+        return Err(TradeError::Failed);
+    }
+    if !tx.to.as_deref().is_some_and(|to| to.eq_ignore_ascii_case(recorder.contract)) {
+        return Err(TradeError::ForeignContract);
+    }
+    if !recorder.wallets.iter().any(|w| w.eq_ignore_ascii_case(&tx.from)) {
+        return Err(TradeError::ForeignSender { from: tx.from.clone() });
+    }
+    let token_id = match claim {
+        Claim::Mint { token_uri } => minted(tx, token_uri)?,
+        Claim::Purchase { token_id } => bought(tx, token_id)?,
+        Claim::Bid { token_id, amount } => bid(tx, token_id, amount.as_deref())?,
+        Claim::UpdateSale { token_id, sale_type } => sale_set(tx, token_id, *sale_type, claim.action())?,
+        Claim::StopSale { token_id } => sale_set(tx, token_id, SaleType::NotForSale, claim.action())?,
+        Claim::Burn { token_id } => burned(tx, token_id)?,
+    };
+    Ok(TradeEvent::ChainActionRecorded {
+        kind: claim.action(),
+        chain_id: recorder.chain_id,
+        tx_hash: tx.hash.to_ascii_lowercase(),
+        nft_id: format!("{}-{token_id}", recorder.chain_id),
+        user_id: recorder.user_id,
+        block: tx.block,
+    })
+}
+
+/// The first event `pick` accepts for the claimed token; else why not: the token another such
+/// event named, or no such event.
+fn find<'a, T>(
+    tx: &'a Transaction,
+    action: ChainAction,
+    claimed: &str,
+    pick: impl Fn(&'a ChainEvent) -> Option<(&'a str, T)>,
+) -> Result<T, TradeError> {
+    let mut other = None;
+    for (token, found) in tx.events.iter().filter_map(pick) {
+        if token == claimed {
+            return Ok(found);
+        }
+        other.get_or_insert(token);
+    }
+    Err(match other {
+        Some(actual) => TradeError::WrongToken { claimed: claimed.to_owned(), actual: actual.to_owned() },
+        None => TradeError::WrongAction { expected: action },
+    })
+}
+
+fn same(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
+fn minted(tx: &Transaction, token_uri: &str) -> Result<String, TradeError> {
+    let (token_id, creator, uri) = tx
+        .events
+        .iter()
+        .find_map(|e| match e {
+            ChainEvent::NftMinted { token_id, creator, token_uri, .. } => Some((token_id, creator, token_uri)),
+            _ => None,
+        })
+        .ok_or(TradeError::WrongAction { expected: ChainAction::Mint })?;
+    if !same(creator, &tx.from) {
+        return Err(TradeError::NotSender { role: "creator", actual: creator.clone() });
+    }
+    if uri != token_uri {
+        return Err(TradeError::WrongTokenUri { claimed: token_uri.to_owned(), actual: uri.clone() });
+    }
+    Ok(token_id.clone())
+}
+
+fn bought(tx: &Transaction, token_id: &str) -> Result<String, TradeError> {
+    let buyer = find(tx, ChainAction::Purchase, token_id, |e| match e {
+        ChainEvent::NftSold { token_id, buyer, .. } => Some((token_id.as_str(), buyer)),
+        _ => None,
+    })?;
+    // A sale the owner accepted (or anyone settled) is sent by the seller or a third party: the
+    // buyer must have sent it for it to be their purchase.
+    if !same(buyer, &tx.from) {
+        return Err(TradeError::NotSender { role: "buyer", actual: buyer.clone() });
+    }
+    Ok(token_id.to_owned())
+}
+
+fn bid(tx: &Transaction, token_id: &str, amount: Option<&str>) -> Result<String, TradeError> {
+    let (bidder, actual) = find(tx, ChainAction::Bid, token_id, |e| match e {
+        ChainEvent::BidPlaced { token_id, bidder, amount, .. } => Some((token_id.as_str(), (bidder, amount))),
+        _ => None,
+    })?;
+    if !same(bidder, &tx.from) {
+        return Err(TradeError::NotSender { role: "bidder", actual: bidder.clone() });
+    }
+    if let Some(claimed) = amount.filter(|claimed| claimed != actual) {
+        return Err(TradeError::WrongAmount { claimed: claimed.to_owned(), actual: actual.clone() });
+    }
+    Ok(token_id.to_owned())
+}
+
+/// A sale set by the token's owner: the contract lets only the owner list, relist, reprice or
+/// stop a token, but a sale or a transfer clears a listing too (a `SaleUpdated` to not for sale
+/// sent by the buyer or an approved operator). So the token must not have changed hands in the
+/// same transaction: then the sender, who passed the contract's owner check, is the owner.
+fn sale_set(tx: &Transaction, token_id: &str, claimed: SaleType, action: ChainAction) -> Result<String, TradeError> {
+    let changed_hands = tx.events.iter().any(|e| match e {
+        ChainEvent::NftSold { token_id: t, .. }
+        | ChainEvent::NftTransferred { token_id: t, .. }
+        | ChainEvent::NftBurned { token_id: t, .. } => t == token_id,
+        _ => false,
+    });
+    let set = find(tx, action, token_id, |e| match e {
+        ChainEvent::SaleUpdated { token_id, sale_type, .. } => Some((token_id.as_str(), Some(*sale_type))),
+        // A price change keeps the sale type (fixed price, or an auction without bids).
+        ChainEvent::PriceChanged { token_id, .. } if claimed != SaleType::NotForSale => Some((token_id.as_str(), None)),
+        _ => None,
+    })?;
+    if changed_hands {
+        return Err(TradeError::ChangedHands { expected: action });
+    }
+    match set {
+        Some(actual) if actual != claimed => Err(TradeError::WrongSale { claimed, actual }),
+        _ => Ok(token_id.to_owned()),
+    }
+}
+
+fn burned(tx: &Transaction, token_id: &str) -> Result<String, TradeError> {
+    let owner = find(tx, ChainAction::Burn, token_id, |e| match e {
+        ChainEvent::NftBurned { token_id, owner, .. } => Some((token_id.as_str(), owner)),
+        _ => None,
+    })?;
+    if !same(owner, &tx.from) {
+        return Err(TradeError::NotSender { role: "owner", actual: owner.clone() });
+    }
+    Ok(token_id.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chain::Origin;
+
+    const CONTRACT: &str = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
+    const ALICE: &str = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8";
+    const BOB: &str = "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc";
+    const HASH: &str = "0xABCDEF0000000000000000000000000000000000000000000000000000000001";
+    const USER: Uuid = Uuid::from_u128(7);
+
+    fn origin() -> Origin {
+        Origin { block_number: 12, block_time: 1_700_000_000, tx_hash: HASH.to_lowercase(), log_index: 0 }
+    }
+
+    fn sale(token: &str, sale_type: SaleType) -> ChainEvent {
+        ChainEvent::SaleUpdated {
+            token_id: token.into(),
+            sale_type,
+            price: "0".into(),
+            base_price: "0".into(),
+            end_time: 0,
+            auction_id: "0".into(),
+            origin: origin(),
+        }
+    }
+
+    fn sold(token: &str, buyer: &str, seller: &str) -> Vec<ChainEvent> {
+        vec![
+            sale(token, SaleType::NotForSale),
+            ChainEvent::NftTransferred { token_id: token.into(), from: seller.into(), to: buyer.into(), origin: origin() },
+            ChainEvent::NftSold {
+                token_id: token.into(),
+                auction_id: "0".into(),
+                buyer: buyer.into(),
+                seller: seller.into(),
+                price: "100".into(),
+                fee: "5".into(),
+                royalties: "0".into(),
+                seller_proceeds: "95".into(),
+                origin: origin(),
+            },
+        ]
+    }
+
+    fn bid_placed(token: &str, bidder: &str, amount: &str) -> ChainEvent {
+        ChainEvent::BidPlaced {
+            token_id: token.into(),
+            auction_id: "3".into(),
+            bidder: bidder.into(),
+            amount: amount.into(),
+            end_time: 1_700_003_600,
+            origin: origin(),
+        }
+    }
+
+    /// A successful transaction from `from` to the contract with these events.
+    fn given(from: &str, events: Vec<ChainEvent>) -> Transaction {
+        Transaction { hash: HASH.into(), from: from.into(), to: Some(CONTRACT.into()), succeeded: true, block: 12, events }
+    }
+
+    /// Alice (wallet ALICE) records `tx` with `claim`.
+    fn when(tx: &Transaction, claim: Claim) -> Result<TradeEvent, TradeError> {
+        let wallets = [ALICE.to_uppercase().replace("0X", "0x")];
+        decide(&Recorder { chain_id: 80001, contract: CONTRACT, user_id: USER, wallets: &wallets }, tx, &claim)
+    }
+
+    fn recorded(kind: ChainAction, token: &str) -> TradeEvent {
+        TradeEvent::ChainActionRecorded {
+            kind,
+            chain_id: 80001,
+            tx_hash: HASH.to_lowercase(),
+            nft_id: format!("80001-{token}"),
+            user_id: USER,
+            block: 12,
+        }
+    }
+
+    fn purchase(token: &str) -> Claim {
+        Claim::Purchase { token_id: token.into() }
+    }
+
+    #[test]
+    fn a_purchase_sent_by_the_buyer_is_recorded_for_the_caller() {
+        let tx = given(ALICE, sold("4", ALICE, BOB));
+        assert_eq!(when(&tx, purchase("4")), Ok(recorded(ChainAction::Purchase, "4")));
+    }
+
+    #[test]
+    fn a_failed_transaction_is_refused_before_anything_else() {
+        let tx = Transaction { succeeded: false, to: Some(BOB.into()), ..given(BOB, vec![]) };
+        assert_eq!(when(&tx, purchase("4")), Err(TradeError::Failed));
+    }
+
+    #[test]
+    fn a_transaction_to_another_contract_is_refused() {
+        let tx = Transaction { to: Some(BOB.into()), ..given(ALICE, sold("4", ALICE, BOB)) };
+        assert_eq!(when(&tx, purchase("4")), Err(TradeError::ForeignContract));
+        let creation = Transaction { to: None, ..given(ALICE, vec![]) };
+        assert_eq!(when(&creation, purchase("4")), Err(TradeError::ForeignContract));
+    }
+
+    #[test]
+    fn a_transaction_from_a_wallet_not_linked_to_the_caller_is_refused() {
+        let tx = given(BOB, sold("4", BOB, ALICE));
+        assert_eq!(when(&tx, purchase("4")), Err(TradeError::ForeignSender { from: BOB.into() }));
+    }
+
+    #[test]
+    fn a_purchase_of_another_token_or_no_purchase_at_all_is_refused() {
+        let tx = given(ALICE, sold("4", ALICE, BOB));
+        assert_eq!(when(&tx, purchase("5")), Err(TradeError::WrongToken { claimed: "5".into(), actual: "4".into() }));
+        let bid = given(ALICE, vec![bid_placed("4", ALICE, "10")]);
+        assert_eq!(when(&bid, purchase("4")), Err(TradeError::WrongAction { expected: ChainAction::Purchase }));
+    }
+
+    #[test]
+    fn a_sale_the_seller_accepted_is_not_the_sellers_purchase() {
+        // Alice accepts Bob's bid: she sent it, Bob bought.
+        let tx = given(ALICE, sold("4", BOB, ALICE));
+        assert_eq!(when(&tx, purchase("4")), Err(TradeError::NotSender { role: "buyer", actual: BOB.into() }));
+    }
+
+    #[test]
+    fn a_bid_is_recorded_and_its_amount_checked_when_given() {
+        let tx = given(ALICE, vec![bid_placed("4", ALICE, "1500")]);
+        assert_eq!(when(&tx, Claim::Bid { token_id: "4".into(), amount: None }), Ok(recorded(ChainAction::Bid, "4")));
+        assert_eq!(when(&tx, Claim::Bid { token_id: "4".into(), amount: Some("1500".into()) }), Ok(recorded(ChainAction::Bid, "4")));
+        assert_eq!(
+            when(&tx, Claim::Bid { token_id: "4".into(), amount: Some("2000".into()) }),
+            Err(TradeError::WrongAmount { claimed: "2000".into(), actual: "1500".into() })
+        );
+    }
+
+    #[test]
+    fn stopping_a_sale_is_recorded_only_when_the_token_stayed_with_its_owner() {
+        let stop = given(ALICE, vec![sale("4", SaleType::NotForSale)]);
+        assert_eq!(when(&stop, Claim::StopSale { token_id: "4".into() }), Ok(recorded(ChainAction::StopSale, "4")));
+
+        // A purchase clears the listing too, but the buyer did not stop anyone's sale.
+        let bought = given(ALICE, sold("4", ALICE, BOB));
+        assert_eq!(
+            when(&bought, Claim::StopSale { token_id: "4".into() }),
+            Err(TradeError::ChangedHands { expected: ChainAction::StopSale })
+        );
+        let listed = given(ALICE, vec![sale("4", SaleType::FixedPrice)]);
+        assert_eq!(
+            when(&listed, Claim::StopSale { token_id: "4".into() }),
+            Err(TradeError::WrongSale { claimed: SaleType::NotForSale, actual: SaleType::FixedPrice })
+        );
+    }
+
+    #[test]
+    fn a_sale_update_must_set_the_sale_the_caller_names() {
+        let auction = given(ALICE, vec![sale("4", SaleType::Auction)]);
+        let update = |sale_type| Claim::UpdateSale { token_id: "4".into(), sale_type };
+        assert_eq!(when(&auction, update(SaleType::Auction)), Ok(recorded(ChainAction::UpdateSale, "4")));
+        assert_eq!(
+            when(&auction, update(SaleType::FixedPrice)),
+            Err(TradeError::WrongSale { claimed: SaleType::FixedPrice, actual: SaleType::Auction })
+        );
+        let repriced = given(ALICE, vec![ChainEvent::PriceChanged { token_id: "4".into(), price: "7".into(), origin: origin() }]);
+        assert_eq!(when(&repriced, update(SaleType::FixedPrice)), Ok(recorded(ChainAction::UpdateSale, "4")));
+        assert_eq!(
+            when(&given(ALICE, vec![bid_placed("4", ALICE, "1")]), update(SaleType::Auction)),
+            Err(TradeError::WrongAction { expected: ChainAction::UpdateSale })
+        );
+    }
+
+    #[test]
+    fn a_burn_is_recorded_for_its_owner_only() {
+        let burn = given(ALICE, vec![ChainEvent::NftBurned { token_id: "4".into(), owner: ALICE.into(), origin: origin() }]);
+        assert_eq!(when(&burn, Claim::Burn { token_id: "4".into() }), Ok(recorded(ChainAction::Burn, "4")));
+        assert_eq!(
+            when(&burn, Claim::Burn { token_id: "9".into() }),
+            Err(TradeError::WrongToken { claimed: "9".into(), actual: "4".into() })
+        );
+    }
+
+    #[test]
+    fn a_mint_must_carry_the_uploaded_metadata_uri_and_be_the_senders() {
+        let mint = |creator: &str| {
+            given(
+                ALICE,
+                vec![ChainEvent::NftMinted {
+                    token_id: "8".into(),
+                    creator: creator.into(),
+                    token_uri: "ipfs://meta".into(),
+                    royalties: vec![],
+                    origin: origin(),
+                }],
+            )
+        };
+        let claim = |uri: &str| Claim::Mint { token_uri: uri.into() };
+        assert_eq!(when(&mint(ALICE), claim("ipfs://meta")), Ok(recorded(ChainAction::Mint, "8")));
+        assert_eq!(
+            when(&mint(ALICE), claim("ipfs://other")),
+            Err(TradeError::WrongTokenUri { claimed: "ipfs://other".into(), actual: "ipfs://meta".into() })
+        );
+        assert_eq!(when(&given(ALICE, vec![]), claim("ipfs://meta")), Err(TradeError::WrongAction { expected: ChainAction::Mint }));
+    }
+
+    #[test]
+    fn the_record_lives_in_the_transactions_own_stream_and_serializes_with_its_type() {
+        let event = recorded(ChainAction::Bid, "4");
+        assert_eq!(event.stream_id(), format!("tx-80001-{}", HASH.to_lowercase()));
+        let json = serde_json::to_value(&event).unwrap();
+        assert_eq!(
+            (json["type"].as_str(), json["kind"].as_str(), json["nftId"].as_str()),
+            (Some("ChainActionRecorded"), Some("BID"), Some("80001-4"))
+        );
+        assert_eq!(serde_json::from_value::<TradeEvent>(json).unwrap(), event);
+    }
+}
