@@ -125,4 +125,4 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
 
 /// API answers smaller than this go out as they are: below about one packet, compressing saves
 /// the client nothing and costs the server a compressor's set-up.
-const COMPRESS_ABOVE: u16 = 1024;
+pub(crate) const COMPRESS_ABOVE: u16 = 1024;

@@ -14,7 +14,13 @@ use axum::{
     response::Response,
     routing::MethodRouter,
 };
-use tower_http::services::{ServeDir, ServeFile};
+use tower_http::{
+    compression::{
+        CompressionLayer,
+        predicate::{DefaultPredicate, Predicate, SizeAbove},
+    },
+    services::ServeDir,
+};
 
 /// Vite names every file under `assets/` by a hash of its content: a new build makes new names,
 /// so a cached copy never goes stale.
@@ -23,23 +29,20 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// on every use, so a deploy shows at once.
 const REVALIDATE: &str = "no-cache";
 
-/// `api` with the UI in `ui_dir` as its fallback, or `api` alone when no UI is built there;
-/// `nft_page` answers the NFT pages' paths.
-pub fn with_ui(api: Router, ui_dir: &Path, nft_page: MethodRouter) -> Router {
-    let index = ui_dir.join("index.html");
-    if !index.exists() {
+/// `api` with the UI in `ui_dir` as its fallback, or `api` alone when no UI is built there.
+/// `index_page` answers every path that is no file: `index.html`, with an NFT page's preview
+/// tags (`crate::ui_pages`); it is compressed on the fly (the precompressed files are sent as
+/// they are).
+pub fn with_ui(api: Router, ui_dir: &Path, index_page: MethodRouter) -> Router {
+    if !ui_dir.join("index.html").exists() {
         return api;
     }
-    let files = ServeDir::new(ui_dir)
-        .precompressed_br()
-        .precompressed_gzip()
-        .fallback(ServeFile::new(index).precompressed_br().precompressed_gzip());
-    let pages = Router::new()
-        .route("/nft/{id}", nft_page.clone())
-        .route("/explore/{id}", nft_page.clone())
-        .route("/auction/{id}", nft_page)
-        .fallback_service(files);
-    api.fallback_service(pages.layer(middleware::from_fn(cache_control)))
+    let files = ServeDir::new(ui_dir).precompressed_br().precompressed_gzip().fallback(index_page);
+    let ui = Router::new()
+        .fallback_service(files)
+        .layer(middleware::from_fn(cache_control))
+        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(SizeAbove::new(crate::COMPRESS_ABOVE))));
+    api.fallback_service(ui)
 }
 
 async fn cache_control(request: Request, next: Next) -> Response {

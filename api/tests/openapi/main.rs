@@ -387,6 +387,12 @@ const NO_SUCCESS_HERE: &[(&str, &str)] = &[
     ("POST /api/auth/googlelogin", "needs Google's keys (tests/accounts fakes them)"),
     ("PUT /api/account/connectwallet", "needs a SIWE signature (tests/accounts signs one)"),
     ("PUT /api/account/disconnectwallet", "needs a linked wallet"),
+    ("POST /api/nft/generation", "needs a mined transaction (tests/trade records real ones on anvil)"),
+    ("POST /api/nft/fixedsale/purchase", "needs a mined transaction (tests/trade)"),
+    ("POST /api/nft/auction/placebid", "needs a mined transaction (tests/trade)"),
+    ("PUT /api/nft/update/{id}", "needs a mined transaction (tests/trade)"),
+    ("PUT /api/nft/stopsale/{nftId}", "needs a mined transaction (tests/trade)"),
+    ("DELETE /api/nft/burnnft/{nftid}", "needs a mined transaction (tests/trade)"),
 ];
 
 #[tokio::test]
