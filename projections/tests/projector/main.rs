@@ -15,6 +15,7 @@ use uuid::Uuid;
 mod batches;
 mod queries;
 mod replay;
+mod social;
 
 pub(crate) const CHAIN: u64 = 80001;
 

@@ -22,6 +22,7 @@ const login = (page: ReactNode) => <RequireAuth>{page}</RequireAuth>
 const guest = (page: ReactNode) => <GuestOnly>{page}</GuestOnly>
 
 const landing = () => import('@/features/landing/components/landing-page').then((m) => m.LandingPage)
+const nftDetail = () => import('@/features/nft-detail/components/nft-detail-page').then((m) => m.NftDetailPage)
 
 /** The routes of accounts-wallet-shell.md and marketplace.md. */
 export const routes: RouteObject[] = [
@@ -69,9 +70,15 @@ export const routes: RouteObject[] = [
       },
       { path: '/myprofile', ...screen(() => import('@/features/profile/components/my-profile-page').then((m) => m.MyProfilePage), login) },
       { path: '/user/:userId', ...screen(() => import('@/features/profile/components/user-profile-page').then((m) => m.UserProfilePage)) },
-      { path: '/mybids', element: <RequireAuth><NotFoundPage /></RequireAuth> },
+      { path: '/explore', ...screen(() => import('@/features/browse/components/browse-page').then((m) => () => <m.BrowsePage key="explore" formOfSale="FIXEDPRICE" />)) },
+      { path: '/auction', ...screen(() => import('@/features/browse/components/browse-page').then((m) => () => <m.BrowsePage key="auction" formOfSale="AUCTION" />)) },
+      { path: '/explore/:id', ...screen(nftDetail) },
+      { path: '/auction/:id', ...screen(nftDetail) },
+      { path: '/nft/:id', ...screen(nftDetail) },
+      { path: '/nft/update/:id', ...screen(() => import('@/features/create/components/update-nft-page').then((m) => m.UpdateNftPage), login) },
+      { path: '/mybids', ...screen(() => import('@/features/my-bids/components/my-bids-page').then((m) => m.MyBidsPage), login) },
       { path: '/favourites', element: <RequireAuth><NotFoundPage /></RequireAuth> },
-      { path: '/create-asset', element: <RequireAuth><NotFoundPage /></RequireAuth> },
+      { path: '/create-asset', ...screen(() => import('@/features/create/components/create-asset-page').then((m) => m.CreateAssetPage), login) },
       { path: '/privacy-policy', ...screen(() => import('@/features/static-pages/components/policy-page').then((m) => () => <m.PolicyPage kind="privacy" />)) },
       { path: '/terms-and-condition', ...screen(() => import('@/features/static-pages/components/policy-page').then((m) => () => <m.PolicyPage kind="terms" />)) },
       { path: '/frequently-asked-questions', ...screen(() => import('@/features/static-pages/components/faq-page').then((m) => m.FaqPage)) },
