@@ -34,6 +34,7 @@ import { ApiError } from '@/lib/api-client'
 import { useAppConfig } from '@/lib/app-config'
 import { useSession } from '@/lib/auth'
 import { useNftActions } from '@/lib/nft/actions'
+import { DETAIL_MESSAGE_DURATION } from '@/lib/nft/trade'
 import { nftDetailKey, toggleBookmark, toggleLike, useNftDetail } from '@/lib/nft/api'
 import { DESCRIPTION_PREVIEW_MAX, explorerLink, nftTitle, isLiveAuction, ownerAddress, royaltyFee, shortenAddress, TRANSACTION_FEE_PERCENT } from '@/lib/nft/format'
 import { useMetadataVerification } from '@/lib/nft/metadata'
@@ -171,7 +172,7 @@ function Details({ nft }: { nft: Nft }) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(nft.contractAddress)
-      notify('success', t('wallet.copied'))
+      notify('success', t('wallet.copied'), DETAIL_MESSAGE_DURATION)
     } catch (error) {
       console.error('Copy failed', error)
     }
