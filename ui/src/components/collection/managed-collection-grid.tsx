@@ -1,0 +1,71 @@
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { notify } from '../ui/toaster'
+import { errorMessage } from '@/lib/api-client'
+import { useBrowseCollections } from '@/lib/collection/browse-collections'
+import { useUser } from '@/lib/use-user'
+import { CollectionCard } from './collection-card'
+import { CollectionDialog } from './collection-dialog'
+import { CollectionGrid } from './collection-grid'
+import { canManageCollection, CollectionMenu } from './collection-menu'
+
+/**
+ * Collections from GET /api/collection/browse (everyone's, or one user's) with their creator's
+ * edit / delete menu and the update dialog; `detailPath` says where a card opens. `refreshKey`
+ * changing reloads from page 1 (after a create elsewhere on the page).
+ */
+export function ManagedCollectionGrid({
+  userId,
+  ownProfile = false,
+  enabled = true,
+  detailPath,
+  emptyText,
+  refreshKey = 0,
+}: {
+  userId?: string
+  ownProfile?: boolean
+  enabled?: boolean
+  detailPath: (id: string) => string
+  emptyText: string
+  refreshKey?: number
+}) {
+  const { t } = useTranslation()
+  const { user } = useUser()
+  const [editing, setEditing] = useState<string | null>(null)
+  const list = useBrowseCollections({
+    userId,
+    enabled,
+    onError: (error) => {
+      console.error('Could not load collections', error)
+      notify('error', errorMessage(error, t('common.genericError')))
+    },
+  })
+  const { refresh: reload } = list
+  const refresh = () => void reload()
+  // A refresh asked by the page (a collection created there) reloads the list.
+  const firstKey = useRef(refreshKey)
+  useEffect(() => {
+    if (refreshKey !== firstKey.current) void reload()
+  }, [refreshKey, reload])
+  return (
+    <>
+      <CollectionGrid
+        items={list.items}
+        isLoadingFirst={list.isLoadingFirst}
+        isLoadingMore={list.isLoadingMore}
+        hasMore={list.hasMore}
+        loadMore={list.loadMore}
+        emptyText={emptyText}
+        renderCard={(c) => (
+          <CollectionCard
+            collection={c}
+            to={detailPath(c._id)}
+            myUserId={user?.userId}
+            menu={canManageCollection(c, user?.userId, ownProfile) ? <CollectionMenu collection={c} onEdit={setEditing} onChanged={refresh} /> : undefined}
+          />
+        )}
+      />
+      <CollectionDialog open={!!editing} collectionId={editing} onClose={() => setEditing(null)} onSaved={refresh} />
+    </>
+  )
+}
