@@ -67,7 +67,7 @@ export function useInfinitePages<T>(
  * An invisible marker after a list: calls `onVisible` when it scrolls into view (with a margin,
  * so the next page is there before the user reaches the end).
  */
-export function useInfiniteSentinel(onVisible: () => void, enabled: boolean) {
+export function useInfiniteSentinel(onVisible: () => void, enabled: boolean, version: unknown = null) {
   const ref = useRef<HTMLDivElement | null>(null)
   const callback = useRef(onVisible)
   callback.current = onVisible
@@ -79,6 +79,8 @@ export function useInfiniteSentinel(onVisible: () => void, enabled: boolean) {
     }, { rootMargin: '400px 0px' })
     observer.observe(node)
     return () => observer.disconnect()
-  }, [enabled])
+    // `version` (the item count) observes again after each page: a marker still in view after a
+    // short page must ask for the next one.
+  }, [enabled, version])
   return ref
 }

@@ -28,7 +28,7 @@ export function CollectionGrid({
   emptyText: string
   renderCard: (collection: Collection) => ReactNode
 }) {
-  const sentinel = useInfiniteSentinel(loadMore, hasMore)
+  const sentinel = useInfiniteSentinel(loadMore, hasMore, items.length)
   if (isLoadingFirst) {
     return (
       <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="6">
