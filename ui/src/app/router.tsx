@@ -9,7 +9,10 @@ import { PasswordResetPage } from '@/features/auth/components/password-reset-pag
 import { SignInPage } from '@/features/auth/components/sign-in-page'
 import { SignUpPage } from '@/features/auth/components/sign-up-page'
 import { TokenExpiryPage } from '@/features/auth/components/token-expiry-page'
+import { CollectionDetailPage } from '@/features/collections/components/collection-detail-page'
+import { CollectionsPage } from '@/features/collections/components/collections-page'
 import { ContactPage } from '@/features/contact/components/contact-page'
+import { FavouritesPage } from '@/features/favourites/components/favourites-page'
 import { KycPage } from '@/features/kyc/components/kyc-page'
 import { LandingPage } from '@/features/landing/components/landing-page'
 import { EditProfilePage } from '@/features/profile/components/edit-profile-page'
@@ -21,6 +24,7 @@ import { SettingsShell } from '@/features/settings/components/settings-shell'
 import { ThemePage } from '@/features/settings/components/theme-page'
 import { FaqPage } from '@/features/static-pages/components/faq-page'
 import { PolicyPage } from '@/features/static-pages/components/policy-page'
+import { TrendingPage } from '@/features/trending/components/trending-page'
 import { GuestOnly, NotGoogle, RequireAuth } from './guards'
 import { RootLayout } from './root-layout'
 
@@ -58,9 +62,18 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: '/myprofile', element: <RequireAuth><MyProfilePage /></RequireAuth> },
+      { path: '/myprofile/collection/:id', element: <RequireAuth><CollectionDetailPage /></RequireAuth> },
       { path: '/user/:userId', element: <UserProfilePage /> },
+      { path: '/user/:uid/collection/:id', element: <CollectionDetailPage /> },
+      { path: '/collections', element: <CollectionsPage /> },
+      { path: '/collections/collection/:id', element: <CollectionDetailPage /> },
+      { path: '/collection/:id', element: <CollectionDetailPage /> },
+      { path: '/trending-sellers', element: <TrendingPage key="SELLER" type="SELLER" /> },
+      { path: '/trending-sellers/:id', element: <UserProfilePage defaultTab="inSale" backTo="/trending-sellers" /> },
+      { path: '/trending-creators', element: <TrendingPage key="CREATOR" type="CREATOR" /> },
+      { path: '/trending-creators/:id', element: <UserProfilePage defaultTab="created" backTo="/trending-creators" /> },
       { path: '/mybids', element: <RequireAuth><NotFoundPage /></RequireAuth> },
-      { path: '/favourites', element: <RequireAuth><NotFoundPage /></RequireAuth> },
+      { path: '/favourites', element: <RequireAuth><FavouritesPage /></RequireAuth> },
       { path: '/create-asset', element: <RequireAuth><NotFoundPage /></RequireAuth> },
       { path: '/privacy-policy', element: <PolicyPage kind="privacy" /> },
       { path: '/terms-and-condition', element: <PolicyPage kind="terms" /> },

@@ -81,9 +81,9 @@ export function CollectionCard({ collection, to, menu, myUserId }: { collection:
       <Link to={to} aria-label={collection.title}>
         <Box position="relative" h={{ base: '200px', md: '220px' }} bg="navy.900">
           {src ? <Image src={src} alt={collection.title} w="100%" h="100%" objectFit="cover" loading="lazy" /> : <HeroArt />}
-          <HStack position="absolute" bottom="3" left="3" bg="blackAlpha.600" color="white" px="2.5" py="1" borderRadius="full" fontSize="xs" gap="1.5" backdropFilter="blur(6px)">
+          <HStack position="absolute" bottom="3" left="3" bg="blackAlpha.600" color="white" px="2.5" py="1" borderRadius="full" fontSize="xs" gap="1.5" backdropFilter="blur(6px)" title={t('collections.nftCount')} aria-label={`${t('collections.nftCount')}: ${count}`}>
             <LuLayers />
-            <Text>{t('collections.items', { count })}</Text>
+            <Text>{count}</Text>
           </HStack>
         </Box>
       </Link>
