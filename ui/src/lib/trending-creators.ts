@@ -1,6 +1,7 @@
 import useSWR from 'swr'
 import { apiRequest } from './api-client'
-import { type Paged, useInfinitePages } from './paged'
+import type { Paged } from './nft/types'
+import { usePagedList } from './nft/use-paged-list'
 
 /** SELLER ranks users by what they sold, CREATOR by what they made. */
 export type TrendingType = 'SELLER' | 'CREATOR'
@@ -27,7 +28,12 @@ export const TRENDING_CREATORS_PATH = '/api/trendingcreators'
 
 /** GET /api/trendingcreators?type=&page=&limit=10, infinite (the trending pages). */
 export function useTrendingUsers(type: TrendingType, onError?: (error: unknown) => void) {
-  return useInfinitePages<TrendingUser>(TRENDING_CREATORS_PATH, { type }, { limit: TRENDING_PAGE_SIZE, onError })
+  return usePagedList<TrendingUser>(
+    TRENDING_CREATORS_PATH,
+    { type, limit: TRENDING_PAGE_SIZE },
+    async (path, query) => (await apiRequest<Paged<TrendingUser>>(path, { query })).body,
+    { onError },
+  )
 }
 
 /** The first page of trending sellers (the home slider); failures are only logged. */

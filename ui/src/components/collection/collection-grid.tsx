@@ -1,6 +1,6 @@
 import { Box, Center, SimpleGrid, Spinner, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
-import { useInfiniteSentinel } from '@/lib/paged'
+import { useSentinel } from '@/lib/nft/use-paged-list'
 import type { Collection } from '@/lib/collection/types'
 import { CardSkeleton } from '../skeletons'
 
@@ -12,24 +12,17 @@ export const CARD_SKELETONS = 6
  * there is none, and the next page loaded as the end of the grid scrolls into view.
  */
 export function CollectionGrid({
-  items,
-  isLoadingFirst,
-  isLoadingMore,
-  hasMore,
-  loadMore,
+  list,
   emptyText,
   renderCard,
 }: {
-  items: Collection[]
-  isLoadingFirst: boolean
-  isLoadingMore: boolean
-  hasMore: boolean
-  loadMore: () => void
+  list: { items: Collection[]; loadingFirst: boolean; loadingMore: boolean; done: boolean; loadMore: () => void; error?: unknown }
   emptyText: string
   renderCard: (collection: Collection) => ReactNode
 }) {
-  const sentinel = useInfiniteSentinel(loadMore, hasMore, items.length)
-  if (isLoadingFirst) {
+  const { items } = list
+  const sentinel = useSentinel(list.loadMore, !list.loadingFirst && !list.done && !list.error, items.length)
+  if (list.loadingFirst) {
     return (
       <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="6">
         {Array.from({ length: CARD_SKELETONS }, (_, i) => (
@@ -55,7 +48,7 @@ export function CollectionGrid({
         ))}
       </SimpleGrid>
       <Box ref={sentinel} h="1px" />
-      {isLoadingMore ? (
+      {list.loadingMore ? (
         <Center py="6">
           <Spinner color="brand.solid" />
         </Center>

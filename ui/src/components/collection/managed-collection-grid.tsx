@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { notify } from '../ui/toaster'
 import { errorMessage } from '@/lib/api-client'
@@ -35,26 +35,17 @@ export function ManagedCollectionGrid({
   const list = useBrowseCollections({
     userId,
     enabled,
+    refresh: refreshKey,
     onError: (error) => {
       console.error('Could not load collections', error)
       notify('error', errorMessage(error, t('common.genericError')))
     },
   })
-  const { refresh: reload } = list
-  const refresh = () => void reload()
-  // A refresh asked by the page (a collection created there) reloads the list.
-  const firstKey = useRef(refreshKey)
-  useEffect(() => {
-    if (refreshKey !== firstKey.current) void reload()
-  }, [refreshKey, reload])
+  const refresh = () => void list.refresh()
   return (
     <>
       <CollectionGrid
-        items={list.items}
-        isLoadingFirst={list.isLoadingFirst}
-        isLoadingMore={list.isLoadingMore}
-        hasMore={list.hasMore}
-        loadMore={list.loadMore}
+        list={list}
         emptyText={emptyText}
         renderCard={(c) => (
           <CollectionCard

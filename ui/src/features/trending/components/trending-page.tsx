@@ -5,7 +5,7 @@ import { PageContainer } from '@/components/page-container'
 import { SellerCard, SellerCardSkeleton } from '@/components/seller-card'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
-import { useInfiniteSentinel } from '@/lib/paged'
+import { useSentinel } from '@/lib/nft/use-paged-list'
 import { type TrendingType, useTrendingUsers } from '@/lib/trending-creators'
 import { useUser } from '@/lib/use-user'
 
@@ -25,7 +25,7 @@ export function TrendingPage({ type }: { type: TrendingType }) {
     console.error('Could not load trending users', error)
     notify('error', errorMessage(error, t('common.genericError')))
   })
-  const sentinel = useInfiniteSentinel(list.loadMore, list.hasMore, list.items.length)
+  const sentinel = useSentinel(list.loadMore, !list.loadingFirst && !list.done && !list.error, list.items.length)
   useEffect(() => {
     document.title = `${t(`trending.${section}.title`)} | ${t('app.name')}`
   }, [section, t])
@@ -37,7 +37,7 @@ export function TrendingPage({ type }: { type: TrendingType }) {
         </Heading>
         <Text color="fg.muted">{t(`trending.${section}.subtitle`)}</Text>
       </Stack>
-      {list.isLoadingFirst ? (
+      {list.loadingFirst ? (
         <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap="6">
           {Array.from({ length: SELLER_SKELETONS }, (_, i) => (
             <SellerCardSkeleton key={i} />
@@ -57,7 +57,7 @@ export function TrendingPage({ type }: { type: TrendingType }) {
             ))}
           </SimpleGrid>
           <Box ref={sentinel} h="1px" />
-          {list.isLoadingMore ? (
+          {list.loadingMore ? (
             <Center py="6">
               <Spinner color="brand.solid" />
             </Center>
