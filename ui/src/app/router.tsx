@@ -29,9 +29,10 @@ import { GuestOnly, NotGoogle, RequireAuth } from './guards'
 import { RootLayout } from './root-layout'
 
 /**
- * The routes of accounts-wallet-shell.md. The marketplace screens (explore, auction, collections,
- * NFT detail...) are not built yet and fall through to the 404 page; /create-asset, /mybids and
- * /favourites already carry their login guard and show the 404 page behind it until then.
+ * The routes of accounts-wallet-shell.md and marketplace.md. Collections, profile tabs,
+ * favourites and the trending pages are routed here; the trending seller and creator pages
+ * (/trending-sellers/{id}, /trending-creators/{id}) are the user's profile opened on In Sale or
+ * Created. Routes not built yet fall through to the 404 page behind their login guard.
  */
 export const routes: RouteObject[] = [
   {
