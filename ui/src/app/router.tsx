@@ -9,12 +9,14 @@ import { PasswordResetPage } from '@/features/auth/components/password-reset-pag
 import { SignInPage } from '@/features/auth/components/sign-in-page'
 import { SignUpPage } from '@/features/auth/components/sign-up-page'
 import { TokenExpiryPage } from '@/features/auth/components/token-expiry-page'
+import { BrowsePage } from '@/features/browse/components/browse-page'
 import { CollectionDetailPage } from '@/features/collections/components/collection-detail-page'
 import { CollectionsPage } from '@/features/collections/components/collections-page'
 import { ContactPage } from '@/features/contact/components/contact-page'
 import { FavouritesPage } from '@/features/favourites/components/favourites-page'
 import { KycPage } from '@/features/kyc/components/kyc-page'
 import { LandingPage } from '@/features/landing/components/landing-page'
+import { NftDetailPage } from '@/features/nft-detail/components/nft-detail-page'
 import { EditProfilePage } from '@/features/profile/components/edit-profile-page'
 import { MyProfilePage } from '@/features/profile/components/my-profile-page'
 import { ProfileViewPage } from '@/features/profile/components/profile-view-page'
@@ -29,8 +31,8 @@ import { GuestOnly, NotGoogle, RequireAuth } from './guards'
 import { RootLayout } from './root-layout'
 
 /**
- * The routes of accounts-wallet-shell.md and marketplace.md. Collections, profile tabs,
- * favourites and the trending pages are routed here; the trending seller and creator pages
+ * The routes of accounts-wallet-shell.md and marketplace.md. Browse, NFT detail, collections,
+ * profile tabs, favourites and the trending pages are routed here; the trending seller and creator pages
  * (/trending-sellers/{id}, /trending-creators/{id}) are the user's profile opened on In Sale or
  * Created. Routes not built yet fall through to the 404 page behind their login guard.
  */
@@ -65,6 +67,11 @@ export const routes: RouteObject[] = [
       { path: '/myprofile', element: <RequireAuth><MyProfilePage /></RequireAuth> },
       { path: '/myprofile/collection/:id', element: <RequireAuth><CollectionDetailPage /></RequireAuth> },
       { path: '/user/:userId', element: <UserProfilePage /> },
+      { path: '/explore', element: <BrowsePage key="explore" formOfSale="FIXEDPRICE" /> },
+      { path: '/auction', element: <BrowsePage key="auction" formOfSale="AUCTION" /> },
+      { path: '/explore/:id', element: <NftDetailPage /> },
+      { path: '/auction/:id', element: <NftDetailPage /> },
+      { path: '/nft/:id', element: <NftDetailPage /> },
       { path: '/user/:uid/collection/:id', element: <CollectionDetailPage /> },
       { path: '/collections', element: <CollectionsPage /> },
       { path: '/collections/collection/:id', element: <CollectionDetailPage /> },
