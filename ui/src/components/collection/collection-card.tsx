@@ -89,7 +89,7 @@ export function CollectionCard({ collection, to, menu, myUserId }: { collection:
       </Link>
       <Stack p="4" gap="2">
         <Flex justify="space-between" align="center" gap="2">
-          <ChakraLink asChild fontWeight="bold" fontSize="md" lineClamp={1} minW="0">
+          <ChakraLink asChild color="fg" fontWeight="bold" fontSize="md" lineClamp={1} minW="0">
             <Link to={to}>{collection.title}</Link>
           </ChakraLink>
           {menu}

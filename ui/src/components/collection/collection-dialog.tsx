@@ -106,7 +106,7 @@ export function CollectionDialog({ open, collectionId, onClose, onSaved }: { ope
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={(e) => (e.open ? undefined : close())} placement="center" size={{ base: 'full', sm: 'md' }}>
+    <Dialog.Root open={open} onOpenChange={(e) => (e.open ? undefined : close())} placement="center" size="md">
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
