@@ -13,9 +13,12 @@ import { BrowsePage } from '@/features/browse/components/browse-page'
 import { CollectionDetailPage } from '@/features/collections/components/collection-detail-page'
 import { CollectionsPage } from '@/features/collections/components/collections-page'
 import { ContactPage } from '@/features/contact/components/contact-page'
+import { CreateAssetPage } from '@/features/create/components/create-asset-page'
+import { UpdateNftPage } from '@/features/create/components/update-nft-page'
 import { FavouritesPage } from '@/features/favourites/components/favourites-page'
 import { KycPage } from '@/features/kyc/components/kyc-page'
 import { LandingPage } from '@/features/landing/components/landing-page'
+import { MyBidsPage } from '@/features/my-bids/components/my-bids-page'
 import { NftDetailPage } from '@/features/nft-detail/components/nft-detail-page'
 import { EditProfilePage } from '@/features/profile/components/edit-profile-page'
 import { MyProfilePage } from '@/features/profile/components/my-profile-page'
@@ -31,10 +34,10 @@ import { GuestOnly, NotGoogle, RequireAuth } from './guards'
 import { RootLayout } from './root-layout'
 
 /**
- * The routes of accounts-wallet-shell.md and marketplace.md. Browse, NFT detail, collections,
- * profile tabs, favourites and the trending pages are routed here; the trending seller and creator pages
- * (/trending-sellers/{id}, /trending-creators/{id}) are the user's profile opened on In Sale or
- * Created. Routes not built yet fall through to the 404 page behind their login guard.
+ * The routes of accounts-wallet-shell.md and marketplace.md: browse, NFT detail, create asset,
+ * update NFT, my bids, collections, profile tabs, favourites and the trending pages. The trending
+ * seller and creator pages (/trending-sellers/{id}, /trending-creators/{id}) are the user's profile
+ * opened on In Sale or Created.
  */
 export const routes: RouteObject[] = [
   {
@@ -80,9 +83,10 @@ export const routes: RouteObject[] = [
       { path: '/trending-sellers/:id', element: <UserProfilePage defaultTab="inSale" backTo="/trending-sellers" /> },
       { path: '/trending-creators', element: <TrendingPage key="CREATOR" type="CREATOR" /> },
       { path: '/trending-creators/:id', element: <UserProfilePage defaultTab="created" backTo="/trending-creators" /> },
-      { path: '/mybids', element: <RequireAuth><NotFoundPage /></RequireAuth> },
+      { path: '/mybids', element: <RequireAuth><MyBidsPage /></RequireAuth> },
       { path: '/favourites', element: <RequireAuth><FavouritesPage /></RequireAuth> },
-      { path: '/create-asset', element: <RequireAuth><NotFoundPage /></RequireAuth> },
+      { path: '/create-asset', element: <RequireAuth><CreateAssetPage /></RequireAuth> },
+      { path: '/nft/update/:id', element: <RequireAuth><UpdateNftPage /></RequireAuth> },
       { path: '/privacy-policy', element: <PolicyPage kind="privacy" /> },
       { path: '/terms-and-condition', element: <PolicyPage kind="terms" /> },
       { path: '/frequently-asked-questions', element: <FaqPage /> },

@@ -1,5 +1,5 @@
 import { Badge, Box, Flex, HStack, IconButton, Image, Menu, Portal, Stack, Text } from '@chakra-ui/react'
-import { useState } from 'react'
+import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FaHeart, FaRegHeart } from 'react-icons/fa6'
 import { LuEllipsisVertical, LuTimer } from 'react-icons/lu'
@@ -63,19 +63,39 @@ function AuctionPrices({ nft }: { nft: Nft }) {
 type Pending = 'burn' | 'stop' | 'remove' | null
 
 /**
+ * Runs after the menu closed: the menu hands focus back to its trigger as it closes, and a dialog
+ * opened before that would take the focus change for a click outside and close again.
+ */
+const afterMenuCloses = (open: () => void) => () => void setTimeout(open, 0)
+
+/**
  * An NFT in a grid (marketplace.md "NFT card"): image, title (25 chars), price or auction data,
  * creator and owner chips, age and likes. The owner gets a menu: Add to collection; Update NFT,
  * Stop Auction or Stop Sale; Burn NFT when not for sale. In a collection view (`collectionId`)
  * the menu holds only Remove from Collection. `onChanged` runs after an action changed the NFT.
+ * `footer` adds a row under the card's body (my bids: the bid and its status); `preview` (the
+ * update page's live preview) shows the card without the owner menu.
  */
-export function NftCard({ nft, collectionId, onChanged }: { nft: Nft; collectionId?: string; onChanged?: () => void }) {
+export function NftCard({
+  nft,
+  collectionId,
+  onChanged,
+  footer,
+  preview = false,
+}: {
+  nft: Nft
+  collectionId?: string
+  onChanged?: () => void
+  footer?: ReactNode
+  preview?: boolean
+}) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const me = useSession((s) => s.user?.userId)
   const actions = useNftActions(nft)
   const [pending, setPending] = useState<Pending>(null)
   const [adding, setAdding] = useState(false)
-  const isOwner = !!me && nft.currentOwner?.userId === me
+  const isOwner = !preview && !!me && nft.currentOwner?.userId === me
   const age = timeAgo(nft.createdAt || nft.updatedAt)
   const path = nftPath(nft)
 
@@ -133,12 +153,12 @@ export function NftCard({ nft, collectionId, onChanged }: { nft: Nft; collection
             <Menu.Positioner>
               <Menu.Content minW="48">
                 {collectionId ? (
-                  <Menu.Item value="remove" onSelect={() => setPending('remove')}>
+                  <Menu.Item value="remove" onSelect={afterMenuCloses(() => setPending('remove'))}>
                     {t('nft.card.removeFromCollection')}
                   </Menu.Item>
                 ) : (
                   <>
-                    <Menu.Item value="collection" onSelect={() => setAdding(true)}>
+                    <Menu.Item value="collection" onSelect={afterMenuCloses(() => setAdding(true))}>
                       {t('nft.card.addToCollection')}
                     </Menu.Item>
                     {nft.formOfSale === 'NOT_FOR_SALE' ? (
@@ -146,12 +166,12 @@ export function NftCard({ nft, collectionId, onChanged }: { nft: Nft; collection
                         {t('nft.card.updateNft')}
                       </Menu.Item>
                     ) : (
-                      <Menu.Item value="stop" onSelect={() => setPending('stop')}>
+                      <Menu.Item value="stop" onSelect={afterMenuCloses(() => setPending('stop'))}>
                         {stopLabel}
                       </Menu.Item>
                     )}
                     {nft.formOfSale === 'NOT_FOR_SALE' && (
-                      <Menu.Item value="burn" color="fg.error" onSelect={() => setPending('burn')}>
+                      <Menu.Item value="burn" color="fg.error" onSelect={afterMenuCloses(() => setPending('burn'))}>
                         {t('nft.card.burnNft')}
                       </Menu.Item>
                     )}
@@ -189,6 +209,11 @@ export function NftCard({ nft, collectionId, onChanged }: { nft: Nft; collection
         <Text fontSize="xs" color="fg.subtle">
           {t(age.key, { count: age.count })}
         </Text>
+        {footer && (
+          <Box borderTopWidth="1px" pt="3">
+            {footer}
+          </Box>
+        )}
       </Stack>
 
       {adding && <AddToCollectionDialog nftId={nft._id} open={adding} onClose={() => setAdding(false)} onAdded={onChanged} />}

@@ -1,12 +1,7 @@
 import { act, renderHook } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { SWRConfig } from 'swr'
 import { UserRejectedRequestError } from 'viem'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { useSession } from '@/lib/auth'
-import { useBusyStore } from '@/lib/busy-store'
-import { registerNavigator } from '@/lib/navigation'
-import { useWalletStore } from '@/lib/wallet-store'
 import { BUYER_ADDRESS, nftFixture, OWNER_ADDRESS, profileFixture } from '@/testing/nft'
 
 const connection = vi.hoisted(() => ({ current: { address: undefined as string | undefined, chainId: 80001 as number | undefined, status: 'disconnected' } }))
@@ -24,7 +19,16 @@ vi.mock('wagmi', async (importOriginal) => ({
 vi.mock('wagmi/actions', () => chain)
 vi.mock('@/components/ui/toaster', async (importOriginal) => ({ ...(await importOriginal<typeof import('@/components/ui/toaster')>()), notify }))
 
+// The suite shares one module graph per worker (isolate: false): other files may have loaded the
+// trade modules with the real wagmi already, so load fresh ones that see the mocks above, and the
+// stores they use from the same fresh graph.
+vi.resetModules()
 const { useNftActions } = await import('./actions')
+const { SWRConfig } = await import('swr')
+const { useSession } = await import('@/lib/auth')
+const { useBusyStore } = await import('@/lib/busy-store')
+const { registerNavigator } = await import('@/lib/navigation')
+const { useWalletStore } = await import('@/lib/wallet-store')
 
 const wrapper = ({ children }: { children: ReactNode }) => <SWRConfig value={{ provider: () => new Map() }}>{children}</SWRConfig>
 const HASH = `0x${'ab'.repeat(32)}`
