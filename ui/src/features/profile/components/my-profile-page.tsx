@@ -30,7 +30,7 @@ export function MyProfilePage() {
               </Button>
             }
           />
-          <ProfileTabs userId={user.userId} own />
+          <ProfileTabs key={user.userId} userId={user.userId} own />
         </>
       ) : (
         <ProfileSkeleton />

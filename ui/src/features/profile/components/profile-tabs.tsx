@@ -69,6 +69,9 @@ export function ProfileTabs({ userId, own, defaultTab = 'collections' }: { userI
   const counts = useProfileCounts(userId)
 
   const select = (next: string) => {
+    // Each tab opens with its own fresh search and sort: a search typed for Created would
+    // otherwise silently filter Owned too.
+    setFilter(DEFAULT_FILTER)
     const copy = new URLSearchParams(params)
     copy.set('tab', next)
     setParams(copy, { replace: true })
