@@ -116,6 +116,17 @@ describe('profile item tabs', () => {
     expect(queries(api, '/api/collection/browse')[1]).toEqual({ userId: 'u1', sortBy: 'DATE', orderBy: '0', limit: '9', page: '1' })
   })
 
+  it('without a collections figure in the profile counts, the Collections total is the list\'s totalItems', async () => {
+    const api = stubApi([
+      { path: '/api/account/getuserprofile/u2', body: other },
+      { path: '/api/nft/profilecounts/u2', body: { created: 5, owned: 4, inAuction: 1, inSale: 3 } },
+      { path: '/api/collection/browse', body: { data: [], currentPage: 1, lastPage: true, totalItems: 7 } },
+    ])
+    renderPage(<UserProfilePage />, { path: '/user/:userId', at: '/user/u2?tab=owned' })
+    expect(await screen.findByTestId('total-collections')).toHaveTextContent('7')
+    expect(queries(api, '/api/collection/browse')).toEqual([{ userId: 'u2', page: '1', limit: '1' }])
+  })
+
   it('the trending seller page opens the user on In Sale with a way back to the list', async () => {
     const api = stubApi([
       { path: '/api/account/getuserprofile/u2', body: other },

@@ -11,7 +11,7 @@ import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
 import { fetchNftPage, PAGE_SIZE } from '@/lib/nft/api'
 import { usePagedList } from '@/lib/nft/use-paged-list'
-import { profileCountsKey, type ProfileCounts, useProfileCounts } from '../api/profile-counts'
+import { collectionsTotalKey, profileCountsKey, type ProfileCounts, useCollectionsTotal, useProfileCounts } from '../api/profile-counts'
 import { DEFAULT_FILTER, type ItemFilter, ItemFilters } from '@/components/item-filters'
 
 export const PROFILE_TABS = ['collections', 'created', 'owned', 'inAuction', 'inSale'] as const
@@ -67,6 +67,7 @@ export function ProfileTabs({ userId, own, defaultTab = 'collections' }: { userI
   const [refreshKey, setRefreshKey] = useState(0)
   const [creating, setCreating] = useState(false)
   const counts = useProfileCounts(userId)
+  const collectionsTotal = useCollectionsTotal(userId, !!counts.data && counts.data.collections === undefined)
 
   const select = (next: string) => {
     // Each tab opens with its own fresh search and sort: a search typed for Created would
@@ -80,8 +81,9 @@ export function ProfileTabs({ userId, own, defaultTab = 'collections' }: { userI
   const refresh = () => {
     setRefreshKey((k) => k + 1)
     void mutate(profileCountsKey(userId))
+    void mutate(collectionsTotalKey(userId))
   }
-  const total = (key: keyof ProfileCounts) => counts.data?.[key]
+  const total = (key: keyof ProfileCounts) => (key === 'collections' ? (counts.data?.collections ?? collectionsTotal.data) : counts.data?.[key])
   const collectionPath = (id: string) => (own ? `/myprofile/collection/${encodeURIComponent(id)}` : `/user/${encodeURIComponent(userId)}/collection/${encodeURIComponent(id)}`)
 
   return (
