@@ -312,15 +312,15 @@ export function NftDetailPage() {
         </Stack>
         <Stack gap="5" minW="0">
           <Stack gap="2">
-            <HStack justify="space-between" align="start" gap="2">
-              <HStack gap="1" minW="0">
-                <Heading size={{ base: '2xl', md: '3xl' }} wordBreak="break-word" data-testid="detail-title">
+            <Flex justify="space-between" align="start" gap="2" wrap="wrap">
+              <HStack gap="1" minW="0" align="center">
+                <Heading size={{ base: 'xl', md: '3xl' }} wordBreak="break-word" data-testid="detail-title">
                   {nft.title}
                 </Heading>
                 <VerificationIcon state={verification.state} mismatch={verification.mismatch} verify={verification.verify} />
               </HStack>
               <Social nft={nft} />
-            </HStack>
+            </Flex>
             <Tooltip content={new Date(nft.createdAt).toLocaleString()}>
               <Text fontSize="sm" color="fg.subtle" w="fit-content" data-testid="created-ago">
                 {t('nft.created', { ago: t(created.key, { count: created.count }) })}
