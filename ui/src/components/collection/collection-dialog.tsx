@@ -3,7 +3,6 @@ import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuImagePlus, LuX } from 'react-icons/lu'
 import { errorMessage } from '@/lib/api-client'
-import { useBusyStore } from '@/lib/busy-store'
 import { useCollectionById } from '@/lib/collection/collection-by-id'
 import { COLLECTION_IMAGE_ACCEPT, createCollection, isAcceptedCollectionImage, updateCollection } from '@/lib/collection/save-collection'
 import { FormField } from '../ui/form-field'
@@ -29,13 +28,13 @@ export function validateCollection({ hasImage, title }: { hasImage: boolean; tit
  */
 export function CollectionDialog({ open, collectionId, onClose, onSaved }: { open: boolean; collectionId?: string | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation()
-  const busy = useBusyStore()
   const isUpdate = !!collectionId
   const existing = useCollectionById(open && isUpdate ? collectionId : null)
   const [file, setFile] = useState<File | null>(null)
   const [preview, setPreview] = useState<string | null>(null)
   const [title, setTitle] = useState('')
   const [errors, setErrors] = useState<Errors>({})
+  const [saving, setSaving] = useState(false)
   const inputRef = useRef<HTMLInputElement>(null)
 
   // Update mode: start from the collection's picture and title once they are loaded.
@@ -78,6 +77,7 @@ export function CollectionDialog({ open, collectionId, onClose, onSaved }: { ope
   }
 
   const close = () => {
+    if (saving) return
     if (isUpdate) clear()
     else setErrors({})
     onClose()
@@ -90,7 +90,7 @@ export function CollectionDialog({ open, collectionId, onClose, onSaved }: { ope
       setErrors(found)
       if (found.image || found.title) return
     }
-    busy.show(t(isUpdate ? 'collections.dialog.updating' : 'collections.dialog.creating'))
+    setSaving(true)
     try {
       if (isUpdate) await updateCollection(collectionId, title.trim(), file)
       else await createCollection(title.trim(), file as File)
@@ -101,7 +101,7 @@ export function CollectionDialog({ open, collectionId, onClose, onSaved }: { ope
     } catch (error) {
       notify('error', errorMessage(error, t('common.genericError')))
     } finally {
-      busy.hide()
+      setSaving(false)
     }
   }
 
@@ -159,10 +159,12 @@ export function CollectionDialog({ open, collectionId, onClose, onSaved }: { ope
                 </Stack>
               </Dialog.Body>
               <Dialog.Footer>
-                <Button variant="outline" onClick={close}>
+                <Button variant="outline" onClick={close} disabled={saving}>
                   {t('common.cancel')}
                 </Button>
-                <Button type="submit" colorPalette="brand">
+                {/* The progress message ('Collection creating...') shows in the button, above the
+                    dialog: the page's busy overlay would sit under it. */}
+                <Button type="submit" colorPalette="brand" loading={saving} loadingText={t(isUpdate ? 'collections.dialog.updating' : 'collections.dialog.creating')}>
                   {t(isUpdate ? 'collections.dialog.update' : 'collections.dialog.create')}
                 </Button>
               </Dialog.Footer>

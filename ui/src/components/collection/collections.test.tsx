@@ -48,7 +48,16 @@ describe('collection dialog', () => {
     expect(api).not.toHaveBeenCalled()
 
     await userEvent.type(screen.getByPlaceholderText('My collection'), 'Neon')
+    let release: () => void = () => {}
+    const gate = new Promise<void>((r) => (release = r))
+    const answer = api.getMockImplementation()!
+    api.mockImplementation(async (...args) => {
+      await gate
+      return answer(...args)
+    })
     await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByText('Collection creating...')).toBeInTheDocument()
+    release()
     expect(await screen.findByText('Collection Created!')).toBeInTheDocument()
     const [url, init] = api.mock.calls[0] as [string, RequestInit]
     expect(url).toBe('/api/collection')
