@@ -1,5 +1,5 @@
 import Cookies from 'js-cookie'
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { TOKEN_COOKIE, type UserProfile, useSession } from '@/lib/auth'
@@ -125,6 +125,26 @@ describe('profile item tabs', () => {
     renderPage(<UserProfilePage />, { path: '/user/:userId', at: '/user/u2?tab=owned' })
     expect(await screen.findByTestId('total-collections')).toHaveTextContent('7')
     expect(queries(api, '/api/collection/browse')).toEqual([{ userId: 'u2', page: '1', limit: '1' }])
+  })
+
+  it('another user loads their own tabs, and a new tab starts without the previous search', async () => {
+    const api = stubApi([
+      { path: '/api/account/getuserprofile/u2', body: other },
+      { path: '/api/account/getuserprofile/u3', body: { ...other, userId: 'u3', username: 'morpheus' } },
+      { path: /profilecounts\/u\d/, body: counts },
+      { path: /usersnftartwork\/u\d/, body: page([nft('n1', 'Owned piece')]) },
+    ])
+    const { router } = renderPage(<UserProfilePage />, { path: '/user/:userId', at: '/user/u2?tab=owned' })
+    expect(await screen.findByText('Owned piece')).toBeInTheDocument()
+    await userEvent.type(screen.getByPlaceholderText('Search owned NFTs'), 'cat{Enter}')
+    await waitFor(() => expect(queries(api, '/api/nft/usersnftartwork/u2').at(-1)?.search).toBe('cat'))
+    await userEvent.click(screen.getByTestId('tab-inSale'))
+    await waitFor(() => expect(queries(api, '/api/nft/usersnftartwork/u2').at(-1)).toEqual({ limit: '9', formOfSale: 'FIXEDPRICE', sortBy: 'DATE', orderBy: '0', page: '1' }))
+    expect(screen.getByPlaceholderText('Search NFTs on sale')).toHaveValue('')
+
+    await act(() => router.navigate('/user/u3?tab=owned'))
+    await waitFor(() => expect(queries(api, '/api/nft/usersnftartwork/u3')).toEqual([{ limit: '9', formOfSale: 'ALL', sortBy: 'DATE', orderBy: '0', page: '1' }]))
+    expect(queries(api, '/api/nft/profilecounts/u3')).toHaveLength(1)
   })
 
   it('the trending seller page opens the user on In Sale with a way back to the list', async () => {
