@@ -1,4 +1,4 @@
-import { Box, Flex, Heading, Image, Stack, Tag, Text } from '@chakra-ui/react'
+import { Box, Flex, Image, Stack, Tag, Text } from '@chakra-ui/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
@@ -51,17 +51,14 @@ export function CollectionDetailPage() {
           {data?.image ? <Image src={data.image} alt={data.title} w="100%" h="100%" objectFit="cover" /> : <HeroArt />}
         </Box>
         <Stack gap="2" minW="0">
-          <Tag.Root size="lg" borderRadius="full" colorPalette="brand" variant="subtle" w="fit-content" data-testid="collection-chip">
-            <Tag.Label>{data?.title ?? t('collections.fetching')}</Tag.Label>
+          <Tag.Root size="xl" borderRadius="full" colorPalette="brand" variant="subtle" w="fit-content" maxW="full" px="4" py="2" data-testid="collection-chip">
+            <Tag.Label as="h1" fontSize={{ base: 'lg', md: 'xl' }} fontWeight="bold">
+              {data?.title ?? t('collections.fetching')}
+            </Tag.Label>
             <Tag.EndElement>
               <Tag.CloseTrigger aria-label={t('collections.back')} onClick={() => navigate(-1)} />
             </Tag.EndElement>
           </Tag.Root>
-          {data ? (
-            <Heading as="h1" size="2xl" lineClamp={2}>
-              {data.title}
-            </Heading>
-          ) : null}
           {data?.creator?.username ? (
             <Text color="fg.muted" fontSize="sm">
               {t('collections.by')} @{data.creator.username}
