@@ -67,7 +67,8 @@ export function ProfileTabs({ userId, own, defaultTab = 'collections' }: { userI
   const [refreshKey, setRefreshKey] = useState(0)
   const [creating, setCreating] = useState(false)
   const counts = useProfileCounts(userId)
-  const collectionsTotal = useCollectionsTotal(userId, !!counts.data && counts.data.collections === undefined)
+  // The collection count comes from the collection list when the NFT counts lack it (or failed).
+  const collectionsTotal = useCollectionsTotal(userId, counts.data ? counts.data.collections === undefined : !!counts.error)
 
   const select = (next: string) => {
     // Each tab opens with its own fresh search and sort: a search typed for Created would
