@@ -1,8 +1,8 @@
-import { Badge, Box, Flex, HStack, IconButton, Image, Menu, Portal, Stack, Text } from '@chakra-ui/react'
+import { Badge, Box, Center, Flex, HStack, IconButton, Image, Menu, Portal, Stack, Text } from '@chakra-ui/react'
 import { type ReactNode, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FaHeart, FaRegHeart } from 'react-icons/fa6'
-import { LuEllipsisVertical, LuTimer } from 'react-icons/lu'
+import { LuEllipsisVertical, LuImageOff, LuTimer } from 'react-icons/lu'
 import { Link, useNavigate } from 'react-router'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
@@ -10,7 +10,7 @@ import { useSession } from '@/lib/auth'
 import { useNftActions } from '@/lib/nft/actions'
 import { removeFromCollection } from '@/lib/nft/api'
 import { formatRemaining, useCountdown } from '@/lib/nft/countdown'
-import { cardTitle } from '@/lib/nft/format'
+import { cardTitle, nftTitle } from '@/lib/nft/format'
 import type { Nft } from '@/lib/nft/types'
 import { timeAgo } from '@/lib/time-ago'
 import { AddToCollectionDialog } from './add-to-collection-dialog'
@@ -128,9 +128,15 @@ export function NftCard({
       data-testid="nft-card"
       position="relative"
     >
-      <Link to={path} aria-label={nft.title}>
+      <Link to={path} aria-label={nftTitle(nft)}>
         <Box position="relative" bg="bg.muted" aspectRatio={1}>
-          <Image src={nft.file} alt={nft.title} w="100%" h="100%" objectFit="cover" loading="lazy" />
+          {nft.file ? (
+            <Image src={nft.file} alt={nftTitle(nft)} w="100%" h="100%" objectFit="cover" loading="lazy" />
+          ) : (
+            <Center h="100%" color="fg.subtle">
+              <LuImageOff size="32" />
+            </Center>
+          )}
           <HStack position="absolute" top="3" left="3" bg="blackAlpha.600" color="white" px="2.5" py="1" borderRadius="full" fontSize="xs" gap="1.5" backdropFilter="blur(6px)" data-testid="card-likes">
             {nft.isLiked ? <FaHeart color="#ec4899" /> : <FaRegHeart />}
             <Text>{nft.totalLikes ?? 0}</Text>
@@ -184,8 +190,8 @@ export function NftCard({
       )}
       <Stack p="4" gap="3" flex="1">
         <Link to={path}>
-          <Text fontWeight="bold" fontSize="md" lineClamp={1} title={nft.title}>
-            {cardTitle(nft.title)}
+          <Text fontWeight="bold" fontSize="md" lineClamp={1} title={nftTitle(nft)}>
+            {cardTitle(nftTitle(nft))}
           </Text>
         </Link>
         {nft.formOfSale === 'AUCTION' ? (

@@ -11,6 +11,9 @@ export const DESCRIPTION_PREVIEW_MAX = 200
 export const TRANSACTION_FEE_PERCENT = 5
 
 export const cardTitle = (title: string | null | undefined) => truncate(title, CARD_TITLE_MAX)
+
+/** The title to show: a token minted outside the app has none yet, so its token id stands in. */
+export const nftTitle = (nft: Pick<Nft, 'title' | 'nftTokenId'>) => nft.title || `#${nft.nftTokenId}`
 export const cardUsername = (username: string | null | undefined) => truncate(username, CARD_USERNAME_MAX)
 export { shortenAddress }
 

@@ -52,7 +52,9 @@ export function useMetadataVerification(nft: Nft | undefined, gateway: string) {
   const run = useRef(0)
 
   const verify = useCallback(async (): Promise<{ state: VerificationState; mismatch: MetadataField | null }> => {
-    if (!nft?.metadataUrl) {
+    // The metadata URL the server recorded at creation, else the token URI read from the chain.
+    const url = nft?.metadataUrl || nft?.tokenUri
+    if (!nft || !url) {
       setState('failed')
       return { state: 'failed', mismatch: null }
     }
@@ -61,7 +63,7 @@ export function useMetadataVerification(nft: Nft | undefined, gateway: string) {
     setMismatch(null)
     let result: { state: VerificationState; mismatch: MetadataField | null }
     try {
-      const response = await fetch(fetchableUrl(nft.metadataUrl, gateway), { headers: { Accept: 'application/json' } })
+      const response = await fetch(fetchableUrl(url, gateway), { headers: { Accept: 'application/json' } })
       if (!response.ok) throw new Error(`HTTP ${response.status}`)
       const field = metadataMismatch((await response.json()) as Metadata, nft)
       result = field ? { state: 'unverified', mismatch: field } : { state: 'verified', mismatch: null }
@@ -76,7 +78,7 @@ export function useMetadataVerification(nft: Nft | undefined, gateway: string) {
     return result
   }, [nft, gateway])
 
-  const key = nft ? `${nft._id} ${nft.metadataUrl} ${nft.title} ${nft.description} ${nft.file}` : ''
+  const key = nft ? `${nft._id} ${nft.metadataUrl || nft.tokenUri} ${nft.title} ${nft.description} ${nft.file}` : ''
   useEffect(() => {
     if (key) void verify()
     // Re-check only when what is compared changes, not on every revalidation of the same NFT.

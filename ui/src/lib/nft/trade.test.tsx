@@ -151,4 +151,21 @@ describe('trade actions', () => {
     expect(JSON.parse((fetchMock.mock.calls[0] as [string, RequestInit])[1].body as string)).toEqual({ formOfSale: 'AUCTION', nftid: '80001-1', bidAmount: '0.25', transactionHash: HASH })
     expect(notify).toHaveBeenCalledWith('success', 'Successfully bidded for the token', 600000)
   })
+
+  it('accepts the top bid with acceptOffer and, with no record call, waits until the detail shows the new owner', async () => {
+    signInAs(OWNER_ADDRESS)
+    const sold = nftFixture({ formOfSale: 'NOT_FOR_SALE', currentOwner: { userId: 'u-c', username: 'c', fullName: 'C', avatar: '', ownerAddress: BUYER_ADDRESS } })
+    let reads = 0
+    fetchMock.mockImplementation(async () => {
+      reads += 1
+      // The indexer needs a moment: the first read still shows the auction.
+      const body = reads === 1 ? nftFixture({ formOfSale: 'AUCTION' }) : sold
+      return new Response(JSON.stringify({ statuscode: 200, body, message: '' }), { status: 200 })
+    })
+    const { result } = renderHook(() => useNftActions(nftFixture({ formOfSale: 'AUCTION' })), { wrapper })
+    await act(async () => void (await result.current.answerOffer(true)))
+    expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'acceptOffer', args: [1n, true] })
+    expect(fetchMock.mock.calls.slice(0, 2).map(([url]) => url)).toEqual(['/api/nft/detail/80001-1', '/api/nft/detail/80001-1'])
+    expect(notify).toHaveBeenCalledWith('success', 'Offer Accepted!', undefined)
+  })
 })

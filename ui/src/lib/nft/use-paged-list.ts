@@ -26,7 +26,9 @@ export function usePagedList<T>(
   const swr = useSWRInfinite<Paged<T>>(
     getKey,
     ([, p, q, page]: readonly [string, string, string, number]) => fetchPage(p, { ...(JSON.parse(q) as PagedQuery), page }),
-    { revalidateFirstPage: false, revalidateOnFocus: false, shouldRetryOnError: false, onError },
+    // Loading a further page leaves the loaded ones alone; coming back to a list reloads every
+    // loaded page (a trade on the detail page may have changed them).
+    { revalidateFirstPage: false, revalidateOnMount: true, revalidateOnFocus: false, shouldRetryOnError: false, onError },
   )
   const pages = swr.data ?? []
   const last = pages[pages.length - 1]

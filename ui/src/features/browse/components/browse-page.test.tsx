@@ -94,6 +94,17 @@ describe('browse pages', () => {
     expect(exploreCalls(api).map((url) => new URLSearchParams(url.split('?')[1]).get('page'))).toEqual(['1', '2'])
   })
 
+  it('reloads the loaded pages when the user comes back to the list', async () => {
+    const api = stubApi([categories, { path: '/api/nft/explore/', body: page(nfts('x', 1)) }])
+    const { router } = renderRoutes([...routes, { path: '/elsewhere', element: <p>elsewhere</p> }], '/explore')
+    await screen.findByText('x item 0')
+    await act(() => router.navigate('/elsewhere'))
+    await screen.findByText('elsewhere')
+    await act(() => router.navigate(-1))
+    await screen.findByText('x item 0')
+    await waitFor(() => expect(exploreCalls(api)).toHaveLength(2))
+  })
+
   it('says so when nothing matches', async () => {
     stubApi([categories, { path: '/api/nft/explore/', body: page([]) }])
     renderRoutes(routes, '/explore?search=zzz')

@@ -16,7 +16,12 @@ export const SEARCH_DEBOUNCE_MS = 400
 
 function CategoryBar({ value, onChange }: { value: string; onChange: (id: string) => void }) {
   const { t } = useTranslation()
-  const { data, isLoading } = useCategories()
+  const { data, isLoading, error } = useCategories()
+  useEffect(() => {
+    if (!error) return
+    console.error('Could not load the categories', error)
+    notify('error', errorMessage(error, t('browse.loadFailed')))
+  }, [error, t])
   const all = [{ id: 'all', categoryName: t('browse.all') }, ...(data ?? [])]
   return (
     <HStack gap="2" overflowX="auto" pb="1" css={{ scrollbarWidth: 'thin' }} data-testid="category-bar" role="tablist">

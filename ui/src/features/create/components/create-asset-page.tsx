@@ -36,6 +36,10 @@ import { SaleFields } from './sale-fields'
 /** The image types the picker offers and the upload takes (PNG, JPEG, SVG). */
 export const ASSET_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml']
 
+/** The longest name and description the upload takes (the server refuses longer ones). */
+export const MAX_TITLE_CHARS = 500
+export const MAX_DESCRIPTION_CHARS = 10_000
+
 type Minted = { hash: Hash; receipt: TransactionReceipt }
 
 /** Without the field: a field's error goes away as soon as the user edits it. */
@@ -243,7 +247,7 @@ export function CreateAssetPage() {
               borderRadius="2xl"
               bg="bg.panel"
               overflow="hidden"
-              aspectRatio={1}
+              aspectRatio={{ base: 4 / 3, md: 1 }}
               w="100%"
               display="grid"
               placeItems="center"
@@ -252,7 +256,7 @@ export function CreateAssetPage() {
             >
               <button type="button" onClick={() => fileInput.current?.click()} disabled={step !== 0} data-testid="asset-image-button">
                 {preview ? (
-                  <Image src={preview} alt={t('createAsset.previewAlt')} w="100%" h="100%" objectFit="cover" />
+                  <Image src={preview} alt={t('createAsset.previewAlt')} w="100%" h="100%" objectFit="contain" />
                 ) : (
                   <Stack align="center" gap="2" color="fg.muted" p="6">
                     <LuImagePlus size="40" />
@@ -274,7 +278,7 @@ export function CreateAssetPage() {
               }}
             />
             {detailErrors.file && (
-              <Text color="fg.error" fontSize="sm" data-testid="asset-file-error">
+              <Text color="fg.error" fontSize="xs" data-testid="asset-file-error">
                 {t(detailErrors.file)}
               </Text>
             )}
@@ -294,11 +298,12 @@ export function CreateAssetPage() {
             {step === 0 ? (
               <Form onSubmit={onNext} gap="5" data-testid="create-step-0">
                 <FormField label={t('createAsset.name')} error={detailErrors.title && t(detailErrors.title)}>
-                  <Input value={details.title} placeholder={t('createAsset.namePlaceholder')} onChange={(e) => setDetail('title', e.target.value)} data-testid="asset-title" />
+                  <Input value={details.title} maxLength={MAX_TITLE_CHARS} placeholder={t('createAsset.namePlaceholder')} onChange={(e) => setDetail('title', e.target.value)} data-testid="asset-title" />
                 </FormField>
                 <FormField label={t('createAsset.description')} error={detailErrors.description && t(detailErrors.description)}>
                   <Textarea
                     rows={4}
+                    maxLength={MAX_DESCRIPTION_CHARS}
                     value={details.description}
                     placeholder={t('createAsset.descriptionPlaceholder')}
                     onChange={(e) => setDetail('description', e.target.value)}
@@ -355,7 +360,7 @@ export function CreateAssetPage() {
                         {t('createAsset.royalty')}
                       </Text>
                       <Text fontSize="sm" color="fg.muted">
-                        {royalties.length > 0 ? t('createAsset.royaltySummary', { count: royalties.length, total: royaltyTotal }) : t('createAsset.royaltyHint')}
+                        {royalties.length > 0 ? t('createAsset.royaltyTotal', { total: royaltyTotal }) : t('createAsset.royaltyHint')}
                       </Text>
                       {royalties.length > 0 && (
                         <Stack gap="1" data-testid="asset-royalties">
@@ -377,7 +382,7 @@ export function CreateAssetPage() {
                         <LuPercent /> {t('createAsset.editRoyalty')}
                       </Button>
                       {saleErrors.royalty && (
-                        <Text color="fg.error" fontSize="sm" data-testid="royalty-error">
+                        <Text color="fg.error" fontSize="xs" data-testid="royalty-error">
                           {t(saleErrors.royalty)}
                         </Text>
                       )}

@@ -67,7 +67,6 @@ export function RowsDialog<R extends { id: string }>({
       setError(null)
     }
     // Only when it opens: the draft is the user's until Save or Close.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open])
 
   const isEmpty = (row: R) => columns.every((c) => !String(row[c.field] ?? '').trim())
@@ -100,11 +99,11 @@ export function RowsDialog<R extends { id: string }>({
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={(e) => !e.open && onClose()} size={{ base: 'full', md: 'lg' }} placement="center">
+    <Dialog.Root open={open} onOpenChange={(e) => !e.open && onClose()} size="lg" placement="center">
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
-          <Dialog.Content data-testid={testId}>
+          <Dialog.Content data-testid={testId} mx="3">
             <Dialog.Header>
               <Dialog.Title>{title}</Dialog.Title>
             </Dialog.Header>
@@ -128,7 +127,7 @@ export function RowsDialog<R extends { id: string }>({
                       {columns.map((c) => (
                         <Input
                           key={c.field}
-                          flex={c.flex ?? 1}
+                          flex={{ base: 'none', sm: c.flex ?? 1 }}
                           aria-label={`${c.label} ${index + 1}`}
                           placeholder={c.placeholder}
                           inputMode={c.inputMode}

@@ -3,16 +3,16 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useSession } from '@/lib/auth'
 import { useWalletStore } from '@/lib/wallet-store'
-import type { Nft } from '@/lib/nft/types'
 import { callBody, stubApi } from '@/testing/fetch'
 import { renderPage } from '@/testing/render'
+import type { Nft } from '@/lib/nft/types'
 
 const connection = vi.hoisted(() => ({ current: { address: undefined as string | undefined, chainId: 80001, status: 'disconnected' } }))
 vi.mock('wagmi', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi')>()), useConnection: () => connection.current }))
 const chain = vi.hoisted(() => ({ simulateContract: vi.fn(), writeContract: vi.fn(), waitForTransactionReceipt: vi.fn() }))
 vi.mock('wagmi/actions', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi/actions')>()), ...chain }))
 
-const { UpdateNftPage } = await import('./update-nft-page')
+const { UpdateNftPage, previewNft } = await import('./update-nft-page')
 
 const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
@@ -69,6 +69,15 @@ describe('update NFT', () => {
     vi.unstubAllGlobals()
   })
 
+  it('previews the sale as typed: valid prices, 0 for what is not a price yet', () => {
+    const end = inOneDay()
+    const auction = previewNft(nft(), { formOfSale: 'AUCTION', price: '', basePrice: '1.5', buyPrice: '-2', auctionEnd: end })
+    expect(auction.formOfSale).toBe('AUCTION')
+    expect(auction.currentAuction).toMatchObject({ auctionStartPrice: '1.5', auctionBuyNowPrice: '0', auctionEnded: false, auctionEndHours: new Date(end).toISOString() })
+    const fixed = previewNft(nft(), { formOfSale: 'FIXEDPRICE', price: '2.25', basePrice: '1', buyPrice: '3', auctionEnd: end })
+    expect(fixed).toMatchObject({ formOfSale: 'FIXEDPRICE', fixedPrice: '2.25', currentAuction: null, title: 'Pink cat' })
+  })
+
   it('refuses an NFT that is on sale, and one the user does not own', async () => {
     api(nft({ formOfSale: 'FIXEDPRICE', fixedPrice: '1' }))
     const first = render()
@@ -83,7 +92,7 @@ describe('update NFT', () => {
 
   it('offers fixed price and auction only, applies the price and date rules, and previews the card live', async () => {
     const fetchMock = api(nft())
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     const form = await screen.findByTestId('update-form')
     expect(within(form).getAllByRole('radio').map((r) => r.closest('label')?.textContent)).toEqual(['Fixed price', 'Auction'])
@@ -121,7 +130,7 @@ describe('update NFT', () => {
     api(nft())
     connection.current = { address: OTHER, chainId: 80001, status: 'connected' }
     useWalletStore.setState({ walletType: 'Other', walletAddress: OTHER })
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     await user.type(await screen.findByLabelText('Price (MATIC)'), '2')
     await user.click(screen.getByTestId('update-submit'))
@@ -131,7 +140,7 @@ describe('update NFT', () => {
 
   it('toggles the sale on chain, waits for 1 confirmation, records it and goes to /myprofile', async () => {
     const fetchMock = api(nft())
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     await user.click(await screen.findByText('Auction'))
     await user.type(screen.getByLabelText('Base price (MATIC)'), '1')
@@ -164,7 +173,7 @@ describe('update NFT', () => {
   it('shows the server message of a failed update and closes the overlay', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     api(nft(), { status: 400, message: 'The transaction does not list this NFT' })
-    const user = userEvent.setup()
+    const user = userEvent.setup({ delay: null })
     render()
     await user.type(await screen.findByLabelText('Price (MATIC)'), '2')
     await user.click(screen.getByTestId('update-submit'))

@@ -112,14 +112,14 @@ export function UpdateNftPage() {
     body = <Notice text={t('updateNft.onSale')} to={`/nft/${nft._id}`} />
   } else {
     body = (
-      <Flex gap={{ base: '8', md: '12' }} direction={{ base: 'column-reverse', md: 'row' }} align="start">
+      <Flex gap={{ base: '8', md: '12' }} direction={{ base: 'column', md: 'row' }} align="start">
         <Form onSubmit={onSubmit} gap="6" flex="1" w="100%" data-testid="update-form">
           <SaleFields values={sale} errors={errors} onChange={onChange} forms={['FIXEDPRICE', 'AUCTION']} now={new Date()} />
           <GradientButton type="submit" alignSelf={{ base: 'stretch', md: 'start' }} px="10" loading={submitting} data-testid="update-submit">
             {t('updateNft.submit')}
           </GradientButton>
         </Form>
-        <Stack gap="3" w={{ base: '100%', md: '320px' }} flexShrink={0} data-testid="update-preview">
+        <Stack gap="3" w={{ base: '100%', md: '320px' }} maxW={{ base: 'sm', md: 'none' }} flexShrink={0} data-testid="update-preview">
           <Text fontWeight="medium" fontSize="sm" color="fg.muted">
             {t('updateNft.preview')}
           </Text>

@@ -11,7 +11,10 @@ export type BidStatus = 'BID' | 'ALLOTED' | 'REFUNDED'
 /** One of the caller's bids (marketplace.md section 3, "Bid item"). */
 export type MyBid = {
   id: string | number
-  nftData: Nft
+  /** The NFT as lists show it (absent only if the server could not load it). */
+  nftData?: Nft | null
+  /** `{chain}-{token}`. */
+  nftId?: string
   /** MATIC. */
   bidAmount: string
   status: BidStatus

@@ -1,6 +1,7 @@
 import { Badge, Box, Center, Heading, HStack, Link, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import { LuExternalLink } from 'react-icons/lu'
+import { Link as RouterLink } from 'react-router'
 import { CARD_SKELETONS, NftCard } from '@/components/nft'
 import { PageContainer } from '@/components/page-container'
 import { CardSkeleton } from '@/components/skeletons'
@@ -65,24 +66,31 @@ export function MyBidsPage() {
     body = (
       <Box>
         <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="6" data-testid="my-bids">
-          {list.items.map((bid) => (
-            <NftCard
-              key={bid.id}
-              nft={bid.nftData}
-              onChanged={() => void list.refresh()}
-              footer={
-                <HStack justify="space-between" gap="3" data-testid="my-bid">
-                  <Stack gap="0">
-                    <Text fontSize="xs" color="fg.muted">
-                      {t('myBids.yourBid')}
-                    </Text>
-                    <Price value={bid.bidAmount} fontWeight="semibold" />
-                  </Stack>
-                  <BidStatusBadge bid={bid} />
-                </HStack>
-              }
-            />
-          ))}
+          {list.items.map((bid) => {
+            const footer = (
+              <HStack justify="space-between" gap="3" data-testid="my-bid">
+                <Stack gap="0">
+                  <Text fontSize="xs" color="fg.muted">
+                    {t('myBids.yourBid')}
+                  </Text>
+                  <Price value={bid.bidAmount} fontWeight="semibold" />
+                </Stack>
+                <BidStatusBadge bid={bid} />
+              </HStack>
+            )
+            if (bid.nftData) return <NftCard key={bid.id} nft={bid.nftData} onChanged={() => void list.refresh()} footer={footer} />
+            // Without the NFT's data (it could not be loaded), the bid still shows, linking to the NFT.
+            return (
+              <Stack key={bid.id} gap="3" p="4" bg="bg.panel" borderRadius="2xl" borderWidth="1px" boxShadow="card" data-testid="nft-card">
+                {bid.nftId && (
+                  <Link asChild fontWeight="bold">
+                    <RouterLink to={`/nft/${bid.nftId}`}>{t('myBids.viewNft')}</RouterLink>
+                  </Link>
+                )}
+                {footer}
+              </Stack>
+            )
+          })}
         </SimpleGrid>
         <Box ref={sentinel} h="1px" />
         {list.loadingMore && (

@@ -1,5 +1,5 @@
 import { Box, Button, Center, Flex, HStack, Link as ChakraLink, Skeleton, Stack, Text } from '@chakra-ui/react'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuExternalLink } from 'react-icons/lu'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
@@ -42,9 +42,19 @@ export function BidsTab({
   const { explorerUrl } = useAppConfig()
   const auctions = useNftInAuction(nftId)
   const auctionId = auctions.data?.[0]?.auctionId
-  const list = usePagedList<Bid>(auctionId ? bidHistoryPath(nftId, auctionId) : null, { limit: BID_PAGE_SIZE, version }, fetchBids, {
+  const list = usePagedList<Bid>(auctionId ? bidHistoryPath(nftId, auctionId) : null, { limit: BID_PAGE_SIZE }, fetchBids, {
     onError: (error) => console.error('Could not load bids', error),
   })
+  // A bid, a rejection or a sale changed the NFT: reload the open auction and its bids.
+  const { refresh } = list
+  const { mutate: reloadAuction } = auctions
+  const seen = useRef(version)
+  useEffect(() => {
+    if (seen.current === version) return
+    seen.current = version
+    void reloadAuction()
+    void refresh()
+  }, [version, refresh, reloadAuction])
   const [confirm, setConfirm] = useState<null | boolean>(null)
 
   const loading = auctions.isLoading || list.loadingFirst

@@ -137,7 +137,7 @@ describe('NFT detail', () => {
   it('lists the bids with Accept and Reject on the top row for the owner, behind the confirmation', async () => {
     signIn('u-owner')
     const bidder = { userId: 'u-b', username: 'bob', fullName: 'Bob Bidder', avatar: '' }
-    serve(auctionFixture(), {
+    const api = serve(auctionFixture(), {
       bids: [
         { id: 2, bidAmount: '1.2', status: 'BID', createdAt: new Date().toISOString(), transactionHash: '0x2', bidder },
         { id: 1, bidAmount: '1', status: 'REFUNDED', createdAt: new Date().toISOString(), transactionHash: '0x1', bidder },
@@ -146,6 +146,8 @@ describe('NFT detail', () => {
     renderRoutes(routes, '/auction/80001-1')
     const rows = await screen.findAllByTestId('bid-row')
     expect(rows).toHaveLength(2)
+    const bidCall = api.mock.calls.map(([url]) => String(url)).find((url) => url.startsWith('/api/nft/bidhistory/'))
+    expect(bidCall).toBe('/api/nft/bidhistory/80001-1/7/?limit=10&page=1')
     expect(within(rows[0]).getByRole('button', { name: 'Accept' })).toBeInTheDocument()
     expect(within(rows[1]).queryByRole('button', { name: 'Accept' })).not.toBeInTheDocument()
     fireEvent.click(within(rows[0]).getByRole('button', { name: 'Reject' }))

@@ -34,8 +34,9 @@ import { ApiError } from '@/lib/api-client'
 import { useAppConfig } from '@/lib/app-config'
 import { useSession } from '@/lib/auth'
 import { useNftActions } from '@/lib/nft/actions'
+import { DETAIL_MESSAGE_DURATION } from '@/lib/nft/trade'
 import { nftDetailKey, toggleBookmark, toggleLike, useNftDetail } from '@/lib/nft/api'
-import { DESCRIPTION_PREVIEW_MAX, explorerLink, isLiveAuction, ownerAddress, royaltyFee, shortenAddress, TRANSACTION_FEE_PERCENT } from '@/lib/nft/format'
+import { DESCRIPTION_PREVIEW_MAX, explorerLink, nftTitle, isLiveAuction, ownerAddress, royaltyFee, shortenAddress, TRANSACTION_FEE_PERCENT } from '@/lib/nft/format'
 import { useMetadataVerification } from '@/lib/nft/metadata'
 import type { Nft } from '@/lib/nft/types'
 import { currentPath, navigateTo, signInPath } from '@/lib/navigation'
@@ -52,8 +53,8 @@ function Artwork({ nft }: { nft: Nft }) {
   const [state, setState] = useState<'loading' | 'loaded' | 'error'>('loading')
   return (
     <Box position="relative" borderRadius="2xl" overflow="hidden" bg="bg.muted" aspectRatio={1} borderWidth="1px" data-testid="detail-image">
-      {state === 'loading' && <Skeleton position="absolute" inset="0" data-testid="image-placeholder" />}
-      {state === 'error' ? (
+      {state === 'loading' && nft.file && <Skeleton position="absolute" inset="0" data-testid="image-placeholder" />}
+      {state === 'error' || !nft.file ? (
         <Center h="100%" color="fg.subtle" flexDirection="column" gap="2">
           <LuImageOff size="40" />
           <Text fontSize="sm">{t('nft.imageFailed')}</Text>
@@ -171,7 +172,7 @@ function Details({ nft }: { nft: Nft }) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(nft.contractAddress)
-      notify('success', t('wallet.copied'))
+      notify('success', t('wallet.copied'), DETAIL_MESSAGE_DURATION)
     } catch (error) {
       console.error('Copy failed', error)
     }
@@ -193,6 +194,7 @@ function Details({ nft }: { nft: Nft }) {
       <Row label={t('nft.blockchain')}>{t('nft.polygon')}</Row>
       <Row label={t('nft.royaltyFee')}>{`${royaltyFee(nft)}%`}</Row>
       <Row label={t('nft.transactionFee')}>{`${TRANSACTION_FEE_PERCENT}%`}</Row>
+      {(nft.file || tokenLink) && (
       <Flex gap="4" pt="3" pb="1" wrap="wrap">
         {nft.file && (
           <ChakraLink href={nft.file} target="_blank" rel="noreferrer" color="brand.fg" fontSize="sm" data-testid="ipfs-link">
@@ -205,6 +207,7 @@ function Details({ nft }: { nft: Nft }) {
           </ChakraLink>
         )}
       </Flex>
+      )}
     </Stack>
   )
 }
@@ -275,7 +278,7 @@ export function NftDetailPage() {
   const me = useSession((s) => s.user?.userId)
   const actions = useNftActions(nft, { onDetailPage: true })
   const verification = useMetadataVerification(nft, ipfsGateway)
-  useMetaTags(nft ? { title: `${nft.title} | ${t('app.name')}`, description: truncate(nft.description, DESCRIPTION_PREVIEW_MAX), image: nft.file } : null)
+  useMetaTags(nft ? { title: `${nftTitle(nft)} | ${t('app.name')}`, description: truncate(nft.description, DESCRIPTION_PREVIEW_MAX), image: nft.file } : null)
 
   if (error instanceof ApiError && error.statuscode === 404) return <NotFoundPage />
   if (isLoading || !nft) {
@@ -315,7 +318,7 @@ export function NftDetailPage() {
             <Flex justify="space-between" align="start" gap="2" wrap="wrap">
               <HStack gap="1" minW="0" align="center">
                 <Heading size={{ base: 'xl', md: '3xl' }} wordBreak="break-word" data-testid="detail-title">
-                  {nft.title}
+                  {nftTitle(nft)}
                 </Heading>
                 <VerificationIcon state={verification.state} mismatch={verification.mismatch} verify={verification.verify} />
               </HStack>

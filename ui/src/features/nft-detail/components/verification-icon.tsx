@@ -4,6 +4,7 @@ import { LuBadgeCheck, LuBadgeX, LuShieldQuestion } from 'react-icons/lu'
 import { notify } from '@/components/ui/toaster'
 import { Tooltip } from '@/components/ui/tooltip'
 import type { MetadataField, VerificationState } from '@/lib/nft/metadata'
+import { DETAIL_MESSAGE_DURATION } from '@/lib/nft/trade'
 
 /**
  * The metadata verification icon: a spinner while checking, a check when verified, a cross when
@@ -32,9 +33,10 @@ export function VerificationIcon({
             : t('nft.verify.unverified')
   const again = async () => {
     const result = await verify()
-    if (result.state === 'verified') notify('success', t('nft.verify.verified'))
-    else if (result.state === 'failed') notify('error', t('nft.verify.failed'))
-    else if (result.mismatch) notify('error', t('nft.verify.mismatch', { field: t(`nft.verify.fields.${result.mismatch}`) }))
+    // Snackbars on the detail page stay 600000 ms.
+    if (result.state === 'verified') notify('success', t('nft.verify.verified'), DETAIL_MESSAGE_DURATION)
+    else if (result.state === 'failed') notify('error', t('nft.verify.failed'), DETAIL_MESSAGE_DURATION)
+    else if (result.mismatch) notify('error', t('nft.verify.mismatch', { field: t(`nft.verify.fields.${result.mismatch}`) }), DETAIL_MESSAGE_DURATION)
   }
   return (
     <Tooltip content={label}>
