@@ -105,6 +105,20 @@ test('sign up, link the dev wallet, and Create on the home page opens /create-as
   await page.waitForURL(/\/create-asset$/)
 })
 
+test("a new user's profile tabs and favourites are empty, with zero totals", async () => {
+  await open('/myprofile?tab=created')
+  await page.getByText('No NFTs found').waitFor({ timeout: 20000 })
+  for (const tab of ['created', 'owned', 'inAuction', 'inSale']) assert.equal(await page.getByTestId(`total-${tab}`).innerText(), '0')
+  await page.getByTestId('tab-owned').click()
+  await page.getByPlaceholder('Search owned NFTs').waitFor()
+  await page.getByText('No NFTs found').waitFor()
+  await open('/favourites?type=nft-bookmark')
+  await page.getByText('no data').waitFor({ timeout: 20000 })
+  await page.getByRole('tab', { name: /Auctions/ }).click()
+  await page.waitForURL(/type=auction-bookmark/)
+  await page.getByText('no data').waitFor()
+})
+
 test('create a collection: the image first, then the title, then it shows on the profile', async () => {
   await open('/myprofile')
   await page.getByText('No collections yet').waitFor()
