@@ -147,7 +147,7 @@ test('mint a fixed-price NFT and add it to the collection from its card', async 
   await page.getByRole('menuitem', { name: 'Add to collection' }).click()
   const dialog = page.getByTestId('add-to-collection-dialog')
   await dialog.getByRole('button', { name: new RegExp(collectionTitle) }).click()
-  await page.getByTestId('snackbar').filter({ hasNotText: 'Connected!' }).first().waitFor()
+  await page.locator('[data-testid="snackbar"][data-type="success"]').first().waitFor()
   await dialog.waitFor({ state: 'detached' })
 
   // The collection detail lists it (its fixed-price NFTs).
