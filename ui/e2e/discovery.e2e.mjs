@@ -212,22 +212,23 @@ test("the profile's tabs: totals, the NFT where it belongs, filters that reload"
 })
 
 test('trending sellers and creators: cards or No Data, and a card opens the profile', async () => {
-  await open('/trending-sellers')
-  await page.getByRole('heading', { name: 'Trending sellers' }).waitFor()
-  await page.locator('[data-testid="seller-card"], [data-testid="empty-message"]').first().waitFor({ timeout: 20000 })
-  await open('/trending-creators')
-  await page.getByRole('heading', { name: 'Trending creators' }).waitFor()
-  // The new user created an NFT: they rank among the creators, and their card opens /myprofile.
-  const mine = page.getByTestId('seller-card').filter({ hasText: `@${user.username}` })
-  for (let i = 0; i < 10 && !(await mine.count()); i += 1) {
-    await page.mouse.wheel(0, 4000)
-    await page.waitForTimeout(500)
+  for (const [path, heading] of [['/trending-sellers', 'Trending sellers'], ['/trending-creators', 'Trending creators']]) {
+    await open(path)
+    await page.getByRole('heading', { name: heading }).waitFor()
+    await page.locator('[data-testid="seller-card"], [data-testid="empty-message"]').first().waitFor({ timeout: 20000 })
+    const cards = page.getByTestId('seller-card')
+    if (!(await cards.count())) continue
+    // The signed-in user's own card opens /myprofile, anyone else's /user/{id}.
+    const mine = cards.filter({ hasText: `@${user.username}` })
+    if (await mine.count()) assert.equal(await mine.getByRole('link').getAttribute('href'), '/myprofile')
+    const href = await cards.first().getByRole('link').getAttribute('href')
+    assert.match(href ?? '', /^\/myprofile$|^\/user\/[^/]+$/)
+    await cards.first().getByRole('link').click()
+    await page.waitForURL((url) => url.pathname === href)
   }
-  await mine.waitFor({ timeout: 20000 })
-  await mine.getByRole('link').click()
-  await page.waitForURL(/\/myprofile$/)
   await open(`/trending-creators/${userId}`)
   await page.getByRole('link', { name: /Back to the list/ }).waitFor()
+  await page.getByText(`@${user.username}`).waitFor()
 })
 
 test('favourites: a bookmarked NFT is listed under NFTs, not under auctions', async () => {
