@@ -226,9 +226,14 @@ test('trending sellers and creators: cards or No Data, and a card opens the prof
     await cards.first().getByRole('link').click()
     await page.waitForURL((url) => url.pathname === href)
   }
-  await open(`/trending-creators/${userId}`)
-  await page.getByRole('link', { name: /Back to the list/ }).waitFor()
-  await page.getByText(`@${user.username}`).waitFor()
+  // A visitor's view of a creator page: the profile with a way back (the user's own id would
+  // go to /myprofile).
+  const visitor = await browser.newPage()
+  await visitor.goto(`${BASE}/trending-creators/${userId}`)
+  await visitor.getByRole('link', { name: /Back to the list/ }).waitFor({ timeout: 20000 })
+  await visitor.getByText(`@${user.username}`).waitFor()
+  assert.equal(await visitor.getByRole('tab', { name: /Created/ }).getAttribute('aria-selected'), 'true')
+  await visitor.close()
 })
 
 test('favourites: a bookmarked NFT is listed under NFTs, not under auctions', async () => {
