@@ -35,6 +35,10 @@ const nfts = [
   ['#f97316', '#db2777', 'Cosmic Jellyfish Collection'],
 ].map(([a, b, title], i) => ({
   _id: `nft${i}`,
+  nftTokenId: String(i + 1),
+  formOfSale: 'FIXEDPRICE',
+  createdAt: new Date(Date.now() - (i + 2) * 86_400_000).toISOString(),
+  currentAuction: null,
   file: art(a, b),
   title,
   fixedPrice: [0.25, 1.5, 12.75, 0.08, 3, 1234.5][i],
@@ -106,11 +110,55 @@ const profile = {
   authProvider: 'EMAIL',
   connectedWallet: [],
 }
+const auctions = nfts.slice(0, 4).map((n, i) => ({
+  ...n,
+  _id: `auc${i}`,
+  nftTokenId: String(20 + i),
+  formOfSale: 'AUCTION',
+  currentAuction: { auctionId: `a${i}`, auctionStartPrice: '0.5', auctionBuyNowPrice: '4', auctionHighestBid: '0.9', auctionEndHours: new Date(Date.now() + (i + 1) * 7_200_000).toISOString(), auctionEnded: false },
+}))
+const page = (data) => ({ data, currentPage: 1, lastPage: true, totalItems: data.length })
+const collections = [
+  ['#0ea5e9', '#a855f7', 'Night City', 'u1', 'neo'],
+  ['#f97316', '#db2777', 'Warm Abstractions', 'u2', 'artemis'],
+  ['#10b981', '#3b82f6', 'Forest Studies', 'u2', 'artemis'],
+  ['#f43f5e', '#8b5cf6', 'Glitch Portraits of the Year Two Thousand', 'u3', 'collector99'],
+].map(([a, b, title, userId, username], i) => ({
+  _id: `c${i + 1}`,
+  title,
+  image: art(a, b),
+  creator: { userId, username, fullName: username, avatar: '' },
+  nftCount: [3, 8, 1, 12][i],
+  totalItems: [3, 8, 1, 12][i],
+  createdAt: new Date(Date.now() - i * 86_400_000).toISOString(),
+  isLiked: i === 1,
+  totalLikes: [2, 14, 0, 5][i],
+}))
+const sellers = [
+  ['u2', 'artemis', 'Artemis Vale', 'Painter of light and long shadows.'],
+  ['u3', 'collector99', 'Jo Kim', 'I collect generative art and sell the duplicates.'],
+  ['u4', 'pixelmonk', 'Ravi Menon', ''],
+  ['u1', 'neo', 'Thomas Anderson', 'Digital artist and collector.'],
+  ['u5', 'lumen', 'Lucía Fernández', 'Light, glass and slow animation.'],
+].map(([userId, username, fullName, info], i) => ({ id: userId, userId, username, fullName, avatar: i === 2 ? art('#f59e0b', '#ec4899') : '', coverImage: i % 2 ? art('#1e3a8a', '#7c3aed') : '', info, totalSold: 20 - i * 3, totalCollection: 4 - (i % 3), totalCreations: 30 - i * 4 }))
+const counts = { collections: 2, created: 6, owned: 4, inAuction: 4, inSale: 6 }
 const api = {
+  '/api/collection/browse': page(collections),
+  '/api/collection/browsebyid/c1': collections[0],
+  '/api/nft/browsebycollection/c1': page(nfts.slice(0, 3)),
+  '/api/trendingcreators': page(sellers),
+  '/api/nft/profilecounts/u1': counts,
+  '/api/nft/profilecounts/u2': counts,
+  '/api/nft/mycreatednft': page(nfts),
+  '/api/nft/mynftartwork': page(nfts.slice(2)),
+  '/api/nft/usercreatednft/u2': page(nfts),
+  '/api/nft/usersnftartwork/u2': page(nfts),
+  '/api/nft/browsebookmarked': page(nfts.slice(1, 5)),
   '/api/config': { chainId: 80001, chainName: 'Matic Testnet', rpcUrl: 'http://127.0.0.1:1', contractAddress: '', deploymentBlock: 0, explorerUrl: '', ipfsGateway: '/ipfs/', googleClientId: '', walletConnectProjectId: '', devWallet: true, devMnemonic: 'test test test test test test test test test test test junk' },
   '/api/account/myprofile': profile,
   '/api/getmarketplacestatistics': { totalNftMinted: 1284, totalSeller: 312, totalNftSold: 867 },
   '/api/nft/trendingnfts': { data: nfts, currentPage: 1, lastPage: true, totalItems: 6 },
+  '/api/nft/trendingnfts?AUCTION': page(auctions),
   ...browseApi,
   '/api/account/getuserprofile/u2': { userId: 'u2', username: 'artemis', fullName: 'Artemis Vale', avatar: '', bio: 'Painter of light.', coverImage: '' },
 }
@@ -140,7 +188,15 @@ const screens = [
   ['kyc-pending', '/profile/kyc-pending', true],
   ['kyc-approved', '/profile/kyc-approved', true],
   ['my-profile', '/myprofile', true],
+  ['my-profile-created', '/myprofile?tab=created', true],
   ['user-profile', '/user/u2', true],
+  ['collections', '/collections', false],
+  ['collection-detail', '/collections/collection/c1', false],
+  ['trending-sellers', '/trending-sellers', false],
+  ['trending-creators', '/trending-creators', false],
+  ['trending-seller-page', '/trending-sellers/u2', false],
+  ['favourites', '/favourites?type=nft-bookmark', true],
+  ['collection-dialog', '/myprofile', true, async (page) => page.getByRole('button', { name: 'Create', exact: true }).click()],
   ['drawer', '/', true, async (page, width) => width < 600 && page.click('[data-testid="drawer-button"]')],
   ['wallet-dialog', '/', true, async (page, width) => {
     if (width >= 600) return page.click('[data-testid="connect-wallet"]')
@@ -202,7 +258,7 @@ try {
         if (args.includes('--console')) page.on('console', (m) => m.type() === 'error' && console.error(`[console] ${m.text().slice(0, 300)}`))
         await page.route('**/api/**', (route) => {
           const url = new URL(route.request().url())
-          const answer = withApi ? api[url.pathname] : undefined
+          const answer = withApi ? (api[`${url.pathname}?${url.searchParams.get('formOfSale')}`] ?? api[url.pathname]) : undefined
           const body = typeof answer === 'function' ? answer(url) : answer
           if (body === undefined) return route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ statuscode: 404, body: null, message: 'Not found' }) })
           return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ statuscode: 200, body, message: '' }) })

@@ -23,6 +23,7 @@ const guest = (page: ReactNode) => <GuestOnly>{page}</GuestOnly>
 
 const landing = () => import('@/features/landing/components/landing-page').then((m) => m.LandingPage)
 const nftDetail = () => import('@/features/nft-detail/components/nft-detail-page').then((m) => m.NftDetailPage)
+const collectionDetail = () => import('@/features/collections/components/collection-detail-page').then((m) => m.CollectionDetailPage)
 
 /** The routes of accounts-wallet-shell.md and marketplace.md. */
 export const routes: RouteObject[] = [
@@ -69,16 +70,32 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: '/myprofile', ...screen(() => import('@/features/profile/components/my-profile-page').then((m) => m.MyProfilePage), login) },
+      { path: '/myprofile/collection/:id', ...screen(collectionDetail, login) },
       { path: '/user/:userId', ...screen(() => import('@/features/profile/components/user-profile-page').then((m) => m.UserProfilePage)) },
+      { path: '/user/:uid/collection/:id', ...screen(collectionDetail) },
       { path: '/explore', ...screen(() => import('@/features/browse/components/browse-page').then((m) => () => <m.BrowsePage key="explore" formOfSale="FIXEDPRICE" />)) },
       { path: '/auction', ...screen(() => import('@/features/browse/components/browse-page').then((m) => () => <m.BrowsePage key="auction" formOfSale="AUCTION" />)) },
       { path: '/explore/:id', ...screen(nftDetail) },
       { path: '/auction/:id', ...screen(nftDetail) },
       { path: '/nft/:id', ...screen(nftDetail) },
-      { path: '/nft/update/:id', ...screen(() => import('@/features/create/components/update-nft-page').then((m) => m.UpdateNftPage), login) },
+      { path: '/collections', ...screen(() => import('@/features/collections/components/collections-page').then((m) => m.CollectionsPage)) },
+      { path: '/collections/collection/:id', ...screen(collectionDetail) },
+      { path: '/collection/:id', ...screen(collectionDetail) },
+      { path: '/trending-sellers', ...screen(() => import('@/features/trending/components/trending-page').then((m) => () => <m.TrendingPage key="SELLER" type="SELLER" />)) },
+      // A trending seller's or creator's page is the user's real profile, opened on the tab that made them trend.
+      {
+        path: '/trending-sellers/:id',
+        ...screen(() => import('@/features/profile/components/user-profile-page').then((m) => () => <m.UserProfilePage defaultTab="inSale" backTo="/trending-sellers" />)),
+      },
+      { path: '/trending-creators', ...screen(() => import('@/features/trending/components/trending-page').then((m) => () => <m.TrendingPage key="CREATOR" type="CREATOR" />)) },
+      {
+        path: '/trending-creators/:id',
+        ...screen(() => import('@/features/profile/components/user-profile-page').then((m) => () => <m.UserProfilePage defaultTab="created" backTo="/trending-creators" />)),
+      },
       { path: '/mybids', ...screen(() => import('@/features/my-bids/components/my-bids-page').then((m) => m.MyBidsPage), login) },
-      { path: '/favourites', element: <RequireAuth><NotFoundPage /></RequireAuth> },
+      { path: '/favourites', ...screen(() => import('@/features/favourites/components/favourites-page').then((m) => m.FavouritesPage), login) },
       { path: '/create-asset', ...screen(() => import('@/features/create/components/create-asset-page').then((m) => m.CreateAssetPage), login) },
+      { path: '/nft/update/:id', ...screen(() => import('@/features/create/components/update-nft-page').then((m) => m.UpdateNftPage), login) },
       { path: '/privacy-policy', ...screen(() => import('@/features/static-pages/components/policy-page').then((m) => () => <m.PolicyPage kind="privacy" />)) },
       { path: '/terms-and-condition', ...screen(() => import('@/features/static-pages/components/policy-page').then((m) => () => <m.PolicyPage kind="terms" />)) },
       { path: '/frequently-asked-questions', ...screen(() => import('@/features/static-pages/components/faq-page').then((m) => m.FaqPage)) },

@@ -11,6 +11,8 @@ import { LandingPage } from './landing-page'
 
 const nft = (i: number) => ({
   _id: `nft${i}`,
+  nftTokenId: String(i + 1),
+  formOfSale: 'FIXEDPRICE',
   file: `/ipfs/cid${i}`,
   title: i === 0 ? 'A very long title for an NFT' : `Item ${i}`,
   fixedPrice: 1.5,

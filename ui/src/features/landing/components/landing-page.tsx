@@ -11,6 +11,7 @@ import { signInPath } from '@/lib/navigation'
 import { ACCENT_GRADIENT } from '@/lib/theme'
 import { useWalletStore } from '@/lib/wallet-store'
 import { DECK_SIZE, useTrendingNfts } from '../api/trending-nfts'
+import { HomeSliders } from './home-sliders'
 import { NftDeck } from './nft-deck'
 import { StatisticsHexagons } from './statistics-hexagons'
 
@@ -97,6 +98,9 @@ export function LandingPage() {
           </Stack>
           <StatisticsHexagons />
         </Stack>
+      </PageContainer>
+      <PageContainer pt="0">
+        <HomeSliders />
       </PageContainer>
     </Box>
   )

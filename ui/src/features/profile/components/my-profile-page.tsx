@@ -7,8 +7,9 @@ import { PageContainer } from '@/components/page-container'
 import { ProfileSkeleton } from '@/components/skeletons'
 import { useUser } from '@/lib/use-user'
 import { ProfileHeader } from './profile-header'
+import { ProfileTabs } from './profile-tabs'
 
-/** /myprofile: the signed-in user's header (the item tabs belong to the marketplace screens). */
+/** /myprofile: the signed-in user's header and item tabs (with Create collection and the collection menus). */
 export function MyProfilePage() {
   const { t } = useTranslation()
   const { user } = useUser()
@@ -18,16 +19,19 @@ export function MyProfilePage() {
   return (
     <PageContainer>
       {user?.email ? (
-        <ProfileHeader
-          profile={user}
-          actions={
-            <Button asChild variant="outline" borderRadius="full" size="sm">
-              <Link to="/profile/edit-profile">
-                <LuPencil /> {t('profile.edit')}
-              </Link>
-            </Button>
-          }
-        />
+        <>
+          <ProfileHeader
+            profile={user}
+            actions={
+              <Button asChild variant="outline" borderRadius="full" size="sm">
+                <Link to="/profile/edit-profile">
+                  <LuPencil /> {t('profile.edit')}
+                </Link>
+              </Button>
+            }
+          />
+          <ProfileTabs key={user.userId} userId={user.userId} own />
+        </>
       ) : (
         <ProfileSkeleton />
       )}

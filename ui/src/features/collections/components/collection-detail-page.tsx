@@ -1,0 +1,73 @@
+import { Box, Flex, Image, Stack, Tag, Text } from '@chakra-ui/react'
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate, useParams } from 'react-router'
+import { HeroArt } from '@/components/hero-art'
+import { DEFAULT_FILTER, type ItemFilter, ItemFilters } from '@/components/item-filters'
+import { NftGrid } from '@/components/nft'
+import { PageContainer } from '@/components/page-container'
+import { notify } from '@/components/ui/toaster'
+import { errorMessage } from '@/lib/api-client'
+import { useCollectionById } from '@/lib/collection/collection-by-id'
+import { fetchNftPage, PAGE_SIZE } from '@/lib/nft/api'
+import { usePagedList } from '@/lib/nft/use-paged-list'
+
+export const browseByCollectionPath = (id: string) => `/api/nft/browsebycollection/${encodeURIComponent(id)}`
+
+/**
+ * The collection detail (/collection/{id}, /collections/collection/{id},
+ * /myprofile/collection/{id}, /user/{uid}/collection/{id}): a chip with the title ('fetching...'
+ * until it is known) whose delete icon goes back, and the collection's fixed-price NFTs, 9 a
+ * page, infinite. The cards' menu offers only Remove from Collection here.
+ */
+export function CollectionDetailPage() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const { id = '' } = useParams()
+  const collection = useCollectionById(id)
+  const [filter, setFilter] = useState<ItemFilter>(DEFAULT_FILTER)
+  useEffect(() => {
+    if (collection.error) notify('error', errorMessage(collection.error, t('collections.loadFailed')))
+  }, [collection.error, t])
+  useEffect(() => {
+    if (collection.data?.title) document.title = `${collection.data.title} | ${t('app.name')}`
+  }, [collection.data?.title, t])
+  const list = usePagedList(
+    id ? browseByCollectionPath(id) : null,
+    { limit: PAGE_SIZE, formOfSale: 'FIXEDPRICE', sortBy: filter.sortBy, orderBy: filter.orderBy, search: filter.search.trim() || undefined },
+    fetchNftPage,
+    {
+      onError: (error) => {
+        console.error('Could not load the collection', error)
+        notify('error', errorMessage(error, t('collections.loadFailed')))
+      },
+    },
+  )
+  const data = collection.data
+  return (
+    <PageContainer>
+      <Flex direction={{ base: 'column', md: 'row' }} gap={{ base: '4', md: '6' }} align={{ base: 'flex-start', md: 'center' }} mb="8">
+        <Box boxSize={{ base: '20', md: '24' }} borderRadius="2xl" overflow="hidden" bg="navy.900" flexShrink="0" boxShadow="card">
+          {data?.image ? <Image src={data.image} alt={data.title} w="100%" h="100%" objectFit="cover" /> : <HeroArt />}
+        </Box>
+        <Stack gap="2" minW="0">
+          <Tag.Root size="xl" borderRadius="full" colorPalette="brand" variant="subtle" w="fit-content" maxW="full" px="4" py="2" data-testid="collection-chip">
+            <Tag.Label as="h1" fontSize={{ base: 'lg', md: 'xl' }} fontWeight="bold">
+              {data?.title ?? t('collections.fetching')}
+            </Tag.Label>
+            <Tag.EndElement>
+              <Tag.CloseTrigger aria-label={t('collections.back')} onClick={() => navigate(-1)} />
+            </Tag.EndElement>
+          </Tag.Root>
+          {data?.creator?.username ? (
+            <Text color="fg.muted" fontSize="sm">
+              {t('collections.by')} @{data.creator.username}
+            </Text>
+          ) : null}
+        </Stack>
+      </Flex>
+      <ItemFilters value={filter} onChange={setFilter} placeholder={t('collections.search')} showSaleType={false} />
+      <NftGrid list={list} empty={t('collections.noNfts')} collectionId={id} />
+    </PageContainer>
+  )
+}
