@@ -142,7 +142,7 @@ async fn signed_in_visitor(store: &dyn domain::EventStore, nfts: u64) -> domain:
         .flat_map(|token| {
             let nft_id = format!("{}-{token}", projections::test_utils::CHAIN_ID);
             let like = (token % 3 == 0).then(|| SocialEvent::NftLiked { user_id: VISITOR, nft_id: nft_id.clone(), at });
-            let bookmark = (token % 5 == 0).then(|| SocialEvent::NftBookmarked { user_id: VISITOR, nft_id, at });
+            let bookmark = (token % 5 == 0).then_some(SocialEvent::NftBookmarked { user_id: VISITOR, nft_id, at });
             like.into_iter().chain(bookmark)
         })
         .collect();
