@@ -8,6 +8,7 @@
 
 pub mod accounts;
 mod catalog;
+mod collections;
 mod error;
 mod nft;
 mod projector;
@@ -25,5 +26,5 @@ pub use read_model::ReadModel;
 
 /// Every read model, in the order the projector applies them to each event.
 pub fn read_models() -> Vec<Box<dyn ReadModel>> {
-    vec![Box::new(nft::Nfts::default()), Box::new(catalog::Catalog::default()), Box::new(accounts::Accounts)]
+    vec![Box::new(nft::Nfts::default()), Box::new(catalog::Catalog::default()), Box::new(accounts::Accounts), Box::new(collections::Collections)]
 }

@@ -251,8 +251,18 @@ impl Index {
     }
 
     /// The ids of `page` of the tokens `request` matches, in its order, and how many match.
+    #[cfg(test)]
     fn find(&self, request: &Explore, page: Page) -> (Vec<String>, u64) {
+        self.find_within(request, None, page)
+    }
+
+    /// The ids of `page` of the tokens `request` matches, in its order, and how many match;
+    /// among the tokens `within` only, when given (a collection's members).
+    fn find_within(&self, request: &Explore, within: Option<&[String]>, page: Page) -> (Vec<String>, u64) {
         let mut sets: Vec<Cow<'_, RoaringBitmap>> = vec![Cow::Borrowed(&self.live)];
+        if let Some(ids) = within {
+            sets.push(Cow::Owned(ids.iter().filter_map(|id| self.slots.get(id).copied()).collect()));
+        }
         if let Some(sale) = request.sale.sale_type() {
             sets.push(Cow::Borrowed(&self.sales[sale_index(sale)]));
         }
@@ -357,17 +367,19 @@ pub(crate) struct BrowseIndex {
 
 impl BrowseIndex {
     /// The ids of `page` of the tokens `request` matches, in order, and how many match, from
-    /// read tables of `generation` (behind `pool`) that include position `at` at least.
-    pub(crate) async fn find(
+    /// read tables of `generation` (behind `pool`) that include position `at` at least; among
+    /// the tokens `within` only, when given.
+    pub(crate) async fn find_within(
         &self,
         generation: &str,
         pool: &AnyPool,
         request: &Explore,
+        within: Option<&[String]>,
         page: Page,
         at: Position,
     ) -> Result<(Vec<String>, u64), sqlx::Error> {
         self.cover(generation, pool, at).await?;
-        Ok(self.read().find(request, page))
+        Ok(self.read().find_within(request, within, page))
     }
 
     /// Brings the index to read tables of `generation` at `at` at least, if it is not there.
@@ -513,6 +525,17 @@ mod tests {
         assert_eq!(index.find(&art, page), naive(&index, &art, page));
         art.category = Some("unknown".into());
         assert_eq!(index.find(&art, page), (vec![], 0));
+    }
+
+    #[test]
+    fn a_search_within_given_tokens_sees_only_them() {
+        let index = Index::built("g", 1, sample(50));
+        let within: Vec<String> = ["1-003", "1-008", "1-013", "1-020", "1-nope"].map(String::from).to_vec();
+        let request = request(SaleFilter::All, SortBy::Date, false, Some("lunar"));
+        let page = Page { page: 1, limit: 9 };
+        assert_eq!(index.find_within(&request, Some(&within), page), (vec!["1-013".to_owned(), "1-008".into(), "1-003".into()], 3));
+        assert_eq!(index.find_within(&request, Some(&[]), page), (vec![], 0));
+        assert_eq!(index.find_within(&request, None, page), index.find(&request, page));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The queries the API serves, over the read tables only.
 
 pub(crate) mod browse;
+pub mod collections;
 pub mod nft;
 
 use serde::Serialize;

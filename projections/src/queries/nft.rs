@@ -301,8 +301,20 @@ async fn nft_rows(current: &Current, sql: &str, params: &[&str]) -> Result<Vec<N
 /// one page, from read tables that include position `at` at least. Which tokens and in which
 /// order comes from the in-memory browse index (`browse.rs`); their rows from SQL.
 pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -> Result<Paged<NftView>, ProjectionError> {
+    explore_within(db, request, None, page, at).await
+}
+
+/// [`explore`] among the tokens `within` only, when given (a collection's members): the same
+/// filters, search, order and shape.
+pub async fn explore_within(
+    db: &ReadDb,
+    request: &Explore,
+    within: Option<&[String]>,
+    page: Page,
+    at: Position,
+) -> Result<Paged<NftView>, ProjectionError> {
     let current = db.current();
-    let (ids, total) = db.browse().find(&current.generation, &current.pool, request, page, at).await?;
+    let (ids, total) = db.browse().find_within(&current.generation, &current.pool, request, within, page, at).await?;
     let mut data = Vec::with_capacity(ids.len());
     if !ids.is_empty() {
         let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({})", placeholders(ids.len()));

@@ -13,6 +13,7 @@ use sqlx::Row;
 use uuid::Uuid;
 
 mod batches;
+mod collections;
 mod queries;
 mod replay;
 
