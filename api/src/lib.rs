@@ -100,6 +100,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::health::router())
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
+        .merge(routes::collection::router(state.config.max_image_bytes))
         .merge(routes::misc::router())
         .merge(routes::auth::router())
         .merge(routes::account::router(state.config.max_image_bytes))

@@ -46,13 +46,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(statistics))
 }
 
-const PAGE: Number = Number { name: "page", default: 1, min: 1, max: 1_000_000, description: "Page number, from 1" };
+pub(super) const PAGE: Number = Number { name: "page", default: 1, min: 1, max: 1_000_000, description: "Page number, from 1" };
 
-const fn limit(default: u32) -> Number {
+pub(super) const fn limit(default: u32) -> Number {
     Number { name: "limit", default, min: 1, max: MAX_LIMIT, description: "Items per page" }
 }
 
-const FORM_OF_SALE: Choice<SaleFilter> = Choice {
+pub(super) const FORM_OF_SALE: Choice<SaleFilter> = Choice {
     name: "formOfSale",
     default: "FIXEDPRICE",
     values: &["ALL", "FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"],
@@ -61,7 +61,7 @@ const FORM_OF_SALE: Choice<SaleFilter> = Choice {
     description: "Sale type to list",
 };
 
-const SORT_BY: Choice<SortBy> = Choice {
+pub(super) const SORT_BY: Choice<SortBy> = Choice {
     name: "sortBy",
     default: "DATE",
     values: &["DATE", "PRICE", "POPULARITY"],
@@ -71,7 +71,7 @@ const SORT_BY: Choice<SortBy> = Choice {
 };
 
 /// `true` for ascending.
-const ORDER_BY: Choice<bool> = Choice {
+pub(super) const ORDER_BY: Choice<bool> = Choice {
     name: "orderBy",
     default: "0",
     values: &["0", "1"],
@@ -85,7 +85,7 @@ const ORDER_BY: Choice<bool> = Choice {
 };
 
 const CATEGORY: Text = Text { name: "nftCategory", description: "Category id; omitted or `all` for every category" };
-const SEARCH: Text = Text { name: "search", description: "Words to look for in titles and descriptions" };
+pub(super) const SEARCH: Text = Text { name: "search", description: "Words to look for in titles and descriptions" };
 
 query_params!(
     /// The browse list's query.
@@ -182,11 +182,11 @@ fn card<'a>(state: &'a AppState, view: &'a NftView) -> Card<'a> {
 }
 
 /// A page of NFTs in the spec's shape, serialized.
-fn page_answer(state: &AppState, paged: projections::queries::Paged<NftView>, message: &str) -> Result<Bytes, ApiError> {
+pub(super) fn page_answer(state: &AppState, paged: projections::queries::Paged<NftView>, message: &str) -> Result<Bytes, ApiError> {
     ok_bytes(paged.map_rows(|view| card(state, view)), message)
 }
 
-fn db_error(err: impl Into<anyhow::Error>) -> ApiError {
+pub(super) fn db_error(err: impl Into<anyhow::Error>) -> ApiError {
     ApiError::Internal(err.into())
 }
 
@@ -348,7 +348,7 @@ struct NftId(
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code, reason = "a schema only")]
-struct Paged<T> {
+pub(super) struct Paged<T> {
     /// This page's items.
     data: Vec<T>,
     /// Items on this page.
@@ -367,7 +367,7 @@ struct Paged<T> {
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code, reason = "a schema only")]
-struct NftCard {
+pub(super) struct NftCard {
     /// `{chainId}-{tokenId}`.
     #[schema(rename = "_id")]
     id: String,
