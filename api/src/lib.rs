@@ -43,7 +43,7 @@ pub struct AppState {
     /// An HTTP client for outgoing calls (the RPC proxy).
     pub http: reqwest::Client,
     /// Answers of public browse calls while the read tables stay the same.
-    pub read_cache: Arc<read_cache::ReadCache>,
+    pub read_cache: Arc<read_cache::ReadCache<routes::nft::CardsPage>>,
 }
 
 /// How long a command waits for its events to reach the read tables before answering.
@@ -101,6 +101,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
         .merge(routes::collection::router(state.config.max_image_bytes))
+        .merge(routes::social::router())
         .merge(routes::misc::router())
         .merge(routes::auth::router())
         .merge(routes::account::router(state.config.max_image_bytes))

@@ -5,6 +5,7 @@
 //! * [`chain`]: the chain facts the indexer derives from the contract's logs.
 //! * [`catalog`]: off-chain facts about NFTs (titles, categories) only the server knows.
 //! * [`collections`]: users' collections of NFTs and their likes.
+//! * [`social`]: likes and bookmarks, one stream per user.
 //!
 //! Nothing here knows about HTTP or read models: the API turns requests into commands, aggregates
 //! decide which events follow, and the store keeps them in one hash-chained global order.
@@ -13,6 +14,7 @@ pub mod accounts;
 pub mod catalog;
 pub mod chain;
 pub mod collections;
+pub mod social;
 pub mod store;
 
 pub use store::{

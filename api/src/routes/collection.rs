@@ -41,7 +41,7 @@ use super::{
 use crate::{
     AppState,
     auth::{AuthUser, MaybeUser, load_signed_in},
-    error::{ApiError, Envelope, Null, ok, ok_from_bytes},
+    error::{ApiError, Envelope, Null, ok},
     files,
 };
 
@@ -55,13 +55,13 @@ const MAX_ADD: usize = 100;
 pub fn router(max_image_bytes: usize) -> OpenApiRouter<AppState> {
     let form_limit = DefaultBodyLimit::max(max_image_bytes + FORM_OVERHEAD);
     OpenApiRouter::new()
-        .routes(routes!(my_collections, create).layer(form_limit))
-        .routes(routes!(update, delete).layer(form_limit))
+        .routes(routes!(my_collections, create_collection).layer(form_limit))
+        .routes(routes!(update_collection, delete_collection).layer(form_limit))
         .routes(routes!(add_nfts))
         .routes(routes!(remove_nft))
-        .routes(routes!(browse))
+        .routes(routes!(browse_collections))
         .routes(routes!(browse_by_id))
-        .routes(routes!(like))
+        .routes(routes!(like_collection))
         .routes(routes!(browse_by_collection))
 }
 
@@ -240,7 +240,7 @@ struct CollectionForm {
         (status = 413, response = PayloadTooLarge),
     ),
 )]
-async fn create(State(state): State<AppState>, me: AuthUser, multipart: Result<Multipart, MultipartRejection>) -> Result<Response, ApiError> {
+async fn create_collection(State(state): State<AppState>, me: AuthUser, multipart: Result<Multipart, MultipartRejection>) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;
     let form = read_form(&state, multipart).await?;
     let id = Uuid::now_v7();
@@ -272,7 +272,7 @@ async fn create(State(state): State<AppState>, me: AuthUser, multipart: Result<M
         (status = 413, response = PayloadTooLarge),
     ),
 )]
-async fn update(
+async fn update_collection(
     State(state): State<AppState>,
     me: AuthUser,
     Path(id): Path<String>,
@@ -306,7 +306,7 @@ async fn update(
         (status = 404, response = NotFound),
     ),
 )]
-async fn delete(State(state): State<AppState>, me: AuthUser, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn delete_collection(State(state): State<AppState>, me: AuthUser, Path(id): Path<String>) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;
     let id = collection_id(&id)?;
     execute(&state, id, me.0, CollectionCommand::Delete { by: me.0, now: Utc::now() }).await?;
@@ -388,7 +388,7 @@ async fn remove_nft(State(state): State<AppState>, me: AuthUser, Path((id, nft_i
     params(BrowseQuery),
     responses((status = 200, description = "A page of collections", body = Envelope<Paged<CollectionCard>>), (status = 400, response = BadRequest)),
 )]
-async fn browse(State(state): State<AppState>, viewer: MaybeUser, params: Params) -> Result<Response, ApiError> {
+async fn browse_collections(State(state): State<AppState>, viewer: MaybeUser, params: Params) -> Result<Response, ApiError> {
     let creator = match params.text(&USER_ID) {
         Some(raw) => Some(raw.parse::<Uuid>().map_err(|_| ApiError::BadRequest("userId must be a user id".into()))?.to_string()),
         None => None,
@@ -436,7 +436,7 @@ struct LikeState {
     security(("bearer" = [])),
     responses((status = 200, description = "The like's new state", body = Envelope<LikeState>), SignedIn, (status = 404, response = NotFound)),
 )]
-async fn like(State(state): State<AppState>, me: AuthUser, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn like_collection(State(state): State<AppState>, me: AuthUser, Path(id): Path<String>) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;
     let id = collection_id(&id)?;
     let executed = execute(&state, id, me.0, CollectionCommand::ToggleLike { by: me.0, now: Utc::now() }).await?;
@@ -454,23 +454,23 @@ async fn like(State(state): State<AppState>, me: AuthUser, Path(id): Path<String
     params(("collectionid" = String, Path, description = "The collection's id"), NftsQuery),
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest), (status = 404, response = NotFound)),
 )]
-async fn browse_by_collection(State(state): State<AppState>, Path(id): Path<String>, params: Params) -> Result<Response, ApiError> {
+async fn browse_by_collection(
+    State(state): State<AppState>,
+    viewer: MaybeUser,
+    Path(id): Path<String>,
+    params: Params,
+) -> Result<Response, ApiError> {
     let id = collection_id(&id)?;
-    let request = Explore {
-        category: None,
-        sale: params.choice(&FORM_OF_SALE)?,
-        sort_by: params.choice(&SORT_BY)?,
-        ascending: params.choice(&ORDER_BY)?,
-        search: params.text(&SEARCH).map(str::to_owned),
-        owner: None,
-        creator: None,
-    };
+    let mut request = Explore::all(params.choice(&SORT_BY)?);
+    request.sale = params.choice(&FORM_OF_SALE)?;
+    request.ascending = params.choice(&ORDER_BY)?;
+    request.search = params.text(&SEARCH).map(str::to_owned);
     let page = page(&params)?;
     card(&state, id, None).await?;
-    let members = queries::shown_nfts(&state.read, &id.to_string()).await.map_err(db_error)?;
+    request.within = Some(queries::shown_nfts(&state.read, &id.to_string()).await.map_err(db_error)?);
     let at = state.read_version().position;
-    let paged = nft::explore_within(&state.read, &request, Some(&members), page, at).await.map_err(db_error)?;
-    Ok(ok_from_bytes(page_answer(&state, paged, "NFTs fetched")?))
+    let paged = nft::explore(&state.read, &request, page, at).await.map_err(db_error)?;
+    page_answer(&state, viewer, paged, "NFTs fetched").await
 }
 
 /// A collection id in a path.

@@ -13,3 +13,4 @@ pub mod misc;
 pub mod nft;
 pub mod openapi;
 mod params;
+pub mod social;

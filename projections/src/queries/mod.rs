@@ -3,6 +3,8 @@
 pub(crate) mod browse;
 pub mod collections;
 pub mod nft;
+pub mod profiles;
+pub mod social;
 
 use serde::Serialize;
 

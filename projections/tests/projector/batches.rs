@@ -216,8 +216,9 @@ async fn fold(store: &Arc<dyn EventStore>, db: ReadDb, configure: impl FnOnce(Pr
             sort_by: SortBy::Date,
             ascending: true,
             search: Some(word.into()),
-            owner: None,
-            creator: None,
+            owners: None,
+            creators: None,
+            within: None,
         };
         let page = nft::explore(&db, &request, Page { page: 1, limit: 1_000 }, reached).await.unwrap();
         found.push(page.data.into_iter().map(|n| n.id).collect());

@@ -16,6 +16,7 @@ mod batches;
 mod collections;
 mod queries;
 mod replay;
+mod social;
 
 pub(crate) const CHAIN: u64 = 80001;
 
