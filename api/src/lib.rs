@@ -101,6 +101,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
         .merge(routes::collection::router(state.config.max_image_bytes))
+        .merge(routes::trending::router())
         .merge(routes::social::router())
         .merge(routes::misc::router())
         .merge(routes::auth::router())

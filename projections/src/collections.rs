@@ -76,7 +76,8 @@ async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), Pro
             .await?;
         }
         CollectionEvent::NftRemovedFromCollection { nft_id, .. } => {
-            sql::execute(conn, "DELETE FROM collection_nfts WHERE collection_id = $1 AND nft_id = $2", &[collection, (&nft_id).into()]).await?;
+            sql::execute(conn, "DELETE FROM collection_nfts WHERE collection_id = $1 AND nft_id = $2", &[collection, (&nft_id).into()])
+                .await?;
         }
         CollectionEvent::CollectionLiked { user_id, at } => {
             let user = user_id.to_string();

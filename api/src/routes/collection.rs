@@ -159,12 +159,7 @@ async fn read_image(mut field: Field<'_>, max: usize) -> Result<Option<(Vec<u8>,
     if size == 0 {
         return Ok(None);
     }
-    let image = Image {
-        cid: files::cid::cid_v1(&bytes),
-        content_type: files::image_type(&bytes).map(str::to_owned),
-        size,
-        max_size: max,
-    };
+    let image = Image { cid: files::cid::cid_v1(&bytes), content_type: files::image_type(&bytes).map(str::to_owned), size, max_size: max };
     Ok(Some((bytes, image)))
 }
 
@@ -240,7 +235,11 @@ struct CollectionForm {
         (status = 413, response = PayloadTooLarge),
     ),
 )]
-async fn create_collection(State(state): State<AppState>, me: AuthUser, multipart: Result<Multipart, MultipartRejection>) -> Result<Response, ApiError> {
+async fn create_collection(
+    State(state): State<AppState>,
+    me: AuthUser,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;
     let form = read_form(&state, multipart).await?;
     let id = Uuid::now_v7();

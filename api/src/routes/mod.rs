@@ -14,3 +14,4 @@ pub mod nft;
 pub mod openapi;
 mod params;
 pub mod social;
+pub mod trending;

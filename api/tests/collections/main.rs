@@ -127,7 +127,11 @@ impl TestApp {
             properties: vec![],
             creator_user_id: None,
         };
-        self.state.store.append(&details.stream_id(), ExpectedVersion::Any, vec![details.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
+        self.state
+            .store
+            .append(&details.stream_id(), ExpectedVersion::Any, vec![details.to_new_event(Metadata::default()).unwrap()])
+            .await
+            .unwrap();
         self.settle().await;
         format!("80001-{token}")
     }
@@ -341,7 +345,10 @@ async fn a_like_toggles_and_shows_for_the_viewer() {
     let (status, body) = like().await;
     assert_eq!((status, &body["body"]), (StatusCode::OK, &json!({ "isLiked": true, "totalLikes": 1 })));
     let (_, seen_by_bob) = app.call("GET", "/api/collection/browse", Some(&bob), None).await;
-    assert_eq!((seen_by_bob["body"]["data"][0]["isLiked"].as_bool(), seen_by_bob["body"]["data"][0]["totalLikes"].as_i64()), (Some(true), Some(1)));
+    assert_eq!(
+        (seen_by_bob["body"]["data"][0]["isLiked"].as_bool(), seen_by_bob["body"]["data"][0]["totalLikes"].as_i64()),
+        (Some(true), Some(1))
+    );
     let (_, seen_by_alice) = app.call("GET", "/api/collection/browse", Some(&alice), None).await;
     assert_eq!(seen_by_alice["body"]["data"][0]["isLiked"], false);
 
@@ -365,7 +372,10 @@ async fn grids_filter_by_user_search_sort_and_page_past_the_end() {
     };
 
     let (_, mine) = app.call("GET", "/api/collection?limit=2", Some(&alice), None).await;
-    assert_eq!((titles(&mine), mine["body"]["totalItems"].as_i64(), mine["body"]["lastPage"].as_bool()), (vec!["Trees".into(), "Sea birds".into()], Some(3), Some(false)));
+    assert_eq!(
+        (titles(&mine), mine["body"]["totalItems"].as_i64(), mine["body"]["lastPage"].as_bool()),
+        (vec!["Trees".into(), "Sea birds".into()], Some(3), Some(false))
+    );
     let (_, oldest) = app.call("GET", "/api/collection?orderBy=1&search=BIRD", Some(&alice), None).await;
     assert_eq!(titles(&oldest), ["Birds", "Sea birds"]);
     let (_, bobs) = app.call("GET", &format!("/api/collection/browse?userId={}", bob.id), None, None).await;
@@ -375,7 +385,10 @@ async fn grids_filter_by_user_search_sort_and_page_past_the_end() {
 
     let (status, past) = app.call("GET", "/api/collection/browse?page=7&limit=9", None, None).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!((past["body"]["data"].as_array().unwrap().len(), past["body"]["lastPage"].as_bool(), past["body"]["currentPage"].as_u64()), (0, Some(true), Some(7)));
+    assert_eq!(
+        (past["body"]["data"].as_array().unwrap().len(), past["body"]["lastPage"].as_bool(), past["body"]["currentPage"].as_u64()),
+        (0, Some(true), Some(7))
+    );
     let (status, body) = app.call("GET", "/api/collection/browse?userId=nobody", None, None).await;
     assert_eq!((status, body["message"].as_str()), (StatusCode::BAD_REQUEST, Some("userId must be a user id")));
     let (status, body) = app.call("GET", "/api/collection/browse?sortBy=PRICE", None, None).await;
@@ -413,7 +426,10 @@ async fn an_update_changes_what_it_sends_and_checks_it() {
     let uri = format!("/api/collection/{birds}");
 
     let (status, body) = app.form("PUT", &uri, &alice, Some("Sea birds"), None).await;
-    assert_eq!((status, body["message"].as_str(), body["body"]["title"].as_str()), (StatusCode::OK, Some("Collection updated!"), Some("Sea birds")));
+    assert_eq!(
+        (status, body["message"].as_str(), body["body"]["title"].as_str()),
+        (StatusCode::OK, Some("Collection updated!"), Some("Sea birds"))
+    );
     let (status, body) = app.form("PUT", &uri, &alice, None, Some(("x.png", HTML))).await;
     assert_eq!((status, body["message"].as_str()), (StatusCode::BAD_REQUEST, Some("Image must be a .png, .jpg or .webp file")));
     let (status, body) = app.form("PUT", &uri, &alice, Some(" "), None).await;

@@ -5,6 +5,7 @@ pub mod collections;
 pub mod nft;
 pub mod profiles;
 pub mod social;
+pub mod trending;
 
 use serde::Serialize;
 

@@ -51,7 +51,13 @@ async fn collection(store: &dyn EventStore, id: Uuid, events: &[CollectionEvent]
 }
 
 fn created(id: Uuid, creator: Uuid, title: &str, second: i64) -> CollectionEvent {
-    CollectionEvent::CollectionCreated { collection_id: id, creator_user_id: creator, title: title.into(), image: "bafyimg".into(), at: at(second) }
+    CollectionEvent::CollectionCreated {
+        collection_id: id,
+        creator_user_id: creator,
+        title: title.into(),
+        image: "bafyimg".into(),
+        at: at(second),
+    }
 }
 
 fn added(nft: &str) -> CollectionEvent {
@@ -59,7 +65,13 @@ fn added(nft: &str) -> CollectionEvent {
 }
 
 fn minted(token: &str, creator: &str) -> ChainEvent {
-    ChainEvent::NftMinted { token_id: token.into(), creator: creator.into(), token_uri: "ipfs://m".into(), royalties: vec![], origin: origin(1) }
+    ChainEvent::NftMinted {
+        token_id: token.into(),
+        creator: creator.into(),
+        token_uri: "ipfs://m".into(),
+        royalties: vec![],
+        origin: origin(1),
+    }
 }
 
 fn browse(creator: Option<Uuid>, search: Option<&str>, viewer: Option<Uuid>) -> Browse {

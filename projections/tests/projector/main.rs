@@ -17,6 +17,7 @@ mod collections;
 mod queries;
 mod replay;
 mod social;
+mod trending;
 
 pub(crate) const CHAIN: u64 = 80001;
 
