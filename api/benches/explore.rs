@@ -3,8 +3,10 @@
 //! HTTP alone); prints requests/s, p50/p99 and the ratio to `/healthz`. Goals: ratio >= 0.3,
 //! explore p99 < 25 ms.
 //!
-//! Two workloads: popular pages (48 searches and pages many visitors open; answered from the
-//! read cache once computed, as between two blocks), and distinct queries (every request a
+//! Three workloads: popular pages (48 searches and pages many visitors open; answered from the
+//! read cache once computed, as between two blocks), the same pages for a signed-in visitor who
+//! likes a third of the NFTs and bookmarked a fifth (the shared cached answer with the visitor's
+//! flags laid over it: one query over the page's ids), and distinct queries (every request a
 //! search, category, sale type, order and page not asked before: each one runs its SQL).
 //!
 //! `cargo bench -p api --bench explore` (NFTS=10000 for a quicker run; REQUESTS and
@@ -42,8 +44,9 @@ fn main() {
         if !reuse {
             api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
             for writes in market_history(nfts) {
-                events = store.append_streams(writes).await.unwrap().last_position;
+                store.append_streams(writes).await.unwrap();
             }
+            events = signed_in_visitor(store.as_ref(), nfts).await;
         }
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
@@ -51,6 +54,7 @@ fn main() {
         println!("{nfts} NFTs ({events} events) written and projected in {:.1} s", started.elapsed().as_secs_f64());
         api::AppState::new(config.clone(), store, read, projector.handle()).unwrap()
     });
+    let token = state.accounts.tokens.issue(VISITOR).unwrap();
     let address = support::serve(&server, api::app(state, &dir));
 
     let client = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
@@ -93,10 +97,16 @@ fn main() {
         support::load(address, &health, 2_000, concurrency, limit).await;
         let healthz = support::load(address, &health, requests, concurrency, limit).await;
         let popular = support::load(address, &explore, requests, concurrency, limit).await;
+        let signed_in = support::load_as(address, &explore, Some(&token), requests, concurrency, limit).await;
         let cold = support::load(address, &distinct, distinct_requests, concurrency, limit).await;
         println!("---");
         println!("{concurrency} concurrent requests over {nfts} NFTs (search + price sort):");
-        for (name, result) in [("/healthz", &healthz), ("explore, popular pages", &popular), ("explore, distinct queries", &cold)] {
+        for (name, result) in [
+            ("/healthz", &healthz),
+            ("explore, popular pages", &popular),
+            ("  the same, signed in", &signed_in),
+            ("explore, distinct queries", &cold),
+        ] {
             println!(
                 "  {name:<26}: {:>6} requests {:>8.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  ratio to /healthz {:.2}",
                 result.requests,
@@ -108,4 +118,37 @@ fn main() {
         }
         println!("  goals: ratio >= 0.3, p99 < 25 ms");
     });
+}
+
+/// The signed-in visitor of the third workload.
+const VISITOR: uuid::Uuid = uuid::Uuid::from_u128(0x5eed);
+
+/// A verified user who likes every third NFT and bookmarked every fifth; the log's last position.
+async fn signed_in_visitor(store: &dyn domain::EventStore, nfts: u64) -> domain::Position {
+    use domain::{ExpectedVersion, Metadata, accounts::UserEvent, social::SocialEvent};
+    let at = chrono::Utc::now();
+    let registered = UserEvent::UserRegistered {
+        user_id: VISITOR,
+        email: "visitor@example.com".into(),
+        username: "visitor".into(),
+        full_name: "Visitor".into(),
+        password_hash: "$argon2id$unused".into(),
+        auth_provider: domain::accounts::AuthProvider::Email,
+        at,
+    };
+    let events = [registered, UserEvent::AccountVerified { at }].map(|e| e.to_new_event(Metadata::default()).unwrap()).to_vec();
+    let mut last = store.append(&domain::accounts::user_stream(VISITOR), ExpectedVersion::NoStream, events).await.unwrap().last_position;
+    let social: Vec<SocialEvent> = (1..=nfts)
+        .flat_map(|token| {
+            let nft_id = format!("{}-{token}", projections::test_utils::CHAIN_ID);
+            let like = (token % 3 == 0).then(|| SocialEvent::NftLiked { user_id: VISITOR, nft_id: nft_id.clone(), at });
+            let bookmark = (token % 5 == 0).then(|| SocialEvent::NftBookmarked { user_id: VISITOR, nft_id, at });
+            like.into_iter().chain(bookmark)
+        })
+        .collect();
+    for chunk in social.chunks(1_000) {
+        let events = chunk.iter().map(|e| e.to_new_event(Metadata::default()).unwrap()).collect();
+        last = store.append(&domain::social::social_stream(VISITOR), ExpectedVersion::Any, events).await.unwrap().last_position;
+    }
+    last
 }

@@ -65,6 +65,18 @@ pub struct LoadResult {
 /// Sends `requests` GETs over keep-alive connections, `concurrency` at a time, cycling through
 /// `paths`; every answer must be 200. Bounded in count, and in time by `limit`.
 pub async fn load(base: SocketAddr, paths: &[String], requests: usize, concurrency: usize, limit: Duration) -> LoadResult {
+    load_as(base, paths, None, requests, concurrency, limit).await
+}
+
+/// [`load`] with a bearer token on every request (a signed-in visitor), when given.
+pub async fn load_as(
+    base: SocketAddr,
+    paths: &[String],
+    bearer: Option<&str>,
+    requests: usize,
+    concurrency: usize,
+    limit: Duration,
+) -> LoadResult {
     let client = reqwest::Client::builder().pool_max_idle_per_host(concurrency).build().expect("client");
     let urls: Vec<String> = paths.iter().map(|p| format!("http://{base}{p}")).collect();
     let started = Instant::now();
@@ -75,7 +87,11 @@ pub async fn load(base: SocketAddr, paths: &[String], requests: usize, concurren
                 let (client, url) = (&client, &urls[i % urls.len()]);
                 async move {
                     let t = Instant::now();
-                    let response = client.get(url).send().await.expect("request");
+                    let mut request = client.get(url);
+                    if let Some(token) = bearer {
+                        request = request.bearer_auth(token);
+                    }
+                    let response = request.send().await.expect("request");
                     let status = response.status();
                     response.bytes().await.expect("body");
                     assert_eq!(status, 200, "{url}");
