@@ -4,6 +4,7 @@
 //!   [`EventStore`] trait with SQLite, PostgreSQL and (feature `kurrentdb`) KurrentDB backends.
 //! * [`chain`]: the chain facts the indexer derives from the contract's logs.
 //! * [`catalog`]: off-chain facts about NFTs (titles, categories) only the server knows.
+//! * [`collections`]: users' collections of NFTs and their likes.
 //! * [`social`]: likes and bookmarks, one stream per user.
 //! * [`trade`]: which user sent a marketplace transaction, checked against its receipt.
 //!
@@ -13,6 +14,7 @@
 pub mod accounts;
 pub mod catalog;
 pub mod chain;
+pub mod collections;
 pub mod social;
 pub mod store;
 pub mod trade;

@@ -8,6 +8,7 @@
 
 pub mod accounts;
 mod catalog;
+mod collections;
 mod error;
 mod nft;
 mod projector;
@@ -32,5 +33,6 @@ pub fn read_models() -> Vec<Box<dyn ReadModel>> {
         Box::new(catalog::Catalog::default()),
         Box::new(accounts::Accounts),
         Box::new(social::Socials::default()),
+        Box::new(collections::Collections),
     ]
 }

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod auth;
 pub mod chain;
+pub mod collection;
 pub mod contact;
 pub mod health;
 pub mod ipfs;
@@ -14,3 +15,4 @@ pub mod openapi;
 mod params;
 pub mod social;
 pub mod trade;
+pub mod trending;

@@ -54,7 +54,7 @@ pub(super) const fn limit(default: u32) -> Number {
     Number { name: "limit", default, min: 1, max: MAX_LIMIT, description: "Items per page" }
 }
 
-const FORM_OF_SALE: Choice<SaleFilter> = Choice {
+pub(super) const FORM_OF_SALE: Choice<SaleFilter> = Choice {
     name: "formOfSale",
     default: "FIXEDPRICE",
     values: &["ALL", "FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"],
@@ -422,7 +422,8 @@ async fn owners(State(state): State<AppState>, Path(id): Path<String>) -> Result
     Ok(ok(nft::owners(&state.read, &id).await.map_err(db_error)?, "Owners fetched"))
 }
 
-/// The most popular listings of a sale type, recent ones first among equals.
+/// The listings of a sale type by trending score (recent sales and their volume, bids and likes,
+/// decayed with time: see the README), then by popularity and mint time.
 #[utoipa::path(
     get,
     path = "/api/nft/trendingnfts",
@@ -432,7 +433,7 @@ async fn owners(State(state): State<AppState>, Path(id): Path<String>) -> Result
 )]
 async fn trending(State(state): State<AppState>, viewer: MaybeUser, params: Params) -> Result<Response, ApiError> {
     let paged =
-        nft::trending(&state.read, params.choice(&FORM_OF_SALE)?, page(&params, TRENDING_PAGE_SIZE)?, state.read_version().position)
+        nft::trending(&state.read, params.choice(&FORM_OF_SALE)?, page(&params, TRENDING_PAGE_SIZE)?, chrono::Utc::now().timestamp())
             .await
             .map_err(db_error)?;
     page_answer(&state, viewer, paged, "Trending NFTs fetched").await

@@ -43,6 +43,7 @@ pub const BEARER: &str = "bearer";
         (name = "account", description = "Profiles and wallet links"),
         (name = "nft", description = "NFT reads"),
         (name = "trade", description = "Creating and trading NFTs: uploads, the record calls after each transaction, my bids"),
+        (name = "collection", description = "Collections of NFTs, their likes and their NFTs"),
         (name = "misc", description = "Reference data, contact and client error reports"),
         (name = "chain", description = "Chain settings and the JSON-RPC proxy"),
         (name = "ops", description = "Health, metrics, files and this document"),
@@ -138,7 +139,7 @@ error_responses! {
     BadRequest: 400, "Invalid input; the message names the field", "email: Enter a valid email";
     Unauthorized: 401, "No valid bearer token (missing, malformed, forged or ended); the UI logs out", "Unauthorized";
     TokenExpired: 410, "The bearer token has expired; the UI logs out", "Token expired";
-    Forbidden: 403, "Not allowed for this account (unverified, or signed in with Google)", "You can't change your email";
+    Forbidden: 403, "Not allowed for this account (unverified, signed in with Google, or not the creator of the collection)", "You can't change your email";
     NotFound: 404, "No such resource", "User not found";
     Conflict: 409, "Taken by another account (e-mail, username or wallet)", "Username is not Available";
     PayloadTooLarge: 413, "The body or an uploaded file is over its limit", "Request body is too large";

@@ -2,9 +2,11 @@
 
 pub mod bids;
 pub(crate) mod browse;
+pub mod collections;
 pub mod nft;
 pub mod profiles;
 pub mod social;
+pub mod trending;
 
 use serde::Serialize;
 

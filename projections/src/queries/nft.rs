@@ -493,10 +493,19 @@ pub async fn owners(db: &ReadDb, nft_id: &str) -> Result<Vec<OwnerView>, sqlx::E
         .collect()
 }
 
-/// Trending: the most popular listings of a sale type, from read tables at `at` at least.
-pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page, at: Position) -> Result<Paged<NftView>, ProjectionError> {
-    let request = Explore { sale, ..Explore::all(SortBy::Popularity) };
-    explore(db, &request, page, at).await
+/// Trending: the listings of a sale type by their trending score at `now` (see
+/// [`super::trending`]), then by popularity and mint time.
+pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page, now: i64) -> Result<Paged<NftView>, ProjectionError> {
+    let (ids, total) = super::trending::nft_ids(db, sale.sale_type(), page, now).await?;
+    let mut data = Vec::with_capacity(ids.len());
+    if !ids.is_empty() {
+        let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({})", placeholders(ids.len()));
+        let params: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let mut rows: HashMap<String, NftView> =
+            nft_rows(&db.current(), &sql, &params).await?.into_iter().map(|v| (v.id.clone(), v)).collect();
+        data.extend(ids.iter().filter_map(|id| rows.remove(id)));
+    }
+    Ok(Paged::new(data, total, page))
 }
 
 /// The landing page's counters.

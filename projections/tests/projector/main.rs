@@ -13,9 +13,11 @@ use sqlx::Row;
 use uuid::Uuid;
 
 mod batches;
+mod collections;
 mod queries;
 mod replay;
 mod social;
+mod trending;
 
 pub(crate) const CHAIN: u64 = 80001;
 

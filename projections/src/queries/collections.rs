@@ -1,0 +1,280 @@
+//! Collection queries: the grids (all, one user's, mine), one collection, and which NFTs it
+//! shows.
+//!
+//! A member shows while it is not burned and a wallet linked to the collection's creator owns
+//! it: an NFT sold, given away or burned leaves the collection's lists and counts (its
+//! membership stays in the log, so one that comes back to the creator shows again). The rule is
+//! [`VISIBLE`], used by every query here, so counts and lists always agree.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::Row;
+
+use super::{Page, Paged, placeholders};
+use crate::ReadDb;
+
+/// The joins that keep only the members shown: `cn` a `collection_nfts` row of collection `c`.
+const VISIBLE: &str = "JOIN nfts n ON n.nft_id = cn.nft_id AND n.burned = 0 \
+    JOIN user_wallets w ON w.address = n.owner AND w.user_id = c.creator_user_id";
+
+/// How many NFT images a card previews.
+pub const PREVIEWS: usize = 3;
+
+/// How the grid is sorted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CollectionSort {
+    /// Creation time.
+    Date,
+    /// Likes, then creation time.
+    Popularity,
+}
+
+impl CollectionSort {
+    /// Parses `DATE`, `POPULARITY`.
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "DATE" => Some(Self::Date),
+            "POPULARITY" => Some(Self::Popularity),
+            _ => None,
+        }
+    }
+}
+
+/// A grid request.
+#[derive(Clone, Debug)]
+pub struct Browse {
+    /// Only this user's collections.
+    pub creator: Option<String>,
+    /// Words to find in the title (case-insensitive, as typed).
+    pub search: Option<String>,
+    /// Sort key.
+    pub sort_by: CollectionSort,
+    /// `true` for oldest / least liked first.
+    pub ascending: bool,
+    /// The signed-in viewer, for `isLiked`.
+    pub viewer: Option<String>,
+}
+
+/// The creator on a card.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionCreator {
+    /// User id.
+    pub user_id: String,
+    /// Username ("" if the account is not in the read tables).
+    pub username: String,
+    /// Full name.
+    pub full_name: String,
+    /// Avatar URL (`/ipfs/<cid>`) or "".
+    pub avatar: String,
+}
+
+/// A collection as cards and the detail chip show it.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CollectionView {
+    /// Its id (a UUID).
+    #[serde(rename = "_id")]
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Image URL (`/ipfs/<cid>`).
+    pub image: String,
+    /// Who made it.
+    pub creator: CollectionCreator,
+    /// NFTs it shows.
+    pub nft_count: i64,
+    /// The same (the spec carries both).
+    pub total_items: i64,
+    /// Creation time (ISO 8601).
+    pub created_at: String,
+    /// Whether the viewer likes it (false when signed out).
+    pub is_liked: bool,
+    /// Likes.
+    pub total_likes: i64,
+    /// Images of up to [`PREVIEWS`] of its NFTs, latest added first.
+    pub nft_images: Vec<String>,
+}
+
+fn iso(seconds: i64) -> String {
+    DateTime::<Utc>::from_timestamp(seconds, 0).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+fn file_url(cid: &str) -> String {
+    if cid.starts_with('/') || cid.contains("://") { cid.to_owned() } else { format!("/ipfs/{cid}") }
+}
+
+/// `%words%` for `LIKE ... ESCAPE '\'`, lower-cased, with `%`, `_` and `\` taken literally.
+fn like_pattern(search: &str) -> String {
+    let mut pattern = String::from("%");
+    for c in search.trim().to_lowercase().chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
+/// The card columns of collection `c` (`$1` the viewer, or "" when signed out).
+const CARD: &str = "c.collection_id, c.title, c.image, c.created_at, c.total_likes, c.creator_user_id, \
+    COALESCE(u.username, ''), COALESCE(u.full_name, ''), u.avatar, \
+    CAST((SELECT COUNT(*) FROM collection_nfts cn JOIN collections cc ON cc.collection_id = cn.collection_id \
+        JOIN nfts n ON n.nft_id = cn.nft_id AND n.burned = 0 \
+        JOIN user_wallets w ON w.address = n.owner AND w.user_id = cc.creator_user_id \
+        WHERE cn.collection_id = c.collection_id) AS BIGINT), \
+    CAST(CASE WHEN EXISTS (SELECT 1 FROM collection_likes l WHERE l.collection_id = c.collection_id AND l.user_id = $1) \
+        THEN 1 ELSE 0 END AS BIGINT)";
+
+fn card(row: &sqlx::any::AnyRow) -> Result<CollectionView, sqlx::Error> {
+    let count: i64 = row.try_get(9)?;
+    let avatar: Option<String> = row.try_get(8)?;
+    Ok(CollectionView {
+        id: row.try_get(0)?,
+        title: row.try_get(1)?,
+        image: file_url(&row.try_get::<String, _>(2)?),
+        created_at: iso(row.try_get(3)?),
+        total_likes: row.try_get(4)?,
+        creator: CollectionCreator {
+            user_id: row.try_get(5)?,
+            username: row.try_get(6)?,
+            full_name: row.try_get(7)?,
+            avatar: avatar.as_deref().map(file_url).unwrap_or_default(),
+        },
+        nft_count: count,
+        total_items: count,
+        is_liked: row.try_get::<i64, _>(10)? == 1,
+        nft_images: Vec::new(),
+    })
+}
+
+/// Fills each card's [`CollectionView::nft_images`].
+async fn previews(db: &ReadDb, cards: &mut [CollectionView]) -> Result<(), sqlx::Error> {
+    if cards.is_empty() {
+        return Ok(());
+    }
+    let sql = format!(
+        "SELECT cn.collection_id, d.file FROM collection_nfts cn JOIN collections c ON c.collection_id = cn.collection_id {VISIBLE} \
+         JOIN nft_details d ON d.nft_id = cn.nft_id WHERE cn.collection_id IN ({}) ORDER BY cn.collection_id, cn.added_at DESC, cn.nft_id",
+        placeholders(cards.len())
+    );
+    let mut query = sqlx::query(&sql);
+    for card in cards.iter() {
+        query = query.bind(card.id.as_str());
+    }
+    let mut images: HashMap<String, Vec<String>> = HashMap::new();
+    for row in query.fetch_all(&db.pool()).await? {
+        let list = images.entry(row.try_get(0)?).or_default();
+        if list.len() < PREVIEWS {
+            list.push(file_url(&row.try_get::<String, _>(1)?));
+        }
+    }
+    for card in cards {
+        card.nft_images = images.remove(&card.id).unwrap_or_default();
+    }
+    Ok(())
+}
+
+/// A page of collections: everyone's, or one creator's; searched by title; sorted.
+pub async fn browse(db: &ReadDb, request: &Browse, page: Page) -> Result<Paged<CollectionView>, sqlx::Error> {
+    let mut conditions = Vec::new();
+    let mut binds: Vec<String> = vec![request.viewer.clone().unwrap_or_default()];
+    if let Some(creator) = &request.creator {
+        binds.push(creator.clone());
+        conditions.push(format!("c.creator_user_id = ${}", binds.len()));
+    }
+    if let Some(search) = request.search.as_deref().filter(|s| !s.trim().is_empty()) {
+        binds.push(like_pattern(search));
+        conditions.push(format!("c.title_lower LIKE ${} ESCAPE '\\'", binds.len()));
+    }
+    let filter = if conditions.is_empty() { String::new() } else { format!("WHERE {}", conditions.join(" AND ")) };
+    let direction = if request.ascending { "ASC" } else { "DESC" };
+    let order = match request.sort_by {
+        CollectionSort::Date => format!("c.created_at {direction}, c.collection_id {direction}"),
+        CollectionSort::Popularity => {
+            format!("c.total_likes {direction}, c.created_at {direction}, c.collection_id {direction}")
+        }
+    };
+    let sql = format!(
+        "SELECT {CARD} FROM collections c LEFT JOIN users u ON u.user_id = c.creator_user_id {filter} ORDER BY {order} \
+         LIMIT {} OFFSET {}",
+        page.limit,
+        page.offset()
+    );
+    let mut query = sqlx::query(&sql);
+    for bind in &binds {
+        query = query.bind(bind.as_str());
+    }
+    let mut data = query.fetch_all(&db.pool()).await?.iter().map(card).collect::<Result<Vec<_>, _>>()?;
+    previews(db, &mut data).await?;
+    // The count takes the same filter with the viewer's `$1` unused: bind it anyway.
+    let count_sql = format!("SELECT COUNT(*) FROM collections c WHERE ($1 = $1) {}", filter.replacen("WHERE", "AND", 1));
+    let mut count = sqlx::query_scalar::<_, i64>(&count_sql);
+    for bind in &binds {
+        count = count.bind(bind.as_str());
+    }
+    let total = count.fetch_one(&db.pool()).await?;
+    Ok(Paged::new(data, total, page))
+}
+
+/// One collection, unless unknown or deleted.
+pub async fn by_id(db: &ReadDb, collection_id: &str, viewer: Option<&str>) -> Result<Option<CollectionView>, sqlx::Error> {
+    let sql = format!("SELECT {CARD} FROM collections c LEFT JOIN users u ON u.user_id = c.creator_user_id WHERE c.collection_id = $2");
+    let row = sqlx::query(&sql).bind(viewer.unwrap_or_default()).bind(collection_id).fetch_optional(&db.pool()).await?;
+    let Some(row) = row else { return Ok(None) };
+    let mut cards = vec![card(&row)?];
+    previews(db, &mut cards).await?;
+    Ok(cards.pop())
+}
+
+/// The NFTs a collection shows (see [`VISIBLE`]), in no particular order.
+pub async fn shown_nfts(db: &ReadDb, collection_id: &str) -> Result<Vec<String>, sqlx::Error> {
+    let sql = format!(
+        "SELECT cn.nft_id FROM collection_nfts cn JOIN collections c ON c.collection_id = cn.collection_id {VISIBLE} \
+         WHERE cn.collection_id = $1"
+    );
+    sqlx::query_scalar(&sql).bind(collection_id).fetch_all(&db.pool()).await
+}
+
+/// The owners of tokens that exist and are not burned, by id.
+pub async fn owners(db: &ReadDb, nft_ids: &[String]) -> Result<HashMap<String, String>, sqlx::Error> {
+    if nft_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let sql = format!("SELECT nft_id, owner FROM nfts WHERE burned = 0 AND nft_id IN ({})", placeholders(nft_ids.len()));
+    let mut query = sqlx::query(&sql);
+    for id in nft_ids {
+        query = query.bind(id.as_str());
+    }
+    query.fetch_all(&db.pool()).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
+}
+
+/// How many collections each of these users has.
+pub async fn counts_by_creator(db: &ReadDb, user_ids: &[String]) -> Result<HashMap<String, i64>, sqlx::Error> {
+    if user_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let sql = format!(
+        "SELECT creator_user_id, COUNT(*) FROM collections WHERE creator_user_id IN ({}) GROUP BY creator_user_id",
+        placeholders(user_ids.len())
+    );
+    let mut query = sqlx::query(&sql);
+    for id in user_ids {
+        query = query.bind(id.as_str());
+    }
+    query.fetch_all(&db.pool()).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_patterns_take_wildcards_literally() {
+        assert_eq!(like_pattern(" Sea Birds "), "%sea birds%");
+        assert_eq!(like_pattern("100%_a\\b"), "%100\\%\\_a\\\\b%");
+    }
+}
