@@ -8,6 +8,7 @@
 
 pub mod accounts;
 mod catalog;
+pub mod credits;
 mod error;
 mod nft;
 mod projector;
@@ -19,11 +20,15 @@ mod sql;
 pub mod test_utils;
 
 pub use error::ProjectionError;
-pub use projector::{Projector, ProjectorHandle};
+pub use projector::{Projector, ProjectorFollower, ProjectorHandle};
 pub use read_db::ReadDb;
 pub use read_model::ReadModel;
 
 /// Every read model, in the order the projector applies them to each event.
 pub fn read_models() -> Vec<Box<dyn ReadModel>> {
-    vec![Box::new(nft::Nfts::default()), Box::new(catalog::Catalog::default()), Box::new(accounts::Accounts)]
+    vec![
+        Box::new(nft::Nfts::default()), Box::new(catalog::Catalog::default()),
+        Box::new(accounts::Accounts),
+        Box::new(credits::Credits),
+    ]
 }

@@ -125,6 +125,12 @@ impl ReadDb {
         self.current.read().expect("not poisoned").clone()
     }
 
+    /// The log position the current generation's read tables include (the projector's
+    /// checkpoint, committed with the rows).
+    pub async fn position(&self) -> Result<domain::Position, ProjectionError> {
+        Ok(crate::projector::checkpoint_in(&self.pool()).await?)
+    }
+
     /// Whether `generation` is the published one (readers use it).
     pub(crate) async fn is_published(&self, generation: &str) -> Result<bool, ProjectionError> {
         Ok(published(&self.base).await? == generation)
