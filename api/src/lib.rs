@@ -8,6 +8,7 @@ pub mod bootstrap;
 pub mod config;
 pub mod dev;
 pub mod error;
+pub mod export;
 pub mod leader;
 pub mod files;
 pub mod mail;

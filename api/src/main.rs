@@ -42,6 +42,30 @@ enum Command {
     /// Compare the contract's state (read over RPC_URL at CONTRACT_ADDRESS) with the read models
     /// for every token and every account owed credits; print each difference with both values;
     /// exit 1 on any.
+    /// Print the checksum of the published generation of the read models and the log position
+    /// it includes (compare with what `replay` prints).
+    Checksum,
+    /// SQLite: print the path of the current generation's file of the read models (what
+    /// analysts open); Postgres: name the `analytics` schema.
+    ReadFile,
+    /// Postgres: create the analysts' read-only role `marketplace_analyst` (reads the
+    /// `analytics` views, nothing else) and print how to give it to a login role.
+    AnalyticsRole,
+    /// Write a read table or a query's result (current generation) to a file.
+    Export {
+        /// A read table to export whole.
+        #[arg(long, conflicts_with = "query", required_unless_present = "query")]
+        table: Option<String>,
+        /// A query to export the result of.
+        #[arg(long)]
+        query: Option<String>,
+        /// `csv` (parquet is not built in yet).
+        #[arg(long, default_value = "csv")]
+        format: String,
+        /// The file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     Reconcile {
         /// `eth_call`s per JSON-RPC batch.
         #[arg(long, default_value_t = 100)]
@@ -69,6 +93,10 @@ async fn main() -> ExitCode {
         }
         Command::Replay => replay(cli.config).await,
         Command::Verify => verify(cli.config).await,
+        Command::ReadFile => read_file(cli.config).await,
+        Command::Checksum => checksum(cli.config).await,
+        Command::AnalyticsRole => analytics_role(cli.config).await,
+        Command::Export { table, query, format, out } => export(cli.config, table, query, &format, &out).await,
         Command::Reconcile { batch, concurrency } => reconcile(cli.config, batch, concurrency).await,
     };
     match result {
@@ -291,6 +319,54 @@ async fn replay(config: Config) -> anyhow::Result<ExitCode> {
          published (running servers switch to it within a second)",
         started.elapsed().as_secs_f64()
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn checksum(config: Config) -> anyhow::Result<ExitCode> {
+    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    println!("generation {} at position {}: checksum {}", read.generation(), read.position().await?, read.checksum().await?);
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn read_file(config: Config) -> anyhow::Result<ExitCode> {
+    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    match read.current_file() {
+        Some(file) => println!("{}", file.display()),
+        None => println!("PostgreSQL: query the schema `analytics` (views on generation {})", read.generation()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn analytics_role(config: Config) -> anyhow::Result<ExitCode> {
+    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    read.create_analyst_role().await.context("creating the analysts' role")?;
+    let role = projections::ANALYST_ROLE;
+    println!(
+        "role {role} may read the schema `analytics` (the current generation's read tables) and nothing else; \
+         give it to an analyst with: CREATE ROLE alice LOGIN PASSWORD '...' IN ROLE {role};"
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn export(
+    config: Config,
+    table: Option<String>,
+    query: Option<String>,
+    format: &str,
+    out: &std::path::Path,
+) -> anyhow::Result<ExitCode> {
+    use api::export::Source;
+    anyhow::ensure!(format == "csv", "--format {format}: only csv is supported");
+    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    let source = match (table, query) {
+        (Some(table), _) => Source::Table(table),
+        (None, Some(query)) => Source::Query(query),
+        (None, None) => anyhow::bail!("--table or --query"),
+    };
+    let file = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut writer = std::io::BufWriter::new(file);
+    let rows = api::export::csv(&read, &source, &mut writer).await?;
+    println!("{rows} rows written to {}", out.display());
     Ok(ExitCode::SUCCESS)
 }
 

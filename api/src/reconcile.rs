@@ -198,7 +198,7 @@ pub async fn reconcile(store: &dyn EventStore, read: &ReadDb, target: &Target) -
         }
     }
 
-    let calls = 1 + ids.len() * 2 + parsed.len();
+    let calls = 1 + ids.len() + chain.iter().filter(|t| t.auction.is_some()).count() + parsed.len();
     Ok(Report { block, position, behind: position < head, tokens, accounts: accounts.len(), calls, differences })
 }
 

@@ -21,7 +21,7 @@ pub mod test_utils;
 
 pub use error::ProjectionError;
 pub use projector::{Projector, ProjectorFollower, ProjectorHandle};
-pub use read_db::ReadDb;
+pub use read_db::{ANALYST_ROLE, ReadDb};
 pub use read_model::ReadModel;
 
 /// Every read model, in the order the projector applies them to each event.
