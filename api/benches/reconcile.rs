@@ -155,9 +155,8 @@ async fn main() {
     let mut full = Vec::new();
     for run in 0..runs {
         let started = Instant::now();
-        let mut inputs: Vec<Bytes> = (1..=tokens as u64)
-            .map(|id| Bytes::from(Marketplace::tokenInfoCall { tokenId: U256::from(id) }.abi_encode()))
-            .collect();
+        let mut inputs: Vec<Bytes> =
+            (1..=tokens as u64).map(|id| Bytes::from(Marketplace::tokenInfoCall { tokenId: U256::from(id) }.abi_encode())).collect();
         inputs.extend(auctioned.iter().map(|&id| Bytes::from(Marketplace::auctionInfoCall { tokenId: U256::from(id) }.abi_encode())));
         inputs.extend(chain.accounts.iter().map(|&account| Bytes::from(Marketplace::creditsOfCall { account }.abi_encode())));
         let calls = inputs.len();

@@ -7,7 +7,6 @@ use std::io::Write;
 use projections::ReadDb;
 use sqlx::{Column, Row, ValueRef, any::AnyRow};
 
-
 /// Everything exporting can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {

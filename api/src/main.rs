@@ -229,10 +229,11 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
             indexer_handle = Some(indexer.handle());
             let mut stopped = stopped.clone();
             indexer_task = Some(tokio::spawn(async move {
-                if let Err(err) = indexer.run(async move {
-                    let _ = stopped.wait_for(|s| *s).await;
-                })
-                .await
+                if let Err(err) = indexer
+                    .run(async move {
+                        let _ = stopped.wait_for(|s| *s).await;
+                    })
+                    .await
                 {
                     tracing::error!(%err, "the indexer stopped");
                 }

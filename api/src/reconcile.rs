@@ -194,7 +194,12 @@ pub async fn reconcile(store: &dyn EventStore, read: &ReadDb, target: &Target) -
         let chain = credit.unwrap_or_default();
         let read = owed.get(account).copied().unwrap_or_default();
         if chain != U256::from(read) {
-            differences.push(Difference { subject: format!("account {account}"), field: "credits_owed", chain: chain.to_string(), read: read.to_string() });
+            differences.push(Difference {
+                subject: format!("account {account}"),
+                field: "credits_owed",
+                chain: chain.to_string(),
+                read: read.to_string(),
+            });
         }
     }
 
@@ -294,7 +299,8 @@ async fn batched<T: Sync, C: SolCall + Send>(
 where
     C::Return: Send,
 {
-    let chunks: Vec<Vec<Bytes>> = items.chunks(target.batch.max(1)).map(|chunk| chunk.iter().map(|i| Bytes::from(make(i).abi_encode())).collect()).collect();
+    let chunks: Vec<Vec<Bytes>> =
+        items.chunks(target.batch.max(1)).map(|chunk| chunk.iter().map(|i| Bytes::from(make(i).abi_encode())).collect()).collect();
     let answers: Vec<Vec<Option<Bytes>>> = stream::iter(chunks)
         .map(|inputs| raw_batch(&target.provider, target.contract, at, inputs))
         .buffered(target.concurrency.max(1))
@@ -305,7 +311,9 @@ where
         .flatten()
         .map(|answer| {
             answer
-                .map(|bytes| C::abi_decode_returns(&bytes).map_err(|e| ReconcileError::Decode { call: C::SIGNATURE, reason: e.to_string() }))
+                .map(|bytes| {
+                    C::abi_decode_returns(&bytes).map_err(|e| ReconcileError::Decode { call: C::SIGNATURE, reason: e.to_string() })
+                })
                 .transpose()
         })
         .collect()

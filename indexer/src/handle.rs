@@ -189,8 +189,13 @@ impl IndexerHandle {
             progress: watch::channel(Progress { running: true, ..Progress::default() }).0,
             metrics: Arc::default(),
         });
-        let follower =
-            IndexerFollower { shared: shared.clone(), store: store.clone(), stream: domain::chain::chain_stream(chain_id), poll, wake_remote };
+        let follower = IndexerFollower {
+            shared: shared.clone(),
+            store: store.clone(),
+            stream: domain::chain::chain_stream(chain_id),
+            poll,
+            wake_remote,
+        };
         (Self { shared, store, timeout }, follower)
     }
 

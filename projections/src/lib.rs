@@ -26,9 +26,5 @@ pub use read_model::ReadModel;
 
 /// Every read model, in the order the projector applies them to each event.
 pub fn read_models() -> Vec<Box<dyn ReadModel>> {
-    vec![
-        Box::new(nft::Nfts::default()), Box::new(catalog::Catalog::default()),
-        Box::new(accounts::Accounts),
-        Box::new(credits::Credits),
-    ]
+    vec![Box::new(nft::Nfts::default()), Box::new(catalog::Catalog::default()), Box::new(accounts::Accounts), Box::new(credits::Credits)]
 }

@@ -371,12 +371,22 @@ async fn grant_views(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> Result<(), Pr
     Ok(())
 }
 
+/// Runs a `CREATE ... IF NOT EXISTS` holding a lock: two processes starting at once on one
+/// database would otherwise both find nothing and both create (one failing on the catalog's
+/// unique index).
+async fn create_under_lock(admin: &AnyPool, sql: &str) -> Result<(), ProjectionError> {
+    let mut tx = admin.begin().await?;
+    sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(ANALYTICS_LOCK).execute(&mut *tx).await?;
+    sqlx::query(sql).execute(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 async fn parse(url: &str) -> Result<Base, ProjectionError> {
     install_default_drivers();
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         let admin = AnyPoolOptions::new().max_connections(2).connect(url).await?;
-        sqlx::query("CREATE TABLE IF NOT EXISTS public.read_generation (id INTEGER PRIMARY KEY, generation TEXT NOT NULL)")
-            .execute(&admin)
+        create_under_lock(&admin, "CREATE TABLE IF NOT EXISTS public.read_generation (id INTEGER PRIMARY KEY, generation TEXT NOT NULL)")
             .await?;
         return Ok(Base::Postgres { url: url.to_owned(), admin });
     }
@@ -465,7 +475,7 @@ async fn connect(base: &Base, generation: &str) -> Result<AnyPool, ProjectionErr
         }
         Base::Postgres { url, admin } => {
             let schema = generation_schema(generation);
-            sqlx::query(&format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\"")).execute(admin).await?;
+            create_under_lock(admin, &format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\"")).await?;
             connect_in_schema(url, schema).await?
         }
     };

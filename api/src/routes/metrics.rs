@@ -86,7 +86,13 @@ async fn metrics(State(state): State<AppState>) -> Result<Response, ApiError> {
              # TYPE marketplace_reconcile_differences gauge\nmarketplace_reconcile_differences {differences}"
         );
         metric(&mut out, "marketplace_reconcile_runs_total", "counter", "Reconciliations finished.", runs as u64);
-        metric(&mut out, "marketplace_reconcile_failures_total", "counter", "Reconciliations that failed (RPC or database).", failures as u64);
+        metric(
+            &mut out,
+            "marketplace_reconcile_failures_total",
+            "counter",
+            "Reconciliations that failed (RPC or database).",
+            failures as u64,
+        );
     }
     let _ = writeln!(out, "# HELP marketplace_http_responses_total HTTP responses by status class.");
     let _ = writeln!(out, "# TYPE marketplace_http_responses_total counter");

@@ -46,8 +46,7 @@ async fn expected(read: &ReadDb) -> Expected {
     let mut by_wallet: BTreeMap<String, usize> = BTreeMap::new();
     let (mut volume, mut royalties) = (0u128, 0u128);
     for row in &rows {
-        let (seller, buyer, price, paid): (String, String, String, String) =
-            (row.get(0), row.get(1), row.get(2), row.get(3));
+        let (seller, buyer, price, paid): (String, String, String, String) = (row.get(0), row.get(1), row.get(2), row.get(3));
         volume += price.parse::<u128>().unwrap();
         royalties += paid.parse::<u128>().unwrap();
         *by_wallet.entry(seller.clone()).or_default() += 1;
@@ -113,11 +112,8 @@ async fn the_example_queries_answer_on_postgres_as_the_read_only_analyst() {
     let mut answers = BTreeMap::new();
     for (name, sql) in queries() {
         let wrapped = format!("SELECT CAST(to_json(q) AS TEXT) FROM ({sql}) q");
-        let rows: Vec<String> = sqlx::query_scalar(&wrapped)
-            .bind(&expected.wallet)
-            .fetch_all(&mut analyst)
-            .await
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let rows: Vec<String> =
+            sqlx::query_scalar(&wrapped).bind(&expected.wallet).fetch_all(&mut analyst).await.unwrap_or_else(|e| panic!("{name}: {e}"));
         let rows: Vec<BTreeMap<String, String>> = rows
             .iter()
             .map(|json| {

@@ -189,9 +189,8 @@ async fn three_processes_share_the_work_and_survive_the_holders_death() {
         let killed = Instant::now();
         servers.lock().unwrap()[index].kill();
         // The next block: a transaction mined right after the death.
-        let receipt = chain
-            .transact(chain.accounts[2], mint_call("ipfs://after-kill", 0, &[], 0, U256::ZERO, U256::ZERO), U256::ZERO)
-            .await;
+        let receipt =
+            chain.transact(chain.accounts[2], mint_call("ipfs://after-kill", 0, &[], 0, U256::ZERO, U256::ZERO), U256::ZERO).await;
         let block = receipt.block_number.expect("mined") as i64;
         let survivor = (index + 1) % PORTS.len();
         loop {
@@ -211,7 +210,11 @@ async fn three_processes_share_the_work_and_survive_the_holders_death() {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         failovers.push(killed.elapsed().as_secs_f64());
-        println!("failover {}: block {block} indexed {:.2} s after the holder (port {port}) died", failovers.len(), failovers.last().unwrap());
+        println!(
+            "failover {}: block {block} indexed {:.2} s after the holder (port {port}) died",
+            failovers.len(),
+            failovers.last().unwrap()
+        );
         // The dead process comes back (as an operator's supervisor would restart it).
         let restarted = Server::start(port, &db.url, &chain, dir.path());
         wait_healthy(&http, &restarted).await;
