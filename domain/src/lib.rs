@@ -4,6 +4,7 @@
 //!   [`EventStore`] trait with SQLite, PostgreSQL and (feature `kurrentdb`) KurrentDB backends.
 //! * [`chain`]: the chain facts the indexer derives from the contract's logs.
 //! * [`catalog`]: off-chain facts about NFTs (titles, categories) only the server knows.
+//! * [`social`]: likes and bookmarks, one stream per user.
 //!
 //! Nothing here knows about HTTP or read models: the API turns requests into commands, aggregates
 //! decide which events follow, and the store keeps them in one hash-chained global order.
@@ -11,6 +12,7 @@
 pub mod accounts;
 pub mod catalog;
 pub mod chain;
+pub mod social;
 pub mod store;
 
 pub use store::{

@@ -12,3 +12,4 @@ pub mod misc;
 pub mod nft;
 pub mod openapi;
 mod params;
+pub mod social;

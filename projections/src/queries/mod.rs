@@ -2,6 +2,8 @@
 
 pub(crate) mod browse;
 pub mod nft;
+pub mod profiles;
+pub mod social;
 
 use serde::Serialize;
 
