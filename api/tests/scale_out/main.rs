@@ -178,13 +178,9 @@ async fn three_processes_share_the_work_and_survive_the_holders_death() {
     let mut failovers = Vec::new();
     for _ in 0..kills {
         tokio::time::sleep(Duration::from_secs(3)).await;
-        let index = {
-            let servers = servers.lock().unwrap();
-            // `holder` only reads: the load task takes the lock for a moment at a time.
-            let ports: Vec<(u16, bool)> = servers.iter().map(|s| (s.port, s.child.is_some())).collect();
-            drop(servers);
-            holder_of(&http, &ports).await
-        };
+        // `holder_of` only reads the ports: the load tasks take the lock a moment at a time.
+        let ports: Vec<(u16, bool)> = servers.lock().unwrap().iter().map(|s| (s.port, s.child.is_some())).collect();
+        let index = holder_of(&http, &ports).await;
         let port = PORTS[index];
         let killed = Instant::now();
         servers.lock().unwrap()[index].kill();
