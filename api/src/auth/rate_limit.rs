@@ -125,7 +125,7 @@ mod tests {
     #[tokio::test]
     async fn buckets_empty_per_address_and_per_account_and_refill() {
         let dir = tempfile::tempdir().unwrap();
-        let limits = RateLimits::new(&dir.path().join("limits.db").display().to_string(), 3, 2).unwrap();
+        let limits = RateLimits::new(&format!("sqlite://{}", dir.path().join("limits.db").display()), 3, 2).unwrap();
         let ip: IpAddr = "10.0.0.1".parse().unwrap();
         let other: IpAddr = "10.0.0.2".parse().unwrap();
         let now = now_ms();
@@ -141,7 +141,7 @@ mod tests {
     #[tokio::test]
     async fn two_processes_on_one_database_share_the_buckets() {
         let dir = tempfile::tempdir().unwrap();
-        let url = dir.path().join("limits.db").display().to_string();
+        let url = format!("sqlite://{}", dir.path().join("limits.db").display());
         let (one, two) = (RateLimits::new(&url, 2, 0).unwrap(), RateLimits::new(&url, 2, 0).unwrap());
         let ip: IpAddr = "10.0.0.1".parse().unwrap();
         let now = now_ms();
