@@ -169,6 +169,10 @@ pub struct Config {
     #[arg(long, env = "SIWE_DOMAINS", value_delimiter = ',')]
     pub siwe_domains: Vec<String>,
 
+    /// Seconds between background reconciliations of the read models with the contract's
+    /// state (`marketplace reconcile`, counted in `/metrics`); 0: off.
+    #[arg(long, env = "RECONCILE_INTERVAL_SECS", default_value_t = 600)]
+    pub reconcile_interval_secs: u64,
     /// The built UI to serve at `/` (`npm run build` in `ui/`); missing means API only.
     #[arg(long, env = "UI_DIR", default_value = "ui/dist")]
     pub ui_dir: PathBuf,
@@ -209,6 +213,19 @@ impl Config {
                 format!("sqlite://{}", dir.join("read.db").display())
             }
         }
+    }
+
+    /// Where the rate limits' buckets live: the read database on Postgres (shared by every
+    /// process), else `rate-limits.db` beside the SQLite read database.
+    pub fn rate_limit_database_url(&self) -> String {
+        let read = self.read_database_url();
+        if read.starts_with("postgres") {
+            return read;
+        }
+        let path = read.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+        let path = path.split('?').next().unwrap_or(path);
+        let dir = std::path::Path::new(path).parent().unwrap_or(std::path::Path::new(""));
+        format!("sqlite://{}", dir.join("rate-limits.db").display())
     }
 
     /// The file store folder, defaulted as documented on the field.

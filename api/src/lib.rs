@@ -9,9 +9,12 @@ pub mod chain_receipts;
 pub mod config;
 pub mod dev;
 pub mod error;
+pub mod export;
 pub mod files;
+pub mod leader;
 pub mod mail;
 pub mod read_cache;
+pub mod reconcile;
 pub mod routes;
 pub mod ui_files;
 pub mod ui_pages;
@@ -50,6 +53,11 @@ pub struct AppState {
     pub http: reqwest::Client,
     /// Answers of public browse calls while the read tables stay the same.
     pub read_cache: Arc<read_cache::ReadCache<routes::nft::CardsPage>>,
+    /// The background reconciliation's last count (`/metrics`), when it runs.
+    pub reconcile: Option<Arc<reconcile::ReconcileMetrics>>,
+    /// Several processes on one Postgres database: whether this one holds the election's lock
+    /// (indexes and projects). `None` on SQLite (one process does everything).
+    pub leading: Option<leader::Leading>,
 }
 
 /// How long a command waits for its events to reach the read tables before answering.
@@ -74,6 +82,8 @@ impl AppState {
             indexer: None,
             http: reqwest::Client::new(),
             read_cache: Arc::default(),
+            reconcile: None,
+            leading: None,
         })
     }
 

@@ -39,6 +39,41 @@ enum Command {
     /// Walk the whole event log, check its hash chain and numbering, print a summary; exits 2
     /// naming the first bad position if anything was altered.
     Verify,
+    /// Compare the contract's state (read over RPC_URL at CONTRACT_ADDRESS) with the read models
+    /// for every token and every account owed credits; print each difference with both values;
+    /// exit 1 on any.
+    /// Print the checksum of the published generation of the read models and the log position
+    /// it includes (compare with what `replay` prints).
+    Checksum,
+    /// SQLite: print the path of the current generation's file of the read models (what
+    /// analysts open); Postgres: name the `analytics` schema.
+    ReadFile,
+    /// Postgres: create the analysts' read-only role `marketplace_analyst` (reads the
+    /// `analytics` views, nothing else) and print how to give it to a login role.
+    AnalyticsRole,
+    /// Write a read table or a query's result (current generation) to a file.
+    Export {
+        /// A read table to export whole.
+        #[arg(long, conflicts_with = "query", required_unless_present = "query")]
+        table: Option<String>,
+        /// A query to export the result of.
+        #[arg(long)]
+        query: Option<String>,
+        /// `csv` (parquet is not built in yet).
+        #[arg(long, default_value = "csv")]
+        format: String,
+        /// The file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    Reconcile {
+        /// `eth_call`s per JSON-RPC batch.
+        #[arg(long, default_value_t = 100)]
+        batch: usize,
+        /// JSON-RPC batches in flight at once.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
+    },
 }
 
 #[tokio::main]
@@ -58,6 +93,11 @@ async fn main() -> ExitCode {
         }
         Command::Replay => replay(cli.config).await,
         Command::Verify => verify(cli.config).await,
+        Command::ReadFile => read_file(cli.config).await,
+        Command::Checksum => checksum(cli.config).await,
+        Command::AnalyticsRole => analytics_role(cli.config).await,
+        Command::Export { table, query, format, out } => export(cli.config, table, query, &format, &out).await,
+        Command::Reconcile { batch, concurrency } => reconcile(cli.config, batch, concurrency).await,
     };
     match result {
         Ok(code) => code,
@@ -103,34 +143,110 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
     let store = domain::store::open(&config.database_url()).await.context("opening the event log")?;
     api::bootstrap::seed_categories(store.as_ref()).await.context("seeding categories")?;
     let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
-    let projector = projections::Projector::new(store.clone(), read.clone()).await.context("starting the projector")?;
-    let projector_handle = projector.handle();
-    tokio::spawn(async move {
-        if let Err(err) = projector.run().await {
-            tracing::error!(%err, "the projector stopped");
+    let indexer_config = match (&rpc_url, &contract) {
+        (Some(url), Some(address)) => {
+            let address = address.parse().with_context(|| format!("contract address {address}"))?;
+            Some(config.indexer_config(url, address, deployment_block, local_chain.is_some()))
         }
-    });
+        _ => {
+            tracing::warn!("no chain configured (RPC_URL and CONTRACT_ADDRESS): chain events will not be indexed");
+            None
+        }
+    };
+
+    let log_url = config.database_url();
+    let mut indexer_handle = None;
+    let mut indexer_task = None;
+    let mut leading = None;
+    let projector_handle = if log_url.starts_with("postgres") {
+        // Several processes may share this database: indexing and projecting run in the one
+        // holding the election's lock; every process follows them through the database.
+        let (projector_handle, follower) =
+            projections::ProjectorHandle::following(read.clone(), read.position().await?, std::time::Duration::from_millis(10));
+        let follower = std::sync::Arc::new(follower);
+        let notify_pool = sqlx::postgres::PgPoolOptions::new().max_connections(2).connect_lazy(&log_url)?;
+        if let Some(indexer_config) = &indexer_config {
+            let wake_remote = std::sync::Arc::new(move || {
+                let pool = notify_pool.clone();
+                tokio::spawn(async move {
+                    let _ = sqlx::query("SELECT pg_notify($1, '')").bind(api::leader::WAKE_CHANNEL).execute(&pool).await;
+                });
+            });
+            let (handle, indexer_follower) = indexer::IndexerHandle::following(
+                store.clone(),
+                config.chain_id,
+                indexer_config.sync_timeout,
+                std::time::Duration::from_millis(20),
+                wake_remote,
+            );
+            tokio::spawn(indexer_follower.run());
+            indexer_handle = Some(handle);
+        }
+        tokio::spawn({
+            let follower = follower.clone();
+            async move { follower.run().await }
+        });
+        let (store, read, url) = (store.clone(), read.clone(), log_url.clone());
+        let start = move || {
+            let (store, read, indexer_config, follower, url) =
+                (store.clone(), read.clone(), indexer_config.clone(), follower.clone(), url.clone());
+            async move {
+                let mut tasks = Vec::new();
+                let projector = projections::Projector::new(store.clone(), read).await.context("starting the projector")?;
+                tasks.push(follower.feed(projector.handle()));
+                tasks.push(tokio::spawn(async move {
+                    if let Err(err) = projector.run().await {
+                        tracing::error!(%err, "the projector stopped");
+                    }
+                }));
+                if let Some(indexer_config) = indexer_config {
+                    let indexer = indexer::Indexer::connect(indexer_config, store).await.context("starting the indexer")?;
+                    let handle = indexer.handle();
+                    tasks.push(api::leader::listen_for_wakes(url, move || handle.wake()));
+                    tasks.push(tokio::spawn(async move {
+                        if let Err(err) = indexer.run(std::future::pending::<()>()).await {
+                            tracing::error!(%err, "the indexer stopped");
+                        }
+                    }));
+                }
+                Ok(tasks)
+            }
+        };
+        let (is_leading, election) = api::leader::spawn(log_url.clone(), start, stopped.clone());
+        leading = Some(is_leading);
+        indexer_task = Some(election);
+        projector_handle
+    } else {
+        let projector = projections::Projector::new(store.clone(), read.clone()).await.context("starting the projector")?;
+        let projector_handle = projector.handle();
+        tokio::spawn(async move {
+            if let Err(err) = projector.run().await {
+                tracing::error!(%err, "the projector stopped");
+            }
+        });
+        if let Some(indexer_config) = indexer_config {
+            let indexer = indexer::Indexer::connect(indexer_config, store.clone()).await.context("starting the indexer")?;
+            indexer_handle = Some(indexer.handle());
+            let mut stopped = stopped.clone();
+            indexer_task = Some(tokio::spawn(async move {
+                if let Err(err) = indexer
+                    .run(async move {
+                        let _ = stopped.wait_for(|s| *s).await;
+                    })
+                    .await
+                {
+                    tracing::error!(%err, "the indexer stopped");
+                }
+            }));
+        }
+        projector_handle
+    };
     let (browse_db, at) = (read.clone(), projector_handle.position());
     tokio::spawn(async move {
         if let Err(err) = projections::queries::nft::prepare_browse(&browse_db, at).await {
             tracing::warn!(%err, "building the browse index (the first browse will build it)");
         }
     });
-
-    let mut indexer_handle = None;
-    let mut indexer_task = None;
-    if let (Some(url), Some(address)) = (&rpc_url, &contract) {
-        let address = address.parse().with_context(|| format!("contract address {address}"))?;
-        let indexer_config = config.indexer_config(url, address, deployment_block, local_chain.is_some());
-        let indexer = indexer::Indexer::connect(indexer_config, store.clone()).await.context("starting the indexer")?;
-        indexer_handle = Some(indexer.handle());
-        let mut stopped = stopped.clone();
-        indexer_task = Some(tokio::spawn(indexer.run(async move {
-            let _ = stopped.wait_for(|s| *s).await;
-        })));
-    } else {
-        tracing::warn!("no chain configured (RPC_URL and CONTRACT_ADDRESS): chain events will not be indexed");
-    }
 
     let chain = ChainInfo {
         chain_id: config.chain_id,
@@ -142,7 +258,15 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
         explorer_url: config.explorer_url.clone(),
         walletconnect_project_id: config.walletconnect_project_id.clone(),
     };
-    let state = AppState::new(config.clone(), store, read, projector_handle)?.with_chain(chain, indexer_handle);
+    let mut state = AppState::new(config.clone(), store.clone(), read.clone(), projector_handle)?.with_chain(chain, indexer_handle);
+    state.leading = leading;
+    if let (Some(url), Some(address), 1..) = (&rpc_url, &state.chain.contract_address, config.reconcile_interval_secs) {
+        let target = api::reconcile::Target::connect(url, config.chain_id, address.parse().context("contract address")?)?;
+        let metrics = std::sync::Arc::new(api::reconcile::ReconcileMetrics::default());
+        let interval = std::time::Duration::from_secs(config.reconcile_interval_secs);
+        api::reconcile::spawn_periodic(store, read, target, interval, metrics.clone());
+        state.reconcile = Some(metrics);
+    }
     let app = api::app(state, &config.ui_dir);
     let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("listening on {}", config.listen))?;
     tracing::info!("marketplace listening on http://{}", listener.local_addr()?);
@@ -197,6 +321,81 @@ async fn replay(config: Config) -> anyhow::Result<ExitCode> {
         started.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+async fn checksum(config: Config) -> anyhow::Result<ExitCode> {
+    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    println!("generation {} at position {}: checksum {}", read.generation(), read.position().await?, read.checksum().await?);
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn read_file(config: Config) -> anyhow::Result<ExitCode> {
+    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    match read.current_file() {
+        Some(file) => println!("{}", file.display()),
+        None => println!("PostgreSQL: query the schema `analytics` (views on generation {})", read.generation()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn analytics_role(config: Config) -> anyhow::Result<ExitCode> {
+    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    read.create_analyst_role().await.context("creating the analysts' role")?;
+    let role = projections::ANALYST_ROLE;
+    println!(
+        "role {role} may read the schema `analytics` (the current generation's read tables) and nothing else; \
+         give it to an analyst with: CREATE ROLE alice LOGIN PASSWORD '...' IN ROLE {role};"
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn export(
+    config: Config,
+    table: Option<String>,
+    query: Option<String>,
+    format: &str,
+    out: &std::path::Path,
+) -> anyhow::Result<ExitCode> {
+    use api::export::Source;
+    anyhow::ensure!(format == "csv", "--format {format}: only csv is supported");
+    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    let source = match (table, query) {
+        (Some(table), _) => Source::Table(table),
+        (None, Some(query)) => Source::Query(query),
+        (None, None) => anyhow::bail!("--table or --query"),
+    };
+    let file = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
+    let mut writer = std::io::BufWriter::new(file);
+    let rows = api::export::csv(&read, &source, &mut writer).await?;
+    println!("{rows} rows written to {}", out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn reconcile(config: Config, batch: usize, concurrency: usize) -> anyhow::Result<ExitCode> {
+    let url = config.rpc_url.as_deref().context("RPC_URL: the chain's node to read the contract from")?;
+    let address = config.contract_address.as_deref().context("CONTRACT_ADDRESS: the marketplace contract")?;
+    let mut target = api::reconcile::Target::connect(url, config.chain_id, address.parse().context("contract address")?)?;
+    (target.batch, target.concurrency) = (batch.max(1), concurrency.max(1));
+    let store = domain::store::open(&config.database_url()).await.context("opening the event log")?;
+    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    let started = std::time::Instant::now();
+    let report = api::reconcile::reconcile(store.as_ref(), &read, &target).await.context("reconciling")?;
+    for difference in &report.differences {
+        println!("{difference}");
+    }
+    let block = report.block.map_or_else(|| "latest (nothing indexed)".to_owned(), |b| b.to_string());
+    if report.behind {
+        println!("note: the read models are behind the log (position {}); compared at the block they include", report.position);
+    }
+    println!(
+        "reconciled {} tokens and {} accounts at block {block} ({} eth_calls, {:.2} s): {} differences",
+        report.tokens,
+        report.accounts,
+        report.calls,
+        started.elapsed().as_secs_f64(),
+        report.differences.len()
+    );
+    Ok(if report.differences.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 async fn verify(config: Config) -> anyhow::Result<ExitCode> {

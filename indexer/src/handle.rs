@@ -172,6 +172,33 @@ impl IndexerHandle {
         Ok(self.store.head().await?.0)
     }
 
+    /// A handle on an indexer running in *another process* on the same log (several servers on
+    /// one Postgres database, one of them elected to index): [`IndexerHandle::sync_to`] waits
+    /// for the log to hold block `n`'s checkpoint. The returned [`IndexerFollower`] reads the
+    /// chain stream's last live checkpoint every `poll`, or at once when woken (and then calls
+    /// `wake_remote`, which should ask the indexing process to poll the chain now).
+    pub fn following(
+        store: Arc<dyn EventStore>,
+        chain_id: u64,
+        timeout: Duration,
+        poll: Duration,
+        wake_remote: Arc<dyn Fn() + Send + Sync>,
+    ) -> (Self, IndexerFollower) {
+        let shared = Arc::new(Shared {
+            wake: Notify::new(),
+            progress: watch::channel(Progress { running: true, ..Progress::default() }).0,
+            metrics: Arc::default(),
+        });
+        let follower = IndexerFollower {
+            shared: shared.clone(),
+            store: store.clone(),
+            stream: domain::chain::chain_stream(chain_id),
+            poll,
+            wake_remote,
+        };
+        (Self { shared, store, timeout }, follower)
+    }
+
     /// Asks the follower to poll now instead of at its next interval.
     pub fn wake(&self) {
         self.shared.wake.notify_one();
@@ -207,6 +234,41 @@ impl IndexerHandle {
             last_block: progress.indexed_through,
             chain_head: progress.chain_head,
             lag_blocks: progress.chain_head.saturating_sub(progress.indexed_through),
+        }
+    }
+}
+
+/// The task behind [`IndexerHandle::following`].
+pub struct IndexerFollower {
+    shared: Arc<Shared>,
+    store: Arc<dyn EventStore>,
+    stream: String,
+    poll: Duration,
+    wake_remote: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl IndexerFollower {
+    /// Follows the log's checkpoints forever (read errors are logged and retried).
+    pub async fn run(self) {
+        loop {
+            tokio::select! {
+                () = self.shared.wake.notified() => (self.wake_remote)(),
+                () = tokio::time::sleep(self.poll) => {}
+            }
+            self.shared.progress.send_modify(|p| p.polls_started += 1);
+            let version = self.store.stream_version(&self.stream).await;
+            let last = match version {
+                Ok(version) => crate::checkpoint::LiveCheckpoints::new(self.store.as_ref(), &self.stream, version).next().await,
+                Err(error) => Err(error.into()),
+            };
+            match last {
+                Ok(last) => self.shared.progress.send_modify(|p| {
+                    p.indexed_through = last.map_or(p.indexed_through, |c| c.number);
+                    p.chain_head = p.chain_head.max(p.indexed_through);
+                    p.polls_completed += 1;
+                }),
+                Err(error) => tracing::warn!(%error, "reading the indexer's checkpoints"),
+            }
         }
     }
 }

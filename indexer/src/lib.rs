@@ -26,7 +26,7 @@ pub use alloy::primitives::Address;
 pub use config::IndexerConfig;
 pub use decode::decode_log;
 pub use error::IndexerError;
-pub use handle::{IndexerHandle, IndexerMetrics, Progress};
+pub use handle::{IndexerFollower, IndexerHandle, IndexerMetrics, Progress};
 pub use indexer::Indexer;
 
 #[cfg(any(test, feature = "test-utils"))]

@@ -30,9 +30,21 @@ pub enum ProjectionError {
     /// see [`crate::ReadModel::remember`]).
     #[error("the read tables cannot be read while a fresh generation fills: {0}")]
     Unreadable(String),
+    /// A read table holds a value that does not parse as what its column means.
+    #[error("the read tables hold an unusable value: {0}")]
+    BadValue(String),
     /// Waiting for the projector to reach a position took too long.
     #[error("the read models did not reach position {0} in time")]
     Timeout(u64),
+    /// Another projector moved the checkpoint (two processes projecting the same database: the
+    /// one that lost its election stops).
+    #[error("the read tables' checkpoint is at {found}, not {expected}: another projector is writing them")]
+    Superseded {
+        /// Where this projector's batch started.
+        expected: u64,
+        /// Where the checkpoint was.
+        found: u64,
+    },
     /// The runtime shut down while a batch was being written.
     #[error("the runtime shut down while the read tables were being written")]
     Stopped,

@@ -9,6 +9,7 @@
 pub mod accounts;
 mod catalog;
 mod collections;
+pub mod credits;
 mod error;
 mod nft;
 mod projector;
@@ -21,8 +22,8 @@ mod sql;
 pub mod test_utils;
 
 pub use error::ProjectionError;
-pub use projector::{Projector, ProjectorHandle};
-pub use read_db::ReadDb;
+pub use projector::{Projector, ProjectorFollower, ProjectorHandle};
+pub use read_db::{ANALYST_ROLE, ReadDb};
 pub use read_model::ReadModel;
 
 /// Every read model, in the order the projector applies them to each event.
@@ -34,5 +35,6 @@ pub fn read_models() -> Vec<Box<dyn ReadModel>> {
         Box::new(accounts::Accounts),
         Box::new(social::Socials::default()),
         Box::new(collections::Collections),
+        Box::new(credits::Credits),
     ]
 }

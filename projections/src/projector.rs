@@ -160,6 +160,18 @@ impl ProjectorHandle {
         *self.projected.borrow()
     }
 
+    /// A handle that follows the checkpoint *through the database*: for a process that does not
+    /// run the projector itself (another process on the same Postgres database does), so that
+    /// its commands still read their own writes. The returned task reads the checkpoint every
+    /// `poll` (and switches `db` to a newly published generation, as the projector would) for
+    /// as long as it runs; [`ProjectorHandle::feed`] lets a local projector's progress in at
+    /// once.
+    pub fn following(db: ReadDb, start: Position, poll: Duration) -> (Self, ProjectorFollower) {
+        let (sender, projected) = watch::channel(start);
+        let sender = Arc::new(sender);
+        (Self { projected }, ProjectorFollower { db, poll, sender })
+    }
+
     /// Waits (bounded) until the read tables include `position`: read-your-writes.
     pub async fn wait_for(&self, position: Position, timeout: Duration) -> Result<(), ProjectionError> {
         let mut projected = self.projected.clone();
@@ -168,6 +180,49 @@ impl ProjectorHandle {
             .map_err(|_| ProjectionError::Timeout(position))?
             .map_err(|_| ProjectionError::Timeout(position))?;
         Ok(())
+    }
+}
+
+/// The task behind [`ProjectorHandle::following`].
+pub struct ProjectorFollower {
+    db: ReadDb,
+    poll: Duration,
+    sender: Arc<watch::Sender<Position>>,
+}
+
+impl ProjectorFollower {
+    /// Passes `projector`'s progress on as it happens (on the process running it), until the
+    /// projector is dropped.
+    pub fn feed(&self, projector: ProjectorHandle) -> JoinHandle<()> {
+        let sender = self.sender.clone();
+        let mut projected = projector.projected;
+        tokio::spawn(async move {
+            loop {
+                let position = *projected.borrow_and_update();
+                sender.send_if_modified(|p| std::mem::replace(p, (*p).max(position)) < position);
+                if projected.changed().await.is_err() {
+                    return;
+                }
+            }
+        })
+    }
+
+    /// Reads the checkpoint every `poll`, forever (errors are logged and retried).
+    pub async fn run(&self) {
+        loop {
+            let polled = async {
+                self.db.refresh().await?;
+                self.db.position().await
+            };
+            match polled.await {
+                // A replay's generation may start behind the last one: follow it down too.
+                Ok(position) => {
+                    self.sender.send_if_modified(|p| std::mem::replace(p, position) != position);
+                }
+                Err(error) => tracing::warn!(%error, "reading the projector's checkpoint"),
+            }
+            tokio::time::sleep(self.poll).await;
+        }
     }
 }
 
@@ -283,7 +338,7 @@ impl Projector {
         let Some((_, conn)) = &mut *writer else { unreachable!("opened above") };
         let written = match conn {
             Writer::Filling(filling) => self.fill(filling, &events, last).await,
-            conn => self.write(conn, &events, last).await.map(|()| self.committed(Some(last))),
+            conn => self.write(conn, &events, after, last).await.map(|()| self.committed(Some(last))),
         };
         if let Err(failed) = written {
             // Nothing of this batch was kept; the next step starts over on a fresh connection.
@@ -389,11 +444,22 @@ impl Projector {
         Ok(())
     }
 
-    /// Folds `events` into the read tables and moves the checkpoint to `last`, in one transaction.
-    async fn write(&self, writer: &mut Writer, events: &[RecordedEvent], last: Position) -> Result<(), ProjectionError> {
+    /// Folds `events` into the read tables and moves the checkpoint from `after` to `last`, in
+    /// one transaction.
+    async fn write(&self, writer: &mut Writer, events: &[RecordedEvent], after: Position, last: Position) -> Result<(), ProjectionError> {
         match writer {
             Writer::Any(conn) => {
                 let mut tx = conn.begin().await?;
+                // Postgres may be shared by several processes: only the elected one projects,
+                // but one that lost its election may not know yet. The checkpoint row, locked
+                // until the commit, must still be where this batch starts, or nothing is written.
+                let found: Option<i64> = sqlx::query_scalar("SELECT position FROM projector_checkpoint WHERE name = $1 FOR UPDATE")
+                    .bind(NAME)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                if found.unwrap_or(0) as Position != after {
+                    return Err(ProjectionError::Superseded { expected: after, found: found.unwrap_or(0) as Position });
+                }
                 let mut conn = Conn::Any(&mut tx);
                 self.fold(&mut conn, events, &mut Retracted::Table).await?;
                 save_checkpoint(&mut conn, last).await?;

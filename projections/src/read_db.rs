@@ -82,7 +82,9 @@ impl ReadDb {
     pub async fn open(url: &str) -> Result<Self, ProjectionError> {
         let base = parse(url).await?;
         let generation = published(&base).await?;
-        Ok(Self { follows: true, ..Self::open_generation_of(base, generation).await? })
+        let db = Self { follows: true, ..Self::open_generation_of(base, generation).await? };
+        db.ensure_views().await?;
+        Ok(db)
     }
 
     /// Opens (creating and migrating) a generation of `url` that need not be published yet.
@@ -123,6 +125,12 @@ impl ReadDb {
     /// The current generation: its name, pool and SQLite read connections, read together.
     pub(crate) fn current(&self) -> Current {
         self.current.read().expect("not poisoned").clone()
+    }
+
+    /// The log position the current generation's read tables include (the projector's
+    /// checkpoint, committed with the rows).
+    pub async fn position(&self) -> Result<domain::Position, ProjectionError> {
+        Ok(crate::projector::checkpoint_in(&self.pool()).await?)
     }
 
     /// Whether `generation` is the published one (readers use it).
@@ -184,16 +192,71 @@ impl ReadDb {
                 std::fs::rename(&tmp, &pointer).map_err(sqlx::Error::Io)?;
             }
             Base::Postgres { admin, .. } => {
+                // The pointer and the analysts' views move in one transaction: a query on
+                // `analytics` sees one generation, never a mix.
+                let mut tx = admin.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(ANALYTICS_LOCK).execute(&mut *tx).await?;
                 sqlx::query(
                     "INSERT INTO public.read_generation (id, generation) VALUES (1, $1) \
                      ON CONFLICT (id) DO UPDATE SET generation = excluded.generation",
                 )
                 .bind(&generation)
-                .execute(admin)
+                .execute(&mut *tx)
                 .await?;
+                switch_views(&mut tx, &generation).await?;
+                tx.commit().await?;
             }
         }
         Ok(())
+    }
+
+    /// Postgres: makes sure the `analytics` views show the published generation (a database
+    /// whose first generation was never published by a replay, or one from before the views).
+    async fn ensure_views(&self) -> Result<(), ProjectionError> {
+        let Base::Postgres { admin, .. } = &self.base else {
+            return Ok(());
+        };
+        let shown: Option<String> = sqlx::query_scalar(
+            "SELECT CAST(obj_description(c.oid, 'pg_class') AS TEXT) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+             WHERE n.nspname = 'analytics' AND c.relname = 'nfts'",
+        )
+        .fetch_optional(admin)
+        .await?
+        .flatten();
+        if shown.as_deref() == Some(self.generation().as_str()) {
+            return Ok(());
+        }
+        let mut tx = admin.begin().await?;
+        sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(ANALYTICS_LOCK).execute(&mut *tx).await?;
+        let generation: Option<String> =
+            sqlx::query_scalar("SELECT generation FROM public.read_generation WHERE id = 1").fetch_optional(&mut *tx).await?;
+        switch_views(&mut tx, &generation.unwrap_or_else(|| FIRST.into())).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Postgres: creates the read-only role analysts are given (`marketplace_analyst`: may read
+    /// the `analytics` views and nothing else), if it does not exist, and grants it the views.
+    pub async fn create_analyst_role(&self) -> Result<(), ProjectionError> {
+        let Base::Postgres { admin, .. } = &self.base else {
+            return Err(ProjectionError::Generation("the analysts' role is a PostgreSQL feature".into()));
+        };
+        self.ensure_views().await?;
+        let mut tx = admin.begin().await?;
+        sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(ANALYTICS_LOCK).execute(&mut *tx).await?;
+        let exists: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)").bind(ANALYST_ROLE).fetch_one(&mut *tx).await?;
+        if !exists {
+            sqlx::query(&format!("CREATE ROLE {ANALYST_ROLE} NOLOGIN")).execute(&mut *tx).await?;
+        }
+        grant_views(&mut tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// SQLite: the file of the current generation (what analysts open).
+    pub fn current_file(&self) -> Option<PathBuf> {
+        self.sqlite_file(&self.generation())
     }
 
     /// A SHA-256 over every row of every read table (the projector's own `projector_*` tables
@@ -265,12 +328,65 @@ impl ReadDb {
     }
 }
 
+/// Serializes changes to the `analytics` schema between processes.
+const ANALYTICS_LOCK: i64 = 0x616e_616c_7974;
+/// The analysts' read-only role.
+pub const ANALYST_ROLE: &str = "marketplace_analyst";
+
+/// Replaces the `analytics` views with views on `generation`'s tables (inside the caller's
+/// transaction: Postgres DDL is transactional, so readers see the switch at the commit). The
+/// comment on each view names its generation.
+async fn switch_views(tx: &mut sqlx::Transaction<'_, sqlx::Any>, generation: &str) -> Result<(), ProjectionError> {
+    let schema = generation_schema(generation);
+    sqlx::query("CREATE SCHEMA IF NOT EXISTS analytics").execute(&mut **tx).await?;
+    let views: Vec<String> =
+        sqlx::query_scalar("SELECT CAST(table_name AS TEXT) FROM information_schema.views WHERE table_schema = 'analytics'")
+            .fetch_all(&mut **tx)
+            .await?;
+    for view in views {
+        sqlx::query(&format!("DROP VIEW analytics.\"{view}\"")).execute(&mut **tx).await?;
+    }
+    let tables: Vec<String> = sqlx::query_scalar(
+        "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' \
+         AND table_name NOT LIKE '\\_sqlx%' AND table_name NOT LIKE 'projector\\_%' ORDER BY table_name",
+    )
+    .bind(&schema)
+    .fetch_all(&mut **tx)
+    .await?;
+    for table in tables {
+        sqlx::query(&format!("CREATE VIEW analytics.\"{table}\" AS SELECT * FROM \"{schema}\".\"{table}\"")).execute(&mut **tx).await?;
+        sqlx::query(&format!("COMMENT ON VIEW analytics.\"{table}\" IS '{generation}'")).execute(&mut **tx).await?;
+    }
+    let role: bool =
+        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)").bind(ANALYST_ROLE).fetch_one(&mut **tx).await?;
+    if role {
+        grant_views(tx).await?;
+    }
+    Ok(())
+}
+
+async fn grant_views(tx: &mut sqlx::Transaction<'_, sqlx::Any>) -> Result<(), ProjectionError> {
+    sqlx::query(&format!("GRANT USAGE ON SCHEMA analytics TO {ANALYST_ROLE}")).execute(&mut **tx).await?;
+    sqlx::query(&format!("GRANT SELECT ON ALL TABLES IN SCHEMA analytics TO {ANALYST_ROLE}")).execute(&mut **tx).await?;
+    Ok(())
+}
+
+/// Runs a `CREATE ... IF NOT EXISTS` holding a lock: two processes starting at once on one
+/// database would otherwise both find nothing and both create (one failing on the catalog's
+/// unique index).
+async fn create_under_lock(admin: &AnyPool, sql: &str) -> Result<(), ProjectionError> {
+    let mut tx = admin.begin().await?;
+    sqlx::query("SELECT pg_advisory_xact_lock($1)").bind(ANALYTICS_LOCK).execute(&mut *tx).await?;
+    sqlx::query(sql).execute(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 async fn parse(url: &str) -> Result<Base, ProjectionError> {
     install_default_drivers();
     if url.starts_with("postgres://") || url.starts_with("postgresql://") {
         let admin = AnyPoolOptions::new().max_connections(2).connect(url).await?;
-        sqlx::query("CREATE TABLE IF NOT EXISTS public.read_generation (id INTEGER PRIMARY KEY, generation TEXT NOT NULL)")
-            .execute(&admin)
+        create_under_lock(&admin, "CREATE TABLE IF NOT EXISTS public.read_generation (id INTEGER PRIMARY KEY, generation TEXT NOT NULL)")
             .await?;
         return Ok(Base::Postgres { url: url.to_owned(), admin });
     }
@@ -359,7 +475,7 @@ async fn connect(base: &Base, generation: &str) -> Result<AnyPool, ProjectionErr
         }
         Base::Postgres { url, admin } => {
             let schema = generation_schema(generation);
-            sqlx::query(&format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\"")).execute(admin).await?;
+            create_under_lock(admin, &format!("CREATE SCHEMA IF NOT EXISTS \"{schema}\"")).await?;
             connect_in_schema(url, schema).await?
         }
     };

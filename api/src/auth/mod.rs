@@ -48,6 +48,9 @@ pub enum SetupError {
     /// The secret file could not be read or written.
     #[error("server secret: {0}")]
     Secret(#[from] std::io::Error),
+    /// The rate limits' database URL is unusable.
+    #[error("rate limits: {0}")]
+    RateLimits(#[from] sqlx::Error),
     /// The mail settings are wrong.
     #[error(transparent)]
     Mail(#[from] mail::MailError),
@@ -62,7 +65,11 @@ impl Accounts {
             tokens: tokens::Tokens::new(&keys.token),
             keys,
             mailer: mail::from_config(config)?,
-            limits: rate_limit::RateLimits::new(config.rate_limit_per_ip, config.rate_limit_per_account),
+            limits: rate_limit::RateLimits::new(
+                &config.rate_limit_database_url(),
+                config.rate_limit_per_ip,
+                config.rate_limit_per_account,
+            )?,
             google: google::GoogleVerifier::new(config.google_client_id.clone(), config.google_jwks_url.clone()),
         })
     }

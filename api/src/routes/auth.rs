@@ -135,7 +135,7 @@ async fn register(
     validate::required("fullName", &req.full_name, validate::MAX_FULL_NAME)?;
     let username = validate::username(&req.username)?;
     validate::new_password("password", &req.password, &req.confirm_password, "Password doesn't match")?;
-    state.accounts.limits.check("register", ip, Some(&email))?;
+    state.accounts.limits.check("register", ip, Some(&email)).await?;
     // Clear answers before the expensive hash; the claim streams decide for real at append.
     if repo::find(state.store.as_ref(), ClaimKind::Email, &email).await?.is_some() {
         return Err(AccountError::EmailTaken.into());
@@ -221,7 +221,7 @@ async fn verify_account(
 ) -> Result<Response, ApiError> {
     let email = validate::email("email", &req.email)?;
     let code = validate::code(&req.verification_code)?;
-    state.accounts.limits.check("verify", ip, Some(&email))?;
+    state.accounts.limits.check("verify", ip, Some(&email)).await?;
     let Some(user_id) = repo::find(state.store.as_ref(), ClaimKind::Email, &email).await? else {
         return Err(ApiError::BadRequest("Invalid verification code".into()));
     };
@@ -271,7 +271,7 @@ async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, Payload(re
     if req.password.is_empty() {
         return Err(ApiError::BadRequest("password: Required".into()));
     }
-    state.accounts.limits.check("login", ip, Some(&email))?;
+    state.accounts.limits.check("login", ip, Some(&email)).await?;
     let user_id = repo::find(state.store.as_ref(), ClaimKind::Email, &email).await?;
     let user = match user_id {
         Some(id) => repo::load(state.store.as_ref(), id).await?.user,
@@ -353,7 +353,7 @@ async fn google_login(
     if !state.accounts.google.configured() {
         return Err(ApiError::BadRequest("Google sign-in is not configured".into()));
     }
-    state.accounts.limits.check("google", ip, None)?;
+    state.accounts.limits.check("google", ip, None).await?;
     let identity = state.accounts.google.verify(req.id_token.trim()).await.map_err(ApiError::BadRequest)?;
     let email = validate::email("email", &identity.email)?;
     let now = Utc::now();
@@ -415,7 +415,7 @@ async fn request_password_reset(
     Payload(req): Payload<ResetRequest>,
 ) -> Result<Response, ApiError> {
     let email = validate::email("email", &req.email)?;
-    state.accounts.limits.check("reset", ip, Some(&email))?;
+    state.accounts.limits.check("reset", ip, Some(&email)).await?;
     if let Some(user_id) = repo::find(state.store.as_ref(), ClaimKind::Email, &email).await? {
         let token = secrets::new_token();
         let token_hash = state.accounts.keys.digest(RESET_TOKEN, user_id, &token);
@@ -463,7 +463,7 @@ async fn reset_password(
     Payload(req): Payload<ResetPasswordRequest>,
 ) -> Result<Response, ApiError> {
     validate::new_password("newPassword", &req.new_password, &req.confirm_password, "Password doesn't match")?;
-    state.accounts.limits.check("reset-password", ip, None)?;
+    state.accounts.limits.check("reset-password", ip, None).await?;
     let invalid = || ApiError::from(AccountError::InvalidResetToken);
     let (user_id, token) = req.reset_password_token.trim().split_once('.').ok_or_else(invalid)?;
     let user_id: Uuid = user_id.parse().map_err(|_| invalid())?;
@@ -529,7 +529,7 @@ async fn change_password(
         return Err(ApiError::BadRequest("currentPassword: Required".into()));
     }
     validate::new_password("newPassword", &req.new_password, &req.confirm_password, "New password and confirm password doesn't match!")?;
-    state.accounts.limits.check("change-password", ip, Some(&me.0.to_string()))?;
+    state.accounts.limits.check("change-password", ip, Some(&me.0.to_string())).await?;
     let valid = password::verify(req.current_password, user.password_hash.clone()).await;
     if !valid {
         return Err(AccountError::WrongPassword.into());
@@ -580,7 +580,7 @@ async fn change_email(
         return Err(AccountError::GoogleEmail.into());
     }
     let new_email = validate::email("newEmail", &req.new_email)?;
-    state.accounts.limits.check("change-email", ip, Some(&me.0.to_string()))?;
+    state.accounts.limits.check("change-email", ip, Some(&me.0.to_string())).await?;
     match repo::find(state.store.as_ref(), ClaimKind::Email, &new_email).await? {
         Some(holder) if holder != me.0 => return Err(AccountError::EmailTaken.into()),
         _ => {}
@@ -635,7 +635,7 @@ async fn verify_email_change(
         return Err(AccountError::GoogleEmail.into());
     }
     let code = validate::code(&req.verification_code)?;
-    state.accounts.limits.check("verify-email", ip, Some(&me.0.to_string()))?;
+    state.accounts.limits.check("verify-email", ip, Some(&me.0.to_string())).await?;
     let code_hash = state.accounts.keys.digest(EMAIL_CHANGE_CODE, me.0, &code);
     let now = Utc::now();
     let command = UserCommand::ConfirmEmailChange { new_email: req.new_email, code_hash, now };

@@ -70,7 +70,7 @@ async fn contact_us(
     let email = validate::email("email", &req.email)?;
     let subject = validate::required("subject", &req.subject, MAX_SUBJECT)?;
     let message = validate::required("message", &req.message, MAX_MESSAGE)?;
-    state.accounts.limits.check("contact", ip, Some(&email))?;
+    state.accounts.limits.check("contact", ip, Some(&email)).await?;
     let event = ContactEvent::ContactMessageReceived { message_id: Uuid::now_v7(), name, email, subject, message, user_id, at: Utc::now() };
     let metadata = Metadata { actor: user_id.map(|id| id.to_string()), ..Metadata::default() };
     state.store.append(&event.stream_id(), ExpectedVersion::NoStream, vec![event.to_new_event(metadata)?]).await?;

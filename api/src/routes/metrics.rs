@@ -74,6 +74,26 @@ async fn metrics(State(state): State<AppState>) -> Result<Response, ApiError> {
             metric(&mut out, &format!("marketplace_{name}"), kind, help, value);
         }
     }
+    if let Some(leading) = &state.leading {
+        let held = u64::from(*leading.borrow());
+        metric(&mut out, "marketplace_leader", "gauge", "1 when this process holds the election's lock: it indexes and projects.", held);
+    }
+    if let Some(reconcile) = &state.reconcile {
+        let (differences, runs, failures) = reconcile.snapshot();
+        let _ = writeln!(
+            out,
+            "# HELP marketplace_reconcile_differences Differences between the chain and the read models the last reconciliation found (-1: none finished yet).\n\
+             # TYPE marketplace_reconcile_differences gauge\nmarketplace_reconcile_differences {differences}"
+        );
+        metric(&mut out, "marketplace_reconcile_runs_total", "counter", "Reconciliations finished.", runs as u64);
+        metric(
+            &mut out,
+            "marketplace_reconcile_failures_total",
+            "counter",
+            "Reconciliations that failed (RPC or database).",
+            failures as u64,
+        );
+    }
     let _ = writeln!(out, "# HELP marketplace_http_responses_total HTTP responses by status class.");
     let _ = writeln!(out, "# TYPE marketplace_http_responses_total counter");
     for (i, count) in RESPONSES.iter().enumerate() {

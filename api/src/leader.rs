@@ -1,0 +1,135 @@
+//! Several `marketplace serve` processes on one PostgreSQL database: indexing and projecting
+//! each run in exactly one of them, elected with a Postgres advisory lock.
+//!
+//! Every process tries `pg_try_advisory_lock` on a connection of its own (session level: held
+//! while that session lives). The one that gets it starts the indexer and the projector; the
+//! others serve reads and commands only, following the projector's checkpoint and the indexer's
+//! checkpoints through the database (see `ProjectorHandle::following` and
+//! `IndexerHandle::following`), so every process reads its own writes. The holder checks its
+//! connection every second: once it fails, the session (and the lock) may be gone, so it stops
+//! indexing and projecting at once. When the holder dies its session ends, Postgres releases the
+//! lock, and the next process to try (every half second) takes over.
+//!
+//! Two holders at once are harmless even in the moment before a holder notices that it lost its
+//! connection: the indexer's checkpoint appends expect the chain stream's exact version (a
+//! second indexer fails instead of doubling events), and a projector's batch commits only if the
+//! checkpoint row is still where the batch starts (locked until the commit).
+
+use std::{future::Future, time::Duration};
+
+use sqlx::{Connection, PgConnection, postgres::PgListener};
+use tokio::{sync::watch, task::JoinHandle};
+
+/// The advisory lock's key: "market" in ASCII, one key per database.
+pub const LOCK_KEY: i64 = 0x6d61_726b_6574;
+/// The channel non-holders notify to have the holder's indexer poll the chain now.
+pub const WAKE_CHANNEL: &str = "marketplace_index_now";
+/// How often a process that does not hold the lock tries again.
+const RETRY: Duration = Duration::from_millis(500);
+/// How often the holder checks that its session (and so the lock) is alive.
+const CHECK: Duration = Duration::from_secs(1);
+
+/// Whether this process holds the lock, for `/metrics` and the logs.
+pub type Leading = watch::Receiver<bool>;
+
+/// Runs the election for as long as `stopped` is false: whenever this process holds the lock,
+/// `start` has started the work (tasks that run until aborted); they are aborted when the lock
+/// may be lost, and the process tries again. A task that ends by itself (an indexer stopped by
+/// a deep reorg) gives the lock up, so that another process may try.
+pub fn spawn<F, Fut>(url: String, mut start: F, mut stopped: watch::Receiver<bool>) -> (Leading, JoinHandle<()>)
+where
+    F: FnMut() -> Fut + Send + 'static,
+    Fut: Future<Output = anyhow::Result<Vec<JoinHandle<()>>>> + Send,
+{
+    let (leading, watch) = watch::channel(false);
+    let task = tokio::spawn(async move {
+        while !*stopped.borrow() {
+            let mut conn = match PgConnection::connect(&url).await {
+                Ok(conn) => conn,
+                Err(error) => {
+                    tracing::warn!(%error, "election: connecting to the database");
+                    tokio::time::sleep(RETRY).await;
+                    continue;
+                }
+            };
+            // Wait for the lock (or for the connection to fail).
+            let held = loop {
+                match sqlx::query_scalar::<_, bool>("SELECT pg_try_advisory_lock($1)").bind(LOCK_KEY).fetch_one(&mut conn).await {
+                    Ok(true) => break true,
+                    Ok(false) => {
+                        tokio::select! {
+                            () = tokio::time::sleep(RETRY) => {}
+                            _ = stopped.wait_for(|s| *s) => break false,
+                        }
+                    }
+                    Err(error) => {
+                        tracing::warn!(%error, "election: asking for the lock");
+                        break false;
+                    }
+                }
+            };
+            if !held {
+                continue;
+            }
+            let tasks = match start().await {
+                Ok(tasks) => tasks,
+                Err(error) => {
+                    tracing::error!(error = %format!("{error:#}"), "elected, but starting the indexer and projector failed; giving the lock up");
+                    drop(conn);
+                    tokio::time::sleep(RETRY * 4).await;
+                    continue;
+                }
+            };
+            leading.send_replace(true);
+            tracing::info!("elected: this process indexes the chain and projects the log");
+            loop {
+                tokio::select! {
+                    () = tokio::time::sleep(CHECK) => {}
+                    _ = stopped.wait_for(|s| *s) => break,
+                }
+                let alive = tokio::time::timeout(CHECK * 2, sqlx::query("SELECT 1").execute(&mut conn)).await;
+                if !matches!(alive, Ok(Ok(_))) {
+                    tracing::warn!("election: the lock's connection failed; no longer indexing or projecting");
+                    break;
+                }
+                if tasks.iter().any(JoinHandle::is_finished) {
+                    tracing::warn!("election: the indexer or projector stopped; giving the lock up");
+                    break;
+                }
+            }
+            for task in &tasks {
+                task.abort();
+            }
+            for task in tasks {
+                let _ = task.await;
+            }
+            leading.send_replace(false);
+            // Closing the session releases the lock (if it was not lost already).
+            drop(conn);
+            tokio::time::sleep(RETRY).await;
+        }
+    });
+    (watch, task)
+}
+
+/// Listens on [`WAKE_CHANNEL`] and calls `wake` for each notification, until aborted.
+pub fn listen_for_wakes(url: String, wake: impl Fn() + Send + Sync + 'static) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            let listened = async {
+                let mut listener = PgListener::connect(&url).await?;
+                listener.listen(WAKE_CHANNEL).await?;
+                loop {
+                    listener.recv().await?;
+                    wake();
+                }
+                #[allow(unreachable_code)]
+                Ok::<(), sqlx::Error>(())
+            };
+            if let Err(error) = listened.await {
+                tracing::warn!(%error, "listening for indexing requests");
+            }
+            tokio::time::sleep(RETRY).await;
+        }
+    })
+}
