@@ -1,4 +1,6 @@
 /// <reference types="vitest/config" />
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { fileURLToPath, URL } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
@@ -6,6 +8,22 @@ import { defineConfig } from 'vite'
 // The Rust server (api/) serves the built UI and the API on one origin; in `vite dev`
 // the API and the content-addressed files are proxied to it.
 const apiTarget = process.env.MARKETPLACE_API ?? 'http://localhost:8080'
+
+const root = fileURLToPath(new URL('.', import.meta.url))
+
+/**
+ * Test files that replace modules with `vi.mock` (wagmi, its actions): in the shared module graph a
+ * file that ran earlier may have loaded the real modules already, so these run isolated.
+ */
+function mockingTestFiles(dir = join(root, 'src')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return mockingTestFiles(path)
+    if (!/\.test\.tsx?$/.test(entry.name) || !readFileSync(path, 'utf8').includes('vi.mock(')) return []
+    return [relative(root, path)]
+  })
+}
+const mocking = mockingTestFiles()
 
 export default defineConfig({
   plugins: [react()],
@@ -31,6 +49,9 @@ export default defineConfig({
     // One module graph per worker instead of one per file: the suite runs in ~30 s instead of
     // ~2 min on 2 cores. Tests reset the shared state they touch (stores, toaster, storage).
     isolate: false,
-    include: ['src/**/*.test.{ts,tsx}'],
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['src/**/*.test.{ts,tsx}'], exclude: mocking } },
+      { extends: true, test: { name: 'isolated', include: mocking, isolate: true } },
+    ],
   },
 })

@@ -13,6 +13,7 @@ pub mod files;
 pub mod mail;
 pub mod read_cache;
 pub mod routes;
+pub mod ui_files;
 pub mod ui_pages;
 
 use std::{path::Path, sync::Arc, time::Duration};
@@ -20,7 +21,10 @@ use std::{path::Path, sync::Arc, time::Duration};
 use axum::Router;
 use domain::{EventStore, Position};
 use projections::{ProjectorHandle, ReadDb};
-use tower_http::services::ServeDir;
+use tower_http::compression::{
+    CompressionLayer,
+    predicate::{DefaultPredicate, Predicate, SizeAbove},
+};
 use utoipa_axum::router::OpenApiRouter;
 
 /// What every handler can reach.
@@ -45,7 +49,7 @@ pub struct AppState {
     /// An HTTP client for outgoing calls (the RPC proxy).
     pub http: reqwest::Client,
     /// Answers of public browse calls while the read tables stay the same.
-    pub read_cache: Arc<read_cache::ReadCache>,
+    pub read_cache: Arc<read_cache::ReadCache<routes::nft::CardsPage>>,
 }
 
 /// How long a command waits for its events to reach the read tables before answering.
@@ -93,8 +97,8 @@ impl AppState {
     }
 }
 
-/// The whole HTTP application: API routes with their OpenAPI document at `/api/openapi.json`,
-/// then the built UI with a fallback to `index.html` so client-side routes load on refresh.
+/// The whole HTTP application: API routes with their OpenAPI document at `/api/openapi.json`
+/// (answers compressed for clients that accept it), then the built UI ([`ui_files`]).
 pub fn app(state: AppState, ui_dir: &Path) -> Router {
     // Only while mail goes to the dev mailbox can it be read over HTTP (and is it documented).
     let dev_mailbox = if state.accounts.mailer.dev_mailbox().is_some() { mail::dev_router() } else { OpenApiRouter::new() };
@@ -102,6 +106,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::health::router())
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
+        .merge(routes::social::router())
         .merge(routes::trade::router(state.config.max_nft_file_bytes))
         .merge(routes::misc::router())
         .merge(routes::auth::router())
@@ -110,8 +115,14 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(dev_mailbox)
         .merge(routes::chain::router())
         .merge(routes::metrics::router());
-    let index_page = ui_pages::index_page(state.clone(), ui_dir.join("index.html"));
-    let api = routes::openapi::serve(api).layer(axum::middleware::from_fn(routes::metrics::count_responses)).with_state(state);
-    let index = ui_dir.join("index.html");
-    if index.exists() { api.fallback_service(ServeDir::new(ui_dir).fallback(index_page)) } else { api }
+    let pages = state.clone();
+    let api = routes::openapi::serve(api)
+        .layer(axum::middleware::from_fn(routes::metrics::count_responses))
+        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(SizeAbove::new(COMPRESS_ABOVE))))
+        .with_state(state);
+    ui_files::with_ui(api, ui_dir, pages)
 }
+
+/// API answers smaller than this go out as they are: below about one packet, compressing saves
+/// the client nothing and costs the server a compressor's set-up.
+const COMPRESS_ABOVE: u16 = 1024;

@@ -6,7 +6,8 @@
 //! explore, a search many people type) are then served without touching the database; every
 //! new block empties the cache. The one thing that changes without an event is the clock: an
 //! answer showing a running auction says whether it has ended, so it is kept only until the
-//! first of its auctions ends.
+//! first of its auctions ends. Per-viewer fields (likes, bookmarks) are not in the shared
+//! answer: the caller lays them on top (see `routes::nft::CardsPage`).
 
 use std::{collections::HashMap, sync::Mutex};
 
@@ -26,23 +27,28 @@ pub struct ReadVersion {
     pub position: Position,
 }
 
-/// Serialized answers by request, for one [`ReadVersion`] at a time.
-#[derive(Default)]
-pub struct ReadCache {
-    state: Mutex<Entries>,
+/// Serialized answers by request (`T`: the bytes, and what a caller keeps beside them), for one
+/// [`ReadVersion`] at a time.
+pub struct ReadCache<T = Bytes> {
+    state: Mutex<Entries<T>>,
 }
 
-#[derive(Default)]
-struct Entries {
+impl<T> Default for ReadCache<T> {
+    fn default() -> Self {
+        Self { state: Mutex::new(Entries { version: None, answers: HashMap::new() }) }
+    }
+}
+
+struct Entries<T> {
     version: Option<ReadVersion>,
     /// Each answer, and the time (Unix seconds) from which it no longer holds, if any.
-    answers: HashMap<String, (Bytes, Option<i64>)>,
+    answers: HashMap<String, (T, Option<i64>)>,
 }
 
-impl ReadCache {
+impl<T: Clone> ReadCache<T> {
     /// The answer to `request` computed at `version`, if there is one that still holds at `now`
     /// (Unix seconds).
-    pub fn get(&self, version: &ReadVersion, request: &str, now: i64) -> Option<Bytes> {
+    pub fn get(&self, version: &ReadVersion, request: &str, now: i64) -> Option<T> {
         let entries = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if entries.version.as_ref() != Some(version) {
             return None;
@@ -54,7 +60,7 @@ impl ReadCache {
     /// Keeps `answer` to `request`, computed at `version`, until `until` (Unix seconds; `None`:
     /// for as long as the version lasts). An answer from an older version than the cache holds
     /// is dropped; a newer one replaces everything.
-    pub fn put(&self, version: ReadVersion, request: String, answer: Bytes, until: Option<i64>) {
+    pub fn put(&self, version: ReadVersion, request: String, answer: T, until: Option<i64>) {
         let mut entries = self.state.lock().unwrap_or_else(|e| e.into_inner());
         match &entries.version {
             Some(current) if *current == version => {}

@@ -21,6 +21,10 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
  *   So no receiver can block a sale, a bid or a refund.
  * - Fee and royalties can never exceed the price: the service fee is capped at {MAX_SERVICE_FEE_BPS}
  *   and the royalties of a token at {MAX_ROYALTY_BPS}, whose sum is 100%.
+ * - A sale pays the service fee of the moment it started (listing, or minting on sale): a later fee
+ *   change never applies to a pending sale or auction.
+ * - The market's own address can be neither a royalty receiver nor the admin: a payout to it could
+ *   only become a credit that nobody can ever withdraw.
  * - Every payout path follows checks-effects-interactions and is `nonReentrant`.
  * - Any transfer clears the token's listing and its open auction (refunding the top bidder);
  *   a token can only be burned when it is not for sale.
@@ -69,7 +73,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     /// @notice One auction, as returned by {auctionInfo} and {auctionById}.
     /// @param auctionId The auction id (global counter, starting at 1).
     /// @param tokenId The token being auctioned.
-    /// @param endTime When bidding closes (unix seconds); a late bid moves it later, never earlier.
+    /// @param endTime When bidding closes (unix seconds); a late bid or rejection moves it later, never earlier.
     /// @param lowestBidAmount The base price: the minimum first bid.
     /// @param buyNowPrice The price at which {buyToken} ends the auction at once.
     /// @param ended True once the auction is over (sold, closed, stopped or cleared by a transfer).
@@ -88,11 +92,13 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         bool sold;
     }
 
-    /// @dev Per-token market state. `mintedBy`, `numberOfTransfers` and `saleType` share one slot.
+    /// @dev Per-token market state. `mintedBy`, `numberOfTransfers`, `saleType` and `feeBps` share one
+    /// slot. `feeBps` is the service fee snapshotted when the current sale started (0 when not for sale).
     struct Token {
         address mintedBy;
         uint64 numberOfTransfers;
         SaleType saleType;
+        uint16 feeBps;
         address previousOwner;
         uint256 price;
         uint256 auctionId;
@@ -145,6 +151,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
 
     address private _admin;
     uint96 private _serviceFeeBps;
+    address private _pendingAdmin;
     uint256 private _lastTokenId;
     uint256 private _lastAuctionId;
     uint256 private _totalEscrowed;
@@ -210,12 +217,19 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     event BidRefunded(uint256 indexed tokenId, uint256 indexed auctionId, address indexed bidder, uint256 amount);
 
     /// @notice The owner rejected the top bid; it is refunded (this event stands for the refund too)
-    /// and the auction stays open until its end.
+    /// and the auction stays open until its end (a late rejection extends it: {AuctionExtended}).
     /// @param tokenId The token.
     /// @param auctionId The auction.
     /// @param bidder The bidder refunded.
     /// @param amount The amount refunded.
     event BidRejected(uint256 indexed tokenId, uint256 indexed auctionId, address indexed bidder, uint256 amount);
+
+    /// @notice A rejection of the top bid less than {ANTI_SNIPING_WINDOW} before the end moved the end
+    /// later, as a late bid does (a bid carries its new end in {BidPlaced} instead).
+    /// @param tokenId The token.
+    /// @param auctionId The auction.
+    /// @param endTime The auction's new end.
+    event AuctionExtended(uint256 indexed tokenId, uint256 indexed auctionId, uint64 endTime);
 
     /// @notice An auction ended: sold (winner and price), or closed, stopped or cleared unsold (zeros).
     /// @param tokenId The token.
@@ -265,7 +279,20 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     /// @param feeBps The new fee in basis points.
     event ServiceFeeChanged(uint96 feeBps);
 
-    /// @notice The admin changed (also emitted at deployment).
+    /// @notice The service fee of a sale that just started (emitted right after its {SaleUpdated}):
+    /// that sale pays this fee whatever the fee is when it completes.
+    /// @param tokenId The token.
+    /// @param auctionId The auction the sale opened, or 0 for a fixed-price sale.
+    /// @param feeBps The fee in basis points.
+    event ServiceFeeSnapshotted(uint256 indexed tokenId, uint256 indexed auctionId, uint96 feeBps);
+
+    /// @notice The admin proposed a new admin, who takes over by calling {acceptAdmin}; zero when the
+    /// admin withdrew a proposal.
+    /// @param pendingAdmin The proposed admin.
+    event AdminProposed(address indexed pendingAdmin);
+
+    /// @notice The admin changed: at deployment, and when the proposed admin accepted (no admin is
+    /// pending afterwards).
     /// @param admin The new admin.
     event AdminChanged(address indexed admin);
 
@@ -287,6 +314,8 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     error MarketplaceTooManyRoyalties(uint256 count);
     /// @notice A royalty receiver is the zero address.
     error MarketplaceZeroRoyaltyReceiver();
+    /// @notice A royalty receiver is the market's own address (it could never withdraw its credits).
+    error MarketplaceSelfRoyaltyReceiver();
     /// @notice A royalty share is zero.
     error MarketplaceZeroRoyaltyShare();
     /// @notice The two royalty receivers are the same address.
@@ -331,6 +360,10 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     error MarketplaceFeeTooHigh(uint96 feeBps);
     /// @notice The zero address is not allowed here.
     error MarketplaceZeroAddress();
+    /// @notice The market's own address cannot be the admin (it could never withdraw the fees).
+    error MarketplaceSelfAdmin();
+    /// @notice Only the proposed admin can accept the admin role.
+    error MarketplaceNotPendingAdmin(address caller);
     /// @notice The account has no credits to withdraw.
     error MarketplaceNoCredits(address account);
     /// @notice Sending the withdrawn credits failed.
@@ -357,13 +390,23 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         emit ServiceFeeChanged(feeBps);
     }
 
-    /// @notice Hands the admin role (fee setting and fee income) to another account.
-    /// @param newAdmin The new admin, not zero.
-    function setAdmin(address newAdmin) external {
+    /// @notice First step of handing the admin role (fee setting and fee income) to another account:
+    /// proposes it; the role moves when that account calls {acceptAdmin}, so a mistyped address never
+    /// takes it. A new proposal replaces the pending one, and proposing zero withdraws it.
+    /// @param newAdmin The proposed admin, not the market itself; zero to withdraw the proposal.
+    function proposeAdmin(address newAdmin) external {
         _onlyAdmin();
-        if (newAdmin == address(0)) revert MarketplaceZeroAddress();
-        _admin = newAdmin;
-        emit AdminChanged(newAdmin);
+        if (newAdmin == address(this)) revert MarketplaceSelfAdmin();
+        _pendingAdmin = newAdmin;
+        emit AdminProposed(newAdmin);
+    }
+
+    /// @notice Second step: the proposed admin takes the admin role (and the fee of every later sale).
+    function acceptAdmin() external {
+        if (msg.sender != _pendingAdmin || msg.sender == address(0)) revert MarketplaceNotPendingAdmin(msg.sender);
+        _admin = msg.sender;
+        _pendingAdmin = address(0);
+        emit AdminChanged(msg.sender);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -374,7 +417,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
      * @notice Mints a token to the caller, with its royalties, and lists it as asked.
      * @param uri The metadata URI (the spec's tokenURI), not empty.
      * @param saleType NotForSale, FixedPrice or Auction.
-     * @param royaltyReceivers At most 2 distinct, non-zero receivers.
+     * @param royaltyReceivers At most 2 distinct receivers, neither zero nor the market itself.
      * @param royaltyBps Their shares in basis points, each > 0, summing to at most {MAX_ROYALTY_BPS}.
      * @param auctionEndTime Auction only: the end, in the future and at most 168 hours ahead; else 0.
      * @param basePrice Auction only: the minimum first bid, > 0; else 0.
@@ -409,7 +452,8 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
 
     /**
      * @notice Puts a token on sale, changes its sale, or stops it. Any open auction is ended first
-     * (its top bidder refunded), and a new auction always gets a new auction id.
+     * (its top bidder refunded), and a new auction always gets a new auction id. A new sale takes the
+     * service fee of this moment.
      * @dev Not allowed once an auction has passed its end with a top bid: that bid has won and the
      * auction can only be settled ({settleAuction}) or accepted.
      * @param tokenId The token, owned by the caller.
@@ -501,6 +545,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
 
         uint256 price = token.price;
         if (msg.value != price) revert MarketplaceWrongValue(price, msg.value);
+        uint256 feeBps = token.feeBps;
 
         uint256 auctionId;
         address refundTo;
@@ -520,11 +565,12 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
             emit AuctionEnded(tokenId, auctionId, msg.sender, price);
         }
         token.saleType = SaleType.NotForSale;
+        token.feeBps = 0;
         token.price = 0;
         emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
 
         _transfer(seller, msg.sender, tokenId);
-        _distribute(tokenId, auctionId, seller, msg.sender, price);
+        _distribute(tokenId, auctionId, seller, msg.sender, price, feeBps);
         _push(refundTo, refund);
         ERC721Utils.checkOnERC721Received(msg.sender, seller, msg.sender, tokenId, "");
     }
@@ -555,12 +601,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         auction.highestBidder = msg.sender;
         auction.highestBid = msg.value;
         _totalEscrowed = _totalEscrowed + msg.value - previousBid;
-        if (endTime - block.timestamp < ANTI_SNIPING_WINDOW) {
-            // casting to 'uint64' is safe because timestamps stay far below 2**64 seconds
-            // forge-lint: disable-next-line(unsafe-typecast)
-            endTime = uint64(block.timestamp + ANTI_SNIPING_WINDOW);
-            auction.endTime = endTime;
-        }
+        (endTime,) = _extendIfLate(auction);
         emit BidPlaced(tokenId, auctionId, msg.sender, msg.value, endTime);
         if (previousBidder != address(0)) emit BidRefunded(tokenId, auctionId, previousBidder, previousBid);
 
@@ -570,6 +611,8 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     /**
      * @notice The owner accepts the top bid (selling the token to the top bidder, before or after the
      * end) or rejects it (refunding it; only before the end, and the auction stays open until then).
+     * A rejection less than 10 minutes before the end moves the end to 10 minutes after it, as a late
+     * bid does, so that bidders can answer it.
      * @param tokenId The token, owned by the caller.
      * @param accept True to accept, false to reject.
      */
@@ -583,11 +626,14 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
             return;
         }
         if (block.timestamp >= auction.endTime) revert MarketplaceAuctionExpired(tokenId, auction.endTime);
+        uint256 auctionId = _tokens[tokenId].auctionId;
         uint256 amount = auction.highestBid;
         auction.highestBidder = address(0);
         auction.highestBid = 0;
         _totalEscrowed -= amount;
-        emit BidRejected(tokenId, _tokens[tokenId].auctionId, bidder, amount);
+        emit BidRejected(tokenId, auctionId, bidder, amount);
+        (uint64 endTime, bool extended) = _extendIfLate(auction);
+        if (extended) emit AuctionExtended(tokenId, auctionId, endTime);
         _push(bidder, amount);
     }
 
@@ -644,10 +690,25 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         return _admin;
     }
 
-    /// @notice The service fee taken from every sale, in basis points.
+    /// @notice The admin proposed by {proposeAdmin} and not yet accepted (zero when none).
+    /// @return The proposed admin's address.
+    function pendingAdmin() external view returns (address) {
+        return _pendingAdmin;
+    }
+
+    /// @notice The service fee a sale starting now takes, in basis points.
     /// @return The fee.
     function serviceFeeBps() external view returns (uint96) {
         return _serviceFeeBps;
+    }
+
+    /// @notice The service fee the token's current sale pays: the fee when the sale started (0 when
+    /// the token is not for sale). Reverts for a token that does not exist.
+    /// @param tokenId The token.
+    /// @return The fee in basis points.
+    function serviceFeeBpsOf(uint256 tokenId) external view returns (uint96) {
+        _requireExists(tokenId);
+        return _tokens[tokenId].feeBps;
     }
 
     /// @notice An account's credits: payouts whose push failed, waiting to be withdrawn.
@@ -832,19 +893,29 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         auction.ended = true;
         auction.sold = true;
         emit AuctionEnded(tokenId, auctionId, buyer, price);
+        uint256 feeBps = token.feeBps;
         token.saleType = SaleType.NotForSale;
+        token.feeBps = 0;
         token.price = 0;
         emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
 
         // A plain transfer: the winner's code must not be able to block the settlement.
         _transfer(seller, buyer, tokenId);
-        _distribute(tokenId, auctionId, seller, buyer, price);
+        _distribute(tokenId, auctionId, seller, buyer, price, feeBps);
     }
 
-    /// @dev Splits a sale price into royalties, the service fee and the seller's proceeds, and pays them.
-    /// Each share is rounded down; the seller gets the rest, so the parts always add up to the price.
-    function _distribute(uint256 tokenId, uint256 auctionId, address seller, address buyer, uint256 price) private {
-        uint256 fee = (price * _serviceFeeBps) / BPS_DENOMINATOR;
+    /// @dev Splits a sale price into royalties, the service fee (at `feeBps`, the sale's snapshot) and
+    /// the seller's proceeds, and pays them. Each share is rounded down; the seller gets the rest, so
+    /// the parts always add up to the price.
+    function _distribute(
+        uint256 tokenId,
+        uint256 auctionId,
+        address seller,
+        address buyer,
+        uint256 price,
+        uint256 feeBps
+    ) private {
+        uint256 fee = (price * feeBps) / BPS_DENOMINATOR;
         Royalty[] storage rows = _royalties[tokenId];
         uint256 count = rows.length;
         Royalty[] memory paid = new Royalty[](count);
@@ -875,6 +946,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         SaleType saleType = token.saleType;
         if (saleType == SaleType.NotForSale) return (address(0), 0);
         token.saleType = SaleType.NotForSale;
+        token.feeBps = 0;
         token.price = 0;
         if (saleType == SaleType.Auction) {
             uint256 auctionId = token.auctionId;
@@ -890,13 +962,18 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         }
     }
 
-    /// @dev Lists a token (checked parameters); an auction gets a new id.
+    /// @dev Lists a token (checked parameters) with a snapshot of the service fee; an auction gets a new id.
     function _list(uint256 tokenId, SaleType saleType, uint256 price, uint64 endTime, uint256 basePrice) private {
         Token storage token = _tokens[tokenId];
+        uint96 feeBps = _serviceFeeBps;
         token.saleType = saleType;
+        // casting to 'uint16' is safe because the fee is at most MAX_SERVICE_FEE_BPS (1000)
+        // forge-lint: disable-next-line(unsafe-typecast)
+        token.feeBps = uint16(feeBps);
         token.price = price;
+        uint256 auctionId;
         if (saleType == SaleType.Auction) {
-            uint256 auctionId = ++_lastAuctionId;
+            auctionId = ++_lastAuctionId;
             token.auctionId = auctionId;
             Auction storage auction = _auctions[auctionId];
             auction.tokenId = tokenId;
@@ -906,6 +983,20 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
             emit SaleUpdated(tokenId, saleType, price, basePrice, endTime, auctionId);
         } else {
             emit SaleUpdated(tokenId, saleType, price, 0, 0, 0);
+        }
+        emit ServiceFeeSnapshotted(tokenId, auctionId, feeBps);
+    }
+
+    /// @dev Anti-sniping: when less than {ANTI_SNIPING_WINDOW} remains, moves the auction's end to that
+    /// long from now. Returns the end after the call and whether it moved.
+    function _extendIfLate(Auction storage auction) private returns (uint64 endTime, bool extended) {
+        endTime = auction.endTime;
+        if (endTime - block.timestamp < ANTI_SNIPING_WINDOW) {
+            // casting to 'uint64' is safe because timestamps stay far below 2**64 seconds
+            // forge-lint: disable-next-line(unsafe-typecast)
+            endTime = uint64(block.timestamp + ANTI_SNIPING_WINDOW);
+            auction.endTime = endTime;
+            extended = true;
         }
     }
 
@@ -974,14 +1065,15 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         }
     }
 
-    /// @dev Checks royalty rows: at most 2, same lengths, non-zero distinct receivers, non-zero shares,
-    /// sum at most {MAX_ROYALTY_BPS}.
-    function _checkRoyalties(address[] calldata receivers, uint96[] calldata bps) private pure {
+    /// @dev Checks royalty rows: at most 2, same lengths, distinct receivers that are neither zero nor
+    /// this market, non-zero shares, sum at most {MAX_ROYALTY_BPS}.
+    function _checkRoyalties(address[] calldata receivers, uint96[] calldata bps) private view {
         if (receivers.length != bps.length) revert MarketplaceRoyaltyLengthMismatch(receivers.length, bps.length);
         if (receivers.length > MAX_ROYALTY_RECEIVERS) revert MarketplaceTooManyRoyalties(receivers.length);
         uint256 total;
         for (uint256 i = 0; i < receivers.length; ++i) {
             if (receivers[i] == address(0)) revert MarketplaceZeroRoyaltyReceiver();
+            if (receivers[i] == address(this)) revert MarketplaceSelfRoyaltyReceiver();
             if (bps[i] == 0) revert MarketplaceZeroRoyaltyShare();
             total += bps[i];
         }

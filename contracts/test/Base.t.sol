@@ -2,6 +2,7 @@
 pragma solidity 0.8.28;
 
 import {Test} from "./utils/Test.sol";
+import {Vm} from "./utils/Vm.sol";
 import {Marketplace} from "../src/Marketplace.sol";
 
 /// @notice Shared set-up: a market deployed by `admin`, funded users, and helpers to mint and trade.
@@ -39,6 +40,7 @@ abstract contract MarketplaceTestBase is Test {
     event BidRefunded(uint256 indexed tokenId, uint256 indexed auctionId, address indexed bidder, uint256 amount);
     event BidRejected(uint256 indexed tokenId, uint256 indexed auctionId, address indexed bidder, uint256 amount);
     event AuctionEnded(uint256 indexed tokenId, uint256 indexed auctionId, address indexed winner, uint256 amount);
+    event AuctionExtended(uint256 indexed tokenId, uint256 indexed auctionId, uint64 endTime);
     event Sold(
         uint256 indexed tokenId,
         uint256 indexed auctionId,
@@ -53,6 +55,8 @@ abstract contract MarketplaceTestBase is Test {
     event Credited(address indexed account, uint256 amount);
     event CreditsWithdrawn(address indexed account, uint256 amount);
     event ServiceFeeChanged(uint96 feeBps);
+    event ServiceFeeSnapshotted(uint256 indexed tokenId, uint256 indexed auctionId, uint96 feeBps);
+    event AdminProposed(address indexed pendingAdmin);
     event AdminChanged(address indexed admin);
     event Transfer(address indexed from, address indexed to, uint256 indexed tokenId);
 
@@ -98,6 +102,23 @@ abstract contract MarketplaceTestBase is Test {
         bps[0] = b0;
         receivers[1] = r1;
         bps[1] = b1;
+    }
+
+    // ---- admin -------------------------------------------------------------------------------
+
+    /// @dev Hands the admin role to `newAdmin` in the two steps (propose, accept).
+    function _handOverAdmin(address newAdmin) internal {
+        vm.prank(market.admin());
+        market.proposeAdmin(newAdmin);
+        vm.prank(newAdmin);
+        market.acceptAdmin();
+    }
+
+    /// @dev How many logs of `topic0` the market emitted in `logs`.
+    function _count(Vm.Log[] memory logs, bytes32 topic0) internal view returns (uint256 n) {
+        for (uint256 i = 0; i < logs.length; ++i) {
+            if (logs[i].emitter == address(market) && logs[i].topics[0] == topic0) n += 1;
+        }
     }
 
     // ---- minting -----------------------------------------------------------------------------

@@ -164,6 +164,33 @@ contract FuzzTest is MarketplaceTestBase {
         assertGe(_endOf(tokenId), block.timestamp + 1, "still open just after the bid");
     }
 
+    /// After a rejection of the top bid the end is max(old end, rejection time + 10 minutes), as after a bid.
+    function testFuzz_antiSniping_onRejection(uint256 duration, uint256 rejectAfter) public {
+        duration = bound(duration, 1, 168 hours);
+        uint256 tokenId = _mint(alice, Marketplace.SaleType.Auction, uint64(block.timestamp + duration), 1 ether, 100 ether);
+        _bid(bob, tokenId, 1 ether);
+        uint256 endTime = _endOf(tokenId);
+        rejectAfter = bound(rejectAfter, 0, endTime - block.timestamp - 1);
+        vm.warp(block.timestamp + rejectAfter);
+        vm.prank(alice);
+        market.acceptOffer(tokenId, false);
+        uint256 expected = endTime - block.timestamp < 10 minutes ? block.timestamp + 10 minutes : endTime;
+        assertEq(_endOf(tokenId), expected);
+        assertGe(_endOf(tokenId), endTime, "never earlier");
+        assertGe(_endOf(tokenId), block.timestamp + 1, "still open just after the rejection");
+    }
+
+    /// The market's own address is refused as a royalty receiver, in either row, whatever the shares.
+    function testFuzz_marketIsNeverARoyaltyReceiver(uint96 bps0, uint96 bps1, bool first) public {
+        bps0 = uint96(bound(bps0, 1, 4_500));
+        bps1 = uint96(bound(bps1, 1, 4_500));
+        (address[] memory receivers, uint96[] memory bps) =
+            first ? _two(address(market), bps0, royaltyB, bps1) : _two(royaltyA, bps0, address(market), bps1);
+        vm.expectRevert(Marketplace.MarketplaceSelfRoyaltyReceiver.selector);
+        vm.prank(alice);
+        market.mint(URI, Marketplace.SaleType.NotForSale, receivers, bps, 0, 0, 0);
+    }
+
     /// An auction can start exactly when its end is in (now, now + 168 hours].
     function testFuzz_auctionEndWindow(uint256 offset, bool past) public {
         offset = bound(offset, 0, 400 hours);

@@ -53,12 +53,30 @@ contract ConstructorAndAdminTest is MarketplaceTestBase {
         market.setServiceFeeBps(100);
     }
 
-    function test_setAdmin_byAdmin_handsOverTheRole() public {
+    function test_proposeAdmin_byAdmin_recordsTheProposalAndKeepsTheRole() public {
+        vm.expectEmit(true, true, true, true, address(market));
+        emit AdminProposed(dave);
+        vm.prank(admin);
+        market.proposeAdmin(dave);
+        assertEq(market.pendingAdmin(), dave);
+        assertEq(market.admin(), admin, "the role moves only on acceptance");
+
+        vm.prank(admin);
+        market.setServiceFeeBps(100);
+        vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceNotAdmin.selector, dave));
+        vm.prank(dave);
+        market.setServiceFeeBps(200);
+    }
+
+    function test_acceptAdmin_byTheProposedAdmin_handsOverTheRole() public {
+        vm.prank(admin);
+        market.proposeAdmin(dave);
         vm.expectEmit(true, true, true, true, address(market));
         emit AdminChanged(dave);
-        vm.prank(admin);
-        market.setAdmin(dave);
+        vm.prank(dave);
+        market.acceptAdmin();
         assertEq(market.admin(), dave);
+        assertEq(market.pendingAdmin(), address(0), "no admin pending after the handover");
 
         vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceNotAdmin.selector, admin));
         vm.prank(admin);
@@ -69,26 +87,101 @@ contract ConstructorAndAdminTest is MarketplaceTestBase {
         assertEq(market.serviceFeeBps(), 100);
     }
 
-    function test_setAdmin_byNonAdmin_reverts() public {
-        vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceNotAdmin.selector, bob));
+    function test_acceptAdmin_bySomeoneElse_reverts() public {
+        vm.prank(admin);
+        market.proposeAdmin(dave);
+        vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceNotPendingAdmin.selector, bob));
         vm.prank(bob);
-        market.setAdmin(bob);
+        market.acceptAdmin();
+        vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceNotPendingAdmin.selector, admin));
+        vm.prank(admin);
+        market.acceptAdmin();
+        assertEq(market.admin(), admin);
     }
 
-    function test_setAdmin_toZero_reverts() public {
-        vm.expectRevert(Marketplace.MarketplaceZeroAddress.selector);
+    function test_acceptAdmin_withoutAProposal_reverts() public {
+        vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceNotPendingAdmin.selector, dave));
+        vm.prank(dave);
+        market.acceptAdmin();
+    }
+
+    function test_acceptAdmin_twice_reverts() public {
+        _handOverAdmin(dave);
+        vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceNotPendingAdmin.selector, dave));
+        vm.prank(dave);
+        market.acceptAdmin();
+    }
+
+    function test_proposeAdmin_byNonAdmin_reverts() public {
+        vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceNotAdmin.selector, bob));
+        vm.prank(bob);
+        market.proposeAdmin(bob);
+    }
+
+    function test_proposeAdmin_theMarketItself_reverts() public {
+        vm.expectRevert(Marketplace.MarketplaceSelfAdmin.selector);
         vm.prank(admin);
-        market.setAdmin(address(0));
+        market.proposeAdmin(address(market));
+        assertEq(market.pendingAdmin(), address(0));
+    }
+
+    function test_proposeAdmin_zero_withdrawsTheProposal() public {
+        vm.prank(admin);
+        market.proposeAdmin(dave);
+        vm.expectEmit(true, true, true, true, address(market));
+        emit AdminProposed(address(0));
+        vm.prank(admin);
+        market.proposeAdmin(address(0));
+        assertEq(market.pendingAdmin(), address(0));
+        vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceNotPendingAdmin.selector, dave));
+        vm.prank(dave);
+        market.acceptAdmin();
+    }
+
+    function test_proposeAdmin_again_replacesTheProposal() public {
+        vm.startPrank(admin);
+        market.proposeAdmin(dave);
+        market.proposeAdmin(carol);
+        vm.stopPrank();
+        vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceNotPendingAdmin.selector, dave));
+        vm.prank(dave);
+        market.acceptAdmin();
+        vm.prank(carol);
+        market.acceptAdmin();
+        assertEq(market.admin(), carol);
     }
 
     function test_newAdmin_receivesTheFeeOfLaterSales() public {
-        vm.prank(admin);
-        market.setAdmin(dave);
+        _handOverAdmin(dave);
         uint256 tokenId = _mintFixed(alice, 1 ether);
         uint256 before = dave.balance;
         vm.prank(bob);
         market.buyToken{value: 1 ether}(tokenId);
         assertEq(dave.balance - before, 0.05 ether);
+    }
+
+    function test_proposedAdmin_getsNoFeeBeforeAccepting() public {
+        vm.prank(admin);
+        market.proposeAdmin(dave);
+        uint256 tokenId = _mintFixed(alice, 1 ether);
+        uint256 daveBefore = dave.balance;
+        vm.prank(bob);
+        market.buyToken{value: 1 ether}(tokenId);
+        assertEq(admin.balance, 0.05 ether);
+        assertEq(dave.balance, daveBefore);
+    }
+
+    /// Whoever is proposed, the role moves only when exactly that account accepts.
+    function testFuzz_adminHandover_onlyTheProposedAccountTakesTheRole(address proposed, address caller) public {
+        vm.assume(proposed != address(0) && proposed != address(market));
+        vm.prank(admin);
+        market.proposeAdmin(proposed);
+        if (caller != proposed) {
+            vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceNotPendingAdmin.selector, caller));
+        }
+        vm.prank(caller);
+        market.acceptAdmin();
+        assertEq(market.admin(), caller == proposed ? proposed : admin);
     }
 }
 
@@ -225,6 +318,19 @@ contract MintTest is MarketplaceTestBase {
         vm.expectRevert(Marketplace.MarketplaceZeroRoyaltyReceiver.selector);
         vm.prank(alice);
         market.mint(URI, Marketplace.SaleType.NotForSale, receivers, bps, 0, 0, 0);
+    }
+
+    function test_mint_marketAsRoyaltyReceiver_reverts() public {
+        (address[] memory receivers, uint96[] memory bps) = _one(address(market), 100);
+        vm.expectRevert(Marketplace.MarketplaceSelfRoyaltyReceiver.selector);
+        vm.prank(alice);
+        market.mint(URI, Marketplace.SaleType.NotForSale, receivers, bps, 0, 0, 0);
+
+        (receivers, bps) = _two(royaltyA, 100, address(market), 100);
+        vm.expectRevert(Marketplace.MarketplaceSelfRoyaltyReceiver.selector);
+        vm.prank(alice);
+        market.mint(URI, Marketplace.SaleType.FixedPrice, receivers, bps, 0, 0, 1 ether);
+        assertEq(market.lastTokenId(), 0);
     }
 
     function test_mint_zeroRoyaltyShare_reverts() public {

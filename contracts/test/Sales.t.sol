@@ -348,6 +348,71 @@ contract AcceptOfferTest is MarketplaceTestBase {
         _bid(carol, tokenId, 1 ether);
     }
 
+    function test_acceptOffer_reject_early_doesNotMoveTheEnd() public {
+        uint256 tokenId = _mintAuction(alice);
+        _bid(bob, tokenId, 4 ether);
+        uint256 endTime = _endOf(tokenId);
+        vm.warp(endTime - 1 hours);
+        vm.recordLogs();
+        vm.prank(alice);
+        market.acceptOffer(tokenId, false);
+        assertEq(_count(vm.getRecordedLogs(), AuctionExtended.selector), 0, "no AuctionExtended");
+        assertEq(_endOf(tokenId), endTime);
+    }
+
+    function test_acceptOffer_reject_inTheLast10Minutes_extendsTheEnd() public {
+        uint256 tokenId = _mintAuction(alice);
+        uint256 endTime = _endOf(tokenId);
+        vm.warp(endTime - 20 minutes);
+        _bid(bob, tokenId, 4 ether);
+        vm.warp(endTime - 1);
+        uint64 newEnd = uint64(block.timestamp + 10 minutes);
+        vm.expectEmit(true, true, true, true, address(market));
+        emit BidRejected(tokenId, 1, bob, 4 ether);
+        vm.expectEmit(true, true, true, true, address(market));
+        emit AuctionExtended(tokenId, 1, newEnd);
+        vm.prank(alice);
+        market.acceptOffer(tokenId, false);
+        assertEq(_endOf(tokenId), newEnd);
+        assertEq(_endOf(tokenId), endTime - 1 + 10 minutes);
+
+        // The bidders get the window to answer: a bid after the original end is still taken.
+        vm.warp(endTime + 5 minutes);
+        _bid(carol, tokenId, 1 ether);
+        assertEq(_auction(tokenId).highestBidder, carol);
+        assertEq(_endOf(tokenId), endTime + 15 minutes, "a late bid after it extends again");
+    }
+
+    function test_acceptOffer_reject_exactly10MinutesBeforeTheEnd_doesNotExtend() public {
+        uint256 tokenId = _mintAuction(alice);
+        _bid(bob, tokenId, 4 ether);
+        uint256 endTime = _endOf(tokenId);
+        vm.warp(endTime - 10 minutes);
+        vm.recordLogs();
+        vm.prank(alice);
+        market.acceptOffer(tokenId, false);
+        assertEq(_count(vm.getRecordedLogs(), AuctionExtended.selector), 0, "no AuctionExtended");
+        assertEq(_endOf(tokenId), endTime);
+    }
+
+    function test_acceptOffer_reject_lateAgainAndAgain_keepsExtending() public {
+        uint256 tokenId = _mintAuction(alice);
+        vm.warp(_endOf(tokenId) - 1 minutes);
+        for (uint256 i = 0; i < 3; ++i) {
+            _bid(bob, tokenId, 2 ether);
+            vm.warp(_endOf(tokenId) - 30 seconds);
+            vm.prank(alice);
+            market.acceptOffer(tokenId, false);
+            assertEq(_endOf(tokenId), block.timestamp + 10 minutes);
+            vm.warp(block.timestamp + 9 minutes);
+        }
+        vm.warp(_endOf(tokenId));
+        vm.prank(alice);
+        market.closeAuction(tokenId);
+        assertEq(market.totalEscrowed(), 0);
+        assertEq(address(market).balance, 0);
+    }
+
     function test_acceptOffer_reject_afterTheEnd_reverts() public {
         uint256 tokenId = _mintAuction(alice);
         _bid(bob, tokenId, 4 ether);

@@ -8,7 +8,7 @@
 //! Streams:
 //! * `nft-{chain}-{token}`: everything about one token, in chain order;
 //! * `account-{chain}-{address}`: credits and withdrawals of one address;
-//! * `market-{chain}`: service fee and admin changes;
+//! * `market-{chain}`: service fee changes, admin proposals and admin changes;
 //! * `chain-{chain}`: the indexer's own record: every processed block ([`ChainEvent::BlockIndexed`],
 //!   its checkpoint) and every retraction after a reorg ([`ChainEvent::BlocksRetracted`]).
 
@@ -146,6 +146,18 @@ pub enum ChainEvent {
         /// Where.
         origin: Origin,
     },
+    /// The owner rejected the top bid in the auction's last minutes, which moved the end later (as a
+    /// late bid does; a bid carries its new end in [`ChainEvent::BidPlaced`] instead).
+    AuctionExtended {
+        /// Token id.
+        token_id: String,
+        /// Auction id.
+        auction_id: String,
+        /// The auction's new end (Unix seconds).
+        end_time: i64,
+        /// Where.
+        origin: Origin,
+    },
     /// An auction was won (accepted or settled).
     AuctionEnded {
         /// Token id.
@@ -229,14 +241,33 @@ pub enum ChainEvent {
         /// Where.
         origin: Origin,
     },
-    /// The service fee changed.
+    /// A sale just started (right after its [`ChainEvent::SaleUpdated`]) with this service fee: the
+    /// sale pays it, whatever the market's fee is when it completes.
+    ServiceFeeSnapshotted {
+        /// Token id.
+        token_id: String,
+        /// The auction the sale opened ("0" for a fixed-price sale).
+        auction_id: String,
+        /// The sale's fee in basis points.
+        fee_bps: u32,
+        /// Where.
+        origin: Origin,
+    },
+    /// The service fee of sales starting from now changed.
     ServiceFeeChanged {
         /// New fee in basis points.
         fee_bps: u32,
         /// Where.
         origin: Origin,
     },
-    /// The admin changed.
+    /// The admin proposed a successor, who becomes admin by accepting ([`ChainEvent::AdminChanged`]).
+    AdminProposed {
+        /// The proposed admin's address (the zero address: the proposal was withdrawn).
+        pending_admin: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// The admin changed (no admin is pending afterwards).
     AdminChanged {
         /// New admin address.
         admin: String,
@@ -282,6 +313,7 @@ impl ChainEvent {
             Self::BidPlaced { .. } => "BidPlaced",
             Self::BidRefunded { .. } => "BidRefunded",
             Self::BidRejected { .. } => "BidRejected",
+            Self::AuctionExtended { .. } => "AuctionExtended",
             Self::AuctionEnded { .. } => "AuctionEnded",
             Self::NftSold { .. } => "NftSold",
             Self::RoyaltyPaid { .. } => "RoyaltyPaid",
@@ -289,14 +321,18 @@ impl ChainEvent {
             Self::NftBurned { .. } => "NftBurned",
             Self::Credited { .. } => "Credited",
             Self::CreditsWithdrawn { .. } => "CreditsWithdrawn",
+            Self::ServiceFeeSnapshotted { .. } => "ServiceFeeSnapshotted",
             Self::ServiceFeeChanged { .. } => "ServiceFeeChanged",
+            Self::AdminProposed { .. } => "AdminProposed",
             Self::AdminChanged { .. } => "AdminChanged",
             Self::BlockIndexed { .. } => "BlockIndexed",
             Self::BlocksRetracted { .. } => "BlocksRetracted",
         }
     }
 
-    /// The payload schema version (bump it, and register an upcaster, when a shape changes).
+    /// The payload schema version (bump it, and register an upcaster, when a shape changes). Adding
+    /// an event type changes no stored shape: `AuctionExtended`, `ServiceFeeSnapshotted` and
+    /// `AdminProposed` (the contract's follow-ups) start at 1 like the rest.
     pub const SCHEMA_VERSION: u32 = 1;
 
     /// The stream this event belongs to on `chain_id`.
@@ -308,15 +344,19 @@ impl ChainEvent {
             | Self::BidPlaced { token_id, .. }
             | Self::BidRefunded { token_id, .. }
             | Self::BidRejected { token_id, .. }
+            | Self::AuctionExtended { token_id, .. }
             | Self::AuctionEnded { token_id, .. }
             | Self::NftSold { token_id, .. }
             | Self::RoyaltyPaid { token_id, .. }
             | Self::NftTransferred { token_id, .. }
-            | Self::NftBurned { token_id, .. } => nft_stream(chain_id, token_id),
+            | Self::NftBurned { token_id, .. }
+            | Self::ServiceFeeSnapshotted { token_id, .. } => nft_stream(chain_id, token_id),
             Self::Credited { account, .. } | Self::CreditsWithdrawn { account, .. } => {
                 format!("account-{chain_id}-{account}")
             }
-            Self::ServiceFeeChanged { .. } | Self::AdminChanged { .. } => format!("market-{chain_id}"),
+            Self::ServiceFeeChanged { .. } | Self::AdminProposed { .. } | Self::AdminChanged { .. } => {
+                format!("market-{chain_id}")
+            }
             Self::BlockIndexed { .. } | Self::BlocksRetracted { .. } => chain_stream(chain_id),
         }
     }
@@ -378,5 +418,26 @@ mod tests {
         assert_eq!(json["origin"]["blockNumber"], 1);
         assert_eq!(serde_json::from_value::<ChainEvent>(json).unwrap(), event);
         assert_eq!(event.stream_id(80001), "nft-80001-7");
+    }
+
+    #[test]
+    fn the_contract_follow_up_events_round_trip_in_their_streams() {
+        let origin = Origin { block_number: 3, block_time: 4, tx_hash: "0x2".into(), log_index: 1 };
+        let extended =
+            ChainEvent::AuctionExtended { token_id: "7".into(), auction_id: "2".into(), end_time: 1_700_000_600, origin: origin.clone() };
+        let snapshot =
+            ChainEvent::ServiceFeeSnapshotted { token_id: "7".into(), auction_id: "0".into(), fee_bps: 250, origin: origin.clone() };
+        let proposed = ChainEvent::AdminProposed { pending_admin: "0xab".into(), origin };
+        for (event, stream, field, value) in [
+            (&extended, "nft-80001-7", "endTime", serde_json::json!(1_700_000_600)),
+            (&snapshot, "nft-80001-7", "feeBps", serde_json::json!(250)),
+            (&proposed, "market-80001", "pendingAdmin", serde_json::json!("0xab")),
+        ] {
+            let json = serde_json::to_value(event).unwrap();
+            assert_eq!(json["type"], event.event_type());
+            assert_eq!(json[field], value);
+            assert_eq!(&serde_json::from_value::<ChainEvent>(json).unwrap(), event);
+            assert_eq!(event.stream_id(80001), stream);
+        }
     }
 }

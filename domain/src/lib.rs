@@ -4,6 +4,7 @@
 //!   [`EventStore`] trait with SQLite, PostgreSQL and (feature `kurrentdb`) KurrentDB backends.
 //! * [`chain`]: the chain facts the indexer derives from the contract's logs.
 //! * [`catalog`]: off-chain facts about NFTs (titles, categories) only the server knows.
+//! * [`social`]: likes and bookmarks, one stream per user.
 //! * [`trade`]: which user sent a marketplace transaction, checked against its receipt.
 //!
 //! Nothing here knows about HTTP or read models: the API turns requests into commands, aggregates
@@ -12,6 +13,7 @@
 pub mod accounts;
 pub mod catalog;
 pub mod chain;
+pub mod social;
 pub mod store;
 pub mod trade;
 

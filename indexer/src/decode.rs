@@ -119,6 +119,24 @@ pub fn decode_log(log: &Log, block_time: i64) -> Result<Option<ChainEvent>, Inde
                 origin,
             }
         }
+        M::AuctionExtended::SIGNATURE_HASH => {
+            let e = decode!(M::AuctionExtended);
+            ChainEvent::AuctionExtended {
+                token_id: e.tokenId.to_string(),
+                auction_id: e.auctionId.to_string(),
+                end_time: time(e.endTime, &fail)?,
+                origin,
+            }
+        }
+        M::ServiceFeeSnapshotted::SIGNATURE_HASH => {
+            let e = decode!(M::ServiceFeeSnapshotted);
+            ChainEvent::ServiceFeeSnapshotted {
+                token_id: e.tokenId.to_string(),
+                auction_id: e.auctionId.to_string(),
+                fee_bps: fee(e.feeBps, &fail)?,
+                origin,
+            }
+        }
         M::AuctionEnded::SIGNATURE_HASH => {
             let e = decode!(M::AuctionEnded);
             ChainEvent::AuctionEnded {
@@ -157,8 +175,11 @@ pub fn decode_log(log: &Log, block_time: i64) -> Result<Option<ChainEvent>, Inde
         }
         M::ServiceFeeChanged::SIGNATURE_HASH => {
             let e = decode!(M::ServiceFeeChanged);
-            let fee_bps = u32::try_from(e.feeBps).map_err(|_| fail(format!("fee {} out of range", e.feeBps)))?;
-            ChainEvent::ServiceFeeChanged { fee_bps, origin }
+            ChainEvent::ServiceFeeChanged { fee_bps: fee(e.feeBps, &fail)?, origin }
+        }
+        M::AdminProposed::SIGNATURE_HASH => {
+            let e = decode!(M::AdminProposed);
+            ChainEvent::AdminProposed { pending_admin: address(e.pendingAdmin), origin }
         }
         M::AdminChanged::SIGNATURE_HASH => {
             let e = decode!(M::AdminChanged);
@@ -175,6 +196,10 @@ pub fn decode_log(log: &Log, block_time: i64) -> Result<Option<ChainEvent>, Inde
 
 fn time(value: u64, fail: &impl Fn(String) -> IndexerError) -> Result<i64, IndexerError> {
     i64::try_from(value).map_err(|_| fail(format!("time {value} out of range")))
+}
+
+fn fee(value: alloy::primitives::aliases::U96, fail: &impl Fn(String) -> IndexerError) -> Result<u32, IndexerError> {
+    u32::try_from(value).map_err(|_| fail(format!("fee {value} out of range")))
 }
 
 #[cfg(test)]
@@ -250,6 +275,37 @@ mod tests {
         assert_eq!(price, format!("1{}", "0".repeat(30)));
         assert_eq!(fee, "50");
         assert_eq!(auction_id, "0");
+    }
+
+    #[test]
+    fn a_late_rejections_extension_a_fee_snapshot_and_an_admin_proposal_are_decoded() {
+        let extended = Marketplace::AuctionExtended { tokenId: U256::from(4), auctionId: U256::from(2), endTime: 1_700_000_600 };
+        assert_eq!(
+            decode_log(&encoded(&extended), 9).unwrap().map(|e| (e.event_type(), serde_json::to_value(e).unwrap())),
+            Some((
+                "AuctionExtended",
+                serde_json::json!({
+                    "type": "AuctionExtended", "tokenId": "4", "auctionId": "2", "endTime": 1_700_000_600,
+                    "origin": { "blockNumber": 7, "blockTime": 9, "txHash": format!("0x{}aa", "0".repeat(62)), "logIndex": 3 }
+                })
+            ))
+        );
+
+        let snapshot = Marketplace::ServiceFeeSnapshotted {
+            tokenId: U256::from(4),
+            auctionId: U256::ZERO,
+            feeBps: alloy::primitives::aliases::U96::from(750),
+        };
+        assert!(matches!(
+            decode_log(&encoded(&snapshot), 9).unwrap(),
+            Some(ChainEvent::ServiceFeeSnapshotted { ref token_id, ref auction_id, fee_bps: 750, .. }) if token_id == "4" && auction_id == "0"
+        ));
+
+        let proposed = Marketplace::AdminProposed { pendingAdmin: addr!("00000000000000000000000000000000000000A1") };
+        assert!(matches!(
+            decode_log(&encoded(&proposed), 9).unwrap(),
+            Some(ChainEvent::AdminProposed { ref pending_admin, .. }) if pending_admin == "0x00000000000000000000000000000000000000a1"
+        ));
     }
 
     #[test]

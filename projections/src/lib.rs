@@ -14,6 +14,7 @@ mod projector;
 pub mod queries;
 mod read_db;
 mod read_model;
+mod social;
 mod sql;
 #[cfg(feature = "test-utils")]
 pub mod test_utils;
@@ -25,5 +26,11 @@ pub use read_model::ReadModel;
 
 /// Every read model, in the order the projector applies them to each event.
 pub fn read_models() -> Vec<Box<dyn ReadModel>> {
-    vec![Box::new(nft::Nfts::default()), Box::new(catalog::Catalog::default()), Box::new(accounts::Accounts)]
+    // The social model recounts likes of tokens minted in a batch: after the chain model.
+    vec![
+        Box::new(nft::Nfts::default()),
+        Box::new(catalog::Catalog::default()),
+        Box::new(accounts::Accounts),
+        Box::new(social::Socials::default()),
+    ]
 }

@@ -79,7 +79,9 @@ impl ReadModel for Nfts {
                 | "BidPlaced"
                 | "BidRefunded"
                 | "BidRejected"
+                | "AuctionExtended"
                 | "AuctionEnded"
+                | "ServiceFeeSnapshotted"
                 | "NftSold"
                 | "NftTransferred"
                 | "NftBurned"
@@ -222,11 +224,14 @@ impl Batch {
         for (_, chain_id, event) in events {
             use ChainEvent::*;
             let (token, auctions, bids, sales) = match event {
-                NftMinted { token_id, .. } | NftTransferred { token_id, .. } | NftBurned { token_id, .. } => {
-                    (token_id, false, false, false)
-                }
+                NftMinted { token_id, .. }
+                | NftTransferred { token_id, .. }
+                | NftBurned { token_id, .. }
+                | ServiceFeeSnapshotted { token_id, .. } => (token_id, false, false, false),
                 SaleUpdated { token_id, sale_type, .. } => (token_id, true, false, *sale_type == SaleType::NotForSale),
-                PriceChanged { token_id, .. } | BidPlaced { token_id, .. } => (token_id, true, false, false),
+                PriceChanged { token_id, .. } | BidPlaced { token_id, .. } | AuctionExtended { token_id, .. } => {
+                    (token_id, true, false, false)
+                }
                 BidRefunded { token_id, .. } | BidRejected { token_id, .. } | AuctionEnded { token_id, .. } => {
                     (token_id, true, true, false)
                 }
@@ -303,6 +308,7 @@ impl Batch {
                     auction_id: "0".into(),
                     highest_bid: "0".into(),
                     highest_bidder: None,
+                    fee_bps: 0,
                     transfers: 0,
                     burned: 0,
                     updated_at: origin.block_time,
@@ -333,6 +339,8 @@ impl Batch {
                     row.base_price.clone_from(&base_price);
                     row.end_time = end_time;
                     row.auction_id.clone_from(&auction_id);
+                    // A new sale's fee comes with the ServiceFeeSnapshotted right after; none otherwise.
+                    row.fee_bps = 0;
                     row.updated_at = origin.block_time;
                 }
                 let auctions = self.auctions.entry(nft.clone()).or_default();
@@ -432,6 +440,25 @@ impl Batch {
                 }
                 self.close_bids(&nft, &auction_id, &bidder, &amount, "REFUNDED");
             }
+            ChainEvent::ServiceFeeSnapshotted { token_id, fee_bps, origin, .. } => {
+                if let Some(row) = self.nft(&id(&token_id)) {
+                    row.fee_bps = i64::from(fee_bps);
+                    row.updated_at = origin.block_time;
+                }
+            }
+            ChainEvent::AuctionExtended { token_id, auction_id, end_time, origin } => {
+                let nft = id(&token_id);
+                if let Some(tracked) = self.nfts.get_mut(&nft)
+                    && tracked.row.auction_id == auction_id
+                {
+                    let row = tracked.change();
+                    row.end_time = end_time;
+                    row.updated_at = origin.block_time;
+                }
+                if let Some(auction) = self.auction(&nft, &auction_id) {
+                    auction.end_time = end_time;
+                }
+            }
             ChainEvent::AuctionEnded { token_id, auction_id, winner, amount, .. } => {
                 let nft = id(&token_id);
                 if let Some(auction) = self.auction(&nft, &auction_id) {
@@ -473,6 +500,7 @@ impl Batch {
                     row.sale_type = sale_name(SaleType::NotForSale).into();
                     row.highest_bid = "0".into();
                     row.highest_bidder = None;
+                    row.fee_bps = 0;
                     row.updated_at = origin.block_time;
                 }
                 self.history(position, &nft, "BURNED", &owner, &origin);
@@ -615,6 +643,8 @@ struct Nft {
     auction_id: String,
     highest_bid: String,
     highest_bidder: Option<String>,
+    /// The service fee the current sale pays (its snapshot), 0 when not for sale.
+    fee_bps: i64,
     transfers: i64,
     burned: i64,
     updated_at: i64,
@@ -635,7 +665,7 @@ struct Minted {
 
 impl Nft {
     /// The id, then the columns events change.
-    const CHANGING: [&str; 16] = [
+    const CHANGING: [&str; 17] = [
         "nft_id",
         "owner",
         "previous_owner",
@@ -652,6 +682,7 @@ impl Nft {
         "updated_at",
         "bid_count",
         "sales",
+        "fee_bps",
     ];
     /// The columns a mint fixes.
     const MINTED: [&str; 7] = ["chain_id", "token_id", "token_uri", "creator", "royalties", "minted_at", "mint_tx"];
@@ -676,6 +707,7 @@ impl Nft {
             updated_at: row.try_get(13)?,
             bid_count: row.try_get(14)?,
             sales: row.try_get(15)?,
+            fee_bps: row.try_get(16)?,
         })
     }
 
@@ -698,6 +730,7 @@ impl Nft {
             self.updated_at.into(),
             self.bid_count.into(),
             self.sales.into(),
+            self.fee_bps.into(),
         ];
         if let Some(minted) = &self.minted {
             values.extend::<[Value<'_>; 7]>([

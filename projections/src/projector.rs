@@ -135,7 +135,7 @@ const REMEMBERED_ROWS: usize = 4_000_000;
 /// with every batch's random inserts. Nobody queries a generation before it is published, and
 /// its SQL is kept in `projector_deferred_indexes`, so an interrupted fill still gets them back
 /// (the next writer opened on it builds what is left).
-const DEFERRED: [&str; 9] = [
+const DEFERRED: [&str; 10] = [
     "nfts_sale_price",
     "nfts_sale_minted",
     "nfts_owner",
@@ -145,6 +145,7 @@ const DEFERRED: [&str; 9] = [
     "nft_changes_position",
     "nft_details_category",
     "user_wallets_user",
+    "like_history_nft",
 ];
 
 /// What the API holds to wait until its writes are visible in the read tables.

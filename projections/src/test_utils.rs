@@ -195,7 +195,13 @@ fn mint(block: &mut Block, dice: &mut Dice, tx: u64, token: u64, details: &mut V
     };
     let price = if sale_type == SaleType::NotForSale { "0".to_owned() } else { price };
     let origin = block.origin(tx);
+    let listed = (sale_type != SaleType::NotForSale).then(|| auction_id.clone());
     block.log(tx, ChainEvent::SaleUpdated { token_id: token_id.clone(), sale_type, price, base_price, end_time, auction_id, origin });
+    // The contract snapshots the service fee of every sale that starts.
+    if let Some(auction_id) = listed {
+        let origin = block.origin(tx);
+        block.log(tx, ChainEvent::ServiceFeeSnapshotted { token_id: token_id.clone(), auction_id, fee_bps: 500, origin });
+    }
 
     let (adjective, noun) = (dice.pick(&ADJECTIVES), dice.pick(&NOUNS));
     let description = (0..12)

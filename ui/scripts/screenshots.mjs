@@ -1,5 +1,5 @@
 // Screenshots of every shell screen in both themes at phone (390 px) and desktop (1440 px) widths.
-//   npm run build && node scripts/screenshots.mjs [--no-api] [--only=name1,name2] [--themes=dark] [--widths=390] [--lang=ta] [--console]
+//   npm run build && node scripts/screenshots.mjs [--no-api] [--only=name1,name2] [--themes=dark] [--widths=390] [--lang=ta] [--console] [--port=4173]
 // Serves dist/ with `vite preview`, drives /usr/bin/chromium with playwright-core and writes PNGs
 // to screenshots/ (git-ignored). By default the API is answered by the sample responses below
 // (this is a test tool: the shipped app has no sample data); --no-api leaves every /api call
@@ -18,7 +18,7 @@ const only = args.find((a) => a.startsWith('--only='))?.slice(7).split(',')
 const themes = args.find((a) => a.startsWith('--themes='))?.slice(9).split(',') ?? ['dark', 'light']
 const widths = (args.find((a) => a.startsWith('--widths='))?.slice(9).split(',') ?? ['390', '1440']).map(Number)
 const lang = args.find((a) => a.startsWith('--lang='))?.slice(7)
-const PORT = 4173
+const PORT = Number(args.find((a) => a.startsWith('--port='))?.slice(7) ?? 4173)
 
 const art = (a, b) =>
   'data:image/svg+xml;utf8,' +
@@ -44,6 +44,56 @@ const nfts = [
   isLiked: i % 2 === 0,
   updatedAt: new Date(Date.now() - (i + 1) * 3_600_000 * (i * 9 + 1)).toISOString(),
 }))
+// The same NFTs as browse and detail answer them (marketplace.md section 3).
+const CONTRACT = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+const inHours = (h) => new Date(Date.now() + h * 3_600_000).toISOString()
+const card = (nft, i, auction) => ({
+  ...nft,
+  _id: `${auction ? 'a' : 'f'}${i}`,
+  nftTokenId: String(i + (auction ? 20 : 1)),
+  description: 'A generative study of light over water, minted on the local chain. Each layer is drawn from a seed derived from the block it was minted in, so no two prints are alike. The palette follows the hour of the day at which the collector first opened it.',
+  nftCategory: 'c1',
+  metadataUrl: '/ipfs/bafymeta',
+  fixedPrice: String(auction ? [5, 12, 2.5, 40, 9, 3][i] : nft.fixedPrice),
+  formOfSale: auction ? 'AUCTION' : 'FIXEDPRICE',
+  contractAddress: CONTRACT,
+  contractType: 'ERC721',
+  coinName: 'MATIC',
+  isBookmarked: i === 1,
+  createdAt: nft.updatedAt,
+  currentAuction: auction
+    ? { auctionId: String(i + 1), auctionStartPrice: '1', auctionBuyNowPrice: String([5, 12, 2.5, 40, 9, 3][i]), auctionHighestBid: i === 2 ? '0' : '1.25', auctionEndHours: i === 3 ? inHours(-1) : inHours(2 + i * 17), auctionEnded: i === 3 }
+    : null,
+  highestBid: auction && i !== 2 ? '1.25' : '0',
+  royalty: [{ walletAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', percentage: 2.5 }],
+  properties: [{ key: 'Palette', value: 'Dusk' }, { key: 'Layers', value: '7' }, { key: 'Seed', value: '0x5f1c' }],
+  transactionHash: '0x' + 'ab'.repeat(32),
+  creator: { ...nft.creator, address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+  currentOwner: { ...nft.currentOwner, ownerAddress: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' },
+})
+const fixedCards = nfts.map((n, i) => card(n, i, false))
+const auctionCards = nfts.map((n, i) => card(n, i, true))
+const paged = (data) => ({ data, count: data.length, totalItems: data.length, currentPage: 1, lastPage: true, currentItemCount: data.length })
+const bidder = (id, username, fullName) => ({ userId: id, username, fullName, avatar: '' })
+const now = Date.now()
+const browseApi = {
+  '/api/misc/category': [{ id: 'c1', categoryName: 'Art' }, { id: 'c2', categoryName: 'Music' }, { id: 'c3', categoryName: 'Photography' }, { id: 'c4', categoryName: 'Sports' }, { id: 'c5', categoryName: 'Virtual worlds' }],
+  '/api/nft/explore/': (url) => paged(url.searchParams.get('formOfSale') === 'AUCTION' ? auctionCards : fixedCards),
+  '/api/nft/detail/f1': fixedCards[1],
+  '/api/nft/detail/a0': auctionCards[0],
+  '/api/nft/nftinauction/a0': [auctionCards[0].currentAuction],
+  '/api/nft/nftinauction/f1': [],
+  '/api/nft/bidhistory/a0/1/': paged([
+    { id: 3, bidAmount: '1.25', status: 'BID', createdAt: new Date(now - 600_000).toISOString(), transactionHash: '0x3', bidder: bidder('u5', 'maya', 'Maya Lind') },
+    { id: 2, bidAmount: '1.1', status: 'REFUNDED', createdAt: new Date(now - 7_200_000).toISOString(), transactionHash: '0x2', bidder: bidder('u6', 'oskar', 'Oskar Berg') },
+    { id: 1, bidAmount: '1', status: 'REFUNDED', createdAt: new Date(now - 86_400_000).toISOString(), transactionHash: '0x1', bidder: bidder('u5', 'maya', 'Maya Lind') },
+  ]),
+  '/api/nft/nfthistory/f1': { data: [
+    { id: 2, typeOfEvent: 'PUT_ON_FIXEDSALE', timestamp: new Date(now - 3_600_000).toISOString(), ...bidder('u3', 'collector99', 'Jo Kim') },
+    { id: 1, typeOfEvent: 'MINTED', timestamp: new Date(now - 86_400_000).toISOString(), ...bidder('u2', 'artemis', 'Artemis Vale') },
+  ] },
+  '/api/nft/nfthistory/a0': { data: [{ id: 1, typeOfEvent: 'PUT_ON_AUCTION', timestamp: new Date(now - 3_600_000).toISOString(), ...bidder('u3', 'collector99', 'Jo Kim') }] },
+}
 const profile = {
   userId: 'u1',
   email: 'neo@example.com',
@@ -61,6 +111,7 @@ const api = {
   '/api/account/myprofile': profile,
   '/api/getmarketplacestatistics': { totalNftMinted: 1284, totalSeller: 312, totalNftSold: 867 },
   '/api/nft/trendingnfts': { data: nfts, currentPage: 1, lastPage: true, totalItems: 6 },
+  ...browseApi,
   '/api/account/getuserprofile/u2': { userId: 'u2', username: 'artemis', fullName: 'Artemis Vale', avatar: '', bio: 'Painter of light.', coverImage: '' },
 }
 
@@ -97,6 +148,10 @@ const screens = [
     await page.waitForTimeout(500)
     return page.click('[data-testid="wallet-panel-connect"]')
   }],
+  ['explore', '/explore?type=all', false],
+  ['auction', '/auction?type=all', true],
+  ['nft-detail', '/explore/f1', true],
+  ['auction-detail', '/auction/a0', true],
   ['avatar-menu', '/', true, async (page, width) => width >= 600 && page.click('[data-testid="avatar-menu"]', { force: true })],
 ].filter(([name]) => !only || only.includes(name))
 
@@ -147,7 +202,8 @@ try {
         if (args.includes('--console')) page.on('console', (m) => m.type() === 'error' && console.error(`[console] ${m.text().slice(0, 300)}`))
         await page.route('**/api/**', (route) => {
           const url = new URL(route.request().url())
-          const body = withApi ? api[url.pathname] : undefined
+          const answer = withApi ? api[url.pathname] : undefined
+          const body = typeof answer === 'function' ? answer(url) : answer
           if (body === undefined) return route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ statuscode: 404, body: null, message: 'Not found' }) })
           return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ statuscode: 200, body, message: '' }) })
         })

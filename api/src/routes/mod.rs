@@ -12,4 +12,5 @@ pub mod misc;
 pub mod nft;
 pub mod openapi;
 mod params;
+pub mod social;
 pub mod trade;

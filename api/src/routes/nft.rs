@@ -1,6 +1,6 @@
 //! NFT reads: browse, detail, auctions, bid history, history, owners, trending, statistics.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Arc};
 
 use axum::{
     body::Bytes,
@@ -10,6 +10,7 @@ use axum::{
 use projections::queries::{
     Page,
     nft::{self, Explore, NftView, Person, SaleFilter, SortBy},
+    social::{self, ViewerFlags},
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -22,7 +23,8 @@ use super::{
 };
 use crate::{
     AppState,
-    error::{ApiError, Envelope, ok, ok_bytes, ok_from_bytes},
+    auth::MaybeUser,
+    error::{ApiError, Envelope, ok, ok_from_bytes},
 };
 
 /// Page size of browse and profile lists.
@@ -46,9 +48,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(statistics))
 }
 
-const PAGE: Number = Number { name: "page", default: 1, min: 1, max: 1_000_000, description: "Page number, from 1" };
+pub(super) const PAGE: Number = Number { name: "page", default: 1, min: 1, max: 1_000_000, description: "Page number, from 1" };
 
-const fn limit(default: u32) -> Number {
+pub(super) const fn limit(default: u32) -> Number {
     Number { name: "limit", default, min: 1, max: MAX_LIMIT, description: "Items per page" }
 }
 
@@ -61,7 +63,7 @@ const FORM_OF_SALE: Choice<SaleFilter> = Choice {
     description: "Sale type to list",
 };
 
-const SORT_BY: Choice<SortBy> = Choice {
+pub(super) const SORT_BY: Choice<SortBy> = Choice {
     name: "sortBy",
     default: "DATE",
     values: &["DATE", "PRICE", "POPULARITY"],
@@ -71,7 +73,7 @@ const SORT_BY: Choice<SortBy> = Choice {
 };
 
 /// `true` for ascending.
-const ORDER_BY: Choice<bool> = Choice {
+pub(super) const ORDER_BY: Choice<bool> = Choice {
     name: "orderBy",
     default: "0",
     values: &["0", "1"],
@@ -85,7 +87,7 @@ const ORDER_BY: Choice<bool> = Choice {
 };
 
 const CATEGORY: Text = Text { name: "nftCategory", description: "Category id; omitted or `all` for every category" };
-const SEARCH: Text = Text { name: "search", description: "Words to look for in titles and descriptions" };
+pub(super) const SEARCH: Text = Text { name: "search", description: "Words to look for in titles and descriptions" };
 
 query_params!(
     /// The browse list's query.
@@ -103,7 +105,7 @@ query_params!(
 /// Page size of the trending list.
 const TRENDING_PAGE_SIZE: u32 = 10;
 
-fn page(params: &Params, default_limit: u32) -> Result<Page, ApiError> {
+pub(super) fn page(params: &Params, default_limit: u32) -> Result<Page, ApiError> {
     Ok(Page { page: params.number(&PAGE)?, limit: params.number(&limit(default_limit))? })
 }
 
@@ -122,18 +124,19 @@ fn with(mut value: Value, extra: Value) -> Value {
 
 /// An NFT in the spec's shape: the read model's fields plus what the server adds (contract,
 /// coin, the viewer's like and bookmark, users behind the addresses). Serialized straight from
-/// these borrowed fields: browsing answers many of them.
+/// these borrowed fields: browsing answers many of them. The viewer's flags come first, so a
+/// card serialized for nobody starts with [`NO_FLAGS`] and a viewer's can be laid over it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Card<'a> {
+    is_liked: bool,
+    is_bookmarked: bool,
     #[serde(flatten)]
     view: &'a NftView,
     contract_address: &'a str,
     contract_type: &'static str,
     coin_name: &'static str,
     sale_coin: &'static str,
-    is_liked: bool,
-    is_bookmarked: bool,
     creator: UserFields<'a>,
     current_owner: UserFields<'a>,
 }
@@ -167,26 +170,127 @@ impl<'a> UserFields<'a> {
     }
 }
 
-pub(crate) fn card<'a>(state: &'a AppState, view: &'a NftView) -> Card<'a> {
+pub(crate) fn card<'a>(state: &'a AppState, view: &'a NftView, (is_liked, is_bookmarked): (bool, bool)) -> Card<'a> {
     Card {
+        is_liked,
+        is_bookmarked,
         view,
         contract_address: state.chain.contract_address.as_deref().unwrap_or_default(),
         contract_type: "ERC721",
         coin_name: "MATIC",
         sale_coin: "1",
-        is_liked: false,
-        is_bookmarked: false,
         creator: UserFields { address: Some(&view.creator_address), ..UserFields::of(view.creator.as_ref()) },
         current_owner: UserFields { owner_address: Some(&view.owner_address), ..UserFields::of(view.owner.as_ref()) },
     }
 }
 
-/// A page of NFTs in the spec's shape, serialized.
-fn page_answer(state: &AppState, paged: projections::queries::Paged<NftView>, message: &str) -> Result<Bytes, ApiError> {
-    ok_bytes(paged.map_rows(|view| card(state, view)), message)
+/// How every card serialized for nobody starts: [`CardsPage`] finds the flags there.
+const NO_FLAGS: &[u8] = br#"{"isLiked":false,"isBookmarked":false"#;
+
+/// A page of NFTs in the spec's envelope, serialized for nobody (no like, no bookmark), with
+/// where each card starts: the shared answer the read cache keeps, on which
+/// [`CardsPage::for_viewer`] lays one viewer's flags without serializing anything again.
+#[derive(Clone)]
+pub struct CardsPage {
+    bytes: Bytes,
+    /// Each card's NFT id and the offset of its first byte in `bytes`.
+    cards: Arc<[(String, usize)]>,
 }
 
-fn db_error(err: impl Into<anyhow::Error>) -> ApiError {
+/// The page fields after `data`, as [`projections::queries::Paged`] serializes them.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PageTail {
+    count: usize,
+    total_items: i64,
+    current_page: u32,
+    last_page: bool,
+    current_item_count: usize,
+}
+
+impl CardsPage {
+    /// The envelope `{statuscode, body: {data, count, ...}, message}` of `paged`, written
+    /// card by card to note where each starts.
+    fn new(state: &AppState, paged: &projections::queries::Paged<NftView>, message: &str) -> Result<Self, ApiError> {
+        let json = |e: serde_json::Error| ApiError::Internal(e.into());
+        let mut out = Vec::with_capacity(256 + 2_048 * paged.data.len());
+        out.extend_from_slice(br#"{"statuscode":200,"body":{"data":["#);
+        let mut cards = Vec::with_capacity(paged.data.len());
+        for (i, view) in paged.data.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            cards.push((view.id.clone(), out.len()));
+            serde_json::to_writer(&mut out, &card(state, view, (false, false))).map_err(json)?;
+            debug_assert!(out[cards[i].1..].starts_with(NO_FLAGS));
+        }
+        out.extend_from_slice(b"],");
+        let tail = PageTail {
+            count: paged.count,
+            total_items: paged.total_items,
+            current_page: paged.current_page,
+            last_page: paged.last_page,
+            current_item_count: paged.current_item_count,
+        };
+        // `{"count":...}` without its `{`: it closes the body.
+        out.extend_from_slice(&serde_json::to_vec(&tail).map_err(json)?[1..]);
+        out.extend_from_slice(br#","message":"#);
+        serde_json::to_writer(&mut out, message).map_err(json)?;
+        out.push(b'}');
+        Ok(Self { bytes: out.into(), cards: cards.into() })
+    }
+
+    /// The NFT ids of the page, in order.
+    fn ids(&self) -> Vec<&str> {
+        self.cards.iter().map(|(id, _)| id.as_str()).collect()
+    }
+
+    /// The answer as a viewer with these flags sees it: the shared bytes themselves when none
+    /// of the page's NFTs is liked or bookmarked, else a copy with those cards' flags set.
+    pub fn for_viewer(&self, flags: &ViewerFlags) -> Bytes {
+        let mut out: Option<Vec<u8>> = None;
+        let mut copied = 0;
+        for (id, at) in self.cards.iter() {
+            let (liked, bookmarked) = flags.of(id);
+            if !(liked || bookmarked) {
+                continue;
+            }
+            let out = out.get_or_insert_with(|| Vec::with_capacity(self.bytes.len() + 8));
+            out.extend_from_slice(&self.bytes[copied..*at]);
+            out.extend_from_slice(format!(r#"{{"isLiked":{liked},"isBookmarked":{bookmarked}"#).as_bytes());
+            copied = at + NO_FLAGS.len();
+        }
+        match out {
+            None => self.bytes.clone(),
+            Some(mut out) => {
+                out.extend_from_slice(&self.bytes[copied..]);
+                out.into()
+            }
+        }
+    }
+}
+
+/// The viewer's flags on these NFTs (none for nobody).
+pub(super) async fn flags_of(state: &AppState, viewer: MaybeUser, ids: &[&str]) -> Result<ViewerFlags, ApiError> {
+    match viewer.0 {
+        Some(user) => social::viewer_flags(&state.read, &user.to_string(), ids).await.map_err(db_error),
+        None => Ok(ViewerFlags::default()),
+    }
+}
+
+/// A page of NFTs in the spec's shape as `viewer` sees it, serialized.
+pub(super) async fn page_answer(
+    state: &AppState,
+    viewer: MaybeUser,
+    paged: projections::queries::Paged<NftView>,
+    message: &str,
+) -> Result<Response, ApiError> {
+    let page = CardsPage::new(state, &paged, message)?;
+    let flags = flags_of(state, viewer, &page.ids()).await?;
+    Ok(ok_from_bytes(page.for_viewer(&flags)))
+}
+
+pub(super) fn db_error(err: impl Into<anyhow::Error>) -> ApiError {
     ApiError::Internal(err.into())
 }
 
@@ -198,30 +302,33 @@ fn db_error(err: impl Into<anyhow::Error>) -> ApiError {
     params(ExploreQuery),
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest)),
 )]
-async fn explore(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {
+async fn explore(State(state): State<AppState>, viewer: MaybeUser, params: Params) -> Result<Response, ApiError> {
     let request = Explore {
         category: params.text(&CATEGORY).filter(|c| *c != "all").map(str::to_owned),
         sale: params.choice(&FORM_OF_SALE)?,
         sort_by: params.choice(&SORT_BY)?,
         ascending: params.choice(&ORDER_BY)?,
         search: params.text(&SEARCH).map(str::to_owned),
-        owner: None,
-        creator: None,
+        ..Explore::all(SortBy::Date)
     };
     let page = page(&params, PAGE_SIZE)?;
     // The answer is the same for everyone until the read tables change: popular pages are
-    // answered from the cache. (Per-viewer fields, such as likes, belong on top of it.)
+    // answered from the cache, and a signed-in viewer's likes and bookmarks laid on top.
     let version = state.read_version();
     let key = format!("explore {request:?} {page:?}");
     let now = chrono::Utc::now().timestamp();
-    if let Some(answer) = state.read_cache.get(&version, &key, now) {
-        return Ok(ok_from_bytes(answer));
-    }
-    let paged = nft::explore(&state.read, &request, page, version.position).await.map_err(db_error)?;
-    let until = paged.data.iter().filter_map(|nft| nft.auction_ends_at).min();
-    let answer = page_answer(&state, paged, "NFTs fetched")?;
-    state.read_cache.put(version, key, answer.clone(), until);
-    Ok(ok_from_bytes(answer))
+    let answer = match state.read_cache.get(&version, &key, now) {
+        Some(answer) => answer,
+        None => {
+            let paged = nft::explore(&state.read, &request, page, version.position).await.map_err(db_error)?;
+            let until = paged.data.iter().filter_map(|nft| nft.auction_ends_at).min();
+            let answer = CardsPage::new(&state, &paged, "NFTs fetched")?;
+            state.read_cache.put(version, key, answer.clone(), until);
+            answer
+        }
+    };
+    let flags = flags_of(&state, viewer, &answer.ids()).await?;
+    Ok(ok_from_bytes(answer.for_viewer(&flags)))
 }
 
 async fn known(state: &AppState, id: &str) -> Result<(), ApiError> {
@@ -236,9 +343,10 @@ async fn known(state: &AppState, id: &str) -> Result<(), ApiError> {
     params(NftId),
     responses((status = 200, description = "The NFT", body = Envelope<NftCard>), (status = 404, response = NotFound)),
 )]
-async fn detail(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
+async fn detail(State(state): State<AppState>, viewer: MaybeUser, Path(id): Path<String>) -> Result<Response, ApiError> {
     let view = nft::detail(&state.read, &id).await.map_err(db_error)?.ok_or_else(|| ApiError::NotFound(format!("No NFT with id {id}")))?;
-    Ok(ok(card(&state, &view), "NFT fetched"))
+    let flags = flags_of(&state, viewer, &[&view.id]).await?;
+    Ok(ok(card(&state, &view, flags.of(&view.id)), "NFT fetched"))
 }
 
 /// An NFT's open auction (a list of at most one).
@@ -288,9 +396,16 @@ async fn bid_history(
 async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
     known(&state, &id).await?;
     let history = nft::history(&state.read, &id).await.map_err(db_error)?;
-    let people = people(&state, history.iter().map(|h| h.address.clone()).collect()).await?;
+    let people = people(&state, history.iter().filter(|h| h.user_id.is_none()).map(|h| h.address.clone()).collect()).await?;
+    // Likes name a user, not a wallet.
+    let users =
+        social::people_by_id(&state.read, &history.iter().filter_map(|h| h.user_id.clone()).collect::<Vec<_>>()).await.map_err(db_error)?;
+    let person = |h: &nft::HistoryView| match &h.user_id {
+        Some(user) => users.get(user),
+        None => people.get(&h.address),
+    };
     let data: Vec<Value> =
-        history.iter().map(|h| with(serde_json::to_value(h).unwrap_or_default(), json!(UserFields::of(people.get(&h.address))))).collect();
+        history.iter().map(|h| with(serde_json::to_value(h).unwrap_or_default(), json!(UserFields::of(person(h))))).collect();
     Ok(ok(json!({ "data": data }), "History fetched"))
 }
 
@@ -315,12 +430,12 @@ async fn owners(State(state): State<AppState>, Path(id): Path<String>) -> Result
     params(TrendingQuery),
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest)),
 )]
-async fn trending(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {
+async fn trending(State(state): State<AppState>, viewer: MaybeUser, params: Params) -> Result<Response, ApiError> {
     let paged =
         nft::trending(&state.read, params.choice(&FORM_OF_SALE)?, page(&params, TRENDING_PAGE_SIZE)?, state.read_version().position)
             .await
             .map_err(db_error)?;
-    Ok(ok_from_bytes(page_answer(&state, paged, "Trending NFTs fetched")?))
+    page_answer(&state, viewer, paged, "Trending NFTs fetched").await
 }
 
 /// The landing page's counters.
@@ -333,7 +448,7 @@ async fn statistics(State(state): State<AppState>) -> Result<Response, ApiError>
 #[derive(utoipa::IntoParams)]
 #[into_params(names("nftid"), parameter_in = Path)]
 #[allow(dead_code, reason = "documents the path parameter; the handlers read it as a String")]
-struct NftId(
+pub(super) struct NftId(
     /// `{chainId}-{tokenId}`
     #[param(example = "80001-1")]
     String,
@@ -348,7 +463,7 @@ struct NftId(
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code, reason = "a schema only")]
-struct Paged<T> {
+pub(super) struct Paged<T> {
     /// This page's items.
     data: Vec<T>,
     /// Items on this page.
@@ -367,7 +482,7 @@ struct Paged<T> {
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code, reason = "a schema only")]
-pub(crate) struct NftCard {
+pub(super) struct NftCard {
     /// `{chainId}-{tokenId}`.
     #[schema(rename = "_id")]
     id: String,
@@ -550,15 +665,15 @@ struct HistoryEvent {
     #[schema(rename = "_id")]
     id: i64,
     /// MINTED, PUT_ON_AUCTION, PUT_ON_FIXEDSALE, REMOVED_FROM_SALE, BIDDED_FOR, PURCHASED,
-    /// WON_AUCTION or BURNED.
+    /// WON_AUCTION, BURNED, LIKED or UNLIKED.
     type_of_event: String,
-    /// Who did it.
+    /// Who did it ("" for LIKED and UNLIKED: a user, named below).
     address: String,
-    /// The transaction.
+    /// The transaction ("" for LIKED and UNLIKED).
     transaction_hash: String,
     /// When (ISO 8601).
     timestamp: String,
-    /// User id of the account behind `address`, if any.
+    /// User id of the account behind `address` (or who liked), if any.
     user_id: Option<String>,
     /// Its username.
     username: Option<String>,

@@ -37,13 +37,13 @@ use utoipa_axum::{
 use uuid::Uuid;
 
 use super::{
-    nft::{NftCard, card},
+    nft::{NftCard, card, flags_of},
     openapi::{BadRequest, PayloadTooLarge, SignedIn},
     params::{Number, Params, query_params},
 };
 use crate::{
     AppState,
-    auth::{AuthUser, Payload, load_signed_in},
+    auth::{AuthUser, MaybeUser, Payload, load_signed_in},
     chain_receipts::{self, ReceiptError},
     error::{ApiError, Envelope, Null, ok},
     files,
@@ -481,13 +481,11 @@ async fn commit(state: &AppState, verified: &Verified, more: Vec<StreamAppend>) 
     Ok(())
 }
 
-/// The NFT card, as `/api/nft/detail` answers it, or `null` once burned.
-async fn card_answer(state: &AppState, nft_id: &str, message: &str) -> Result<Response, ApiError> {
-    let view = nft::detail(&state.read, nft_id).await.map_err(internal)?;
-    Ok(match &view {
-        Some(view) => ok(card(state, view), message),
-        None => ok(Null, message),
-    })
+/// The NFT card, as `/api/nft/detail` answers it to the caller, or `null` once burned.
+async fn card_answer(state: &AppState, me: AuthUser, nft_id: &str, message: &str) -> Result<Response, ApiError> {
+    let Some(view) = nft::detail(&state.read, nft_id).await.map_err(internal)? else { return Ok(ok(Null, message)) };
+    let flags = flags_of(state, MaybeUser(Some(me.0)), &[nft_id]).await?;
+    Ok(ok(card(state, &view, flags.of(nft_id)), message))
 }
 
 /// The mint record's body (form-urlencoded per the spec, or JSON). Only the transaction, the
@@ -605,7 +603,7 @@ async fn record_generation(
         vec![StreamAppend { stream_id: details.stream_id(), expected: ExpectedVersion::NoStream, events: vec![event] }],
     )
     .await?;
-    card_answer(&state, &verified.nft_id, "NFT created").await
+    card_answer(&state, me, &verified.nft_id, "NFT created").await
 }
 
 /// A purchase record's body.
@@ -662,7 +660,7 @@ async fn record_purchase(
     let token_id = token_id(&state, "nftid", &request.nftid)?;
     let verified = verify(&state, me, &request.transaction_hash, &Claim::Purchase { token_id }).await?;
     commit(&state, &verified, vec![]).await?;
-    card_answer(&state, &verified.nft_id, "Congratulations!!! You are now the owner of this NFT.").await
+    card_answer(&state, me, &verified.nft_id, "Congratulations!!! You are now the owner of this NFT.").await
 }
 
 /// A bid record's body.
@@ -703,7 +701,7 @@ async fn record_bid(State(state): State<AppState>, me: AuthUser, Fields(request)
     let token_id = token_id(&state, "nftid", &request.nftid)?;
     let verified = verify(&state, me, &request.transaction_hash, &Claim::Bid { token_id, amount }).await?;
     commit(&state, &verified, vec![]).await?;
-    card_answer(&state, &verified.nft_id, "Successfully bidded for the token").await
+    card_answer(&state, me, &verified.nft_id, "Successfully bidded for the token").await
 }
 
 /// An update record's body: the sale the owner set on chain.
@@ -768,7 +766,7 @@ async fn record_update(
     let token_id = token_id(&state, "id", &id)?;
     let verified = verify(&state, me, &request.transaction_hash, &Claim::UpdateSale { token_id, sale_type }).await?;
     commit(&state, &verified, vec![]).await?;
-    card_answer(&state, &verified.nft_id, "NFT updated!").await
+    card_answer(&state, me, &verified.nft_id, "NFT updated!").await
 }
 
 /// The transaction of a stop or a burn.
@@ -802,7 +800,7 @@ async fn record_stop_sale(
     let token_id = token_id(&state, "nftId", &id)?;
     let verified = verify(&state, me, &request.transaction_hash, &Claim::StopSale { token_id }).await?;
     commit(&state, &verified, vec![]).await?;
-    card_answer(&state, &verified.nft_id, "Sale Stopped!").await
+    card_answer(&state, me, &verified.nft_id, "Sale Stopped!").await
 }
 
 /// The burn's transaction in the query string, when no body is sent.
@@ -894,10 +892,12 @@ async fn my_bids(State(state): State<AppState>, me: AuthUser, params: Params) ->
             views.insert(bid.nft_id.clone(), view);
         }
     }
+    let ids: Vec<&str> = views.keys().map(String::as_str).collect();
+    let flags = flags_of(&state, MaybeUser(Some(me.0)), &ids).await?;
     let body = bids.map_rows(|bid| MyBidRow {
         id: bid.id,
         nft_id: &bid.nft_id,
-        nft_data: views.get(&bid.nft_id).map(|view| card(&state, view)),
+        nft_data: views.get(&bid.nft_id).map(|view| card(&state, view, flags.of(&bid.nft_id))),
         bid_amount: &bid.bid_amount,
         status: &bid.status,
         transaction_hash: &bid.transaction_hash,

@@ -240,3 +240,78 @@ async fn metrics_expose_the_log_and_the_projector_for_prometheus() {
     assert!(value("marketplace_http_responses_total{class=\"4xx\"} ").unwrap() >= 1, "{text}");
     assert!(text.contains("# TYPE marketplace_http_responses_total counter"));
 }
+
+/// A built UI in a temporary folder: `index.html`, a hashed asset, each with the brotli and gzip
+/// copies the UI build writes beside it.
+fn built_ui() -> tempfile::TempDir {
+    let ui = tempfile::tempdir().unwrap();
+    std::fs::create_dir(ui.path().join("assets")).unwrap();
+    for (path, text) in [("index.html", "<!doctype html><title>plain</title>"), ("assets/index-abc123.js", "console.log('plain')")] {
+        std::fs::write(ui.path().join(path), text).unwrap();
+        std::fs::write(ui.path().join(format!("{path}.br")), format!("br:{text}")).unwrap();
+        std::fs::write(ui.path().join(format!("{path}.gz")), format!("gz:{text}")).unwrap();
+    }
+    ui
+}
+
+async fn fetch_ui(app: &TestApp, ui: &std::path::Path, uri: &str, accept: &str) -> (StatusCode, axum::http::HeaderMap, String) {
+    let router = api::app(app.state.clone(), ui);
+    let response = router.oneshot(Request::get(uri).header("accept-encoding", accept).body(Body::empty()).unwrap()).await.unwrap();
+    let (status, headers) = (response.status(), response.headers().clone());
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
+    (status, headers, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[tokio::test]
+async fn the_ui_is_served_precompressed_with_hashed_assets_cached_for_good() {
+    let app = TestApp::new().await;
+    let ui = built_ui();
+
+    let (status, headers, body) = fetch_ui(&app, ui.path(), "/assets/index-abc123.js", "gzip, deflate, br").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-encoding"], "br");
+    assert_eq!(body, "br:console.log('plain')");
+    assert_eq!(headers["cache-control"], "public, max-age=31536000, immutable");
+
+    let (_, headers, body) = fetch_ui(&app, ui.path(), "/assets/index-abc123.js", "gzip").await;
+    assert_eq!((headers["content-encoding"].to_str().unwrap(), body.as_str()), ("gzip", "gz:console.log('plain')"));
+
+    let (_, headers, body) = fetch_ui(&app, ui.path(), "/assets/index-abc123.js", "identity").await;
+    assert!(headers.get("content-encoding").is_none());
+    assert_eq!(body, "console.log('plain')");
+
+    // A client-side route gets index.html, compressed too, and checked again on every visit.
+    let (status, headers, body) = fetch_ui(&app, ui.path(), "/explore?type=all", "br").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body, "br:<!doctype html><title>plain</title>");
+    assert_eq!(headers["cache-control"], "no-cache");
+}
+
+#[tokio::test]
+async fn api_answers_are_compressed_for_clients_that_accept_it_and_small_ones_are_not() {
+    let app = TestApp::new().await;
+    for token in 1..=20 {
+        app.chain(&[minted(&token.to_string()), fixed(&token.to_string(), "1000000000000000000")]).await;
+    }
+    let ui = built_ui();
+    let explore = "/api/nft/explore/?limit=20";
+
+    let (status, headers, plain) = fetch_ui(&app, ui.path(), explore, "identity").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(headers.get("content-encoding").is_none());
+    assert_eq!(serde_json::from_str::<Value>(&plain).unwrap()["body"]["totalItems"], 20);
+
+    for encoding in ["gzip", "br"] {
+        let (status, headers, _) = fetch_ui(&app, ui.path(), explore, encoding).await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(headers["content-encoding"], encoding);
+        let router = api::app(app.state.clone(), ui.path());
+        let response =
+            router.oneshot(Request::get(explore).header("accept-encoding", encoding).body(Body::empty()).unwrap()).await.unwrap();
+        let compressed = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
+        assert!(compressed.len() * 3 < plain.len(), "{encoding}: {} bytes for {} plain", compressed.len(), plain.len());
+    }
+
+    let (_, headers, _) = fetch_ui(&app, ui.path(), "/healthz", "gzip").await;
+    assert!(headers.get("content-encoding").is_none(), "a tiny answer is sent as it is");
+}

@@ -46,6 +46,12 @@ contract Handler is Test {
     uint256 public ghostCreditsCreated;
     uint256 public ghostWithdrawals;
     uint256 public ghostFailedCalls;
+    uint256 public ghostSnapshotMismatches; // a sale started without a snapshot of the fee of that moment
+    uint256 public ghostSelfPayeeAccepted; // the market itself accepted as royalty receiver or admin
+    uint256 public ghostWrongAdminAccepted; // someone other than the proposed admin took the role
+    uint256 public ghostMissedExtensions; // a late rejection that did not extend the end as a late bid does
+    uint256 public ghostLateRejections;
+    uint256 public ghostExtendedByRejection;
     mapping(bytes32 => uint256) public calls;
     mapping(bytes32 => uint256) public okCalls;
 
@@ -56,6 +62,7 @@ contract Handler is Test {
         Marketplace.SaleType saleType;
         uint256 price;
         uint256 auctionId;
+        uint96 feeBps; // the current sale's snapshot, 0 when not for sale
     }
 
     struct ShadowAuction {
@@ -69,7 +76,11 @@ contract Handler is Test {
     mapping(uint256 auctionId => ShadowAuction) public shadowAuction;
     mapping(address account => uint256) public shadowCredits;
     address public shadowAdmin;
+    address public shadowPendingAdmin;
     uint96 public shadowFeeBps;
+    /// @dev The fee snapshot of each token's last sale start: a sale's SaleUpdated(NotForSale) comes
+    /// before its Sold, so the shadow token's own snapshot is already cleared when Sold is folded.
+    mapping(uint256 tokenId => uint96) internal _startFeeBps;
 
     bytes32 internal constant T_TRANSFER = keccak256("Transfer(address,address,uint256)");
     bytes32 internal constant T_SALE_UPDATED = keccak256("SaleUpdated(uint256,uint8,uint256,uint256,uint64,uint256)");
@@ -78,6 +89,9 @@ contract Handler is Test {
     bytes32 internal constant T_BID_REFUNDED = keccak256("BidRefunded(uint256,uint256,address,uint256)");
     bytes32 internal constant T_BID_REJECTED = keccak256("BidRejected(uint256,uint256,address,uint256)");
     bytes32 internal constant T_AUCTION_ENDED = keccak256("AuctionEnded(uint256,uint256,address,uint256)");
+    bytes32 internal constant T_AUCTION_EXTENDED = keccak256("AuctionExtended(uint256,uint256,uint64)");
+    bytes32 internal constant T_FEE_SNAPSHOT = keccak256("ServiceFeeSnapshotted(uint256,uint256,uint96)");
+    bytes32 internal constant T_ADMIN_PROPOSED = keccak256("AdminProposed(address)");
     bytes32 internal constant T_SOLD = keccak256("Sold(uint256,uint256,address,address,uint256,uint256,uint256,uint256)");
     bytes32 internal constant T_ROYALTY_PAID = keccak256("RoyaltyPaid(uint256,address,uint256)");
     bytes32 internal constant T_CREDITED = keccak256("Credited(address,uint256)");
@@ -149,12 +163,16 @@ contract Handler is Test {
             receivers[i] = _actors[(royaltySeed / 3 + i) % _actors.length];
             bps[i] = uint96(bound(royaltySeed >> (16 * (i + 1)), 1, 4_500));
         }
-        _call(
+        // Now and then the market itself as a receiver: it must be refused.
+        bool selfReceiver = rows > 0 && (royaltySeed >> 200) % 16 == 15;
+        if (selfReceiver) receivers[rows - 1] = address(market);
+        bool ok = _call(
             "mint",
             creator,
             abi.encodeCall(Marketplace.mint, ("ipfs://token", saleType, receivers, bps, endTime, base, price)),
             0
         );
+        if (ok && selfReceiver) ghostSelfPayeeAccepted += 1;
     }
 
     function bid(uint256 actorSeed, uint256 tokenSeed, uint256 raiseSeed) external {
@@ -187,6 +205,27 @@ contract Handler is Test {
         uint256 tokenId = _pick(tokenSeed, Want.AuctionWithBid);
         if (tokenId == 0) return;
         _call("acceptOffer", _owner(tokenId), abi.encodeCall(Marketplace.acceptOffer, (tokenId, accept)), 0);
+    }
+
+    /// @dev Rejects a top bid in the auction's last minutes (warping there first), where the rejection
+    /// must extend the end as a late bid does.
+    function lateReject(uint256 tokenSeed, uint256 secondsSeed) external {
+        uint256 tokenId = _pick(tokenSeed, Want.LiveAuctionWithBid);
+        if (tokenId == 0) return;
+        uint256 endTime;
+        try market.auctionInfo(tokenId) returns (Marketplace.AuctionInfo memory info) {
+            endTime = info.endTime;
+        } catch {}
+        uint256 before = bound(secondsSeed, 1, 15 minutes);
+        if (endTime > block.timestamp + before) vm.warp(endTime - before);
+        if (!_call("lateReject", _owner(tokenId), abi.encodeCall(Marketplace.acceptOffer, (tokenId, false)), 0)) return;
+        // A rejection succeeds only before the end.
+        if (endTime - block.timestamp < 10 minutes) {
+            ghostLateRejections += 1;
+            uint256 newEnd = market.auctionInfo(tokenId).endTime;
+            if (newEnd != block.timestamp + 10 minutes) ghostMissedExtensions += 1;
+            else ghostExtendedByRejection += 1;
+        }
     }
 
     function settle(uint256 actorSeed, uint256 tokenSeed) external {
@@ -278,8 +317,23 @@ contract Handler is Test {
         );
     }
 
-    function setAdmin(uint256 actorSeed) external {
-        _call("setAdmin", market.admin(), abi.encodeCall(Marketplace.setAdmin, (_actor(actorSeed))), 0);
+    /// @dev The admin proposes an actor; 1 in 8 seeds withdraw the proposal (zero), 1 in 8 propose the
+    /// market itself (which must be refused).
+    function proposeAdmin(uint256 actorSeed) external {
+        address proposed = _actor(actorSeed);
+        if (actorSeed % 8 == 0) proposed = address(0);
+        else if (actorSeed % 8 == 1) proposed = address(market);
+        bool ok = _call("proposeAdmin", market.admin(), abi.encodeCall(Marketplace.proposeAdmin, (proposed)), 0);
+        if (ok && proposed == address(market)) ghostSelfPayeeAccepted += 1;
+    }
+
+    /// @dev Mostly the proposed admin accepts; 1 in 4 seeds try another actor (which must fail).
+    function acceptAdmin(uint256 actorSeed) external {
+        address caller = market.pendingAdmin();
+        if (caller == address(0) || actorSeed % 4 == 0) caller = _actor(actorSeed >> 2);
+        address pending = market.pendingAdmin();
+        bool ok = _call("acceptAdmin", caller, abi.encodeCall(Marketplace.acceptAdmin, ()), 0);
+        if (ok && caller != pending) ghostWrongAdminAccepted += 1;
     }
 
     // ---- plumbing -----------------------------------------------------------------------------
@@ -303,6 +357,7 @@ contract Handler is Test {
     enum Want {
         Listed,
         LiveAuction,
+        LiveAuctionWithBid,
         AuctionWithBid,
         ExpiredWithBid,
         ExpiredWithoutBid
@@ -329,6 +384,7 @@ contract Handler is Test {
             bool live = block.timestamp < a.endTime;
             bool hasBid = a.highestBidder != address(0);
             if (want == Want.LiveAuction) return live;
+            if (want == Want.LiveAuctionWithBid) return live && hasBid;
             if (want == Want.AuctionWithBid) return hasBid;
             if (want == Want.ExpiredWithBid) return !live && hasBid;
             return !live && !hasBid;
@@ -381,6 +437,8 @@ contract Handler is Test {
     function _fold(Vm.Log[] memory logs) internal {
         uint256 royaltiesSeen;
         uint256 royaltiesClaimed;
+        uint256 awaitingSnapshot; // a token whose sale just started, until its fee snapshot is seen
+        uint256 awaitingAuction; // the auction that sale opened (0 for a fixed price)
         for (uint256 i = 0; i < logs.length; ++i) {
             Vm.Log memory log = logs[i];
             if (log.emitter != address(market)) continue;
@@ -396,10 +454,26 @@ contract Handler is Test {
                 ShadowToken storage st = shadowToken[tokenId];
                 st.saleType = saleType;
                 st.price = price;
+                st.feeBps = 0;
                 if (saleType == Marketplace.SaleType.Auction) {
                     st.auctionId = auctionId;
                     shadowAuction[auctionId].endTime = endTime;
                 }
+                if (awaitingSnapshot != 0) ghostSnapshotMismatches += 1;
+                if (saleType != Marketplace.SaleType.NotForSale) {
+                    awaitingSnapshot = tokenId;
+                    awaitingAuction = saleType == Marketplace.SaleType.Auction ? auctionId : 0;
+                }
+            } else if (t == T_FEE_SNAPSHOT) {
+                uint256 tokenId = uint256(log.topics[1]);
+                uint96 feeBps = abi.decode(log.data, (uint96));
+                if (tokenId != awaitingSnapshot || uint256(log.topics[2]) != awaitingAuction) ghostSnapshotMismatches += 1;
+                if (feeBps != shadowFeeBps) ghostSnapshotMismatches += 1; // not the fee of this moment
+                awaitingSnapshot = 0;
+                shadowToken[tokenId].feeBps = feeBps;
+                _startFeeBps[tokenId] = feeBps;
+            } else if (t == T_AUCTION_EXTENDED) {
+                shadowAuction[uint256(log.topics[2])].endTime = abi.decode(log.data, (uint64));
             } else if (t == T_PRICE_CHANGED) {
                 shadowToken[uint256(log.topics[1])].price = abi.decode(log.data, (uint256));
             } else if (t == T_BID_PLACED) {
@@ -437,7 +511,8 @@ contract Handler is Test {
                 (, uint256 price, uint256 fee, uint256 royalties, uint256 proceeds) =
                     abi.decode(log.data, (address, uint256, uint256, uint256, uint256));
                 if (fee + royalties + proceeds != price) ghostSplitMismatches += 1;
-                if (fee != (price * market.serviceFeeBps()) / 10_000) ghostSplitMismatches += 1;
+                // The fee of the sale's start, not the fee of now.
+                if (fee != (price * _startFeeBps[uint256(log.topics[1])]) / 10_000) ghostSplitMismatches += 1;
                 royaltiesClaimed += royalties;
                 if (auctionId != 0 && _closeBid(auctionId, buyer, price, 2)) ghostWins[auctionId] += 1;
                 if (auctionId != 0 && _hasOpenBid(auctionId)) ghostUnmatchedBidCloses += 1;
@@ -453,9 +528,13 @@ contract Handler is Test {
                 shadowFeeBps = abi.decode(log.data, (uint96));
             } else if (t == T_ADMIN) {
                 shadowAdmin = address(uint160(uint256(log.topics[1])));
+                shadowPendingAdmin = address(0);
+            } else if (t == T_ADMIN_PROPOSED) {
+                shadowPendingAdmin = address(uint160(uint256(log.topics[1])));
             }
         }
         if (royaltiesSeen != royaltiesClaimed) ghostRoyaltyMismatches += 1;
+        if (awaitingSnapshot != 0) ghostSnapshotMismatches += 1;
     }
 
     /// @dev Marks the open bid (auctionId, bidder, amount) closed with `status`; false if none is open.

@@ -30,7 +30,7 @@ abstract contract MarketplaceInvariantBase is Test {
             handler.mint(i + 2, uint8(i), (i + 1) * 1 ether, 1 days + i * 1 hours, 3 * i + 1 + (uint256(2_000) << 16));
         }
 
-        bytes4[] memory selectors = new bytes4[](15);
+        bytes4[] memory selectors = new bytes4[](18);
         selectors[0] = Handler.mint.selector;
         selectors[1] = Handler.mint.selector; // minting twice as likely keeps tokens coming
         selectors[2] = Handler.bid.selector;
@@ -46,6 +46,9 @@ abstract contract MarketplaceInvariantBase is Test {
         selectors[12] = Handler.withdraw.selector;
         selectors[13] = Handler.warp.selector;
         selectors[14] = Handler.setServiceFee.selector;
+        selectors[15] = Handler.lateReject.selector;
+        selectors[16] = Handler.proposeAdmin.selector;
+        selectors[17] = Handler.acceptAdmin.selector;
         targetSelector(FuzzSelector({addr: address(handler), selectors: selectors}));
         targetContract(address(handler));
     }
@@ -66,6 +69,7 @@ abstract contract MarketplaceInvariantBase is Test {
             credits += market.creditsOf(actors[i]);
         }
         assertEq(credits, market.totalCredits(), "credits == sum of the actors' credits");
+        assertEq(market.creditsOf(address(market)), 0, "the market never owes itself");
     }
 
     /// No ether is created or lost: actors plus market always hold what the actors started with.
@@ -78,9 +82,11 @@ abstract contract MarketplaceInvariantBase is Test {
         assertEq(sum, totalEther, "ether conserved");
     }
 
-    /// Every sale's fee + royalties + seller proceeds == price, and the royalties paid match.
+    /// Every sale's fee + royalties + seller proceeds == price, the fee is the one snapshotted when the
+    /// sale started (each start snapshots the fee of its moment), and the royalties paid match.
     function _assert_everySaleSplitsExactlyThePrice() internal view {
         assertEq(handler.ghostSplitMismatches(), 0, "split mismatch");
+        assertEq(handler.ghostSnapshotMismatches(), 0, "a sale start without the fee snapshot of its moment");
         assertEq(handler.ghostRoyaltyMismatches(), 0, "RoyaltyPaid events != Sold.royalties");
     }
 
@@ -117,9 +123,19 @@ abstract contract MarketplaceInvariantBase is Test {
         }
     }
 
-    /// An auction's end time never moves earlier.
+    /// An auction's end time never moves earlier, and a late rejection extends it as a late bid does.
     function _assert_endTimeNeverDecreases() internal view {
         assertEq(handler.ghostEndTimeDecreases(), 0, "end time decreased");
+        assertEq(handler.ghostMissedExtensions(), 0, "a late rejection did not extend the end");
+    }
+
+    /// Neither the market itself nor anyone but the proposed account ever becomes a payee of the fee
+    /// or of royalties: the market is refused as receiver and as admin, the handover needs acceptance.
+    function _assert_marketIsNeverItsOwnPayee() internal view {
+        assertEq(handler.ghostSelfPayeeAccepted(), 0, "the market accepted as royalty receiver or admin");
+        assertEq(handler.ghostWrongAdminAccepted(), 0, "the admin role taken by an account not proposed");
+        assertTrue(market.admin() != address(market), "admin is the market");
+        assertTrue(market.pendingAdmin() != address(market), "pending admin is the market");
     }
 
     /// Per auction: at most one open bid, and it is the contract's top bid; each bid is closed at
@@ -157,13 +173,15 @@ abstract contract MarketplaceInvariantBase is Test {
     /// The events alone rebuild the market: owners, listings, auctions, credits, fee and admin.
     function _assert_eventsRebuildTheState() internal view {
         assertEq(handler.shadowAdmin(), market.admin(), "admin");
+        assertEq(handler.shadowPendingAdmin(), market.pendingAdmin(), "pending admin");
         assertEq(uint256(handler.shadowFeeBps()), uint256(market.serviceFeeBps()), "fee");
         uint256 lastToken = market.lastTokenId();
         for (uint256 tokenId = 1; tokenId <= lastToken; ++tokenId) {
-            (address owner, Marketplace.SaleType saleType, uint256 price, uint256 auctionId) =
+            (address owner, Marketplace.SaleType saleType, uint256 price, uint256 auctionId, uint96 feeBps) =
                 handler.shadowToken(tokenId);
             try market.tokenInfo(tokenId) returns (Marketplace.TokenInfo memory info) {
                 assertEq(owner, info.currentOwner, "owner");
+                assertEq(uint256(feeBps), uint256(market.serviceFeeBpsOf(tokenId)), "fee snapshot");
                 assertEq(uint256(saleType), uint256(info.saleType), "sale type");
                 assertEq(price, info.price, "price");
                 if (info.saleType == Marketplace.SaleType.Auction) assertEq(auctionId, info.auctionId, "auction id");
@@ -196,9 +214,11 @@ abstract contract MarketplaceInvariantBase is Test {
         console.log("withdrawals", handler.ghostWithdrawals());
         console.log("reentry attempts", handler.reentrant().attempts());
         console.log("failed calls", handler.ghostFailedCalls());
-        bytes32[12] memory names = [
+        console.log("late rejections", handler.ghostLateRejections());
+        bytes32[15] memory names = [
             bytes32("mint"), "bid", "buy", "acceptOffer", "settle", "closeAuction", "toggleForSale",
-            "changeTokenPrice", "transfer", "burn", "withdraw", "setServiceFee"
+            "changeTokenPrice", "transfer", "burn", "withdraw", "setServiceFee", "lateReject", "proposeAdmin",
+            "acceptAdmin"
         ];
         for (uint256 i = 0; i < names.length; ++i) {
             console.log(string(abi.encodePacked(names[i])), handler.okCalls(names[i]));
@@ -242,6 +262,10 @@ contract MarketplaceInvariantTest is MarketplaceInvariantBase {
         _assert_eventsRebuildTheState();
     }
 
+    function invariant_marketIsNeverItsOwnPayee() public view {
+        _assert_marketIsNeverItsOwnPayee();
+    }
+
     function afterInvariant() public view {
         _printSummary();
     }
@@ -258,8 +282,8 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
             uint256 x = uint256(keccak256(abi.encode(seed, 1)));
             uint256 y = uint256(keccak256(abi.encode(seed, 2)));
             uint256 z = uint256(keccak256(abi.encode(seed, 3)));
-            uint256 action = seed % 15;
-            if (action < 2) handler.mint(x, uint8(y), z, x >> 3, y >> 5);
+            uint256 action = seed % 19;
+            if (action < 2) handler.mint(x, uint8(y), z, x >> 3, y);
             else if (action < 5) handler.bid(x, y, z);
             else if (action == 5) handler.buy(x, y);
             else if (action == 6) handler.acceptOffer(x, y % 2 == 0);
@@ -270,11 +294,16 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
             else if (action == 11) handler.transfer(x, y, z % 2 == 0);
             else if (action == 12) handler.withdraw(x);
             else if (action == 13) handler.burn(x);
-            else handler.warp(x);
+            else if (action == 14) handler.warp(x);
+            else if (action == 15) handler.lateReject(x, y);
+            else if (action == 16) handler.proposeAdmin(x);
+            else if (action == 17) handler.acceptAdmin(x);
+            else handler.setServiceFee(x);
         }
-        bytes32[12] memory names = [
+        bytes32[16] memory names = [
             bytes32("mint"), "bid", "buy", "acceptOffer", "settle", "closeAuction", "toggleForSale",
-            "changeTokenPrice", "transfer", "burn", "withdraw", "warp"
+            "changeTokenPrice", "transfer", "burn", "withdraw", "warp", "lateReject", "proposeAdmin",
+            "acceptAdmin", "setServiceFee"
         ];
         for (uint256 i = 0; i < names.length; ++i) {
             uint256 succeeded = names[i] == "warp" ? handler.calls(names[i]) : handler.okCalls(names[i]);
@@ -284,6 +313,7 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
         assertGt(handler.bidCount(), 20, "bids");
         assertGt(handler.ghostCreditsCreated(), 0, "credits");
         assertGt(handler.reentrant().attempts(), 0, "re-entry attempts");
+        assertGt(handler.ghostExtendedByRejection(), 0, "late rejections that extended the end");
 
         _assert_balanceCoversEscrowAndCredits();
         _assert_etherIsConserved();
@@ -293,5 +323,6 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
         _assert_eachBidEndsRefundedOrWonExactlyOnce();
         _assert_reentrancyNeverSucceeds();
         _assert_eventsRebuildTheState();
+        _assert_marketIsNeverItsOwnPayee();
     }
 }

@@ -36,6 +36,10 @@ fn sale(token: u64, sale_type: SaleType, price: u128, base: u128, end: u64, auct
     }
 }
 
+fn snapshot(token: u64, auction: u64, fee_bps: u32) -> ChainEvent {
+    ChainEvent::ServiceFeeSnapshotted { token_id: token.to_string(), auction_id: auction.to_string(), fee_bps, origin: blank() }
+}
+
 fn not_for_sale(token: u64) -> ChainEvent {
     sale(token, SaleType::NotForSale, 0, 0, 0, 0)
 }
@@ -96,6 +100,8 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
     chain.transact(creator, mint_call("ipfs://one", 1, &[(royalty_a, 500), (royalty_b, 250)], 0, U256::ZERO, wei(ETH)), U256::ZERO).await;
     chain.transact(creator, mint_call("ipfs://two", 2, &[], auction_end, wei(ETH / 10), wei(ETH)), U256::ZERO).await;
     chain.transact(creator, mint_call("ipfs://three", 0, &[], 0, U256::ZERO, U256::ZERO), U256::ZERO).await;
+    // The fee rises to 10%: 1 and 2 keep the 5% of their start, what starts later takes 10%.
+    chain.transact(admin, Marketplace::setServiceFeeBpsCall { feeBps: alloy::primitives::aliases::U96::from(1_000) }, U256::ZERO).await;
     // List 3, change 1's price, buy 1.
     chain
         .transact(
@@ -123,15 +129,27 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
     let short_end = now + 100;
     chain.transact(creator, mint_call("ipfs://four", 2, &[(royalty_a, 1_000)], short_end, wei(ETH / 10), wei(ETH)), U256::ZERO).await;
     chain.transact(bob, Marketplace::bidCall { tokenId: U256::from(4) }, wei(ETH / 4)).await;
-    // A bid in the last ten minutes moves the end to ten minutes after it (anti-sniping).
+    // A bid in the last ten minutes moves the end to ten minutes after it (anti-sniping)...
     let (_, bid_time) = chain.latest().await;
     let extended_end = bid_time + 600;
+    // ...and so does a rejection of the top bid in the last ten minutes.
+    chain.advance_time(60).await;
+    chain.transact(creator, Marketplace::acceptOfferCall { tokenId: U256::from(4), accept: false }, U256::ZERO).await;
+    let (_, reject_time) = chain.latest().await;
+    let rejected_end = reject_time + 600;
+    chain.advance_time(60).await;
+    chain.transact(bob, Marketplace::bidCall { tokenId: U256::from(4) }, wei(ETH / 4)).await;
+    let (_, second_bid_time) = chain.latest().await;
+    let final_end = second_bid_time + 600;
     chain.advance_time(700).await;
     chain.transact(alice, Marketplace::settleAuctionCall { tokenId: U256::from(4) }, U256::ZERO).await;
     // Stop 3's sale, transfer 1, burn 1.
     chain.transact(creator, stop_sale_call(3), U256::ZERO).await;
     chain.transact(alice, Marketplace::transferFromCall { from: alice, to: bob, tokenId: U256::from(1) }, U256::ZERO).await;
     chain.transact(bob, Marketplace::burnCall { tokenId: U256::from(1) }, U256::ZERO).await;
+    // The admin hands over in two steps: proposes bob, who accepts.
+    chain.transact(admin, Marketplace::proposeAdminCall { newAdmin: bob }, U256::ZERO).await;
+    chain.transact(bob, Marketplace::acceptAdminCall {}, U256::ZERO).await;
     let (head, _) = chain.latest().await;
 
     // Act
@@ -147,10 +165,14 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
         vec![
             ChainEvent::AdminChanged { admin: hex(admin), origin: blank() },
             ChainEvent::ServiceFeeChanged { fee_bps: 500, origin: blank() },
+            ChainEvent::ServiceFeeChanged { fee_bps: 1_000, origin: blank() },
+            ChainEvent::AdminProposed { pending_admin: hex(bob), origin: blank() },
+            ChainEvent::AdminChanged { admin: hex(bob), origin: blank() },
         ]
     );
 
     let fee = |price: u128| price * 500 / 10_000;
+    let raised_fee = |price: u128| price * 1_000 / 10_000;
     let one = nft(&*store, 1).await;
     assert_eq!(
         one.iter().cloned().map(without_origin).collect::<Vec<_>>(),
@@ -163,6 +185,7 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
                 origin: blank(),
             },
             sale(1, SaleType::FixedPrice, ETH, 0, 0, 0),
+            snapshot(1, 0, 500),
             ChainEvent::PriceChanged { token_id: "1".into(), price: (2 * ETH).to_string(), origin: blank() },
             not_for_sale(1),
             transferred(1, creator, alice),
@@ -184,7 +207,7 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
         ]
     );
     // The sale's coordinates are the buy transaction's.
-    let sale_origin = origin(&one[5]).unwrap();
+    let sale_origin = origin(&one[6]).unwrap();
     assert_eq!(sale_origin.tx_hash, format!("{:#x}", buy.transaction_hash));
     assert_eq!(sale_origin.block_number, buy.block_number.unwrap());
 
@@ -200,6 +223,7 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
                 origin: blank()
             },
             sale(2, SaleType::Auction, ETH, ETH / 10, auction_end, 1),
+            snapshot(2, 1, 500),
             bid("placed", 2, 1, alice, ETH / 10, auction_end),
             bid("placed", 2, 1, bob, ETH / 5, auction_end),
             bid("refunded", 2, 1, alice, ETH / 10, 0),
@@ -224,6 +248,7 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
                 origin: blank()
             },
             sale(3, SaleType::FixedPrice, ETH / 2, 0, 0, 0),
+            snapshot(3, 0, 1_000),
             not_for_sale(3),
         ]
     );
@@ -240,11 +265,15 @@ async fn every_marketplace_operation_becomes_the_right_facts_in_the_right_stream
                 origin: blank(),
             },
             sale(4, SaleType::Auction, ETH, ETH / 10, short_end, 2),
+            snapshot(4, 2, 1_000),
             bid("placed", 4, 2, bob, ETH / 4, extended_end),
+            bid("rejected", 4, 2, bob, ETH / 4, 0),
+            ChainEvent::AuctionExtended { token_id: "4".into(), auction_id: "2".into(), end_time: rejected_end as i64, origin: blank() },
+            bid("placed", 4, 2, bob, ETH / 4, final_end),
             ended(4, 2, bob, ETH / 4),
             not_for_sale(4),
             transferred(4, creator, bob),
-            sold(4, 2, bob, creator, ETH / 4, fee(ETH / 4), ETH / 4 / 10),
+            sold(4, 2, bob, creator, ETH / 4, raised_fee(ETH / 4), ETH / 4 / 10),
             ChainEvent::RoyaltyPaid { token_id: "4".into(), receiver: hex(royalty_a), amount: (ETH / 40).to_string(), origin: blank() },
         ]
     );

@@ -70,6 +70,7 @@ pub fn without_origin(mut event: ChainEvent) -> ChainEvent {
         | BidPlaced { origin, .. }
         | BidRefunded { origin, .. }
         | BidRejected { origin, .. }
+        | AuctionExtended { origin, .. }
         | AuctionEnded { origin, .. }
         | NftSold { origin, .. }
         | RoyaltyPaid { origin, .. }
@@ -77,7 +78,9 @@ pub fn without_origin(mut event: ChainEvent) -> ChainEvent {
         | NftBurned { origin, .. }
         | Credited { origin, .. }
         | CreditsWithdrawn { origin, .. }
+        | ServiceFeeSnapshotted { origin, .. }
         | ServiceFeeChanged { origin, .. }
+        | AdminProposed { origin, .. }
         | AdminChanged { origin, .. } => {
             *origin = Origin { block_number: 0, block_time: 0, tx_hash: String::new(), log_index: 0 };
         }
@@ -96,6 +99,7 @@ pub fn origin(event: &ChainEvent) -> Option<&Origin> {
         | BidPlaced { origin, .. }
         | BidRefunded { origin, .. }
         | BidRejected { origin, .. }
+        | AuctionExtended { origin, .. }
         | AuctionEnded { origin, .. }
         | NftSold { origin, .. }
         | RoyaltyPaid { origin, .. }
@@ -103,7 +107,9 @@ pub fn origin(event: &ChainEvent) -> Option<&Origin> {
         | NftBurned { origin, .. }
         | Credited { origin, .. }
         | CreditsWithdrawn { origin, .. }
+        | ServiceFeeSnapshotted { origin, .. }
         | ServiceFeeChanged { origin, .. }
+        | AdminProposed { origin, .. }
         | AdminChanged { origin, .. } => Some(origin),
         BlockIndexed { .. } | BlocksRetracted { .. } => None,
     }

@@ -75,7 +75,7 @@ async fn reorgs_of_depth_one_and_three_are_retracted_and_the_canonical_blocks_in
     let ChainEvent::BlockIndexed { number, hash, event_ids: new_ids, .. } = &added[1] else { panic!("{added:?}") };
     assert_eq!(*number, head);
     assert_ne!(hash, &replaced[0].1);
-    assert_eq!(new_ids.len(), 2, "the replacement mint's NftMinted and SaleUpdated");
+    assert_eq!(new_ids.len(), 3, "the replacement mint's NftMinted, SaleUpdated and ServiceFeeSnapshotted");
     assert!(new_ids.iter().all(|id| !event_ids.contains(id)));
 
     // Act 2: more activity, then the last three blocks are replaced by two different

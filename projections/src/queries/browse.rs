@@ -256,19 +256,28 @@ impl Index {
         if let Some(sale) = request.sale.sale_type() {
             sets.push(Cow::Borrowed(&self.sales[sale_index(sale)]));
         }
-        // Addresses are kept lower-case; category ids as they are.
-        let keyed = [
-            (&self.categories, request.category.clone()),
-            (&self.owners, request.owner.as_deref().map(str::to_lowercase)),
-            (&self.creators, request.creator.as_deref().map(str::to_lowercase)),
-        ];
-        for (bitmaps, wanted) in keyed {
-            if let Some(wanted) = wanted {
-                match bitmaps.get(&wanted) {
-                    Some(bitmap) => sets.push(Cow::Borrowed(bitmap)),
-                    None => return (Vec::new(), 0),
-                }
+        if let Some(category) = &request.category {
+            match self.categories.get(category) {
+                Some(bitmap) => sets.push(Cow::Borrowed(bitmap)),
+                None => return (Vec::new(), 0),
             }
+        }
+        // A set of addresses (a user's wallets) is the union of their bitmaps; addresses are
+        // kept lower-case.
+        for (bitmaps, wanted) in [(&self.owners, &request.owners), (&self.creators, &request.creators)] {
+            if let Some(addresses) = wanted {
+                let mut found = addresses.iter().filter_map(|address| bitmaps.get(&address.to_lowercase()));
+                let set = match (found.next(), found.next()) {
+                    (None, _) => return (Vec::new(), 0),
+                    (Some(only), None) => Cow::Borrowed(only),
+                    (first, second) => Cow::Owned(first.into_iter().chain(second).chain(found).union()),
+                };
+                sets.push(set);
+            }
+        }
+        if let Some(ids) = &request.within {
+            let set: RoaringBitmap = ids.iter().filter_map(|id| self.slots.get(id).copied()).collect();
+            sets.push(Cow::Owned(set));
         }
         for term in request.search.as_deref().map(search_terms).unwrap_or_default() {
             let mut prefixed = self.words.range(term.clone()..).take_while(|(word, _)| word.starts_with(&term)).map(|(_, bitmap)| bitmap);
@@ -437,7 +446,7 @@ mod tests {
     }
 
     fn request(sale: SaleFilter, sort_by: SortBy, ascending: bool, search: Option<&str>) -> Explore {
-        Explore { category: None, sale, sort_by, ascending, search: search.map(Into::into), owner: None, creator: None }
+        Explore { sale, ascending, search: search.map(Into::into), ..Explore::all(sort_by) }
     }
 
     /// What a plain filter-then-sort over every token gives: the reference the index must equal.
@@ -451,7 +460,9 @@ mod tests {
                 !t.burned
                     && request.sale.sale_type().is_none_or(|sale| SALES[t.sale] == sale)
                     && request.category.as_ref().is_none_or(|c| &t.category == c)
-                    && request.owner.as_ref().is_none_or(|o| &t.owner == o)
+                    && request.owners.as_ref().is_none_or(|o| o.contains(&t.owner))
+                    && request.creators.as_ref().is_none_or(|c| c.contains(&t.creator))
+                    && request.within.as_ref().is_none_or(|w| w.contains(&t.nft_id))
                     && terms.iter().all(|term| t.words.iter().any(|w| w.starts_with(term.as_str())))
             })
             .collect();
@@ -508,11 +519,43 @@ mod tests {
         }
         let mut art = request(SaleFilter::All, SortBy::Price, true, Some("tiger"));
         art.category = Some("art".into());
-        art.owner = Some("0xowner2".into());
+        art.owners = Some(vec!["0xowner2".into()]);
         let page = Page { page: 1, limit: 9 };
         assert_eq!(index.find(&art, page), naive(&index, &art, page));
         art.category = Some("unknown".into());
         assert_eq!(index.find(&art, page), (vec![], 0));
+    }
+
+    #[test]
+    fn sets_of_owners_creators_and_ids_match_a_plain_filter() {
+        let index = Index::built("g", 1, sample(300));
+        let owners = |list: &[&str]| Some(list.iter().map(|o| o.to_string()).collect::<Vec<_>>());
+        let ids = Some((0..300).step_by(7).map(|i| format!("1-{i:03}")).chain(["1-none".into()]).collect::<Vec<_>>());
+        let requests = [
+            Explore { owners: owners(&["0xowner1", "0xOWNER3", "0xnobody"]), ..request(SaleFilter::All, SortBy::Price, true, None) },
+            Explore { owners: owners(&["0xowner0"]), ..request(SaleFilter::FixedPrice, SortBy::Date, false, Some("tiger")) },
+            Explore { creators: owners(&["0xcreator", "0xother"]), ..request(SaleFilter::Auction, SortBy::Popularity, false, None) },
+            Explore { within: ids.clone(), ..request(SaleFilter::All, SortBy::Date, false, None) },
+            Explore { within: ids, owners: owners(&["0xowner2"]), ..request(SaleFilter::All, SortBy::Price, false, Some("caf")) },
+        ];
+        for request in requests {
+            for page in [1, 2, 5] {
+                let page = Page { page, limit: 9 };
+                // The naive filter compares addresses as given: give it the index's lower case.
+                let lower =
+                    Explore { owners: request.owners.clone().map(|o| o.iter().map(|a| a.to_lowercase()).collect()), ..request.clone() };
+                assert_eq!(index.find(&request, page), naive(&index, &lower, page), "{request:?} {page:?}");
+            }
+        }
+        for empty in [
+            Explore { owners: owners(&[]), ..request(SaleFilter::All, SortBy::Date, false, None) },
+            Explore { creators: owners(&["0xnobody"]), ..request(SaleFilter::All, SortBy::Date, false, None) },
+            Explore { within: Some(vec![]), ..request(SaleFilter::All, SortBy::Date, false, None) },
+        ] {
+            assert_eq!(index.find(&empty, Page { page: 1, limit: 9 }), (vec![], 0), "{empty:?}");
+        }
+        let counted = Explore { owners: owners(&["0xowner1", "0xowner3"]), ..request(SaleFilter::All, SortBy::Date, false, None) };
+        assert_eq!(index.find(&counted, Page { page: 1, limit: 0 }), (vec![], 150), "a count alone reads no page");
     }
 
     #[test]

@@ -3,6 +3,8 @@
 pub mod bids;
 pub(crate) mod browse;
 pub mod nft;
+pub mod profiles;
+pub mod social;
 
 use serde::Serialize;
 

@@ -85,10 +85,19 @@ pub struct Explore {
     pub ascending: bool,
     /// Words to find in title or description (prefix match, all words).
     pub search: Option<String>,
-    /// Only tokens currently owned by this address.
-    pub owner: Option<String>,
-    /// Only tokens created by this address.
-    pub creator: Option<String>,
+    /// Only tokens currently owned by one of these addresses (a user's wallets).
+    pub owners: Option<Vec<String>>,
+    /// Only tokens created by one of these addresses.
+    pub creators: Option<Vec<String>>,
+    /// Only these tokens (a user's bookmarks), by id.
+    pub within: Option<Vec<String>>,
+}
+
+impl Explore {
+    /// Every token of every sale type, sorted by `sort_by`, newest (highest) first.
+    pub fn all(sort_by: SortBy) -> Self {
+        Self { category: None, sale: SaleFilter::All, sort_by, ascending: false, search: None, owners: None, creators: None, within: None }
+    }
 }
 
 /// A token's current auction, as the spec shows it.
@@ -424,20 +433,25 @@ pub struct HistoryView {
     #[serde(rename = "_id")]
     pub id: i64,
     /// MINTED, PUT_ON_AUCTION, PUT_ON_FIXEDSALE, REMOVED_FROM_SALE, BIDDED_FOR, PURCHASED,
-    /// WON_AUCTION, BURNED.
+    /// WON_AUCTION, BURNED, LIKED, UNLIKED.
     pub type_of_event: String,
-    /// Who did it.
+    /// Who did it ("" for a like: a user, not a wallet).
     pub address: String,
-    /// The transaction.
+    /// The transaction ("" for a like).
     pub transaction_hash: String,
     /// When (ISO 8601).
     pub timestamp: String,
+    /// The user who did it, for LIKED and UNLIKED rows.
+    #[serde(skip)]
+    pub user_id: Option<String>,
 }
 
-/// A token's history, newest first.
+/// A token's history, newest first: the chain's rows and the likes'.
 pub async fn history(db: &ReadDb, nft_id: &str) -> Result<Vec<HistoryView>, sqlx::Error> {
     let rows = sqlx::query(
-        "SELECT position, type_of_event, address, tx_hash, at FROM nft_history WHERE nft_id = $1 ORDER BY position DESC LIMIT 200",
+        "SELECT position, type_of_event, address, tx_hash, at, NULL FROM nft_history WHERE nft_id = $1 \
+         UNION ALL SELECT position, type_of_event, '', '', at, user_id FROM like_history WHERE nft_id = $1 \
+         ORDER BY 1 DESC LIMIT 200",
     )
     .bind(nft_id)
     .fetch_all(&db.pool())
@@ -450,6 +464,7 @@ pub async fn history(db: &ReadDb, nft_id: &str) -> Result<Vec<HistoryView>, sqlx
                 address: row.try_get(2)?,
                 transaction_hash: row.try_get(3)?,
                 timestamp: iso(row.try_get(4)?),
+                user_id: row.try_get(5)?,
             })
         })
         .collect()
@@ -480,7 +495,7 @@ pub async fn owners(db: &ReadDb, nft_id: &str) -> Result<Vec<OwnerView>, sqlx::E
 
 /// Trending: the most popular listings of a sale type, from read tables at `at` at least.
 pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page, at: Position) -> Result<Paged<NftView>, ProjectionError> {
-    let request = Explore { category: None, sale, sort_by: SortBy::Popularity, ascending: false, search: None, owner: None, creator: None };
+    let request = Explore { sale, ..Explore::all(SortBy::Popularity) };
     explore(db, &request, page, at).await
 }
 

@@ -72,6 +72,10 @@ fn sold(token: &str, auction_id: &str, seller: &str, buyer: &str, price: &str, b
     }
 }
 
+fn snapshot(token: &str, auction_id: &str, fee_bps: u32, block: u64) -> ChainEvent {
+    ChainEvent::ServiceFeeSnapshotted { token_id: token.into(), auction_id: auction_id.into(), fee_bps, origin: tx(block) }
+}
+
 fn transferred(token: &str, from: &str, to: &str, block: u64) -> ChainEvent {
     ChainEvent::NftTransferred { token_id: token.into(), from: from.into(), to: to.into(), origin: tx(block) }
 }
@@ -112,6 +116,7 @@ async fn corner_cases(store: &dyn EventStore) {
                 origin: tx(1),
             },
             sale(e, SaleType::FixedPrice, "500", "0", 0, 2),
+            snapshot(e, "0", 500, 2),
             ChainEvent::PriceChanged { token_id: e.into(), price: "600".into(), origin: tx(3) },
             // A sale whose listing is cleared after the sale in the same transaction: no removal.
             sold(e, "0", "0xalice", "0xbob", "600", 4),
@@ -126,6 +131,7 @@ async fn corner_cases(store: &dyn EventStore) {
         store,
         &[
             sale(e, SaleType::Auction, "5000", "7", 1_900_000_000, 5),
+            snapshot(e, "7", 1_000, 5),
             bid(e, "7", "0xcarol", "100", 6),
             // The same auction again (its end moved): it keeps its bid.
             sale(e, SaleType::Auction, "5000", "7", 1_900_000_100, 7),
@@ -139,18 +145,21 @@ async fn corner_cases(store: &dyn EventStore) {
                 amount: "200".into(),
                 origin: tx(10),
             },
+            // A rejection in the last minutes moved the end.
+            ChainEvent::AuctionExtended { token_id: e.into(), auction_id: "7".into(), end_time: 1_900_000_700, origin: tx(10) },
             sale(e, SaleType::NotForSale, "0", "0", 0, 11),
         ],
     )
     .await;
     describe(store, e, "second title").await;
     // A reorg retracts Dave's bid.
-    retract(store, 9, 9, vec![ids[4]], e).await;
+    retract(store, 9, 9, vec![ids[5]], e).await;
     append(
         store,
         &[
             bid(e, "7", "0xfrank", "250", 9),
             sale(e, SaleType::Auction, "5000", "8", 1_900_000_200, 12),
+            snapshot(e, "8", 200, 12),
             bid(e, "8", "0xerin", "300", 13),
             bid(e, "8", "0xerin", "300", 13),
             // Settlement: the ended auction, the cleared listing, the transfer, then the sale.
@@ -216,8 +225,9 @@ async fn fold(store: &Arc<dyn EventStore>, db: ReadDb, configure: impl FnOnce(Pr
             sort_by: SortBy::Date,
             ascending: true,
             search: Some(word.into()),
-            owner: None,
-            creator: None,
+            owners: None,
+            creators: None,
+            within: None,
         };
         let page = nft::explore(&db, &request, Page { page: 1, limit: 1_000 }, reached).await.unwrap();
         found.push(page.data.into_iter().map(|n| n.id).collect());

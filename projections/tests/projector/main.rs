@@ -15,6 +15,7 @@ use uuid::Uuid;
 mod batches;
 mod queries;
 mod replay;
+mod social;
 
 pub(crate) const CHAIN: u64 = 80001;
 
@@ -161,6 +162,83 @@ async fn chain_events_fold_into_one_row_per_token() {
         );
         let two = nft(&db, "80001-2").await.expect("token 2");
         assert_eq!((two.owner.as_str(), two.transfers, two.burned), ("0xdave", 1, true));
+    })
+    .await;
+}
+
+/// The listing's fee and end as the `nfts` and `auctions` rows hold them.
+async fn fee_and_ends(db: &ReadDb, id: &str, auction_id: &str) -> (i64, i64, i64) {
+    let row = sqlx::query("SELECT fee_bps, end_time FROM nfts WHERE nft_id = $1").bind(id).fetch_one(&db.pool()).await.unwrap();
+    let auction_end: i64 = sqlx::query_scalar("SELECT end_time FROM auctions WHERE nft_id = $1 AND auction_id = $2")
+        .bind(id)
+        .bind(auction_id)
+        .fetch_one(&db.pool())
+        .await
+        .unwrap();
+    (row.get(0), row.get(1), auction_end)
+}
+
+#[tokio::test]
+async fn a_sales_fee_snapshot_and_a_late_rejections_extension_are_recorded() {
+    each_read_db(async |store, url| {
+        let snapshot = |auction_id: &str, fee_bps: u32, block: u64| ChainEvent::ServiceFeeSnapshotted {
+            token_id: "1".into(),
+            auction_id: auction_id.into(),
+            fee_bps,
+            origin: origin(block),
+        };
+        append(
+            store.as_ref(),
+            &[
+                minted("1", "0xalice"),
+                auction("1"),
+                snapshot("1", 500, 2),
+                bid("1", "0xbob", "100", 3),
+                ChainEvent::BidRejected {
+                    token_id: "1".into(),
+                    auction_id: "1".into(),
+                    bidder: "0xbob".into(),
+                    amount: "100".into(),
+                    origin: origin(4),
+                },
+                ChainEvent::AuctionExtended { token_id: "1".into(), auction_id: "1".into(), end_time: 1_800_000_600, origin: origin(4) },
+            ],
+        )
+        .await;
+        let db = ReadDb::open(&url).await.unwrap();
+        let projector = Projector::new(store.clone(), db.clone()).await.unwrap();
+
+        projector.catch_up().await.unwrap();
+
+        assert_eq!(fee_and_ends(&db, "80001-1", "1").await, (500, 1_800_000_600, 1_800_000_600), "the snapshot, the new end");
+        let row = nft(&db, "80001-1").await.unwrap();
+        assert_eq!((row.highest_bid.as_str(), row.highest_bidder), ("0", None), "the rejected bid is gone");
+
+        // Stopping the sale clears the fee; a new sale takes its own snapshot.
+        let fixed = ChainEvent::SaleUpdated {
+            token_id: "1".into(),
+            sale_type: SaleType::FixedPrice,
+            price: "700".into(),
+            base_price: "0".into(),
+            end_time: 0,
+            auction_id: "0".into(),
+            origin: origin(6),
+        };
+        let stop = ChainEvent::SaleUpdated {
+            token_id: "1".into(),
+            sale_type: SaleType::NotForSale,
+            price: "0".into(),
+            base_price: "0".into(),
+            end_time: 0,
+            auction_id: "0".into(),
+            origin: origin(5),
+        };
+        append(store.as_ref(), &[stop]).await;
+        projector.catch_up().await.unwrap();
+        assert_eq!(fee_and_ends(&db, "80001-1", "1").await.0, 0, "not for sale: no fee");
+        append(store.as_ref(), &[fixed, snapshot("0", 1_000, 6)]).await;
+        projector.catch_up().await.unwrap();
+        assert_eq!(fee_and_ends(&db, "80001-1", "1").await.0, 1_000);
     })
     .await;
 }

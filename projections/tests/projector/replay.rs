@@ -93,8 +93,9 @@ async fn a_replay_equals_the_live_state_and_readers_switch_to_it() {
                 sort_by: nft::SortBy::Date,
                 ascending: true,
                 search: None,
-                owner: None,
-                creator: None,
+                owners: None,
+                creators: None,
+                within: None,
             },
             Page { page: 1, limit: 100 },
             at,
@@ -116,8 +117,9 @@ async fn rows_are_read_from_the_published_generation() {
             sort_by: nft::SortBy::Date,
             ascending: true,
             search: None,
-            owner: None,
-            creator: None,
+            owners: None,
+            creators: None,
+            within: None,
         };
         let page = Page { page: 1, limit: 100 };
         let live = ReadDb::open(&url).await.unwrap();

@@ -8,22 +8,33 @@ import { STARTUP_LOADER_MS, StartupLoader } from '@/components/startup-loader'
 import { UiProvider } from '@/components/ui/provider'
 import { Toaster } from '@/components/ui/toaster'
 import { fetchAppConfig, useConfigStore } from '@/lib/app-config'
-import { type WagmiConfig, createWagmiConfig } from '@/lib/wagmi'
+import { type WagmiConfig, createWagmiConfig, loadWalletConnectors } from '@/lib/wagmi'
+import { useWalletStore } from '@/lib/wallet-store'
 import { routes } from './router'
 
 const router = createBrowserRouter(routes)
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } })
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Loads /api/config during the 2-second startup loader, then builds the wallet configuration. */
+/**
+ * Loads /api/config during the 2-second startup loader, then builds the wallet configuration: with
+ * every wallet's code when a wallet is remembered (it reconnects on load), else with only what
+ * needs none (the wallet dialog loads the rest when it opens).
+ */
 function useStartup() {
   const [wagmiConfig, setWagmiConfig] = useState<WagmiConfig | null>(null)
   useEffect(() => {
     let cancelled = false
-    Promise.all([fetchAppConfig(), delay(STARTUP_LOADER_MS)]).then(([config]) => {
+    const withConnectors = async () => {
+      const config = await fetchAppConfig()
+      const remembered = useWalletStore.getState().connectorId
+      const connectors = remembered ? await loadWalletConnectors(config).catch(() => []) : []
+      return { config, connectors }
+    }
+    Promise.all([withConnectors(), delay(STARTUP_LOADER_MS)]).then(([{ config, connectors }]) => {
       if (cancelled) return
       useConfigStore.getState().setConfig(config)
-      setWagmiConfig(createWagmiConfig(config))
+      setWagmiConfig(createWagmiConfig(config, connectors))
     })
     return () => {
       cancelled = true

@@ -1,5 +1,5 @@
 import { Box, Flex } from '@chakra-ui/react'
-import { useEffect, useState } from 'react'
+import { Suspense, lazy, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Outlet, useLocation, useNavigate } from 'react-router'
 import { BottomBar } from '@/components/layout/bottom-bar'
@@ -8,7 +8,6 @@ import { MobileDrawer } from '@/components/layout/mobile-drawer'
 import { TopBar } from '@/components/layout/top-bar'
 import { NetworkBanner } from '@/features/wallet/components/network-banner'
 import { WalletButton } from '@/features/wallet/components/wallet-button'
-import { WalletDialog } from '@/features/wallet/components/wallet-dialog'
 import { WalletPanel } from '@/features/wallet/components/wallet-panel'
 import { WalletSessionSync } from '@/features/wallet/components/wallet-session-sync'
 import { useSession } from '@/lib/auth'
@@ -16,6 +15,9 @@ import { registerNavigator, tokenExpiryPath } from '@/lib/navigation'
 import { useUser } from '@/lib/use-user'
 import { useWalletStore } from '@/lib/wallet-store'
 import { UserMenu } from './user-menu'
+
+/** The wallet chooser and the wallets' code: downloaded the first time someone opens it. */
+const WalletDialog = lazy(() => import('@/features/wallet/components/wallet-dialog').then((m) => ({ default: m.WalletDialog })))
 
 /** The shell around every screen: top bar, network banner, page, footer, bottom bar and drawer. */
 export function RootLayout() {
@@ -26,10 +28,13 @@ export function RootLayout() {
   useUser()
   const [drawerOpen, setDrawerOpen] = useState(false)
   const walletDialogOpen = useWalletStore((s) => s.dialogOpen)
+  const [walletDialogWanted, setWalletDialogWanted] = useState(walletDialogOpen)
 
   // The wallet dialog replaces the drawer (it is opened from the drawer's wallet panel).
   useEffect(() => {
-    if (walletDialogOpen) setDrawerOpen(false)
+    if (!walletDialogOpen) return
+    setDrawerOpen(false)
+    setWalletDialogWanted(true)
   }, [walletDialogOpen])
 
   useEffect(() => {
@@ -67,7 +72,11 @@ export function RootLayout() {
           navigate(tokenExpiryPath())
         }}
       />
-      <WalletDialog />
+      {walletDialogWanted && (
+        <Suspense fallback={null}>
+          <WalletDialog />
+        </Suspense>
+      )}
     </Flex>
   )
 }

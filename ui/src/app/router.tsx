@@ -1,71 +1,88 @@
+import type { ComponentType, ReactNode } from 'react'
 import { Navigate, type RouteObject } from 'react-router'
 import { NotFoundPage } from '@/components/not-found'
-import { ActivatePage } from '@/features/auth/components/activate-page'
-import { ChangeEmailPage } from '@/features/auth/components/change-email-page'
-import { ChangePasswordPage } from '@/features/auth/components/change-password-page'
-import { EmailVerificationPage } from '@/features/auth/components/email-verification-page'
-import { ForgotPasswordPage } from '@/features/auth/components/forgot-password-page'
-import { PasswordResetPage } from '@/features/auth/components/password-reset-page'
-import { SignInPage } from '@/features/auth/components/sign-in-page'
-import { SignUpPage } from '@/features/auth/components/sign-up-page'
-import { TokenExpiryPage } from '@/features/auth/components/token-expiry-page'
-import { ContactPage } from '@/features/contact/components/contact-page'
-import { KycPage } from '@/features/kyc/components/kyc-page'
-import { LandingPage } from '@/features/landing/components/landing-page'
-import { EditProfilePage } from '@/features/profile/components/edit-profile-page'
-import { MyProfilePage } from '@/features/profile/components/my-profile-page'
-import { ProfileViewPage } from '@/features/profile/components/profile-view-page'
-import { UserProfilePage } from '@/features/profile/components/user-profile-page'
-import { LanguagePage } from '@/features/settings/components/language-page'
-import { SettingsShell } from '@/features/settings/components/settings-shell'
-import { ThemePage } from '@/features/settings/components/theme-page'
-import { FaqPage } from '@/features/static-pages/components/faq-page'
-import { PolicyPage } from '@/features/static-pages/components/policy-page'
 import { GuestOnly, NotGoogle, RequireAuth } from './guards'
 import { RootLayout } from './root-layout'
 
 /**
- * The routes of accounts-wallet-shell.md. The marketplace screens (explore, auction, collections,
- * NFT detail...) are not built yet and fall through to the 404 page; /create-asset, /mybids and
- * /favourites already carry their login guard and show the 404 page behind it until then.
+ * A route whose screen is its own chunk, loaded when the route is first matched: a visitor
+ * downloads the shell and the screen they open, not every screen. The router starts loading the
+ * first screen as soon as it is created, during the startup loader.
  */
+function screen(load: () => Promise<ComponentType>, wrap: (page: ReactNode) => ReactNode = (page) => page): Pick<RouteObject, 'lazy'> {
+  return {
+    lazy: async () => {
+      const Page = await load()
+      return { element: wrap(<Page />) }
+    },
+  }
+}
+
+const login = (page: ReactNode) => <RequireAuth>{page}</RequireAuth>
+const guest = (page: ReactNode) => <GuestOnly>{page}</GuestOnly>
+
+const landing = () => import('@/features/landing/components/landing-page').then((m) => m.LandingPage)
+const nftDetail = () => import('@/features/nft-detail/components/nft-detail-page').then((m) => m.NftDetailPage)
+
+/** The routes of accounts-wallet-shell.md and marketplace.md. */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
-      { path: '/', element: <LandingPage /> },
-      { path: '/home', element: <LandingPage /> },
-      { path: '/token-expiry', element: <TokenExpiryPage /> },
-      { path: '/authentication/sign-up', element: <GuestOnly><SignUpPage /></GuestOnly> },
-      { path: '/authentication/sign-in', element: <GuestOnly><SignInPage /></GuestOnly> },
-      { path: '/authentication/verify-email', element: <ForgotPasswordPage /> },
-      { path: '/authentication/email-verification/:email', element: <EmailVerificationPage /> },
-      { path: '/activate/:email/:token', element: <GuestOnly><ActivatePage /></GuestOnly> },
-      { path: '/passwordreset/:token', element: <GuestOnly><PasswordResetPage /></GuestOnly> },
+      { path: '/', ...screen(landing) },
+      { path: '/home', ...screen(landing) },
+      { path: '/token-expiry', ...screen(() => import('@/features/auth/components/token-expiry-page').then((m) => m.TokenExpiryPage)) },
+      { path: '/authentication/sign-up', ...screen(() => import('@/features/auth/components/sign-up-page').then((m) => m.SignUpPage), guest) },
+      { path: '/authentication/sign-in', ...screen(() => import('@/features/auth/components/sign-in-page').then((m) => m.SignInPage), guest) },
+      { path: '/authentication/verify-email', ...screen(() => import('@/features/auth/components/forgot-password-page').then((m) => m.ForgotPasswordPage)) },
+      {
+        path: '/authentication/email-verification/:email',
+        ...screen(() => import('@/features/auth/components/email-verification-page').then((m) => m.EmailVerificationPage)),
+      },
+      { path: '/activate/:email/:token', ...screen(() => import('@/features/auth/components/activate-page').then((m) => m.ActivatePage), guest) },
+      { path: '/passwordreset/:token', ...screen(() => import('@/features/auth/components/password-reset-page').then((m) => m.PasswordResetPage), guest) },
       {
         path: '/profile',
-        element: <RequireAuth><SettingsShell /></RequireAuth>,
+        ...screen(() => import('@/features/settings/components/settings-shell').then((m) => m.SettingsShell), login),
         children: [
           { index: true, element: <Navigate to="/profile/user-profile" replace /> },
-          { path: 'user-profile', element: <ProfileViewPage /> },
-          { path: 'edit-profile', element: <EditProfilePage /> },
-          { path: 'kyc-pending', element: <KycPage status="pending" /> },
-          { path: 'kyc-approved', element: <KycPage status="approved" /> },
-          { path: 'language', element: <LanguagePage /> },
-          { path: 'theme', element: <ThemePage /> },
-          { path: 'change-password', element: <NotGoogle><ChangePasswordPage /></NotGoogle> },
-          { path: 'change-email', element: <NotGoogle messageKey="changeEmail.googleNotAllowed"><ChangeEmailPage /></NotGoogle> },
+          { path: 'user-profile', ...screen(() => import('@/features/profile/components/profile-view-page').then((m) => m.ProfileViewPage)) },
+          { path: 'edit-profile', ...screen(() => import('@/features/profile/components/edit-profile-page').then((m) => m.EditProfilePage)) },
+          { path: 'kyc-pending', ...screen(() => import('@/features/kyc/components/kyc-page').then((m) => () => <m.KycPage status="pending" />)) },
+          { path: 'kyc-approved', ...screen(() => import('@/features/kyc/components/kyc-page').then((m) => () => <m.KycPage status="approved" />)) },
+          { path: 'language', ...screen(() => import('@/features/settings/components/language-page').then((m) => m.LanguagePage)) },
+          { path: 'theme', ...screen(() => import('@/features/settings/components/theme-page').then((m) => m.ThemePage)) },
+          {
+            path: 'change-password',
+            ...screen(
+              () => import('@/features/auth/components/change-password-page').then((m) => m.ChangePasswordPage),
+              (page) => <NotGoogle>{page}</NotGoogle>,
+            ),
+          },
+          {
+            path: 'change-email',
+            ...screen(
+              () => import('@/features/auth/components/change-email-page').then((m) => m.ChangeEmailPage),
+              (page) => <NotGoogle messageKey="changeEmail.googleNotAllowed">{page}</NotGoogle>,
+            ),
+          },
         ],
       },
-      { path: '/myprofile', element: <RequireAuth><MyProfilePage /></RequireAuth> },
-      { path: '/user/:userId', element: <UserProfilePage /> },
-      { path: '/mybids', element: <RequireAuth><NotFoundPage /></RequireAuth> },
+      { path: '/myprofile', ...screen(() => import('@/features/profile/components/my-profile-page').then((m) => m.MyProfilePage), login) },
+      { path: '/user/:userId', ...screen(() => import('@/features/profile/components/user-profile-page').then((m) => m.UserProfilePage)) },
+      { path: '/explore', ...screen(() => import('@/features/browse/components/browse-page').then((m) => () => <m.BrowsePage key="explore" formOfSale="FIXEDPRICE" />)) },
+      { path: '/auction', ...screen(() => import('@/features/browse/components/browse-page').then((m) => () => <m.BrowsePage key="auction" formOfSale="AUCTION" />)) },
+      { path: '/explore/:id', ...screen(nftDetail) },
+      { path: '/auction/:id', ...screen(nftDetail) },
+      { path: '/nft/:id', ...screen(nftDetail) },
+      { path: '/nft/update/:id', ...screen(() => import('@/features/create/components/update-nft-page').then((m) => m.UpdateNftPage), login) },
+      { path: '/mybids', ...screen(() => import('@/features/my-bids/components/my-bids-page').then((m) => m.MyBidsPage), login) },
       { path: '/favourites', element: <RequireAuth><NotFoundPage /></RequireAuth> },
-      { path: '/create-asset', element: <RequireAuth><NotFoundPage /></RequireAuth> },
-      { path: '/privacy-policy', element: <PolicyPage kind="privacy" /> },
-      { path: '/terms-and-condition', element: <PolicyPage kind="terms" /> },
-      { path: '/frequently-asked-questions', element: <FaqPage /> },
-      { path: '/contact-us', element: <ContactPage /> },
+      { path: '/create-asset', ...screen(() => import('@/features/create/components/create-asset-page').then((m) => m.CreateAssetPage), login) },
+      { path: '/privacy-policy', ...screen(() => import('@/features/static-pages/components/policy-page').then((m) => () => <m.PolicyPage kind="privacy" />)) },
+      { path: '/terms-and-condition', ...screen(() => import('@/features/static-pages/components/policy-page').then((m) => () => <m.PolicyPage kind="terms" />)) },
+      { path: '/frequently-asked-questions', ...screen(() => import('@/features/static-pages/components/faq-page').then((m) => m.FaqPage)) },
+      { path: '/contact-us', ...screen(() => import('@/features/contact/components/contact-page').then((m) => m.ContactPage)) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

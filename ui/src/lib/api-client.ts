@@ -22,6 +22,8 @@ export type RequestOptions = {
   json?: unknown
   /** Sent as multipart form data. */
   formData?: FormData
+  /** Sent as `application/x-www-form-urlencoded` (the spec's NFT generation call). */
+  urlencoded?: URLSearchParams
   query?: Record<string, string | number | undefined>
   signal?: AbortSignal
   /**
@@ -58,6 +60,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   if (token) headers.Authorization = `Bearer ${token}`
   let body: BodyInit | undefined
   if (options.formData) body = options.formData
+  else if (options.urlencoded) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8'
+    body = options.urlencoded.toString()
+  }
   else if (options.json !== undefined) {
     headers['Content-Type'] = 'application/json'
     body = JSON.stringify(options.json)

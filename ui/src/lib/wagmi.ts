@@ -1,11 +1,8 @@
-import { createConfig, http } from 'wagmi'
+import { type Config, type CreateConnectorFn, createConfig, http } from 'wagmi'
 import { injected } from 'wagmi/connectors/injected'
-import { coinbaseWallet } from 'wagmi/connectors/coinbaseWallet'
-import { walletConnect } from 'wagmi/connectors/walletConnect'
 import { mainnet, polygon } from 'wagmi/chains'
 import { type Chain, defineChain } from 'viem'
 import type { AppConfig } from './app-config'
-import { devWallet } from './dev-wallet-connector'
 
 export const APP_NAME = 'NFT Marketplace'
 
@@ -27,25 +24,34 @@ export function isMobileDevice(userAgent = typeof navigator === 'undefined' ? ''
 }
 
 /**
- * Wallets: MetaMask (injected, not on mobile), Coinbase Wallet, WalletConnect (only with a project
- * id) and the dev wallet (only against the local chain). Ethereum and Polygon are known so the
- * drawer's network chooser can switch to them; everything the product does uses chains[0].
+ * The wallets that need code of their own (the Coinbase and WalletConnect SDKs, the dev wallet's
+ * key derivation): loaded only when they are needed, that is when the wallet dialog opens or a
+ * remembered wallet reconnects, so a first visit does not download them. Coinbase Wallet,
+ * WalletConnect (only with a project id) and the dev wallet (only against the local chain).
  */
-export function createWagmiConfig(config: AppConfig) {
-  const chain = appChain(config)
-  const connectors = [
-    ...(isMobileDevice() ? [] : [injected({ target: 'metaMask' })]),
+export async function loadWalletConnectors(config: AppConfig): Promise<CreateConnectorFn[]> {
+  const [{ coinbaseWallet }, { walletConnect }, dev] = await Promise.all([
+    import('wagmi/connectors/coinbaseWallet'),
+    import('wagmi/connectors/walletConnect'),
+    config.devWallet && config.devMnemonic ? import('./dev-wallet-connector') : null,
+  ])
+  return [
     coinbaseWallet({ appName: APP_NAME }),
-    ...(config.walletConnectProjectId
-      ? [walletConnect({ projectId: config.walletConnectProjectId, showQrModal: true })]
-      : []),
-    ...(config.devWallet && config.devMnemonic
-      ? [devWallet({ mnemonic: config.devMnemonic, rpcUrl: config.rpcUrl })]
-      : []),
+    ...(config.walletConnectProjectId ? [walletConnect({ projectId: config.walletConnectProjectId, showQrModal: true })] : []),
+    ...(dev && config.devMnemonic ? [dev.devWallet({ mnemonic: config.devMnemonic, rpcUrl: config.rpcUrl })] : []),
   ]
-  return createConfig({
+}
+
+/**
+ * The wagmi configuration: MetaMask (injected, not on mobile: it needs no code of its own) plus
+ * `connectors` (see [`loadWalletConnectors`]). Ethereum and Polygon are known so the drawer's
+ * network chooser can switch to them; everything the product does uses chains[0].
+ */
+export function createWagmiConfig(config: AppConfig, connectors: CreateConnectorFn[] = []) {
+  const chain = appChain(config)
+  const wagmiConfig = createConfig({
     chains: [chain, mainnet, polygon],
-    connectors,
+    connectors: [...(isMobileDevice() ? [] : [injected({ target: 'metaMask' })]), ...connectors],
     multiInjectedProviderDiscovery: false,
     transports: {
       [chain.id]: http(config.rpcUrl),
@@ -53,6 +59,27 @@ export function createWagmiConfig(config: AppConfig) {
       [polygon.id]: http(),
     },
   })
+  if (connectors.length) withLoadedConnectors.add(wagmiConfig)
+  return wagmiConfig
 }
 
 export type WagmiConfig = ReturnType<typeof createWagmiConfig>
+
+/** Configurations that have their loadable connectors already. */
+const withLoadedConnectors = new WeakSet<object>()
+
+/**
+ * Adds the loadable connectors to a running configuration, once (the wallet dialog calls it as it
+ * opens). wagmi's own wallet discovery adds connectors the same way.
+ */
+export async function addWalletConnectors(wagmiConfig: Config, config: AppConfig) {
+  if (withLoadedConnectors.has(wagmiConfig)) return
+  withLoadedConnectors.add(wagmiConfig)
+  try {
+    const connectors = (await loadWalletConnectors(config)).map((fn) => wagmiConfig._internal.connectors.setup(fn))
+    wagmiConfig._internal.connectors.setState((current) => [...current, ...connectors])
+  } catch (error) {
+    withLoadedConnectors.delete(wagmiConfig)
+    throw error
+  }
+}

@@ -1,14 +1,14 @@
 import { Alert, Box, Button, CloseButton, Dialog, Flex, HStack, Icon, Link, NativeSelect, Portal, Spinner, Stack, Text } from '@chakra-ui/react'
-import { useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { IconType } from 'react-icons'
 import { LuFlaskConical, LuWallet } from 'react-icons/lu'
 import { SiWalletconnect } from 'react-icons/si'
-import { type Connector, useConnectors } from 'wagmi'
+import { type Connector, useConfig, useConnectors } from 'wagmi'
 import { useAppConfig } from '@/lib/app-config'
 import { DEV_WALLET_ACCOUNTS, devWalletAddresses, getDevWalletIndex, setDevWalletIndex } from '@/lib/dev-wallet-connector'
 import { shortenAddress } from '@/lib/format'
-import { isMobileDevice } from '@/lib/wagmi'
+import { addWalletConnectors, isMobileDevice } from '@/lib/wagmi'
 import { useWalletStore } from '@/lib/wallet-store'
 import { useLinkWallet } from '../hooks/use-link-wallet'
 import { detectInjectedWallet } from '../wallet-kinds'
@@ -39,6 +39,10 @@ export function WalletDialog() {
   const close = useWalletStore((s) => s.closeDialog)
   const connectors = useConnectors()
   const config = useAppConfig()
+  const wagmiConfig = useConfig()
+  useEffect(() => {
+    if (open) addWalletConnectors(wagmiConfig, config).catch((error) => console.error('Could not load the wallet connectors', error))
+  }, [open, wagmiConfig, config])
   const link = useLinkWallet()
   const [pending, setPending] = useState<string | null>(null)
   const [missing, setMissing] = useState(false)

@@ -1,0 +1,255 @@
+import { Badge, Box, Center, Flex, HStack, IconButton, Image, Menu, Portal, Stack, Text } from '@chakra-ui/react'
+import { type ReactNode, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { FaHeart, FaRegHeart } from 'react-icons/fa6'
+import { LuEllipsisVertical, LuImageOff, LuTimer } from 'react-icons/lu'
+import { Link, useNavigate } from 'react-router'
+import { notify } from '@/components/ui/toaster'
+import { errorMessage } from '@/lib/api-client'
+import { useSession } from '@/lib/auth'
+import { useNftActions } from '@/lib/nft/actions'
+import { removeFromCollection } from '@/lib/nft/api'
+import { formatRemaining, useCountdown } from '@/lib/nft/countdown'
+import { cardTitle, nftTitle } from '@/lib/nft/format'
+import type { Nft } from '@/lib/nft/types'
+import { timeAgo } from '@/lib/time-ago'
+import { AddToCollectionDialog } from './add-to-collection-dialog'
+import { ConfirmDialog } from './confirm-dialog'
+import { PersonChip } from './person-chip'
+import { Price } from './price'
+
+/** Where a card leads: auctions to /auction/{id}, everything else to /explore/{id}. */
+export function nftPath(nft: Pick<Nft, '_id' | 'formOfSale'>) {
+  return nft.formOfSale === 'AUCTION' ? `/auction/${nft._id}` : `/explore/${nft._id}`
+}
+
+function AuctionPrices({ nft }: { nft: Nft }) {
+  const { t } = useTranslation()
+  const auction = nft.currentAuction
+  const left = useCountdown(auction && !auction.auctionEnded ? auction.auctionEndHours : null)
+  if (!auction || auction.auctionEnded || left?.done) {
+    return (
+      <Text fontSize="sm" fontWeight="semibold" color="fg.muted" data-testid="auction-ended">
+        {t('nft.card.auctionEnded')}
+      </Text>
+    )
+  }
+  return (
+    <Stack gap="1.5">
+      <Flex justify="space-between" gap="2" fontSize="sm">
+        <Stack gap="0">
+          <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
+            {t('nft.card.basePrice')}
+          </Text>
+          <Price value={auction.auctionStartPrice} fontWeight="bold" color="brand.fg" />
+        </Stack>
+        <Stack gap="0" textAlign="right">
+          <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
+            {t('nft.card.buyNow')}
+          </Text>
+          <Price value={auction.auctionBuyNowPrice || nft.fixedPrice} fontWeight="bold" />
+        </Stack>
+      </Flex>
+      {left && (
+        <HStack gap="1.5" fontSize="xs" color="fg.muted" data-testid="card-countdown">
+          <LuTimer />
+          <Text fontVariantNumeric="tabular-nums">{formatRemaining(left)}</Text>
+        </HStack>
+      )}
+    </Stack>
+  )
+}
+
+type Pending = 'burn' | 'stop' | 'remove' | null
+
+/**
+ * Runs after the menu closed: the menu hands focus back to its trigger as it closes, and a dialog
+ * opened before that would take the focus change for a click outside and close again.
+ */
+const afterMenuCloses = (open: () => void) => () => void setTimeout(open, 0)
+
+/**
+ * An NFT in a grid (marketplace.md "NFT card"): image, title (25 chars), price or auction data,
+ * creator and owner chips, age and likes. The owner gets a menu: Add to collection; Update NFT,
+ * Stop Auction or Stop Sale; Burn NFT when not for sale. In a collection view (`collectionId`)
+ * the menu holds only Remove from Collection. `onChanged` runs after an action changed the NFT.
+ * `footer` adds a row under the card's body (my bids: the bid and its status); `preview` (the
+ * update page's live preview) shows the card without the owner menu.
+ */
+export function NftCard({
+  nft,
+  collectionId,
+  onChanged,
+  footer,
+  preview = false,
+}: {
+  nft: Nft
+  collectionId?: string
+  onChanged?: () => void
+  footer?: ReactNode
+  preview?: boolean
+}) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const me = useSession((s) => s.user?.userId)
+  const actions = useNftActions(nft)
+  const [pending, setPending] = useState<Pending>(null)
+  const [adding, setAdding] = useState(false)
+  const isOwner = !preview && !!me && nft.currentOwner?.userId === me
+  const age = timeAgo(nft.createdAt || nft.updatedAt)
+  const path = nftPath(nft)
+
+  const stopLabel = nft.formOfSale === 'AUCTION' ? t('nft.card.stopAuction') : t('nft.card.stopSale')
+  const afterAction = (outcome: { ok: boolean } | undefined) => {
+    if (outcome?.ok) onChanged?.()
+  }
+  const remove = async () => {
+    if (!collectionId) return
+    try {
+      const { message } = await removeFromCollection(collectionId, nft._id)
+      notify('success', message || t('nft.card.removed'))
+      onChanged?.()
+    } catch (error) {
+      console.error('Could not remove the NFT from the collection', error)
+      notify('error', errorMessage(error, t('nft.card.removeFailed')))
+    }
+  }
+
+  return (
+    <Stack
+      gap="0"
+      bg="bg.panel"
+      borderRadius="2xl"
+      borderWidth="1px"
+      overflow="hidden"
+      boxShadow="card"
+      transition="transform 0.15s"
+      _hover={{ transform: 'translateY(-3px)' }}
+      data-testid="nft-card"
+      position="relative"
+    >
+      <Link to={path} aria-label={nftTitle(nft)}>
+        <Box position="relative" bg="bg.muted" aspectRatio={1}>
+          {nft.file ? (
+            <Image src={nft.file} alt={nftTitle(nft)} w="100%" h="100%" objectFit="cover" loading="lazy" />
+          ) : (
+            <Center h="100%" color="fg.subtle">
+              <LuImageOff size="32" />
+            </Center>
+          )}
+          <HStack position="absolute" top="3" left="3" bg="blackAlpha.600" color="white" px="2.5" py="1" borderRadius="full" fontSize="xs" gap="1.5" backdropFilter="blur(6px)" data-testid="card-likes">
+            {nft.isLiked ? <FaHeart color="#ec4899" /> : <FaRegHeart />}
+            <Text>{nft.totalLikes ?? 0}</Text>
+          </HStack>
+          {nft.formOfSale === 'AUCTION' && (
+            <Badge position="absolute" bottom="3" left="3" colorPalette="purple" variant="solid" borderRadius="full">
+              {t('nft.card.auction')}
+            </Badge>
+          )}
+        </Box>
+      </Link>
+      {isOwner && (
+        <Menu.Root positioning={{ placement: 'bottom-end' }}>
+          <Menu.Trigger asChild>
+            <IconButton aria-label={t('nft.card.menu')} size="sm" variant="solid" position="absolute" top="2" right="2" borderRadius="full" bg="blackAlpha.600" color="white" _hover={{ bg: 'blackAlpha.800' }} data-testid="card-menu">
+              <LuEllipsisVertical />
+            </IconButton>
+          </Menu.Trigger>
+          <Portal>
+            <Menu.Positioner>
+              <Menu.Content minW="48">
+                {collectionId ? (
+                  <Menu.Item value="remove" onSelect={afterMenuCloses(() => setPending('remove'))}>
+                    {t('nft.card.removeFromCollection')}
+                  </Menu.Item>
+                ) : (
+                  <>
+                    <Menu.Item value="collection" onSelect={afterMenuCloses(() => setAdding(true))}>
+                      {t('nft.card.addToCollection')}
+                    </Menu.Item>
+                    {nft.formOfSale === 'NOT_FOR_SALE' ? (
+                      <Menu.Item value="update" onSelect={() => navigate(`/nft/update/${nft._id}`)}>
+                        {t('nft.card.updateNft')}
+                      </Menu.Item>
+                    ) : (
+                      <Menu.Item value="stop" onSelect={afterMenuCloses(() => setPending('stop'))}>
+                        {stopLabel}
+                      </Menu.Item>
+                    )}
+                    {nft.formOfSale === 'NOT_FOR_SALE' && (
+                      <Menu.Item value="burn" color="fg.error" onSelect={afterMenuCloses(() => setPending('burn'))}>
+                        {t('nft.card.burnNft')}
+                      </Menu.Item>
+                    )}
+                  </>
+                )}
+              </Menu.Content>
+            </Menu.Positioner>
+          </Portal>
+        </Menu.Root>
+      )}
+      <Stack p="4" gap="3" flex="1">
+        <Link to={path}>
+          <Text fontWeight="bold" fontSize="md" lineClamp={1} title={nftTitle(nft)}>
+            {cardTitle(nftTitle(nft))}
+          </Text>
+        </Link>
+        {nft.formOfSale === 'AUCTION' ? (
+          <AuctionPrices nft={nft} />
+        ) : nft.formOfSale === 'FIXEDPRICE' ? (
+          <HStack justify="space-between">
+            <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
+              {t('nft.card.price')}
+            </Text>
+            <Price value={nft.fixedPrice} fontWeight="bold" color="brand.fg" />
+          </HStack>
+        ) : (
+          <Text fontSize="sm" color="fg.muted">
+            {t('nft.card.notForSale')}
+          </Text>
+        )}
+        <Flex justify="space-between" align="center" gap="2" mt="auto">
+          <PersonChip label={t('nft.creator')} person={nft.creator} address={nft.creator?.address} />
+          <PersonChip label={t('nft.owner')} person={nft.currentOwner} address={nft.currentOwner?.ownerAddress} />
+        </Flex>
+        <Text fontSize="xs" color="fg.subtle">
+          {t(age.key, { count: age.count })}
+        </Text>
+        {footer && (
+          <Box borderTopWidth="1px" pt="3">
+            {footer}
+          </Box>
+        )}
+      </Stack>
+
+      {adding && <AddToCollectionDialog nftId={nft._id} open={adding} onClose={() => setAdding(false)} onAdded={onChanged} />}
+      <ConfirmDialog
+        open={pending === 'burn'}
+        title={t('nft.card.burnNft')}
+        text={t('nft.card.confirmBurn')}
+        confirmLabel={t('nft.card.burnNft')}
+        danger
+        onConfirm={() => void Promise.resolve(actions.burn()).then(afterAction)}
+        onClose={() => setPending(null)}
+      />
+      <ConfirmDialog
+        open={pending === 'stop'}
+        title={stopLabel}
+        text={t('nft.card.confirmStop')}
+        confirmLabel={stopLabel}
+        danger
+        onConfirm={() => void Promise.resolve(actions.stopSale()).then(afterAction)}
+        onClose={() => setPending(null)}
+      />
+      <ConfirmDialog
+        open={pending === 'remove'}
+        title={t('nft.card.removeFromCollection')}
+        text={t('nft.card.confirmRemove')}
+        confirmLabel={t('nft.card.remove')}
+        danger
+        onConfirm={() => void remove()}
+        onClose={() => setPending(null)}
+      />
+    </Stack>
+  )
+}

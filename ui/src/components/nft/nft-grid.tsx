@@ -1,0 +1,56 @@
+import { Box, Center, SimpleGrid, Spinner, Text } from '@chakra-ui/react'
+import type { ReactNode } from 'react'
+import { CardSkeleton } from '@/components/skeletons'
+import type { Nft } from '@/lib/nft/types'
+import { useSentinel } from '@/lib/nft/use-paged-list'
+import { NftCard } from './nft-card'
+
+/** Cards show six skeletons while the first page loads. */
+export const CARD_SKELETONS = 6
+
+/**
+ * A grid of NFT cards fed by {@link usePagedList}: six skeletons while the first page loads, the
+ * empty message when there is nothing, and the next page when the bottom scrolls into view.
+ */
+export function NftGrid({
+  list,
+  empty,
+  collectionId,
+}: {
+  list: { items: Nft[]; loadingFirst: boolean; loadingMore: boolean; done: boolean; loadMore: () => void; refresh: () => unknown; error?: unknown }
+  empty: ReactNode
+  collectionId?: string
+}) {
+  const sentinel = useSentinel(list.loadMore, !list.loadingFirst && !list.done && !list.error, list.items.length)
+  if (list.loadingFirst) {
+    return (
+      <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="6" data-testid="nft-grid-loading">
+        {Array.from({ length: CARD_SKELETONS }, (_, i) => (
+          <CardSkeleton key={i} />
+        ))}
+      </SimpleGrid>
+    )
+  }
+  if (list.items.length === 0) {
+    return (
+      <Center py="16" data-testid="nft-grid-empty">
+        {typeof empty === 'string' ? <Text color="fg.muted">{empty}</Text> : empty}
+      </Center>
+    )
+  }
+  return (
+    <Box>
+      <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="6" data-testid="nft-grid">
+        {list.items.map((nft) => (
+          <NftCard key={nft._id} nft={nft} collectionId={collectionId} onChanged={() => void list.refresh()} />
+        ))}
+      </SimpleGrid>
+      <Box ref={sentinel} h="1px" data-testid="nft-grid-sentinel" />
+      {list.loadingMore && (
+        <Center py="6">
+          <Spinner color="brand.solid" />
+        </Center>
+      )}
+    </Box>
+  )
+}

@@ -1,0 +1,35 @@
+import { HStack, Stack, Text } from '@chakra-ui/react'
+import { Link } from 'react-router'
+import { UserAvatar } from '@/components/user-avatar'
+import { useSession } from '@/lib/auth'
+import { cardUsername, profilePath, shortenAddress } from '@/lib/nft/format'
+import type { NftPerson } from '@/lib/nft/types'
+
+/**
+ * A creator or owner: avatar and username (cut at 7), linking to /myprofile for the signed-in user
+ * and /user/{id} for others; an address linked to no account shows the short address, no link.
+ */
+export function PersonChip({ label, person, address, full = false }: { label: string; person: NftPerson; address?: string; full?: boolean }) {
+  const me = useSession((s) => s.user?.userId)
+  const to = profilePath(person?.userId, me)
+  const name = person?.username ? (full ? person.username : cardUsername(person.username)) : shortenAddress(address)
+  const body = (
+    <HStack gap="2" minW="0">
+      <UserAvatar src={person?.avatar} fullName={person?.fullName} username={person?.username ?? address} size={full ? 'sm' : 'xs'} />
+      <Stack gap="0" minW="0">
+        <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase" letterSpacing="wide">
+          {label}
+        </Text>
+        <Text fontSize={full ? 'sm' : 'xs'} fontWeight="semibold" truncate>
+          {name}
+        </Text>
+      </Stack>
+    </HStack>
+  )
+  if (!to) return body
+  return (
+    <Link to={to} onClick={(e) => e.stopPropagation()} data-testid="person-link" style={{ minWidth: 0 }}>
+      {body}
+    </Link>
+  )
+}

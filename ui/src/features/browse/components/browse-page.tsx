@@ -1,0 +1,147 @@
+import { Box, Button, Flex, Heading, HStack, Input, InputGroup, Menu, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { LuArrowDownUp, LuCheck, LuSearch } from 'react-icons/lu'
+import { NftGrid } from '@/components/nft'
+import { notify } from '@/components/ui/toaster'
+import { PageContainer } from '@/components/page-container'
+import { errorMessage } from '@/lib/api-client'
+import { EXPLORE_PATH, exploreQuery, fetchNftPage, useCategories } from '@/lib/nft/api'
+import type { FormOfSale, Nft } from '@/lib/nft/types'
+import { usePagedList } from '@/lib/nft/use-paged-list'
+import { SORT_OPTIONS, useBrowseFilter } from '../hooks/use-browse-filter'
+
+/** Typing in the search box updates the URL (and the list) after this pause. */
+export const SEARCH_DEBOUNCE_MS = 400
+
+function CategoryBar({ value, onChange }: { value: string; onChange: (id: string) => void }) {
+  const { t } = useTranslation()
+  const { data, isLoading, error } = useCategories()
+  useEffect(() => {
+    if (!error) return
+    console.error('Could not load the categories', error)
+    notify('error', errorMessage(error, t('browse.loadFailed')))
+  }, [error, t])
+  const all = [{ id: 'all', categoryName: t('browse.all') }, ...(data ?? [])]
+  return (
+    <HStack gap="2" overflowX="auto" pb="1" css={{ scrollbarWidth: 'thin' }} data-testid="category-bar" role="tablist">
+      {all.map((c) => (
+        <Button
+          key={c.id}
+          size="sm"
+          borderRadius="full"
+          flexShrink={0}
+          role="tab"
+          aria-selected={value === c.id}
+          variant={value === c.id ? 'solid' : 'outline'}
+          colorPalette={value === c.id ? 'brand' : 'gray'}
+          onClick={() => onChange(c.id)}
+        >
+          {c.categoryName}
+        </Button>
+      ))}
+      {isLoading && Array.from({ length: 4 }, (_, i) => <Skeleton key={i} h="8" w="20" borderRadius="full" flexShrink={0} />)}
+    </HStack>
+  )
+}
+
+function SortMenu({ value, onChange }: { value: string; onChange: (id: string) => void }) {
+  const { t } = useTranslation()
+  const current = SORT_OPTIONS.find((o) => o.id === value) ?? SORT_OPTIONS[0]
+  return (
+    <Menu.Root positioning={{ placement: 'bottom-end' }}>
+      <Menu.Trigger asChild>
+        <Button variant="outline" size="md" data-testid="sort-menu" flexShrink={0}>
+          <LuArrowDownUp />
+          {t(current.labelKey)}
+        </Button>
+      </Menu.Trigger>
+      <Portal>
+        <Menu.Positioner>
+          <Menu.Content minW="52">
+            {SORT_OPTIONS.map((o) => (
+              <Menu.Item key={o.id} value={o.id} onSelect={() => onChange(o.id)}>
+                <Box w="4">{o.id === value ? <LuCheck /> : null}</Box>
+                {t(o.labelKey)}
+              </Menu.Item>
+            ))}
+          </Menu.Content>
+        </Menu.Positioner>
+      </Portal>
+    </Menu.Root>
+  )
+}
+
+/** The search box: shows what the URL says and writes back after a short pause in typing. */
+function SearchBox({ value, onChange }: { value: string; onChange: (text: string) => void }) {
+  const { t } = useTranslation()
+  const [text, setText] = useState(value)
+  const latest = useRef(onChange)
+  latest.current = onChange
+  useEffect(() => setText(value), [value])
+  useEffect(() => {
+    if (text.trim() === value.trim()) return
+    const timer = setTimeout(() => latest.current(text), SEARCH_DEBOUNCE_MS)
+    return () => clearTimeout(timer)
+  }, [text, value])
+  return (
+    <InputGroup startElement={<LuSearch />} flex="1" maxW={{ md: 'sm' }}>
+      <Input
+        type="search"
+        value={text}
+        placeholder={t('browse.searchPlaceholder')}
+        aria-label={t('browse.searchPlaceholder')}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') onChange(text)
+        }}
+      />
+    </InputGroup>
+  )
+}
+
+/**
+ * /explore (FIXEDPRICE) and /auction (AUCTION): category bar, sort menu, search, and the infinite
+ * grid of GET /api/nft/explore/ (9 a page). Category, sort, order and search live in the URL.
+ */
+export function BrowsePage({ formOfSale }: { formOfSale: Extract<FormOfSale, 'FIXEDPRICE' | 'AUCTION'> }) {
+  const { t } = useTranslation()
+  const { filter, update, sortId } = useBrowseFilter(formOfSale)
+  const list = usePagedList<Nft>(EXPLORE_PATH, exploreQuery(filter, 1), fetchNftPage, {
+    onError: (error) => {
+      console.error('Could not load the NFT list', error)
+      notify('error', errorMessage(error, t('browse.loadFailed')))
+    },
+  })
+  const auction = formOfSale === 'AUCTION'
+
+  useEffect(() => {
+    window.scrollTo({ top: 0 })
+  }, [formOfSale])
+  useEffect(() => {
+    document.title = `${t(auction ? 'browse.auctionTitle' : 'browse.exploreTitle')} | ${t('app.name')}`
+  }, [auction, t])
+
+  return (
+    <PageContainer>
+      <Stack gap="6">
+        <Stack gap="1">
+          <Heading size={{ base: '2xl', md: '3xl' }}>{t(auction ? 'browse.auctionTitle' : 'browse.exploreTitle')}</Heading>
+          <Text color="fg.muted">{t(auction ? 'browse.auctionSubtitle' : 'browse.exploreSubtitle')}</Text>
+        </Stack>
+        <CategoryBar value={filter.category} onChange={(category) => update({ category })} />
+        <Flex gap="3" direction={{ base: 'column', md: 'row' }} justify="space-between">
+          <SearchBox value={filter.search} onChange={(search) => update({ search })} />
+          <SortMenu
+            value={sortId}
+            onChange={(id) => {
+              const option = SORT_OPTIONS.find((o) => o.id === id) ?? SORT_OPTIONS[0]
+              update({ sortBy: option.sortBy, orderBy: option.orderBy })
+            }}
+          />
+        </Flex>
+        <NftGrid list={list} empty={t('browse.empty')} />
+      </Stack>
+    </PageContainer>
+  )
+}

@@ -1,0 +1,239 @@
+import { Alert, Box, Button, Field, Flex, HStack, Input, Stack, Text } from '@chakra-ui/react'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { formatEther, parseEther } from 'viem'
+import { useReadContract } from 'wagmi'
+import { ConfirmDialog } from '@/components/nft/confirm-dialog'
+import { Price } from '@/components/nft/price'
+import { useAppConfig } from '@/lib/app-config'
+import { APP_CHAIN_ID } from '@/lib/chains'
+import { marketplaceAbi } from '@/lib/contract/marketplace-abi'
+import type { useNftActions } from '@/lib/nft/actions'
+import { isLiveAuction } from '@/lib/nft/format'
+import type { Nft } from '@/lib/nft/types'
+import { CountdownBoxes } from './countdown-boxes'
+
+/** The bid input's placeholder (MATIC). */
+export const BID_PLACEHOLDER = '0.01'
+const DECIMAL = /^\d*\.?\d+$|^\d+\.$/
+
+/** Validates a bid amount (numeric, required, at least 0, at least the minimum raise): a translation key or null. */
+export function bidError(amount: string, minimumWei: bigint | undefined): { key: string; min?: string } | null {
+  const value = amount.trim()
+  if (!value) return { key: 'trade.bidRequired' }
+  if (!DECIMAL.test(value)) return { key: 'trade.bidNumeric' }
+  let wei: bigint
+  try {
+    wei = parseEther(value)
+  } catch {
+    return { key: 'trade.bidNumeric' }
+  }
+  if (wei <= 0n) return { key: 'trade.bidPositive' }
+  if (minimumWei !== undefined && wei < minimumWei) return { key: 'trade.bidTooLow', min: formatEther(minimumWei) }
+  return null
+}
+
+function BidBox({ nft, onBid }: { nft: Nft; onBid: (amount: string) => Promise<unknown> }) {
+  const { t } = useTranslation()
+  const { contractAddress } = useAppConfig()
+  const [amount, setAmount] = useState('')
+  const [error, setError] = useState<{ key: string; min?: string } | null>(null)
+  const [sending, setSending] = useState(false)
+  const minimum = useReadContract({
+    address: contractAddress as `0x${string}`,
+    abi: marketplaceAbi,
+    functionName: 'minimumBid',
+    args: [BigInt(nft.nftTokenId)],
+    chainId: APP_CHAIN_ID,
+    query: { enabled: !!contractAddress, retry: false },
+  })
+  const minimumWei = minimum.data as bigint | undefined
+  const submit = async () => {
+    const problem = bidError(amount, minimumWei)
+    setError(problem)
+    if (problem) return
+    setSending(true)
+    try {
+      const outcome = (await onBid(amount.trim())) as { ok?: boolean } | undefined
+      if (outcome?.ok) setAmount('')
+    } finally {
+      setSending(false)
+      void minimum.refetch()
+    }
+  }
+  return (
+    <Stack gap="3" data-testid="bid-box">
+      <Field.Root invalid={!!error} required>
+        <Field.Label>
+          {t('trade.bidAmount')}
+          <Field.RequiredIndicator />
+        </Field.Label>
+        <HStack w="100%" align="stretch">
+          <Input
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="any"
+            required
+            placeholder={BID_PLACEHOLDER}
+            value={amount}
+            onChange={(e) => {
+              setAmount(e.target.value)
+              setError(null)
+            }}
+            aria-label={t('trade.bidAmount')}
+          />
+          <Flex align="center" px="3" bg="bg.muted" borderRadius="md" fontWeight="semibold" fontSize="sm">
+            {t('nft.currency')}
+          </Flex>
+        </HStack>
+        {minimumWei !== undefined && (
+          <Field.HelperText data-testid="minimum-bid">{t('trade.minimumBid', { amount: formatEther(minimumWei) })}</Field.HelperText>
+        )}
+        {error && <Field.ErrorText>{t(error.key, { min: error.min })}</Field.ErrorText>}
+      </Field.Root>
+      <Button colorPalette="brand" onClick={() => void submit()} loading={sending}>
+        {t('trade.submitBid')}
+      </Button>
+    </Stack>
+  )
+}
+
+/**
+ * Price or auction data, and what the viewer may do: buy, bid (non-owners, while for sale), stop
+ * the sale, update or burn (the owner), or the spec's message why nothing can be done.
+ */
+export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boolean; actions: ReturnType<typeof useNftActions> }) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const [bidding, setBidding] = useState(false)
+  const [pending, setPending] = useState<'stop' | 'burn' | null>(null)
+  const auction = nft.currentAuction
+  const isAuction = nft.formOfSale === 'AUCTION'
+  const live = isLiveAuction(nft)
+  const forSale = nft.formOfSale === 'FIXEDPRICE' || live
+  const stopLabel = isAuction ? t('nft.card.stopAuction') : t('nft.card.stopSale')
+
+  return (
+    <Stack gap="4" p={{ base: '4', md: '5' }} borderWidth="1px" borderRadius="2xl" bg="bg.panel" data-testid="trade-panel">
+      {nft.formOfSale === 'FIXEDPRICE' && (
+        <Stack gap="0">
+          <Text fontSize="xs" color="fg.subtle" textTransform="uppercase">
+            {t('nft.card.price')}
+          </Text>
+          <Price value={nft.fixedPrice} fontSize="2xl" fontWeight="bold" color="brand.fg" data-testid="detail-price" />
+        </Stack>
+      )}
+      {isAuction && auction && (
+        <Stack gap="3">
+          <Flex gap="6" wrap="wrap">
+            <Stack gap="0">
+              <Text fontSize="xs" color="fg.subtle" textTransform="uppercase">
+                {t('nft.card.basePrice')}
+              </Text>
+              <Price value={auction.auctionStartPrice} fontSize="xl" fontWeight="bold" />
+            </Stack>
+            <Stack gap="0">
+              <Text fontSize="xs" color="fg.subtle" textTransform="uppercase">
+                {t('nft.highestBid')}
+              </Text>
+              <Price value={auction.auctionHighestBid || nft.highestBid} fontSize="xl" fontWeight="bold" color="brand.fg" data-testid="highest-bid" />
+            </Stack>
+            <Stack gap="0">
+              <Text fontSize="xs" color="fg.subtle" textTransform="uppercase">
+                {t('nft.card.buyNow')}
+              </Text>
+              <Price value={auction.auctionBuyNowPrice || nft.fixedPrice} fontSize="xl" fontWeight="bold" />
+            </Stack>
+          </Flex>
+          {live ? (
+            <CountdownBoxes end={auction.auctionEndHours} />
+          ) : (
+            <Text fontWeight="semibold" color="fg.muted" data-testid="auction-ended">
+              {t('nft.card.auctionEnded')}
+            </Text>
+          )}
+        </Stack>
+      )}
+
+      {isOwner ? (
+        <Stack gap="3">
+          <Alert.Root status="info" borderRadius="lg">
+            <Alert.Indicator />
+            <Alert.Description data-testid="owner-message">{t('trade.ownerMessage')}</Alert.Description>
+          </Alert.Root>
+          <HStack wrap="wrap" gap="2">
+            {nft.formOfSale === 'NOT_FOR_SALE' ? (
+              <>
+                <Button variant="outline" onClick={() => navigate(`/nft/update/${nft._id}`)}>
+                  {t('nft.card.updateNft')}
+                </Button>
+                <Button variant="outline" colorPalette="red" onClick={() => setPending('burn')}>
+                  {t('nft.card.burnNft')}
+                </Button>
+              </>
+            ) : (
+              <Button variant="outline" colorPalette="red" onClick={() => setPending('stop')}>
+                {stopLabel}
+              </Button>
+            )}
+          </HStack>
+        </Stack>
+      ) : !forSale ? (
+        nft.formOfSale === 'NOT_FOR_SALE' ? (
+          <Alert.Root status="warning" borderRadius="lg">
+            <Alert.Indicator />
+            <Alert.Description data-testid="not-for-sale-message">{t('trade.notForSaleMessage')}</Alert.Description>
+          </Alert.Root>
+        ) : null
+      ) : (
+        <Stack gap="3">
+          <HStack gap="3" wrap="wrap">
+            <Button colorPalette="brand" size="lg" flex="1" onClick={() => void actions.buy()} data-testid="buy-now">
+              {t('trade.buyNow')}
+            </Button>
+            {live && (
+              <Button
+                variant="outline"
+                size="lg"
+                flex="1"
+                onClick={() => {
+                  if (actions.guard()) setBidding((b) => !b)
+                }}
+                data-testid="place-bid"
+              >
+                {t('trade.placeBid')}
+              </Button>
+            )}
+          </HStack>
+          {live && bidding && <BidBox nft={nft} onBid={async (amount) => actions.bid(amount)} />}
+        </Stack>
+      )}
+      <Box>
+        <ConfirmDialog
+          open={pending === 'stop'}
+          title={stopLabel}
+          text={t('nft.card.confirmStop')}
+          confirmLabel={stopLabel}
+          danger
+          onConfirm={() => void actions.stopSale()}
+          onClose={() => setPending(null)}
+        />
+        <ConfirmDialog
+          open={pending === 'burn'}
+          title={t('nft.card.burnNft')}
+          text={t('nft.card.confirmBurn')}
+          confirmLabel={t('nft.card.burnNft')}
+          danger
+          onConfirm={() =>
+            void Promise.resolve(actions.burn()).then((outcome) => {
+              if (outcome?.ok) navigate('/myprofile')
+            })
+          }
+          onClose={() => setPending(null)}
+        />
+      </Box>
+    </Stack>
+  )
+}

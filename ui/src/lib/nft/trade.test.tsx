@@ -1,0 +1,171 @@
+import { act, renderHook } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import { UserRejectedRequestError } from 'viem'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { BUYER_ADDRESS, nftFixture, OWNER_ADDRESS, profileFixture } from '@/testing/nft'
+
+const connection = vi.hoisted(() => ({ current: { address: undefined as string | undefined, chainId: 80001 as number | undefined, status: 'disconnected' } }))
+const chain = vi.hoisted(() => ({
+  simulateContract: vi.fn(),
+  writeContract: vi.fn(),
+  waitForTransactionReceipt: vi.fn(),
+}))
+const notify = vi.hoisted(() => vi.fn())
+vi.mock('wagmi', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('wagmi')>()),
+  useConnection: () => connection.current,
+  useConfig: () => ({}),
+}))
+vi.mock('wagmi/actions', () => chain)
+vi.mock('@/components/ui/toaster', async (importOriginal) => ({ ...(await importOriginal<typeof import('@/components/ui/toaster')>()), notify }))
+
+// The suite shares one module graph per worker (isolate: false): other files may have loaded the
+// trade modules with the real wagmi already, so load fresh ones that see the mocks above, and the
+// stores they use from the same fresh graph.
+vi.resetModules()
+const { useNftActions } = await import('./actions')
+const { SWRConfig } = await import('swr')
+const { useSession } = await import('@/lib/auth')
+const { useBusyStore } = await import('@/lib/busy-store')
+const { registerNavigator } = await import('@/lib/navigation')
+const { useWalletStore } = await import('@/lib/wallet-store')
+
+const wrapper = ({ children }: { children: ReactNode }) => <SWRConfig value={{ provider: () => new Map() }}>{children}</SWRConfig>
+const HASH = `0x${'ab'.repeat(32)}`
+
+function signInAs(address: string, linked = [address]) {
+  useSession.setState({ token: 'tok', user: profileFixture({ connectedWallet: linked.map((walletAddress) => ({ walletProvider: 'Other', walletAddress })) }) })
+  useWalletStore.setState({ walletType: 'Other', walletAddress: address, connectorId: 'devWallet' })
+  connection.current = { address, chainId: 80001, status: 'connected' }
+}
+
+describe('trade actions', () => {
+  let navigations: string[]
+  let fetchMock: ReturnType<typeof vi.fn>
+  beforeEach(() => {
+    navigations = []
+    registerNavigator((to) => navigations.push(to))
+    fetchMock = vi.fn(async () => new Response(JSON.stringify({ statuscode: 200, body: {}, message: 'ok' }), { status: 200 }))
+    vi.stubGlobal('fetch', fetchMock)
+    chain.simulateContract.mockImplementation(async (_config, parameters) => ({ request: parameters }))
+    chain.writeContract.mockResolvedValue(HASH)
+    chain.waitForTransactionReceipt.mockResolvedValue({ status: 'success', transactionHash: HASH })
+  })
+  afterEach(() => {
+    useSession.setState({ token: undefined, user: null })
+    useWalletStore.setState({ walletType: null, walletAddress: null, connectorId: null, dialogOpen: false })
+    useBusyStore.setState({ message: null })
+    connection.current = { address: undefined, chainId: 80001, status: 'disconnected' }
+    registerNavigator(null)
+    vi.unstubAllGlobals()
+    vi.clearAllMocks()
+  })
+
+  it('sends a visitor to sign-in with the current path and touches neither wallet nor server', async () => {
+    window.history.pushState({}, '', '/explore/80001-1')
+    const { result } = renderHook(() => useNftActions(nftFixture()), { wrapper })
+    await act(async () => void (await result.current.buy()))
+    expect(navigations).toEqual(['/authentication/sign-in?callbackURL=%2Fexplore%2F80001-1'])
+    expect(chain.writeContract).not.toHaveBeenCalled()
+    expect(fetchMock).not.toHaveBeenCalled()
+  })
+
+  it('opens the wallet dialog when signed in without a connected wallet', async () => {
+    useSession.setState({ token: 'tok', user: profileFixture() })
+    const { result } = renderHook(() => useNftActions(nftFixture()), { wrapper })
+    await act(async () => void (await result.current.buy()))
+    expect(useWalletStore.getState().dialogOpen).toBe(true)
+    expect(chain.writeContract).not.toHaveBeenCalled()
+  })
+
+  it('refuses another network before anything is signed', async () => {
+    signInAs(BUYER_ADDRESS)
+    connection.current = { ...connection.current, chainId: 1 }
+    const { result } = renderHook(() => useNftActions(nftFixture()), { wrapper })
+    await act(async () => void (await result.current.buy()))
+    expect(notify).toHaveBeenCalledWith('error', 'You are connected to a different network.')
+    expect(chain.writeContract).not.toHaveBeenCalled()
+  })
+
+  it("refuses an owner action from a wallet other than the owner's", async () => {
+    signInAs(BUYER_ADDRESS)
+    const { result } = renderHook(() => useNftActions(nftFixture({ formOfSale: 'NOT_FOR_SALE' })), { wrapper })
+    await act(async () => void (await result.current.burn()))
+    expect(notify).toHaveBeenCalledWith('error', 'You are connected to a different wallet.')
+    expect(chain.writeContract).not.toHaveBeenCalled()
+  })
+
+  it('buys with the exact price, waits for 1 confirmation, then records the purchase', async () => {
+    signInAs(BUYER_ADDRESS)
+    const messages: (string | null)[] = []
+    const unsubscribe = useBusyStore.subscribe((s) => messages.push(s.message))
+    const { result } = renderHook(() => useNftActions(nftFixture()), { wrapper })
+    await act(async () => void (await result.current.buy()))
+    unsubscribe()
+    expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'buyToken', args: [1n], value: 1500000000000000000n, chainId: 80001 })
+    expect(chain.waitForTransactionReceipt.mock.calls[0][1]).toMatchObject({ hash: HASH, confirmations: 1 })
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit]
+    expect(url).toBe('/api/nft/fixedsale/purchase')
+    expect(init.method).toBe('POST')
+    expect(JSON.parse(init.body as string)).toEqual({ formOfSale: 'FIXEDPRICE', nftid: '80001-1', saleQuantity: 1, transactionHash: HASH })
+    expect(messages).toEqual(['Buying NFT!', 'Almose there!', null])
+    expect(notify).toHaveBeenCalledWith('success', 'Congratulations!!! You are now the owner of this NFT.', undefined)
+  })
+
+  it('shows the wallet error of a rejected signature and records nothing', async () => {
+    signInAs(BUYER_ADDRESS)
+    chain.writeContract.mockRejectedValue(new UserRejectedRequestError(new Error('denied')))
+    const { result } = renderHook(() => useNftActions(nftFixture()), { wrapper })
+    let outcome: unknown
+    await act(async () => void (outcome = await result.current.buy()))
+    expect(outcome).toEqual({ ok: false, stage: 'chain' })
+    expect(notify).toHaveBeenCalledWith('error', 'User rejected the request.', undefined)
+    expect(fetchMock).not.toHaveBeenCalled()
+    expect(useBusyStore.getState().message).toBeNull()
+  })
+
+  it('stops a sale with toggleForSale to not-for-sale and PUT /api/nft/stopsale/{id}', async () => {
+    signInAs(OWNER_ADDRESS)
+    const { result } = renderHook(() => useNftActions(nftFixture()), { wrapper })
+    await act(async () => void (await result.current.stopSale()))
+    expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'toggleForSale', args: [1n, 0, 0n, 0n, 0n] })
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit]
+    expect([url, init.method, JSON.parse(init.body as string)]).toEqual(['/api/nft/stopsale/80001-1', 'PUT', { transactionHash: HASH }])
+    expect(notify).toHaveBeenCalledWith('success', 'Sale Stopped!', undefined)
+  })
+
+  it("says 'Burning NFT failed!' when the server refuses the burn record", async () => {
+    signInAs(OWNER_ADDRESS)
+    fetchMock.mockResolvedValue(new Response(JSON.stringify({ statuscode: 400, body: null, message: 'nope' }), { status: 400 }))
+    const { result } = renderHook(() => useNftActions(nftFixture({ formOfSale: 'NOT_FOR_SALE' })), { wrapper })
+    await act(async () => void (await result.current.burn()))
+    expect((fetchMock.mock.calls[0] as [string, RequestInit])[1].method).toBe('DELETE')
+    expect(notify).toHaveBeenCalledWith('error', 'Burning NFT failed!', undefined)
+  })
+
+  it('bids the typed amount in wei and records it', async () => {
+    signInAs(BUYER_ADDRESS)
+    const { result } = renderHook(() => useNftActions(nftFixture({ formOfSale: 'AUCTION' }), { onDetailPage: true }), { wrapper })
+    await act(async () => void (await result.current.bid('0.25')))
+    expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'bid', value: 250000000000000000n })
+    expect(JSON.parse((fetchMock.mock.calls[0] as [string, RequestInit])[1].body as string)).toEqual({ formOfSale: 'AUCTION', nftid: '80001-1', bidAmount: '0.25', transactionHash: HASH })
+    expect(notify).toHaveBeenCalledWith('success', 'Successfully bidded for the token', 600000)
+  })
+
+  it('accepts the top bid with acceptOffer and, with no record call, waits until the detail shows the new owner', async () => {
+    signInAs(OWNER_ADDRESS)
+    const sold = nftFixture({ formOfSale: 'NOT_FOR_SALE', currentOwner: { userId: 'u-c', username: 'c', fullName: 'C', avatar: '', ownerAddress: BUYER_ADDRESS } })
+    let reads = 0
+    fetchMock.mockImplementation(async () => {
+      reads += 1
+      // The indexer needs a moment: the first read still shows the auction.
+      const body = reads === 1 ? nftFixture({ formOfSale: 'AUCTION' }) : sold
+      return new Response(JSON.stringify({ statuscode: 200, body, message: '' }), { status: 200 })
+    })
+    const { result } = renderHook(() => useNftActions(nftFixture({ formOfSale: 'AUCTION' })), { wrapper })
+    await act(async () => void (await result.current.answerOffer(true)))
+    expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'acceptOffer', args: [1n, true] })
+    expect(fetchMock.mock.calls.slice(0, 2).map(([url]) => url)).toEqual(['/api/nft/detail/80001-1', '/api/nft/detail/80001-1'])
+    expect(notify).toHaveBeenCalledWith('success', 'Offer Accepted!', undefined)
+  })
+})

@@ -1,0 +1,192 @@
+/**
+ * Chain transactions of the marketplace (buy, bid, accept / reject, stop sale, burn, and the
+ * create and update screens' mint and toggle-for-sale): the spec's guards in order, the busy
+ * overlay, the wallet transaction, 1 confirmation, the server's record call, the spec's
+ * messages, and the swr revalidation. One place, so every screen behaves the same.
+ *
+ * Usage: `const trade = useTrade()`; `trade.guard({ ownerAddress })` alone for buttons that open
+ * a form first; `trade.run({...})` for the whole flow.
+ */
+import { useTranslation } from 'react-i18next'
+import { useSWRConfig } from 'swr'
+import { BaseError, type Hash, type TransactionReceipt } from 'viem'
+import { useConfig, useConnection } from 'wagmi'
+import { simulateContract, waitForTransactionReceipt, writeContract } from 'wagmi/actions'
+import { notify } from '@/components/ui/toaster'
+import { errorMessage } from '@/lib/api-client'
+import { useAppConfig } from '@/lib/app-config'
+import { useSession } from '@/lib/auth'
+import { useBusyStore } from '@/lib/busy-store'
+import { APP_CHAIN_ID } from '@/lib/chains'
+import { marketplaceAbi } from '@/lib/contract/marketplace-abi'
+import { currentPath, navigateTo, signInPath } from '@/lib/navigation'
+import { useWalletStore } from '@/lib/wallet-store'
+import { revalidateNft } from './api'
+
+/** Confirmations awaited before the record call. */
+export const CONFIRMATIONS = 1
+/** Snackbars on the detail page stay 600000 ms (marketplace.md section 9). */
+export const DETAIL_MESSAGE_DURATION = 600000
+/** How long (and how often) accept / reject polls the detail for the indexer's outcome. */
+export const OUTCOME_POLL_MS = 1000
+export const OUTCOME_POLL_LIMIT_MS = 60000
+
+/** The contract's sale types (`Marketplace.SaleType`). */
+export const SALE_TYPE = { NotForSale: 0, FixedPrice: 1, Auction: 2 } as const
+
+/** Why a guard stopped an action. */
+export type GuardResult = 'ok' | 'signIn' | 'wallet' | 'network' | 'wrongWallet'
+
+/** The state a guard reads: the signed-in user, the wallet, and the owner when it is an owner action. */
+export type GuardInput = {
+  email: string | null | undefined
+  linkedAddresses: string[]
+  walletConnected: boolean
+  address: string | null | undefined
+  chainId: number | undefined
+  ownerAddress?: string | null
+}
+
+/**
+ * The spec's guards in their order (marketplace.md section 5): signed in with an e-mail; a
+ * connected wallet linked to the account; chain 80001; for owner actions, the owner's wallet.
+ */
+export function checkGuards(input: GuardInput): GuardResult {
+  if (!input.email) return 'signIn'
+  const address = input.address?.toLowerCase()
+  if (!input.walletConnected || !address || !input.linkedAddresses.some((a) => a.toLowerCase() === address)) return 'wallet'
+  if (input.chainId !== APP_CHAIN_ID) return 'network'
+  if (input.ownerAddress !== undefined && (input.ownerAddress ?? '').toLowerCase() !== address) return 'wrongWallet'
+  return 'ok'
+}
+
+/** The message of a chain error as the wallet or node gave it (its data message when there is one). */
+export function chainErrorMessage(error: unknown): string {
+  if (error instanceof BaseError) {
+    const reverted = error.walk((e) => e instanceof BaseError && 'data' in e && !!(e as { data?: { errorName?: string } }).data?.errorName) as
+      | (BaseError & { data?: { errorName?: string; args?: readonly unknown[] } })
+      | null
+    if (reverted?.data?.errorName) {
+      const args = (reverted.data.args ?? []).map(String).join(', ')
+      return `${reverted.data.errorName}(${args})`
+    }
+    return error.shortMessage || error.message
+  }
+  if (error && typeof error === 'object' && 'message' in error) return String((error as { message: unknown }).message)
+  return String(error)
+}
+
+/** A contract write: the function, its arguments and the value sent. */
+export type ContractCall = {
+  functionName: 'buyToken' | 'bid' | 'acceptOffer' | 'toggleForSale' | 'burn' | 'mint' | 'changeTokenPrice'
+  args: readonly unknown[]
+  value?: bigint
+}
+
+export type TradeRun = {
+  /** The owner's address, for owner-only actions (stop sale, burn, update, accept / reject). */
+  ownerAddress?: string | null
+  /** The transaction. */
+  call: ContractCall
+  /** Overlay text while the wallet signs and the chain confirms (already translated). */
+  progress: string
+  /** Overlay text once confirmed, while the server records it ('Almose there!'). */
+  recording?: string
+  /** The server's record call, with the confirmed transaction. */
+  record?: (hash: Hash, receipt: TransactionReceipt) => Promise<unknown>
+  /** Without a record call: resolves once the read side shows the outcome (polled). */
+  waitFor?: () => Promise<boolean>
+  success: string
+  /** Shown when the record call (or the outcome wait) fails. */
+  failure: string
+  /** Show the server's message instead of `failure` when it has one ('Buying failed!' or the error's message). */
+  preferServerMessage?: boolean
+  /** The NFT whose cached reads to revalidate afterwards. */
+  nftId?: string
+  duration?: number
+}
+
+export type TradeOutcome = { ok: true; hash: Hash; receipt: TransactionReceipt } | { ok: false; stage: 'guard' | 'chain' | 'record' }
+
+async function poll(check: () => Promise<boolean>) {
+  const until = Date.now() + OUTCOME_POLL_LIMIT_MS
+  while (Date.now() < until) {
+    if (await check().catch(() => false)) return true
+    await new Promise((r) => setTimeout(r, OUTCOME_POLL_MS))
+  }
+  return false
+}
+
+/** The trade plumbing bound to the current session, wallet and configuration. */
+export function useTrade() {
+  const { t } = useTranslation()
+  const wagmiConfig = useConfig()
+  const { contractAddress } = useAppConfig()
+  const { address, chainId, status } = useConnection()
+  const user = useSession((s) => s.user)
+  const walletType = useWalletStore((s) => s.walletType)
+  const openDialog = useWalletStore((s) => s.openDialog)
+  const { mutate } = useSWRConfig()
+
+  /** Runs the guards; on failure does what the spec says (sign-in, wallet dialog, error) and returns false. */
+  const guard = ({ ownerAddress }: { ownerAddress?: string | null } = {}): boolean => {
+    const result = checkGuards({
+      email: user?.email,
+      linkedAddresses: (user?.connectedWallet ?? []).map((w) => w.walletAddress),
+      walletConnected: status === 'connected' && !!walletType,
+      address,
+      chainId,
+      ownerAddress,
+    })
+    if (result === 'signIn') navigateTo(signInPath(currentPath()))
+    else if (result === 'wallet') openDialog()
+    else if (result === 'network') notify('error', t('wallet.differentNetwork'))
+    else if (result === 'wrongWallet') notify('error', t('wallet.differentWallet'))
+    return result === 'ok'
+  }
+
+  const run = async (action: TradeRun): Promise<TradeOutcome> => {
+    if (!guard({ ownerAddress: action.ownerAddress })) return { ok: false, stage: 'guard' }
+    const busy = useBusyStore.getState()
+    const duration = action.duration
+    busy.show(action.progress)
+    let hash: Hash
+    let receipt: TransactionReceipt
+    try {
+      const { request } = await simulateContract(wagmiConfig, {
+        address: contractAddress as `0x${string}`,
+        abi: marketplaceAbi,
+        functionName: action.call.functionName,
+        args: action.call.args,
+        value: action.call.value,
+        account: address,
+        chainId: APP_CHAIN_ID,
+      } as Parameters<typeof simulateContract>[1])
+      hash = await writeContract(wagmiConfig, request as Parameters<typeof writeContract>[1])
+      receipt = await waitForTransactionReceipt(wagmiConfig, { hash, confirmations: CONFIRMATIONS, chainId: APP_CHAIN_ID })
+      if (receipt.status !== 'success') throw new Error(t('trade.txReverted'))
+    } catch (error) {
+      console.error(`${action.call.functionName} failed on chain`, error)
+      busy.hide()
+      notify('error', chainErrorMessage(error), duration)
+      return { ok: false, stage: 'chain' }
+    }
+    try {
+      if (action.recording) busy.show(action.recording)
+      if (action.record) await action.record(hash, receipt)
+      if (action.waitFor && !(await poll(action.waitFor))) throw new Error('outcome not shown in time')
+    } catch (error) {
+      console.error(`Recording ${action.call.functionName} failed`, error)
+      busy.hide()
+      notify('error', action.preferServerMessage ? errorMessage(error, action.failure) : action.failure, duration)
+      if (action.nftId) void revalidateNft(mutate, action.nftId)
+      return { ok: false, stage: 'record' }
+    }
+    busy.hide()
+    notify('success', action.success, duration)
+    if (action.nftId) await revalidateNft(mutate, action.nftId)
+    return { ok: true, hash, receipt }
+  }
+
+  return { guard, run, address, contractAddress }
+}

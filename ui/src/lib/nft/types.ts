@@ -1,0 +1,112 @@
+/**
+ * The API's NFT shapes (marketplace.md section 3), as `/api/nft/explore/`, `/api/nft/detail/{id}`
+ * and every other NFT list answer them. Shared by every screen that shows NFTs.
+ */
+
+/** `FIXEDPRICE`, `AUCTION` or `NOT_FOR_SALE`. */
+export type FormOfSale = 'FIXEDPRICE' | 'AUCTION' | 'NOT_FOR_SALE'
+
+/** The user behind an address; every field is null when the address is linked to no account. */
+export type NftPerson = {
+  userId: string | null
+  username: string | null
+  fullName: string | null
+  avatar: string | null
+}
+
+/** A token's open auction. Amounts are MATIC as decimal strings; the end is ISO 8601. */
+export type NftAuction = {
+  auctionId: string
+  auctionStartPrice: string
+  auctionBuyNowPrice: string
+  auctionHighestBid: string
+  auctionEndHours: string
+  auctionEnded: boolean
+}
+
+export type NftRoyalty = { walletAddress: string; percentage: number }
+export type NftProperty = { key: string; value: string }
+
+/** An NFT as cards and the detail page show it. */
+export type Nft = {
+  _id: string
+  nftTokenId: string
+  file: string
+  title: string
+  description: string
+  nftCategory: string
+  metadataUrl: string
+  tokenUri?: string
+  /** Fixed (or buy-now) price in MATIC. */
+  fixedPrice: string
+  /** The same in wei (a decimal string). */
+  fixedPriceWei?: string
+  formOfSale: FormOfSale
+  contractAddress: string
+  contractType: string
+  coinName: string
+  totalLikes: number
+  isLiked: boolean
+  isBookmarked: boolean
+  createdAt: string
+  updatedAt: string
+  currentAuction: NftAuction | null
+  highestBid: string
+  royalty: NftRoyalty[]
+  properties: NftProperty[]
+  transactionHash: string
+  creator: NftPerson & { address?: string }
+  currentOwner: NftPerson & { ownerAddress?: string }
+}
+
+/** A page of any list: `data` plus the paging fields every list carries. */
+export type Paged<T> = {
+  data: T[]
+  count?: number
+  totalItems: number
+  currentPage: number
+  lastPage: boolean
+  currentItemCount?: number
+}
+
+/** One bid of an auction's bid history. */
+export type Bid = {
+  id: string | number
+  auctionId?: string
+  bidAmount: string
+  bidderAddress?: string
+  status?: string
+  createdAt: string
+  transactionHash: string
+  bidder: NftPerson
+}
+
+/** One row of an NFT's history. */
+export type HistoryEvent = {
+  id?: string | number
+  _id?: string
+  typeOfEvent: string
+  address?: string
+  transactionHash?: string
+  timestamp: string
+  fullName: string | null
+  username: string | null
+  avatar: string | null
+  userId?: string | null
+}
+
+/** A category of the category bar. */
+export type Category = { id: string; categoryName: string }
+
+/** A collection as the add-to-collection dialog lists it. */
+export type Collection = {
+  _id: string
+  title: string
+  image: string
+  creator?: { userId: string; username: string }
+  nftCount?: number
+}
+
+/** The browse sort keys and orders (0 newest / highest first, 1 oldest / lowest first). */
+export type SortBy = 'DATE' | 'PRICE' | 'POPULARITY'
+export type OrderBy = 0 | 1
