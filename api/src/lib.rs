@@ -127,14 +127,14 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(dev_mailbox)
         .merge(routes::chain::router())
         .merge(routes::metrics::router());
-    let nft_page = ui_pages::index_page(state.clone(), ui_dir.join("index.html"));
+    let pages = state.clone();
     let api = routes::openapi::serve(api)
         .layer(axum::middleware::from_fn(routes::metrics::count_responses))
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(SizeAbove::new(COMPRESS_ABOVE))))
         .with_state(state);
-    ui_files::with_ui(api, ui_dir, nft_page)
+    ui_files::with_ui(api, ui_dir, pages)
 }
 
 /// API answers smaller than this go out as they are: below about one packet, compressing saves
 /// the client nothing and costs the server a compressor's set-up.
-pub(crate) const COMPRESS_ABOVE: u16 = 1024;
+const COMPRESS_ABOVE: u16 = 1024;

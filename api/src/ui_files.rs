@@ -2,7 +2,7 @@
 //! sent precompressed (the UI build writes `.br` and `.gz` beside each asset; brotli when the
 //! browser accepts it, else gzip, else the plain file), hashed assets are cached for good, and
 //! everything else is revalidated. Unknown paths get `index.html`, so client-side routes load on
-//! refresh; an NFT page's path gets it with its social-preview tags (`crate::ui_pages`).
+//! refresh.
 
 use std::path::Path;
 
@@ -12,15 +12,8 @@ use axum::{
     http::{HeaderValue, header},
     middleware::{self, Next},
     response::Response,
-    routing::MethodRouter,
 };
-use tower_http::{
-    compression::{
-        CompressionLayer,
-        predicate::{DefaultPredicate, Predicate, SizeAbove},
-    },
-    services::ServeDir,
-};
+use tower_http::services::{ServeDir, ServeFile};
 
 /// Vite names every file under `assets/` by a hash of its content: a new build makes new names,
 /// so a cached copy never goes stale.
@@ -30,19 +23,18 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const REVALIDATE: &str = "no-cache";
 
 /// `api` with the UI in `ui_dir` as its fallback, or `api` alone when no UI is built there.
-/// `index_page` answers every path that is no file: `index.html`, with an NFT page's preview
-/// tags (`crate::ui_pages`); it is compressed on the fly (the precompressed files are sent as
-/// they are).
-pub fn with_ui(api: Router, ui_dir: &Path, index_page: MethodRouter) -> Router {
-    if !ui_dir.join("index.html").exists() {
+/// NFT pages get `index.html` with their social-preview tags (see [`crate::ui_pages`]).
+pub fn with_ui(api: Router, ui_dir: &Path, state: crate::AppState) -> Router {
+    let index = ui_dir.join("index.html");
+    if !index.exists() {
         return api;
     }
-    let files = ServeDir::new(ui_dir).precompressed_br().precompressed_gzip().fallback(index_page);
-    let ui = Router::new()
-        .fallback_service(files)
-        .layer(middleware::from_fn(cache_control))
-        .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(SizeAbove::new(crate::COMPRESS_ABOVE))));
-    api.fallback_service(ui)
+    let files = ServeDir::new(ui_dir).precompressed_br().precompressed_gzip().fallback(crate::ui_pages::index_page(
+        state,
+        index.clone(),
+        ServeFile::new(index).precompressed_br().precompressed_gzip(),
+    ));
+    api.fallback_service(Router::new().fallback_service(files).layer(middleware::from_fn(cache_control)))
 }
 
 async fn cache_control(request: Request, next: Next) -> Response {

@@ -4,37 +4,57 @@
 //! Open Graph and Twitter tags of a shared NFT link (`/nft/{id}`, `/explore/{id}`,
 //! `/auction/{id}`) are put into `index.html` here, from the read tables: title, description,
 //! the image as an absolute URL (from `PUBLIC_URL`), a large-image card. Every other path gets
-//! the plain page.
+//! the plain page, precompressed.
 
 use std::path::PathBuf;
 
 use axum::{
-    extract::State,
-    http::{HeaderValue, StatusCode, Uri, header},
+    extract::{Request, State},
+    http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
     routing::MethodRouter,
 };
 use projections::queries::nft::{self, NftView};
+use tower::ServiceExt;
+use tower_http::services::ServeFile;
 
 use crate::AppState;
 
 /// Longest description put in a preview (the detail page's preview length).
 const DESCRIPTION_PREVIEW: usize = 200;
 
-/// What the fallback needs: the state (read tables, configuration) and the page's file.
+/// What the fallback needs: the state (read tables, configuration), the page's file, and the
+/// service serving it as it is (precompressed) for every other path.
 #[derive(Clone)]
 pub struct IndexPage {
     state: AppState,
     index: PathBuf,
+    plain: ServeFile,
 }
 
-/// A service answering GET and HEAD with `index` (the UI's entry page), tagged for NFT pages;
-/// the static-file service falls back to it for paths that are no file.
-pub fn index_page(state: AppState, index: PathBuf) -> MethodRouter {
-    axum::routing::get(page).with_state(IndexPage { state, index })
+/// A service answering GET and HEAD with `index` (the UI's entry page): tagged for NFT pages,
+/// else from `plain`; the static-file service falls back to it for paths that are no file.
+pub fn index_page(state: AppState, index: PathBuf, plain: ServeFile) -> MethodRouter {
+    axum::routing::get(page).with_state(IndexPage { state, index, plain })
 }
 
-async fn page(State(page): State<IndexPage>, uri: Uri) -> Response {
+async fn page(State(page): State<IndexPage>, request: Request) -> Response {
+    let view = match nft_id(request.uri().path()) {
+        Some(id) => match nft::detail(&page.state.read, id).await {
+            Ok(view) => view,
+            Err(err) => {
+                tracing::warn!(%err, "reading an NFT for its preview tags");
+                None
+            }
+        },
+        None => None,
+    };
+    let Some(view) = view else {
+        return match page.plain.oneshot(request).await {
+            Ok(response) => response.into_response(),
+            Err(never) => match never {},
+        };
+    };
     let html = match tokio::fs::read_to_string(&page.index).await {
         Ok(html) => html,
         Err(err) => {
@@ -42,22 +62,8 @@ async fn page(State(page): State<IndexPage>, uri: Uri) -> Response {
             return StatusCode::NOT_FOUND.into_response();
         }
     };
-    let html = match nft_id(uri.path()) {
-        Some(id) => match nft::detail(&page.state.read, id).await {
-            Ok(Some(view)) => with_preview(&html, &preview(&page.state, &view, uri.path())),
-            Ok(None) => html,
-            Err(err) => {
-                tracing::warn!(%err, "reading an NFT for its preview tags");
-                html
-            }
-        },
-        None => html,
-    };
-    let mut response = html.into_response();
-    let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
-    // The page names the current hashed assets: always revalidate it.
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    let mut response = with_preview(&html, &preview(&page.state, &view, request.uri().path())).into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
     response
 }
 

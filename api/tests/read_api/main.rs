@@ -280,10 +280,10 @@ async fn the_ui_is_served_precompressed_with_hashed_assets_cached_for_good() {
     assert!(headers.get("content-encoding").is_none());
     assert_eq!(body, "console.log('plain')");
 
-    // A client-side route gets index.html, checked again on every visit.
-    let (status, headers, body) = fetch_ui(&app, ui.path(), "/explore?type=all", "identity").await;
+    // A client-side route gets index.html, compressed too, and checked again on every visit.
+    let (status, headers, body) = fetch_ui(&app, ui.path(), "/explore?type=all", "br").await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(body, "<!doctype html><title>plain</title>");
+    assert_eq!(body, "br:<!doctype html><title>plain</title>");
     assert_eq!(headers["cache-control"], "no-cache");
 }
 
