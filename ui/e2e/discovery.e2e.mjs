@@ -54,6 +54,9 @@ before(async () => {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   })
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
+  // Dev wallet account 5: the other suites link 0 (accounts), 1-3 (trading) and 4 (create), and a
+  // wallet links to one user only.
+  await context.addInitScript(() => localStorage.setItem('devWallet.accountIndex', '5'))
   page = await context.newPage()
 })
 

@@ -113,8 +113,7 @@ async fn every_route_the_source_registers_is_documented_and_nothing_else_is() {
 
 /// Spec routes the server does not serve yet. When one is implemented, take it off this list;
 /// the test fails until then so the list stays true.
-const NOT_YET_SERVED: &[&str] = &[
-];
+const NOT_YET_SERVED: &[&str] = &[];
 
 #[tokio::test]
 async fn every_spec_route_the_server_serves_is_documented_at_the_spec_path() {
