@@ -171,12 +171,12 @@ fn spec_routes() -> BTreeSet<(String, String)> {
 /// A value for a path parameter that reaches the handler.
 fn sample(parameter: &str) -> String {
     match parameter {
+        // `{id}` names an NFT (update) and a collection; the NFT's value is used for both.
         "nftid" | "nftId" | "id" => "80001-1".into(),
         "auctionid" => "1".into(),
         "userid" => uuid::Uuid::now_v7().to_string(),
         "cid" => "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku".into(),
-        "id" | "collectionId" | "collectionid" => uuid::Uuid::now_v7().to_string(),
-        "nftId" => "80001-1".into(),
+        "collectionId" | "collectionid" => uuid::Uuid::now_v7().to_string(),
         other => panic!("no sample value for path parameter {other}"),
     }
 }
