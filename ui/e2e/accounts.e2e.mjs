@@ -9,8 +9,8 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { chromium } from 'playwright-core'
+import { BASE, latestCode, openPage } from './support.mjs'
 
-const BASE = process.env.E2E_BASE_URL ?? 'http://localhost:8080'
 const stamp = Date.now().toString(36)
 const user = { email: `e2e-${stamp}@example.com`, fullName: 'End To End', username: `e2e${stamp}`, password: 'first-Passw0rd', newPassword: 'second-Passw0rd' }
 // A 1x1 PNG, for the avatar upload.
@@ -19,25 +19,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 let browser
 let page
 
-async function open(path) {
-  await page.goto(`${BASE}${path}`)
-  await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 20000 })
-}
-
-/** The newest verification code mailed to `email`, from the dev mailbox (GET /api/dev/mailbox?to=). */
-async function latestCode(email, timeoutMs = 15000) {
-  const started = Date.now()
-  while (Date.now() - started < timeoutMs) {
-    const response = await fetch(`${BASE}/api/dev/mailbox?to=${encodeURIComponent(email)}`)
-    if (response.ok) {
-      const { body } = await response.json()
-      const code = body?.find((mail) => mail.code)?.code ?? body?.[0]?.text?.match(/\b(\d{4,8})\b/)?.[1]
-      if (code) return code
-    }
-    await new Promise((r) => setTimeout(r, 300))
-  }
-  throw new Error(`no verification code for ${email} in the dev mailbox`)
-}
+const open = (path) => openPage(page, path)
 
 const EXPIRY_TEXT = 'Token Expired. Logging Out...'
 

@@ -10,8 +10,8 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { chromium } from 'playwright-core'
 import { TINY_PNG, createNft } from './create-asset.mjs'
+import { BASE, latestCode, openPage } from './support.mjs'
 
-const BASE = process.env.E2E_BASE_URL ?? 'http://localhost:8080'
 const TIMEOUT = 90000
 const stamp = Date.now().toString(36)
 const user = { email: `e2e-create-${stamp}@example.com`, fullName: 'Creator Cat', username: `cr${stamp}`, password: 'create-Passw0rd' }
@@ -21,24 +21,7 @@ const titles = { auction: `Lantern ${stamp}`, unlisted: `Harbour ${stamp}` }
 let browser
 let page
 
-async function open(path) {
-  await page.goto(`${BASE}${path}`)
-  await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 20000 })
-}
-
-async function latestCode(email, timeoutMs = 15000) {
-  const started = Date.now()
-  while (Date.now() - started < timeoutMs) {
-    const response = await fetch(`${BASE}/api/dev/mailbox?to=${encodeURIComponent(email)}`)
-    if (response.ok) {
-      const { body } = await response.json()
-      const code = body?.find((mail) => mail.code)?.code ?? body?.[0]?.text?.match(/\b(\d{4,8})\b/)?.[1]
-      if (code) return code
-    }
-    await new Promise((r) => setTimeout(r, 300))
-  }
-  throw new Error(`no verification code for ${email} in the dev mailbox`)
-}
+const open = (path) => openPage(page, path)
 
 async function nftByTitle(title) {
   const response = await fetch(`${BASE}/api/nft/explore/?formOfSale=ALL&search=${encodeURIComponent(title)}`)

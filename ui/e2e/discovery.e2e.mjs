@@ -11,8 +11,8 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { chromium } from 'playwright-core'
 import { createNft, TINY_PNG } from './create-asset.mjs'
+import { BASE, latestCode, openPage } from './support.mjs'
 
-const BASE = process.env.E2E_BASE_URL ?? 'http://localhost:8080'
 const stamp = Date.now().toString(36)
 const user = { email: `disc-${stamp}@example.com`, fullName: 'Disco Very', username: `disc${stamp}`, password: 'first-Passw0rd' }
 const nftTitle = `Disco piece ${stamp}`
@@ -24,25 +24,7 @@ let browser
 let page
 let userId
 
-async function open(path) {
-  await page.goto(`${BASE}${path}`)
-  await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 20000 })
-}
-
-/** The newest verification code mailed to `email` (dev mailbox). */
-async function latestCode(email, timeoutMs = 15000) {
-  const started = Date.now()
-  while (Date.now() - started < timeoutMs) {
-    const response = await fetch(`${BASE}/api/dev/mailbox?to=${encodeURIComponent(email)}`)
-    if (response.ok) {
-      const { body } = await response.json()
-      const code = body?.find((mail) => mail.code)?.code ?? body?.[0]?.text?.match(/\b(\d{4,8})\b/)?.[1]
-      if (code) return code
-    }
-    await new Promise((r) => setTimeout(r, 300))
-  }
-  throw new Error(`no verification code for ${email} in the dev mailbox`)
-}
+const open = (path) => openPage(page, path)
 
 /** The card of a collection in the grid on the page. */
 const collectionCard = (title) => page.getByTestId('collection-card').filter({ hasText: title })

@@ -12,8 +12,8 @@ import { after, before, test } from 'node:test'
 import { chromium } from 'playwright-core'
 import { mnemonicToAccount } from 'viem/accounts'
 import { createNft } from './create-asset.mjs'
+import { BASE, latestCode, openPage } from './support.mjs'
 
-const BASE = process.env.E2E_BASE_URL ?? 'http://localhost:8080'
 const TIMEOUT = 90000
 const stamp = Date.now().toString(36)
 const users = ['a', 'b', 'c'].map((name, i) => ({
@@ -30,24 +30,7 @@ const ids = {}
 
 let browser
 
-async function open(page, path) {
-  await page.goto(`${BASE}${path}`)
-  await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 20000 })
-}
-
-async function latestCode(email, timeoutMs = 15000) {
-  const started = Date.now()
-  while (Date.now() - started < timeoutMs) {
-    const response = await fetch(`${BASE}/api/dev/mailbox?to=${encodeURIComponent(email)}`)
-    if (response.ok) {
-      const { body } = await response.json()
-      const code = body?.find((mail) => mail.code)?.code ?? body?.[0]?.text?.match(/\b(\d{4,8})\b/)?.[1]
-      if (code) return code
-    }
-    await new Promise((r) => setTimeout(r, 300))
-  }
-  throw new Error(`no verification code for ${email} in the dev mailbox`)
-}
+const open = openPage
 
 /** The snackbar text that appears first (success or error), to fail with the app's own words. */
 async function snackbar(page, expected) {
