@@ -25,7 +25,7 @@ use projections::queries::{
     collections::{self as queries, Browse, CollectionSort, CollectionView},
     nft::{self, Explore},
 };
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::{
     router::{OpenApiRouter, UtoipaMethodRouterExt},
@@ -37,6 +37,7 @@ use super::{
     nft::{FORM_OF_SALE, NftCard, ORDER_BY, PAGE, PAGE_SIZE, Paged, SEARCH, SORT_BY, db_error, limit, page_answer},
     openapi::{BadRequest, Forbidden, NotFound, PayloadTooLarge, SignedIn},
     params::{Choice, Params, Text, query_params},
+    social::LikeState,
 };
 use crate::{
     AppState,
@@ -414,16 +415,6 @@ async fn browse_collections(State(state): State<AppState>, viewer: MaybeUser, pa
 async fn browse_by_id(State(state): State<AppState>, viewer: MaybeUser, Path(id): Path<String>) -> Result<Response, ApiError> {
     let id = collection_id(&id)?;
     Ok(ok(card(&state, id, viewer.0).await?, "Collection fetched"))
-}
-
-/// A like's new state.
-#[derive(Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-struct LikeState {
-    /// Whether the caller likes it now.
-    is_liked: bool,
-    /// Its likes now.
-    total_likes: i64,
 }
 
 /// Likes a collection, or takes the like back.

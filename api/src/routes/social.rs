@@ -110,14 +110,14 @@ async fn toggle(
     Ok(executed.state)
 }
 
-/// The state of a like after a toggle.
+/// The state of a like (of an NFT or a collection) after a toggle.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct LikeState {
-    /// Whether the caller likes the NFT now.
-    is_liked: bool,
-    /// The NFT's likes now.
-    total_likes: i64,
+pub(super) struct LikeState {
+    /// Whether the caller likes it now.
+    pub(super) is_liked: bool,
+    /// Its likes now.
+    pub(super) total_likes: i64,
 }
 
 /// Likes the NFT, or takes the like back if the caller likes it already.
