@@ -7,6 +7,7 @@ pub mod auth;
 pub mod bootstrap;
 pub mod chain_receipts;
 pub mod config;
+pub mod demo;
 pub mod dev;
 pub mod error;
 pub mod export;

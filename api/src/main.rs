@@ -32,6 +32,25 @@ enum Command {
         /// Delete the data directory first and start over.
         #[arg(long)]
         fresh: bool,
+        /// On a fresh data directory, leave the market empty (by default `marketplace demo`
+        /// fills it, in the background once the server answers).
+        #[arg(long)]
+        empty: bool,
+    },
+    /// Fill a running local stack with demo data through the real contract and API: people
+    /// with profiles and wallets, NFTs with generated artwork in every category, sales,
+    /// auctions with bids, purchases, collections, likes and bookmarks. A second run adds
+    /// nothing twice. The chain is RPC_URL (else the local anvil at ANVIL_PORT).
+    Demo {
+        /// The running server (default: http:// + LISTEN_ADDR).
+        #[arg(long, env = "DEMO_API_URL")]
+        api_url: Option<String>,
+        /// How many people (3 to 8).
+        #[arg(long, default_value_t = api::demo::plan::Size::FULL.users)]
+        users: usize,
+        /// How many NFTs each person creates.
+        #[arg(long, default_value_t = api::demo::plan::Size::FULL.nfts_per_user)]
+        nfts_per_user: usize,
     },
     /// Rebuild every read table from the event log into a new generation, print its checksum,
     /// and publish it: running servers switch to it without a restart.
@@ -83,13 +102,17 @@ async fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => run(cli.config, false).await,
-        Command::Dev { fresh } => {
+        Command::Serve => run(cli.config, false, false).await,
+        Command::Dev { fresh, empty } => {
             if fresh && let Err(err) = start_over(&cli.config) {
                 eprintln!("error: {err:#}");
                 return ExitCode::FAILURE;
             }
-            run(cli.config, true).await
+            let demo = !empty && !cli.config.data_dir.join("events.db").exists() && cli.config.database_url.is_none();
+            run(cli.config, true, demo).await
+        }
+        Command::Demo { api_url, users, nfts_per_user } => {
+            demo(cli.config, api_url, api::demo::plan::Size { users, nfts_per_user }).await
         }
         Command::Replay => replay(cli.config).await,
         Command::Verify => verify(cli.config).await,
@@ -121,7 +144,22 @@ fn start_over(config: &Config) -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
+/// `marketplace demo`: fills the running server's market; prints what it created.
+async fn demo(config: Config, api_url: Option<String>, size: api::demo::plan::Size) -> anyhow::Result<ExitCode> {
+    let options = api::demo::Options {
+        api_url: api_url.unwrap_or_else(|| format!("http://{}", config.listen)),
+        rpc_url: config.rpc_url.clone().unwrap_or_else(|| format!("http://127.0.0.1:{}", config.anvil_port)),
+        size,
+    };
+    let started = std::time::Instant::now();
+    let summary = api::demo::run(&options).await?;
+    println!("demo data in {:.0} s: {summary}", started.elapsed().as_secs_f64());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `local`: the dev stack (anvil unless RPC_URL is set, the contract deployed); `demo`: fill
+/// the market with demo data once the server answers.
+async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
     let (stop, stopped) = watch::channel(false);
 
@@ -276,6 +314,17 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
             let _ = server_stopped.wait_for(|s| *s).await;
         });
     let server = tokio::spawn(async move { server.await });
+    if demo && let Some(rpc_url) = rpc_url.clone() {
+        let options = api::demo::Options { api_url: format!("http://{}", config.listen), rpc_url, size: api::demo::plan::Size::FULL };
+        tokio::spawn(async move {
+            tracing::info!("demo: filling the fresh market with demo data (`dev --empty` leaves it empty)");
+            let started = std::time::Instant::now();
+            match api::demo::run(&options).await {
+                Ok(summary) => tracing::info!("demo data ready in {:.0} s: {summary}", started.elapsed().as_secs_f64()),
+                Err(err) => tracing::error!("demo data failed: {err:#}"),
+            }
+        });
+    }
 
     // Ctrl-C (or SIGTERM) stops everything, the chain last so its state is saved.
     shutdown_signal().await;

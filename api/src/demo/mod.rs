@@ -1,0 +1,533 @@
+//! `marketplace demo`: fills a running local stack with a lively market through the real
+//! contract and the real HTTP API, exactly as the UI would: people sign up with a code from
+//! the dev mailbox, fill their profiles and link a wallet with a signed message; NFTs with
+//! generated artwork are uploaded, minted from their creator's wallet and recorded; other
+//! people buy, bid and outbid, like and bookmark; collections are made and filled.
+//!
+//! Idempotent: every step first asks the API (or the chain) whether its outcome is already
+//! there (a person by e-mail, an NFT by creator and title, a collection by creator and title,
+//! a purchase by the NFT's owner, bids by the auction's top bid, a like by `isLiked`), so a
+//! second run adds nothing.
+//!
+//! - [`plan`]: what the market holds;
+//! - [`artwork`]: the generated images;
+//! - [`client`]: the HTTP API as the UI calls it.
+
+pub mod artwork;
+pub mod client;
+pub mod plan;
+
+use std::{collections::BTreeMap, collections::HashMap, fmt, time::Duration};
+
+use alloy::{
+    network::{EthereumWallet, TransactionBuilder},
+    primitives::{Address, U256, Uint, utils::parse_ether},
+    providers::{DynProvider, Provider, ProviderBuilder},
+    rpc::types::{TransactionReceipt, TransactionRequest},
+    signers::{
+        SignerSync,
+        local::{MnemonicBuilder, PrivateKeySigner, coins_bip39::English},
+    },
+};
+use anyhow::{Context, bail};
+use indexer::bindings::Marketplace;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use self::{
+    client::{Api, Body, encode, refused_with},
+    plan::{NftPlan, Plan, Sale, Size},
+};
+use crate::dev::DEV_MNEMONIC;
+
+/// Where the demo runs and how much it makes.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The marketplace server, e.g. `http://127.0.0.1:8080`.
+    pub api_url: String,
+    /// The chain's JSON-RPC URL (the one the server indexes).
+    pub rpc_url: String,
+    /// How big a market.
+    pub size: Size,
+}
+
+/// What a run did: per kind of thing, how many it created and how many were already there.
+#[derive(Debug, Default)]
+pub struct Summary {
+    counts: BTreeMap<&'static str, (usize, usize)>,
+}
+
+impl Summary {
+    fn created(&mut self, kind: &'static str) {
+        self.counts.entry(kind).or_default().0 += 1;
+    }
+
+    fn existing(&mut self, kind: &'static str) {
+        self.counts.entry(kind).or_default().1 += 1;
+    }
+
+    fn either(&mut self, kind: &'static str, created: bool) {
+        if created { self.created(kind) } else { self.existing(kind) }
+    }
+
+    /// How many of `kind` this run created.
+    pub fn created_count(&self, kind: &str) -> usize {
+        self.counts.get(kind).map_or(0, |c| c.0)
+    }
+
+    /// How many of `kind` were already there.
+    pub fn existing_count(&self, kind: &str) -> usize {
+        self.counts.get(kind).map_or(0, |c| c.1)
+    }
+
+    /// How many things this run created, of every kind.
+    pub fn total_created(&self) -> usize {
+        self.counts.values().map(|c| c.0).sum()
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rows: Vec<String> =
+            self.counts.iter().map(|(kind, (created, existing))| format!("{kind}: {created} created, {existing} already there")).collect();
+        write!(f, "{}", rows.join("; "))
+    }
+}
+
+/// A demo person, signed in.
+struct Member {
+    token: String,
+    user_id: String,
+    address: Address,
+}
+
+/// The chain side: a provider signing for the demo's accounts (and account 0, which funds them).
+struct Chain {
+    provider: DynProvider,
+    market: Marketplace::MarketplaceInstance<DynProvider>,
+    funder: Address,
+}
+
+/// Each demo account holds at least this much (in MATIC) before it trades.
+const MIN_BALANCE: u128 = 50;
+/// What an account short of [`MIN_BALANCE`] is sent from account 0.
+const TOP_UP: u128 = 200;
+
+fn signer(index: u32) -> anyhow::Result<PrivateKeySigner> {
+    Ok(MnemonicBuilder::<English>::default().phrase(DEV_MNEMONIC).index(index)?.build()?)
+}
+
+impl Chain {
+    fn connect(rpc_url: &str, market: Address, people: usize) -> anyhow::Result<(Self, Vec<PrivateKeySigner>)> {
+        let funder = signer(0)?;
+        let funder_address = funder.address();
+        let mut wallet = EthereumWallet::new(funder);
+        let mut signers = Vec::new();
+        for i in 0..people {
+            let person = signer(plan::FIRST_ACCOUNT + i as u32)?;
+            wallet.register_signer(person.clone());
+            signers.push(person);
+        }
+        let provider = ProviderBuilder::new().wallet(wallet).connect_http(rpc_url.parse().context("the RPC URL")?).erased();
+        let market = Marketplace::new(market, provider.clone());
+        Ok((Self { provider, market, funder: funder_address }, signers))
+    }
+
+    /// Sends `request` and waits for its receipt; a reverted transaction is an error.
+    async fn send(&self, request: TransactionRequest, what: &str) -> anyhow::Result<TransactionReceipt> {
+        let receipt = self.provider.send_transaction(request).await.with_context(|| format!("sending {what}"))?.get_receipt().await?;
+        if !receipt.status() {
+            bail!("{what}: the transaction reverted ({:#x})", receipt.transaction_hash);
+        }
+        Ok(receipt)
+    }
+
+    /// Tops up `account` from account 0 when it holds less than [`MIN_BALANCE`]; true if it did.
+    async fn fund(&self, account: Address) -> anyhow::Result<bool> {
+        let one = U256::from(10u64).pow(U256::from(18u64));
+        if self.provider.get_balance(account).await? >= U256::from(MIN_BALANCE) * one {
+            return Ok(false);
+        }
+        let request = TransactionRequest::default().from(self.funder).with_to(account).with_value(U256::from(TOP_UP) * one);
+        self.send(request, "a top-up from account 0").await?;
+        Ok(true)
+    }
+
+    async fn now(&self) -> anyhow::Result<u64> {
+        let block = self.provider.get_block_by_number(alloy::eips::BlockNumberOrTag::Latest).await?.context("no latest block")?;
+        Ok(block.header.timestamp)
+    }
+}
+
+fn wei(matic: &str) -> anyhow::Result<U256> {
+    parse_ether(matic).with_context(|| format!("{matic} MATIC"))
+}
+
+/// The demo's state as it goes: people, the chain, the cards of the plan's NFTs.
+struct Demo {
+    api: Api,
+    chain: Chain,
+    signers: Vec<PrivateKeySigner>,
+    chain_id: u64,
+    plan: Plan,
+    members: Vec<Member>,
+    /// The NFT id (`{chain}-{token}`) of each planned NFT, once it exists.
+    nft_ids: Vec<Option<String>>,
+    /// The id of each planned collection, once it exists.
+    collection_ids: Vec<String>,
+    summary: Summary,
+}
+
+/// Runs the demo against the server at `options.api_url`; answers what it created.
+pub async fn run(options: &Options) -> anyhow::Result<Summary> {
+    let started = std::time::Instant::now();
+    let api = Api::new(&options.api_url)?;
+    api.wait_until_up(Duration::from_secs(60)).await?;
+    let config = api.get("/api/config", None).await.context("reading /api/config")?;
+    let market: Address = config["contractAddress"]
+        .as_str()
+        .filter(|a| !a.is_empty())
+        .context("the server has no contract (RPC_URL and CONTRACT_ADDRESS)")?
+        .parse()
+        .context("the server's contract address")?;
+    let chain_id = config["chainId"].as_u64().context("the server's chain id")?;
+    let categories: Vec<String> = api
+        .get("/api/misc/category", None)
+        .await?
+        .as_array()
+        .map(|list| list.iter().filter_map(|c| c["_id"].as_str().or(c["id"].as_str()).map(str::to_owned)).collect())
+        .unwrap_or_default();
+    if categories.is_empty() {
+        bail!("the server lists no categories");
+    }
+    let plan = Plan::new(options.size, &categories);
+    let (chain, signers) = Chain::connect(&options.rpc_url, market, plan.people.len())?;
+    let rpc_chain = chain.provider.get_chain_id().await.with_context(|| format!("asking {} for its chain id", options.rpc_url))?;
+    if rpc_chain != chain_id {
+        bail!("{} is chain {rpc_chain}, the server's is {chain_id}", options.rpc_url);
+    }
+    let nft_ids = vec![None; plan.nfts.len()];
+    let mut demo = Demo { api, chain, signers, chain_id, plan, members: Vec::new(), nft_ids, collection_ids: Vec::new(), summary: Summary::default() };
+    demo.people().await.context("signing up the demo's people")?;
+    tracing::info!(people = demo.members.len(), "demo: people ready");
+    demo.mint_all().await.context("minting the demo's NFTs")?;
+    tracing::info!(nfts = demo.nft_ids.len(), "demo: NFTs ready");
+    demo.trade().await.context("buying and bidding")?;
+    demo.collections().await.context("making collections")?;
+    demo.social().await.context("likes and bookmarks")?;
+    tracing::info!(seconds = started.elapsed().as_secs(), "demo: done");
+    Ok(demo.summary)
+}
+
+impl Demo {
+    /// Signs each person in, or up (with the code from the dev mailbox); fills their profile;
+    /// links their wallet with a signed message; funds the wallet.
+    async fn people(&mut self) -> anyhow::Result<()> {
+        for (index, person) in self.plan.people.iter().enumerate() {
+            let email = plan::email(person);
+            let token = match self.sign_in(&email).await? {
+                Some(token) => {
+                    self.summary.existing("users");
+                    token
+                }
+                None => {
+                    let registration = json!({
+                        "email": email, "fullName": person.full_name, "username": person.username,
+                        "password": plan::PASSWORD, "confirmPassword": plan::PASSWORD,
+                    });
+                    self.api.call(Method::POST, "/api/auth/register", None, Body::Json(registration)).await?;
+                    let token = self.verify(&email).await?;
+                    self.summary.created("users");
+                    token
+                }
+            };
+            let profile = self.api.get("/api/account/myprofile", Some(&token)).await?;
+            let user_id = profile["userId"].as_str().context("myprofile without userId")?.to_owned();
+            let filled = !profile["avatar"].as_str().unwrap_or_default().is_empty() && !profile["bio"].as_str().unwrap_or_default().is_empty();
+            if !filled {
+                let seed = 0xA5A5 + index as u64;
+                let fields = vec![("fullName", person.full_name.to_owned()), ("bio", person.bio.to_owned())];
+                let images = vec![("avatar", artwork::avatar(seed)), ("coverImage", artwork::cover(seed))];
+                self.api.call(Method::PUT, "/api/account/myprofile", Some(&token), Body::Multipart(fields, images)).await?;
+            }
+            self.summary.either("profiles", !filled);
+            let signer = &self.signers[index];
+            let address = signer.address();
+            let linked = profile["connectedWallet"]
+                .as_array()
+                .is_some_and(|wallets| wallets.iter().any(|w| w["walletAddress"].as_str().is_some_and(|a| a.eq_ignore_ascii_case(&address.to_string()))));
+            if !linked {
+                self.link_wallet(&token, signer).await?;
+            }
+            self.summary.either("wallets linked", !linked);
+            let funded = self.chain.fund(address).await?;
+            self.summary.either("wallets funded", funded);
+            self.members.push(Member { token, user_id, address });
+        }
+        Ok(())
+    }
+
+    /// Signs in with the demo password: the token, or `None` when no such account exists.
+    async fn sign_in(&self, email: &str) -> anyhow::Result<Option<String>> {
+        let body = Body::Json(json!({ "email": email, "password": plan::PASSWORD }));
+        match self.api.call(Method::POST, "/api/auth/login", None, body).await {
+            Ok(answer) => Ok(Some(answer["accessToken"].as_str().context("login without accessToken")?.to_owned())),
+            // Signed up but never verified (a run stopped there): login mailed a fresh code.
+            Err(err) if refused_with(&err, StatusCode::FORBIDDEN) => Ok(Some(self.verify(email).await?)),
+            Err(err) if refused_with(&err, StatusCode::UNAUTHORIZED) || refused_with(&err, StatusCode::NOT_FOUND) => Ok(None),
+            Err(err) => Err(err),
+        }
+    }
+
+    /// Verifies `email` with the newest code in the dev mailbox; answers the access token.
+    async fn verify(&self, email: &str) -> anyhow::Result<String> {
+        let mails = self.api.get(&format!("/api/dev/mailbox?to={}", encode(email)), None).await.context("reading the dev mailbox")?;
+        let code = mails.as_array().and_then(|m| m.iter().find_map(|mail| mail["code"].as_str())).context("no code in the dev mailbox")?;
+        let body = Body::Json(json!({ "email": email, "verificationCode": code }));
+        let verified = self.api.call(Method::POST, "/api/auth/verifyaccount", None, body).await?;
+        match verified["accessToken"].as_str() {
+            Some(token) => Ok(token.to_owned()),
+            // Already verified: sign in instead.
+            None => {
+                let body = Body::Json(json!({ "email": email, "password": plan::PASSWORD }));
+                let answer = self.api.call(Method::POST, "/api/auth/login", None, body).await?;
+                Ok(answer["accessToken"].as_str().context("login without accessToken")?.to_owned())
+            }
+        }
+    }
+
+    /// Links `signer`'s address with a Sign-In with Ethereum message, as the wallet dialog does.
+    async fn link_wallet(&self, token: &str, signer: &PrivateKeySigner) -> anyhow::Result<()> {
+        let nonce = self.api.get("/api/account/walletnonce", Some(token)).await?;
+        let nonce = nonce["nonce"].as_str().context("walletnonce without nonce")?;
+        let host = self.api.host()?;
+        let address = signer.address().to_checksum(None);
+        let issued = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let message = format!(
+            "{host} wants you to sign in with your Ethereum account:\n{address}\n\nLink this wallet to your marketplace account.\n\n\
+             URI: {}\nVersion: 1\nChain ID: {}\nNonce: {nonce}\nIssued At: {issued}",
+            self.api.base(),
+            self.chain_id
+        );
+        let signature = signer.sign_message_sync(message.as_bytes())?.to_string();
+        let body = json!({ "walletProvider": "Metamask", "walletAddress": address, "message": message, "signature": signature });
+        self.api.call(Method::PUT, "/api/account/connectwallet", Some(token), Body::Json(body)).await?;
+        Ok(())
+    }
+
+    /// Mints every planned NFT its creator has not made yet (found by title among their
+    /// created NFTs), uploading its artwork first and recording the mint after.
+    async fn mint_all(&mut self) -> anyhow::Result<()> {
+        let mut created: Vec<HashMap<String, String>> = Vec::new();
+        for member in &self.members {
+            let cards = self.api.all_pages(&format!("/api/nft/usercreatednft/{}", member.user_id), None).await?;
+            created.push(cards.iter().filter_map(|c| Some((c["title"].as_str()?.to_owned(), c["_id"].as_str()?.to_owned()))).collect());
+        }
+        for index in 0..self.plan.nfts.len() {
+            let nft = &self.plan.nfts[index];
+            if let Some(id) = created[nft.creator].get(&nft.title) {
+                self.nft_ids[index] = Some(id.clone());
+                self.summary.existing("nfts");
+                continue;
+            }
+            let id = self.mint(index).await.with_context(|| format!("minting {:?}", self.plan.nfts[index].title))?;
+            self.nft_ids[index] = Some(id);
+            self.summary.created("nfts");
+            if (index + 1) % 8 == 0 {
+                tracing::info!(minted = index + 1, of = self.plan.nfts.len(), "demo: minting");
+            }
+        }
+        Ok(())
+    }
+
+    async fn mint(&self, index: usize) -> anyhow::Result<String> {
+        let nft: &NftPlan = &self.plan.nfts[index];
+        let creator = &self.members[nft.creator];
+        let (style, seed) = (nft.style, nft.seed);
+        let art = tokio::task::spawn_blocking(move || artwork::nft_image(style, seed)).await?;
+        let properties: Vec<Value> = nft.properties.iter().map(|(key, value)| json!({ "key": key, "value": value })).collect();
+        let fields = vec![
+            ("title", nft.title.clone()),
+            ("description", nft.description.clone()),
+            ("nftCategory", nft.category.clone()),
+            ("properties", Value::Array(properties).to_string()),
+        ];
+        let uploaded = self.api.call(Method::POST, "/api/nft/ipfsupload", Some(&creator.token), Body::Multipart(fields, vec![("file", art)])).await?;
+        let uri = uploaded["metaData"].as_str().context("ipfsupload without metaData")?.to_owned();
+
+        // The contract's mint, with the sale as the create form sends it.
+        let (sale_type, price, base, end) = match &nft.sale {
+            Sale::NotForSale => (0u8, U256::ZERO, U256::ZERO, 0u64),
+            Sale::Fixed { price } => (1, wei(price)?, U256::ZERO, 0),
+            Sale::Auction { base, buy_now, hours } => (2, wei(buy_now)?, wei(base)?, self.chain.now().await? + hours * 3600),
+        };
+        let receivers: Vec<Address> = nft.royalties.iter().map(|(who, _)| self.members[*who].address).collect();
+        let shares: Vec<Uint<96, 2>> = nft.royalties.iter().map(|(_, bps)| Uint::from(*bps)).collect();
+        let call = self.chain.market.mint(uri.clone(), sale_type, receivers.clone(), shares, end, base, price).from(creator.address).into_transaction_request();
+        let receipt = self.chain.send(call, "mint").await?;
+
+        let royalty: Vec<Value> = nft
+            .royalties
+            .iter()
+            .zip(&receivers)
+            .map(|((_, bps), address)| json!({ "walletAddress": address.to_checksum(None), "percentage": f64::from(*bps) / 100.0 }))
+            .collect();
+        let (form_of_sale, fixed, start) = match &nft.sale {
+            Sale::NotForSale => ("NOT_FOR_SALE", "0".to_owned(), "0".to_owned()),
+            Sale::Fixed { price } => ("FIXEDPRICE", price.clone(), "0".to_owned()),
+            Sale::Auction { base, buy_now, .. } => ("AUCTION", buy_now.clone(), base.clone()),
+        };
+        let fields = vec![
+            ("formOfSale", form_of_sale.to_owned()),
+            ("saleCoin", "1".to_owned()),
+            ("mintNft", "true".to_owned()),
+            ("metaData", uri),
+            ("mintResponse", serde_json::to_string(&receipt)?),
+            ("nftCategory", nft.category.clone()),
+            ("fixedPrice", fixed),
+            ("auctionStartPrice", start),
+            ("auctionEndHours", (end * 1000).to_string()),
+            ("royalty", Value::Array(royalty).to_string()),
+            ("transactionHash", format!("{:#x}", receipt.transaction_hash)),
+        ];
+        let card = self.api.call(Method::POST, "/api/nft/generation", Some(&creator.token), Body::Form(fields)).await?;
+        Ok(card["_id"].as_str().context("generation answered no NFT")?.to_owned())
+    }
+
+    fn id(&self, index: usize) -> anyhow::Result<&str> {
+        self.nft_ids[index].as_deref().context("an NFT of the plan was not minted")
+    }
+
+    /// Purchases and bids: each done only while the NFT shows it has not happened yet (still
+    /// its creator's for a purchase, no top bid for an auction's bids).
+    async fn trade(&mut self) -> anyhow::Result<()> {
+        for index in 0..self.plan.nfts.len() {
+            let id = self.id(index)?.to_owned();
+            let card = self.api.get(&format!("/api/nft/detail/{id}"), None).await?;
+            let token_id = U256::from_str_radix(card["nftTokenId"].as_str().context("nftTokenId")?, 10)?;
+            let nft = &self.plan.nfts[index];
+            let creator = &self.members[nft.creator];
+            let owned_by_creator = card["ownerAddress"].as_str().is_some_and(|o| o.eq_ignore_ascii_case(&creator.address.to_string()));
+            if let Some(buyer) = nft.buyer {
+                let open = owned_by_creator && card["formOfSale"] == "FIXEDPRICE";
+                if open {
+                    let buyer = &self.members[buyer];
+                    let price = U256::from_str_radix(card["fixedPriceWei"].as_str().context("fixedPriceWei")?, 10)?;
+                    let call = self.chain.market.buyToken(token_id).from(buyer.address).value(price).into_transaction_request();
+                    let receipt = self.chain.send(call, "buyToken").await?;
+                    let fields = vec![
+                        ("formOfSale", "FIXEDPRICE".to_owned()),
+                        ("nftid", id.clone()),
+                        ("saleQuantity", "1".to_owned()),
+                        ("transactionHash", format!("{:#x}", receipt.transaction_hash)),
+                    ];
+                    self.api.call(Method::POST, "/api/nft/fixedsale/purchase", Some(&buyer.token), Body::Form(fields)).await?;
+                }
+                self.summary.either("purchases", open);
+            }
+            if !nft.bids.is_empty() {
+                let untouched = card["highestBid"].as_str().is_none_or(|b| b == "0")
+                    && card["currentAuction"]["auctionEnded"] == false
+                    && owned_by_creator;
+                for (bidder, amount) in &nft.bids {
+                    if untouched {
+                        let bidder = &self.members[*bidder];
+                        let call = self.chain.market.bid(token_id).from(bidder.address).value(wei(amount)?).into_transaction_request();
+                        let receipt = self.chain.send(call, "bid").await?;
+                        let fields = vec![
+                            ("formOfSale", "AUCTION".to_owned()),
+                            ("nftid", id.clone()),
+                            ("bidAmount", amount.clone()),
+                            ("transactionHash", format!("{:#x}", receipt.transaction_hash)),
+                        ];
+                        self.api.call(Method::POST, "/api/nft/auction/placebid", Some(&bidder.token), Body::Form(fields)).await?;
+                    }
+                    self.summary.either("bids", untouched);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Each person's collection (found by title among theirs), with its NFTs they still own.
+    async fn collections(&mut self) -> anyhow::Result<()> {
+        let mut ids = Vec::new();
+        for collection in &self.plan.collections {
+            let member = &self.members[collection.creator];
+            let mine = self.api.all_pages("/api/collection", Some(&member.token)).await?;
+            let id = match mine.iter().find(|c| c["title"] == collection.title.as_str()).and_then(|c| c["_id"].as_str()) {
+                Some(id) => {
+                    self.summary.existing("collections");
+                    id.to_owned()
+                }
+                None => {
+                    let image = artwork::collection_image(collection.seed);
+                    let body = Body::Multipart(vec![("title", collection.title.clone())], vec![("image", image)]);
+                    let created = self.api.call(Method::POST, "/api/collection", Some(&member.token), body).await?;
+                    self.summary.created("collections");
+                    created["_id"].as_str().context("the new collection has no _id")?.to_owned()
+                }
+            };
+            let members = self.api.all_pages(&format!("/api/nft/browsebycollection/{id}"), None).await?;
+            let present: Vec<&str> = members.iter().filter_map(|c| c["_id"].as_str()).collect();
+            let mut missing = Vec::new();
+            for &nft in &collection.nfts {
+                let nft_id = self.nft_ids[nft].as_deref().context("an NFT of the plan was not minted")?;
+                let is_new = !present.contains(&nft_id);
+                if is_new {
+                    missing.push(json!({ "nftId": nft_id }));
+                }
+                self.summary.either("collection items", is_new);
+            }
+            if !missing.is_empty() {
+                let path = format!("/api/collection/nft/{id}");
+                self.api.call(Method::PUT, &path, Some(&member.token), Body::Json(Value::Array(missing))).await?;
+            }
+            ids.push(id);
+        }
+        self.collection_ids = ids;
+        Ok(())
+    }
+
+    /// Likes and bookmarks of NFTs, likes of collections: each toggled only while the viewer's
+    /// flag says it is off (a toggle is not idempotent, the flag makes it so).
+    async fn social(&mut self) -> anyhow::Result<()> {
+        let mut wanted: BTreeMap<(usize, usize), (bool, bool)> = BTreeMap::new();
+        for &(person, nft) in &self.plan.likes {
+            wanted.entry((person, nft)).or_default().0 = true;
+        }
+        for &(person, nft) in &self.plan.bookmarks {
+            wanted.entry((person, nft)).or_default().1 = true;
+        }
+        for ((person, nft), (like, bookmark)) in wanted {
+            let token = &self.members[person].token;
+            let id = self.nft_ids[nft].as_deref().context("an NFT of the plan was not minted")?;
+            let card = self.api.get(&format!("/api/nft/detail/{id}"), Some(token)).await?;
+            if like {
+                let missing = card["isLiked"] != true;
+                if missing {
+                    self.api.call(Method::PUT, &format!("/api/nft/like/{id}"), Some(token), Body::Empty).await?;
+                }
+                self.summary.either("likes", missing);
+            }
+            if bookmark {
+                let missing = card["isBookmarked"] != true;
+                if missing {
+                    self.api.call(Method::PUT, &format!("/api/nft/bookmark/{id}"), Some(token), Body::Empty).await?;
+                }
+                self.summary.either("bookmarks", missing);
+            }
+        }
+        for &(person, collection) in &self.plan.collection_likes {
+            let token = &self.members[person].token;
+            let id = &self.collection_ids[collection];
+            let card = self.api.get(&format!("/api/collection/browsebyid/{id}"), Some(token)).await?;
+            let missing = card["isLiked"] != true;
+            if missing {
+                self.api.call(Method::PUT, &format!("/api/collection/like/{id}"), Some(token), Body::Empty).await?;
+            }
+            self.summary.either("collection likes", missing);
+        }
+        Ok(())
+    }
+}
