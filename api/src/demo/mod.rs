@@ -468,7 +468,7 @@ impl Demo {
                     created["_id"].as_str().context("the new collection has no _id")?.to_owned()
                 }
             };
-            let members = self.api.all_pages(&format!("/api/nft/browsebycollection/{id}"), None).await?;
+            let members = self.api.all_pages(&format!("/api/nft/browsebycollection/{id}?formOfSale=ALL"), None).await?;
             let present: Vec<&str> = members.iter().filter_map(|c| c["_id"].as_str()).collect();
             let mut missing = Vec::new();
             for &nft in &collection.nfts {

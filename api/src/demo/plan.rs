@@ -169,6 +169,16 @@ fn mix(a: usize, b: usize) -> u64 {
     z ^ (z >> 32)
 }
 
+/// An artwork's seed from the names it belongs to (FNV-1a, then mixed): the picture follows
+/// the title, so two NFTs of one style never share their colours by accident of numbering.
+fn seed_of(parts: &[&str]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for byte in parts.join("/").bytes() {
+        hash = (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+    }
+    mix(hash as usize, parts.len())
+}
+
 /// MATIC with two decimals, from hundredths.
 fn matic(hundredths: u64) -> String {
     let text = format!("{}.{:02}", hundredths / 100, hundredths % 100);
@@ -192,6 +202,7 @@ impl Plan {
                 let pick = mix(u, k) as usize;
                 let title = format!("{} {}", adjectives[(pick + k) % adjectives.len()], nouns[(pick / 7 + u + k) % nouns.len()]);
                 let title = if k >= 8 { format!("{title} #{}", k / 8 + 1) } else { title };
+                let seed = seed_of(&[PEOPLE[u].username, &title]);
                 let (key, values) = TRAITS[words];
                 let properties = vec![(key.to_owned(), values[pick % values.len()].to_owned()), ("Edition".to_owned(), format!("{} of 1", k + 1))];
                 let price = 5 + mix(k, u) % 240; // 0.05 to 2.45 MATIC
@@ -228,7 +239,7 @@ impl Plan {
                     sale,
                     bids,
                     buyer,
-                    seed: mix(u + 1000, k),
+                    seed,
                 });
             }
         }
@@ -239,7 +250,7 @@ impl Plan {
                 creator: u,
                 title: format!("{} {}", PEOPLE[u].full_name.split(' ').next().unwrap_or_default(), collection_names[u % collection_names.len()]),
                 nfts: nfts.iter().enumerate().filter(|(_, n)| n.creator == u && n.buyer.is_none()).map(|(i, _)| i).take(4).collect(),
-                seed: mix(u + 2000, 0),
+                seed: seed_of(&[PEOPLE[u].username, "collection"]),
             })
             .collect();
         let mut likes = Vec::new();
