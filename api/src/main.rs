@@ -108,7 +108,10 @@ async fn main() -> ExitCode {
                 eprintln!("error: {err:#}");
                 return ExitCode::FAILURE;
             }
-            let demo = !empty && !cli.config.data_dir.join("events.db").exists() && cli.config.database_url.is_none();
+            // A fresh data directory, or one whose demo was interrupted (it resumes: every step
+            // is skipped when already there).
+            let fresh_dir = !cli.config.data_dir.join("events.db").exists() && cli.config.database_url.is_none();
+            let demo = !empty && (fresh_dir || cli.config.data_dir.join(DEMO_PENDING).exists());
             run(cli.config, true, demo).await
         }
         Command::Demo { api_url, users, nfts_per_user } => {
@@ -130,6 +133,9 @@ async fn main() -> ExitCode {
         }
     }
 }
+
+/// In the data directory while `dev`'s demo has not finished: the next `dev` runs it again.
+const DEMO_PENDING: &str = "demo-pending";
 
 /// `--fresh`: removes the data directory (only a directory that looks like ours).
 fn start_over(config: &Config) -> anyhow::Result<()> {
@@ -316,12 +322,19 @@ async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<ExitCode
     let server = tokio::spawn(async move { server.await });
     if demo && let Some(rpc_url) = rpc_url.clone() {
         let options = api::demo::Options { api_url: format!("http://{}", config.listen), rpc_url, size: api::demo::plan::Size::FULL };
+        let pending = config.data_dir.join(DEMO_PENDING);
         tokio::spawn(async move {
             tracing::info!("demo: filling the fresh market with demo data (`dev --empty` leaves it empty)");
+            if let Err(err) = std::fs::write(&pending, b"") {
+                tracing::warn!(%err, "demo: cannot mark the demo as pending; an interrupted demo will not resume");
+            }
             let started = std::time::Instant::now();
             match api::demo::run(&options).await {
-                Ok(summary) => tracing::info!("demo data ready in {:.0} s: {summary}", started.elapsed().as_secs_f64()),
-                Err(err) => tracing::error!("demo data failed: {err:#}"),
+                Ok(summary) => {
+                    let _ = std::fs::remove_file(&pending);
+                    tracing::info!("demo data ready in {:.0} s: {summary}", started.elapsed().as_secs_f64());
+                }
+                Err(err) => tracing::error!("demo data failed (the next `dev` tries again): {err:#}"),
             }
         });
     }

@@ -1,9 +1,12 @@
 // Screenshots of every shell screen in both themes at phone (390 px) and desktop (1440 px) widths.
 //   npm run build && node scripts/screenshots.mjs [--no-api] [--only=name1,name2] [--themes=dark] [--widths=390] [--lang=ta] [--console] [--port=4173]
+//   node scripts/screenshots.mjs --base=http://127.0.0.1:8080 [--as=ada_lumen@demo.example.com:demo-market-2024] [--only=…]
 // Serves dist/ with `vite preview`, drives /usr/bin/chromium with playwright-core and writes PNGs
 // to screenshots/ (git-ignored). By default the API is answered by the sample responses below
 // (this is a test tool: the shipped app has no sample data); --no-api leaves every /api call
-// failing, to check that the app degrades gracefully.
+// failing, to check that the app degrades gracefully. --base shoots a running server instead
+// (e.g. `marketplace dev` on its demo data): nothing is faked, signed-in screens sign in as
+// --as (a demo person by default), and sample ids in paths become real ones.
 import { spawn } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -19,6 +22,10 @@ const themes = args.find((a) => a.startsWith('--themes='))?.slice(9).split(',') 
 const widths = (args.find((a) => a.startsWith('--widths='))?.slice(9).split(',') ?? ['390', '1440']).map(Number)
 const lang = args.find((a) => a.startsWith('--lang='))?.slice(7)
 const PORT = Number(args.find((a) => a.startsWith('--port='))?.slice(7) ?? 4173)
+/** A running server to shoot as it is (its real data), instead of dist/ with sample answers. */
+const realBase = args.find((a) => a.startsWith('--base='))?.slice(7).replace(/\/$/, '')
+const signInAs = args.find((a) => a.startsWith('--as='))?.slice(5) ?? 'ada_lumen@demo.example.com:demo-market-2024'
+const base = realBase ?? `http://127.0.0.1:${PORT}`
 
 const art = (a, b) =>
   'data:image/svg+xml;utf8,' +
@@ -211,6 +218,25 @@ const screens = [
   ['avatar-menu', '/', true, async (page, width) => width >= 600 && page.click('[data-testid="avatar-menu"]', { force: true })],
 ].filter(([name]) => !only || only.includes(name))
 
+/** On a real server: a signed-in session for --as, and real ids for the sample ones in paths. */
+async function realSession() {
+  const call = async (path, init) => {
+    const response = await fetch(`${realBase}${path}`, init)
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`)
+    return (await response.json()).body
+  }
+  const [email, ...password] = signInAs.split(':')
+  const { accessToken } = await call('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: password.join(':') }) })
+  const me = await call('/api/account/myprofile', { headers: { authorization: `Bearer ${accessToken}` } })
+  const collection = (await call('/api/collection/browse?limit=1')).data[0]
+  const someoneElse = (await call('/api/trendingcreators?type=SELLER')).data.find((u) => (u.userId ?? u._id) !== me.userId)
+  const nft = (await call('/api/nft/explore/?formOfSale=FIXEDPRICE&limit=1')).data[0]
+  const auction = (await call('/api/nft/explore/?formOfSale=AUCTION&limit=1')).data[0]
+  const ids = { c1: collection?._id, u2: someoneElse?.userId ?? someoneElse?._id, f1: nft?._id, a0: auction?._id }
+  const realPath = (path) => path.replace(/\/(c1|u2|f1|a0)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
+  return { token: accessToken, profile: me, realPath }
+}
+
 async function waitForServer(url, tries = 60) {
   for (let i = 0; i < tries; i += 1) {
     try {
@@ -222,10 +248,12 @@ async function waitForServer(url, tries = 60) {
   throw new Error(`server at ${url} did not start`)
 }
 
-const server = spawn(join(root, 'node_modules', '.bin', 'vite'), ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { cwd: root, stdio: 'ignore' })
+const server = realBase ? null : spawn(join(root, 'node_modules', '.bin', 'vite'), ['preview', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'], { cwd: root, stdio: 'ignore' })
 let browser
 try {
-  await waitForServer(`http://127.0.0.1:${PORT}/`)
+  await waitForServer(`${base}/`)
+  const real = realBase ? await realSession() : null
+  const pathOf = (path) => (real ? real.realPath(path) : path)
   mkdirSync(outDir, { recursive: true })
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -243,40 +271,41 @@ try {
           ...(width < 600 ? { userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1', isMobile: true, hasTouch: true } : {}),
         })
         await context.addInitScript(
-          ([t, signed, p, lng]) => {
+          ([t, signed, p, lng, token]) => {
             localStorage.setItem('theme', t)
             if (lng) document.cookie = `i18next=${lng}; path=/`
             if (signed) {
-              document.cookie = 'secret=screenshot-token; path=/'
+              document.cookie = `secret=${token}; path=/`
               localStorage.setItem('userProfile', JSON.stringify(p))
             }
           },
-          [theme, signedIn, profile, lang],
+          [theme, signedIn, real?.profile ?? profile, lang, real?.token ?? 'screenshot-token'],
         )
         const page = await context.newPage()
         page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`))
         if (args.includes('--console')) page.on('console', (m) => m.type() === 'error' && console.error(`[console] ${m.text().slice(0, 300)}`))
-        await page.route('**/api/**', (route) => {
+        if (!real) await page.route('**/api/**', (route) => {
           const url = new URL(route.request().url())
           const answer = withApi ? (api[`${url.pathname}?${url.searchParams.get('formOfSale')}`] ?? api[url.pathname]) : undefined
           const body = typeof answer === 'function' ? answer(url) : answer
           if (body === undefined) return route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ statuscode: 404, body: null, message: 'Not found' }) })
           return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ statuscode: 200, body, message: '' }) })
         })
-        await page.goto(`http://127.0.0.1:${PORT}${group[0][1]}`)
+        await page.goto(`${base}${pathOf(group[0][1])}`)
         await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 15000 })
         for (const [name, path, , action] of group) {
           if (action) {
             // A fresh load, so no dialog or menu of the previous screen is left open.
-            await page.goto(`http://127.0.0.1:${PORT}${path}`)
+            await page.goto(`${base}${pathOf(path)}`)
             await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 15000 })
           } else {
             await page.evaluate((p) => {
               window.history.pushState({}, '', p)
               window.dispatchEvent(new PopStateEvent('popstate'))
-            }, path)
+            }, pathOf(path))
           }
-          await page.waitForTimeout(name === 'token-expiry' ? 400 : 900)
+          // A real server's images take longer than inline samples.
+          await page.waitForTimeout(name === 'token-expiry' ? 400 : real ? 2500 : 900)
           if (action) {
             await action(page, width)
             await page.waitForTimeout(700)
@@ -291,5 +320,5 @@ try {
   }
 } finally {
   await browser?.close()
-  server.kill()
+  server?.kill()
 }
