@@ -273,9 +273,10 @@ fn ridge(rng: &mut Rng, roughness: f32) -> impl Fn(f32) -> f32 + use<> {
 
 /// A landscape at dusk: a graded sky, a sun with its glow, hazy mountain ranges, a lake.
 fn landscape(rng: &mut Rng, width: u32, height: u32) -> RgbImage {
-    let warm = rng.range(0.0, 0.12);
-    let sky_top = hsv(rng.range(0.55, 0.72), 0.6, 0.35);
-    let sky_low = hsv(warm, 0.55, 1.0);
+    let warm = rng.range(-0.06, 0.12);
+    let cool = rng.range(0.58, 0.8);
+    let sky_top = hsv(cool, 0.7, 0.4);
+    let sky_low = hsv(warm, 0.75, 1.0);
     let sun = (rng.range(0.2, 0.8), rng.range(0.25, 0.45));
     let ranges: Vec<(f32, Box<dyn Fn(f32) -> f32>)> =
         (0..4).map(|i| (0.42 + i as f32 * 0.09, Box::new(ridge(rng, 0.05 + i as f32 * 0.01)) as Box<dyn Fn(f32) -> f32>)).collect();
@@ -296,8 +297,13 @@ fn landscape(rng: &mut Rng, width: u32, height: u32) -> RgbImage {
         }
         for (i, (base, line)) in ranges.iter().enumerate() {
             if v > base + line(u * aspect / 2.0) {
-                let depth = i as f32 / ranges.len() as f32;
-                color = mix(mix(sky_low, sky_top, 0.6), hsv(0.7, 0.5, 0.08), 0.35 + 0.65 * depth);
+                // Far ranges take the haze of the sky; near ones are deep and saturated.
+                let depth = (i + 1) as f32 / ranges.len() as f32;
+                let rock = hsv(cool + 0.05 * i as f32, 0.55 + 0.2 * depth, 0.5 - 0.38 * depth);
+                color = mix(mix(sky_low, sky_top, 0.45), rock, 0.3 + 0.7 * depth);
+                // Light on the ridge's edge, from the sun's side.
+                let rim = smoothstep(0.012, 0.0, v - base - line(u * aspect / 2.0));
+                color = mix(color, sky_low, rim * 0.5 * (1.0 - depth));
             }
         }
         if reflected {

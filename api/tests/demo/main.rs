@@ -11,7 +11,6 @@ use api::{
     routes::chain::ChainInfo,
 };
 use clap::Parser;
-use domain::EventStore;
 use indexer::{
     Indexer,
     test_utils::{TestChain, read_log, sqlite_store},
@@ -132,7 +131,7 @@ async fn the_demo_fills_the_market_once_and_the_read_models_agree_with_the_chain
 }
 
 #[tokio::test]
-async fn the_demo_refuses_a_server_without_a_chain_and_changes_nothing() {
+async fn an_unreachable_chain_stops_the_demo_before_it_changes_anything() {
     let stack = Stack::start().await;
     let options = Options { api_url: stack.url.clone(), rpc_url: "http://127.0.0.1:9".into(), size: SIZE };
 
