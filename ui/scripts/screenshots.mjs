@@ -228,11 +228,12 @@ async function realSession() {
   const [email, ...password] = signInAs.split(':')
   const { accessToken } = await call('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: password.join(':') }) })
   const me = await call('/api/account/myprofile', { headers: { authorization: `Bearer ${accessToken}` } })
-  const collection = (await call('/api/collection/browse?limit=1')).data[0]
-  const someoneElse = (await call('/api/trendingcreators?type=SELLER')).data.find((u) => (u.userId ?? u._id) !== me.userId)
+  const collection = (await call(`/api/collection/browse?userId=${me.userId}&limit=1`)).data[0] ?? (await call('/api/collection/browse?limit=1')).data[0]
+  const sellers = (await call('/api/trendingcreators?type=SELLER')).data.filter((u) => u.userId !== me.userId)
+  const someoneElse = sellers.find((u) => u.bio) ?? sellers[0]
   const nft = (await call('/api/nft/explore/?formOfSale=FIXEDPRICE&limit=1')).data[0]
   const auction = (await call('/api/nft/explore/?formOfSale=AUCTION&limit=1')).data[0]
-  const ids = { c1: collection?._id, u2: someoneElse?.userId ?? someoneElse?._id, f1: nft?._id, a0: auction?._id }
+  const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id }
   const realPath = (path) => path.replace(/\/(c1|u2|f1|a0)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
   return { token: accessToken, profile: me, realPath }
 }

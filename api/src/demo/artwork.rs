@@ -157,19 +157,26 @@ impl Palette {
 
 /// Renders an NFT image of `style` for `seed`: 1024 x 1024, JPEG (PNG for pixel art).
 pub fn nft_image(style: Style, seed: u64) -> Artwork {
-    let mut rng = Rng::new(seed, "nft");
-    let side = NFT_SIDE;
-    let image = match style {
-        Style::Paint => paint(&mut rng, side, side),
-        Style::Equalizer => equalizer(&mut rng, side),
-        Style::Landscape => landscape(&mut rng, side, side),
-        Style::Sprite => return png(&sprite(&mut rng, side), format!("sprite-{seed:x}.png")),
-        Style::Stripes => stripes(&mut rng, side),
-        Style::Card => card(&mut rng, side),
-        Style::Synthwave => synthwave(&mut rng, side),
-        Style::Truchet => truchet(&mut rng, side, side, 16),
-    };
-    jpeg(&image, format!("{style:?}-{seed:x}.jpg").to_lowercase())
+    let image = render(style, &mut Rng::new(seed, "nft"), NFT_SIDE);
+    match style {
+        // Flat colours and hard edges: lossless is smaller and exact.
+        Style::Sprite => png(&image, format!("sprite-{seed:x}.png")),
+        _ => jpeg(&image, format!("{style:?}-{seed:x}.jpg").to_lowercase()),
+    }
+}
+
+/// A square picture of `style`.
+fn render(style: Style, rng: &mut Rng, side: u32) -> RgbImage {
+    match style {
+        Style::Paint => paint(rng, side, side),
+        Style::Equalizer => equalizer(rng, side),
+        Style::Landscape => landscape(rng, side, side),
+        Style::Sprite => sprite(rng, side),
+        Style::Stripes => stripes(rng, side),
+        Style::Card => card(rng, side),
+        Style::Synthwave => synthwave(rng, side),
+        Style::Truchet => truchet(rng, side, side, side / 64),
+    }
 }
 
 /// A profile picture: a soft abstract portrait of colour, 512 x 512.
@@ -184,10 +191,9 @@ pub fn cover(seed: u64) -> Artwork {
     jpeg(&landscape(&mut rng, 1600, 400), format!("cover-{seed:x}.jpg"))
 }
 
-/// A collection's image: Truchet tiles in the collection's colours, 800 x 800.
-pub fn collection_image(seed: u64) -> Artwork {
-    let mut rng = Rng::new(seed, "collection");
-    jpeg(&truchet(&mut rng, 800, 800, 10), format!("collection-{seed:x}.jpg"))
+/// A collection's image, in the style of its creator's work, 800 x 800.
+pub fn collection_image(style: Style, seed: u64) -> Artwork {
+    jpeg(&render(style, &mut Rng::new(seed, "collection"), 800), format!("collection-{seed:x}.jpg"))
 }
 
 fn jpeg(image: &RgbImage, file_name: String) -> Artwork {

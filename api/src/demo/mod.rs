@@ -461,7 +461,7 @@ impl Demo {
                     id.to_owned()
                 }
                 None => {
-                    let image = artwork::collection_image(collection.seed);
+                    let image = artwork::collection_image(collection.style, collection.seed);
                     let body = Body::Multipart(vec![("title", collection.title.clone())], vec![("image", image)]);
                     let created = self.api.call(Method::POST, "/api/collection", Some(&member.token), body).await?;
                     self.summary.created("collections");

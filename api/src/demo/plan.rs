@@ -107,6 +107,8 @@ pub struct CollectionPlan {
     pub title: String,
     /// NFTs to add (still owned by the creator).
     pub nfts: Vec<usize>,
+    /// The style of its image (its creator's first NFT's).
+    pub style: Style,
     /// The seed of its image.
     pub seed: u64,
 }
@@ -244,11 +246,12 @@ impl Plan {
             }
         }
         // One collection per person, of the NFTs they keep (not the one they sell).
-        let collection_names = ["Selected Works", "Studio Sessions", "Field Notes", "Cartridge", "Motion", "The Vault", "Night Shift", "Toolbox"];
+        let collection_names = ["Selected Works", "Studio Sessions", "Field Notes", "Cartridge Club", "Motion Studies", "Vault", "Night Shift", "Toolbox"];
         let collections = (0..users)
             .map(|u| CollectionPlan {
                 creator: u,
-                title: format!("{} {}", PEOPLE[u].full_name.split(' ').next().unwrap_or_default(), collection_names[u % collection_names.len()]),
+                title: format!("{}'s {}", PEOPLE[u].full_name.split(' ').next().unwrap_or_default(), collection_names[u % collection_names.len()]),
+                style: nfts.iter().find(|n| n.creator == u).map_or(Style::Truchet, |n| n.style),
                 nfts: nfts.iter().enumerate().filter(|(_, n)| n.creator == u && n.buyer.is_none()).map(|(i, _)| i).take(4).collect(),
                 seed: seed_of(&[PEOPLE[u].username, "collection"]),
             })

@@ -91,7 +91,8 @@ export function ProfileTabs({ userId, own, defaultTab = 'collections' }: { userI
     <Box mt={{ base: '8', md: '10' }}>
       <Tabs.Root value={tab} onValueChange={(e) => select(e.value)} variant="line" colorPalette="brand" lazyMount unmountOnExit>
         <Box overflowX="auto" mb="6" css={{ scrollbarWidth: 'none' }}>
-          <Tabs.List minW="max-content">
+          {/* On a phone the five tabs wrap onto two rows: scrolled, the last ones hid off-screen. */}
+          <Tabs.List minW={{ base: 'auto', md: 'max-content' }} flexWrap={{ base: 'wrap', md: 'nowrap' }}>
             {PROFILE_TABS.map((key) => (
               <Tabs.Trigger key={key} value={key} data-testid={`tab-${key}`}>
                 {t(`profileTabs.tabs.${key}`)}
