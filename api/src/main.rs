@@ -45,12 +45,12 @@ enum Command {
         /// The running server (default: http:// + LISTEN_ADDR).
         #[arg(long, env = "DEMO_API_URL")]
         api_url: Option<String>,
-        /// How many people (3 to 8).
-        #[arg(long, default_value_t = api::demo::plan::Size::FULL.users)]
-        users: usize,
-        /// How many NFTs each person creates.
-        #[arg(long, default_value_t = api::demo::plan::Size::FULL.nfts_per_user)]
-        nfts_per_user: usize,
+        /// How many people (3 to 8: each bid needs an owner and two others).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(3..=8))]
+        users: u64,
+        /// How many NFTs each person creates (1 to 100; 8 gives each of them every kind of sale).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=100))]
+        nfts_per_user: u64,
     },
     /// Rebuild every read table from the event log into a new generation, print its checksum,
     /// and publish it: running servers switch to it without a restart.
@@ -115,7 +115,8 @@ async fn main() -> ExitCode {
             run(cli.config, true, demo).await
         }
         Command::Demo { api_url, users, nfts_per_user } => {
-            demo(cli.config, api_url, api::demo::plan::Size { users, nfts_per_user }).await
+            let size = api::demo::plan::Size { users: users as usize, nfts_per_user: nfts_per_user as usize };
+            demo(cli.config, api_url, size).await
         }
         Command::Replay => replay(cli.config).await,
         Command::Verify => verify(cli.config).await,

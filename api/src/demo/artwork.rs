@@ -185,10 +185,15 @@ pub fn avatar(seed: u64) -> Artwork {
     jpeg(&paint(&mut rng, 512, 512), format!("avatar-{seed:x}.jpg"))
 }
 
-/// A profile cover: a wide landscape, 1600 x 400.
+/// A profile cover, 1600 x 400: a landscape, a paint field or tiles, by the seed.
 pub fn cover(seed: u64) -> Artwork {
     let mut rng = Rng::new(seed, "cover");
-    jpeg(&landscape(&mut rng, 1600, 400), format!("cover-{seed:x}.jpg"))
+    let image = match seed % 3 {
+        0 => landscape(&mut rng, 1600, 400),
+        1 => paint(&mut rng, 1600, 400),
+        _ => truchet(&mut rng, 1600, 400, 24),
+    };
+    jpeg(&image, format!("cover-{seed:x}.jpg"))
 }
 
 /// A collection's image, in the style of its creator's work, 800 x 800.

@@ -180,6 +180,10 @@ struct Demo {
 
 /// Runs the demo against the server at `options.api_url`; answers what it created.
 pub async fn run(options: &Options) -> anyhow::Result<Summary> {
+    let Size { users, nfts_per_user } = options.size;
+    if !(3..=plan::PEOPLE.len()).contains(&users) || nfts_per_user == 0 {
+        bail!("a demo needs 3 to {} people and at least one NFT each (asked: {users} and {nfts_per_user})", plan::PEOPLE.len());
+    }
     let started = std::time::Instant::now();
     let api = Api::new(&options.api_url)?;
     api.wait_until_up(Duration::from_secs(60)).await?;

@@ -140,3 +140,23 @@ async fn an_unreachable_chain_stops_the_demo_before_it_changes_anything() {
     assert!(format!("{error:#}").contains("127.0.0.1:9"), "{error:#}");
     assert_eq!(read_log(stack.state.store.as_ref()).await.iter().filter(|e| e.event_type == "UserRegistered").count(), 0);
 }
+
+#[test]
+fn the_command_refuses_a_market_too_small_for_its_bids() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_marketplace"))
+        .args(["--data-dir", "/nonexistent", "demo", "--users", "2"])
+        .output()
+        .expect("run marketplace");
+
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("3..=8"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[tokio::test]
+async fn the_library_refuses_a_plan_without_nfts_before_calling_anything() {
+    let options = Options { api_url: "http://127.0.0.1:9".into(), rpc_url: "http://127.0.0.1:9".into(), size: Size { users: 3, nfts_per_user: 0 } };
+
+    let error = api::demo::run(&options).await.err().expect("a plan without NFTs is refused");
+
+    assert!(format!("{error:#}").contains("at least one NFT"), "{error:#}");
+}
