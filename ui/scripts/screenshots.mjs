@@ -230,7 +230,7 @@ async function realSession() {
   const me = await call('/api/account/myprofile', { headers: { authorization: `Bearer ${accessToken}` } })
   const collection = (await call(`/api/collection/browse?userId=${me.userId}&limit=1`)).data[0] ?? (await call('/api/collection/browse?limit=1')).data[0]
   const sellers = (await call('/api/trendingcreators?type=SELLER')).data.filter((u) => u.userId !== me.userId)
-  const someoneElse = sellers.find((u) => u.bio) ?? sellers[0]
+  const someoneElse = sellers.find((u) => u.info && u.coverImage) ?? sellers[0]
   const nft = (await call('/api/nft/explore/?formOfSale=FIXEDPRICE&limit=1')).data[0]
   const auction = (await call('/api/nft/explore/?formOfSale=AUCTION&limit=1')).data[0]
   const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id }
