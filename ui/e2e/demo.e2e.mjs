@@ -15,7 +15,7 @@ const DEMO_USERNAMES = ['ada_lumen', 'kofi_waves', 'mira_frames', 'pixel_olek', 
 /** The full demo mints 64 NFTs and sells 8 of them. */
 const DEMO_NFTS = 64
 const DEMO_SALES = 8
-const DEMO_TIMEOUT_MS = Number(process.env.E2E_DEMO_TIMEOUT_MS ?? 600000)
+const DEMO_TIMEOUT_MS = Number(process.env.E2E_DEMO_TIMEOUT_MS ?? 1200000)
 
 let browser
 let page
