@@ -242,11 +242,12 @@ fn equalizer(rng: &mut Rng, side: u32) -> RgbImage {
     let bars = 48 + rng.below(48);
     let lengths: Vec<f32> = {
         let (a, b, c) = (rng.range(1.0, 4.0), rng.range(3.0, 9.0), rng.unit() * TAU);
-        (0..bars).map(|i| {
-            let t = i as f32 / bars as f32 * TAU;
-            0.12 + 0.16 * (0.5 + 0.5 * (a * t + c).sin()) * (0.6 + 0.4 * (b * t).cos().abs()) + 0.06 * rng.unit()
-        })
-        .collect()
+        (0..bars)
+            .map(|i| {
+                let t = i as f32 / bars as f32 * TAU;
+                0.12 + 0.16 * (0.5 + 0.5 * (a * t + c).sin()) * (0.6 + 0.4 * (b * t).cos().abs()) + 0.06 * rng.unit()
+            })
+            .collect()
     };
     let inner = rng.range(0.16, 0.22);
     let ground = palette.color(2, 0.5, 0.12);
@@ -289,8 +290,8 @@ fn landscape(rng: &mut Rng, width: u32, height: u32) -> RgbImage {
     let sky_top = hsv(cool, 0.7, 0.4);
     let sky_low = hsv(warm, 0.75, 1.0);
     let sun = (rng.range(0.2, 0.8), rng.range(0.25, 0.45));
-    let ranges: Vec<(f32, Box<dyn Fn(f32) -> f32>)> =
-        (0..4).map(|i| (0.42 + i as f32 * 0.09, Box::new(ridge(rng, 0.05 + i as f32 * 0.01)) as Box<dyn Fn(f32) -> f32>)).collect();
+    // Each range: the height of its base and its ridge line.
+    let ranges: Vec<(f32, _)> = (0..4).map(|i| (0.42 + i as f32 * 0.09, ridge(rng, 0.05 + i as f32 * 0.01))).collect();
     let lake = rng.range(0.8, 0.9);
     let aspect = width as f32 / height as f32;
     let (w, h) = (width as f32, height as f32);
@@ -338,7 +339,13 @@ fn sprite(rng: &mut Rng, side: u32) -> RgbImage {
     for row in grid.iter_mut().take(SPRITE - 1).skip(1) {
         for col in 1..SPRITE / 2 {
             let fill = rng.unit();
-            let value = if fill < 0.45 { 1 } else if fill < 0.6 { 2 } else { 0 };
+            let value = if fill < 0.45 {
+                1
+            } else if fill < 0.6 {
+                2
+            } else {
+                0
+            };
             row[col] = value;
             row[SPRITE - 1 - col] = value;
         }
@@ -429,7 +436,11 @@ fn card(rng: &mut Rng, side: u32) -> RgbImage {
         let (qx, qy) = ((cx - 0.28).max(0.0), (cy - 0.38).max(0.0));
         let outside = (qx * qx + qy * qy).sqrt() - 0.04;
         if outside < 0.0 {
-            color = if outside > -0.02 { scale(gold, 0.75 + 0.25 * ((u + v) * 40.0).sin()) } else { mix(palette.color(1, 0.5, 0.35), palette.color(1, 0.6, 0.15), v) };
+            color = if outside > -0.02 {
+                scale(gold, 0.75 + 0.25 * ((u + v) * 40.0).sin())
+            } else {
+                mix(palette.color(1, 0.5, 0.35), palette.color(1, 0.6, 0.15), v)
+            };
             // The gem: a polygon of `facets` sides, each facet lit by its angle.
             let (gx, gy) = (u - 0.5, v - 0.47);
             let r = (gx * gx + gy * gy).sqrt();
@@ -515,7 +526,8 @@ mod tests {
 
     #[test]
     fn every_style_is_deterministic_and_differs_by_seed() {
-        for style in [Style::Paint, Style::Equalizer, Style::Landscape, Style::Sprite, Style::Stripes, Style::Card, Style::Synthwave, Style::Truchet]
+        for style in
+            [Style::Paint, Style::Equalizer, Style::Landscape, Style::Sprite, Style::Stripes, Style::Card, Style::Synthwave, Style::Truchet]
         {
             let (a, b, c) = (nft_image(style, 7), nft_image(style, 7), nft_image(style, 8));
             assert_eq!(a.bytes, b.bytes, "{style:?} is not deterministic");

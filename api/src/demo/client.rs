@@ -98,8 +98,7 @@ impl Api {
                     form = form.text(*name, value.clone());
                 }
                 for (name, art) in files {
-                    let part =
-                        multipart::Part::bytes(art.bytes.clone()).file_name(art.file_name.clone()).mime_str(art.content_type)?;
+                    let part = multipart::Part::bytes(art.bytes.clone()).file_name(art.file_name.clone()).mime_str(art.content_type)?;
                     form = form.part(*name, part);
                 }
                 request.multipart(form)

@@ -211,7 +211,8 @@ pub async fn run(options: &Options) -> anyhow::Result<Summary> {
         bail!("{} is chain {rpc_chain}, the server's is {chain_id}", options.rpc_url);
     }
     let nft_ids = vec![None; plan.nfts.len()];
-    let mut demo = Demo { api, chain, signers, chain_id, plan, members: Vec::new(), nft_ids, collection_ids: Vec::new(), summary: Summary::default() };
+    let mut demo =
+        Demo { api, chain, signers, chain_id, plan, members: Vec::new(), nft_ids, collection_ids: Vec::new(), summary: Summary::default() };
     demo.people().await.context("signing up the demo's people")?;
     tracing::info!(people = demo.members.len(), "demo: people ready");
     demo.mint_all().await.context("minting the demo's NFTs")?;
@@ -247,7 +248,8 @@ impl Demo {
             };
             let profile = self.api.get("/api/account/myprofile", Some(&token)).await?;
             let user_id = profile["userId"].as_str().context("myprofile without userId")?.to_owned();
-            let filled = !profile["avatar"].as_str().unwrap_or_default().is_empty() && !profile["bio"].as_str().unwrap_or_default().is_empty();
+            let filled =
+                !profile["avatar"].as_str().unwrap_or_default().is_empty() && !profile["bio"].as_str().unwrap_or_default().is_empty();
             if !filled {
                 let seed = 0xA5A5 + index as u64;
                 let fields = vec![("fullName", person.full_name.to_owned()), ("bio", person.bio.to_owned())];
@@ -257,9 +259,9 @@ impl Demo {
             self.summary.either("profiles", !filled);
             let signer = &self.signers[index];
             let address = signer.address();
-            let linked = profile["connectedWallet"]
-                .as_array()
-                .is_some_and(|wallets| wallets.iter().any(|w| w["walletAddress"].as_str().is_some_and(|a| a.eq_ignore_ascii_case(&address.to_string()))));
+            let linked = profile["connectedWallet"].as_array().is_some_and(|wallets| {
+                wallets.iter().any(|w| w["walletAddress"].as_str().is_some_and(|a| a.eq_ignore_ascii_case(&address.to_string())))
+            });
             if !linked {
                 self.link_wallet(&token, signer).await?;
             }
@@ -356,7 +358,8 @@ impl Demo {
             ("nftCategory", nft.category.clone()),
             ("properties", Value::Array(properties).to_string()),
         ];
-        let uploaded = self.api.call(Method::POST, "/api/nft/ipfsupload", Some(&creator.token), Body::Multipart(fields, vec![("file", art)])).await?;
+        let uploaded =
+            self.api.call(Method::POST, "/api/nft/ipfsupload", Some(&creator.token), Body::Multipart(fields, vec![("file", art)])).await?;
         let uri = uploaded["metaData"].as_str().context("ipfsupload without metaData")?.to_owned();
 
         // The contract's mint, with the sale as the create form sends it.
@@ -367,7 +370,12 @@ impl Demo {
         };
         let receivers: Vec<Address> = nft.royalties.iter().map(|(who, _)| self.members[*who].address).collect();
         let shares: Vec<Uint<96, 2>> = nft.royalties.iter().map(|(_, bps)| Uint::from(*bps)).collect();
-        let call = self.chain.market.mint(uri.clone(), sale_type, receivers.clone(), shares, end, base, price).from(creator.address).into_transaction_request();
+        let call = self
+            .chain
+            .market
+            .mint(uri.clone(), sale_type, receivers.clone(), shares, end, base, price)
+            .from(creator.address)
+            .into_transaction_request();
         let receipt = self.chain.send(call, "mint").await?;
 
         let royalty: Vec<Value> = nft

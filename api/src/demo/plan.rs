@@ -31,11 +31,23 @@ pub struct Person {
 
 /// The people: index `i` signs with the dev mnemonic's account [`FIRST_ACCOUNT`] + `i`.
 pub const PEOPLE: [Person; 8] = [
-    Person { username: "ada_lumen", full_name: "Ada Lumen", bio: "Generative painter. I grow colour fields from a handful of numbers and keep the happy accidents." },
-    Person { username: "kofi_waves", full_name: "Kofi Mensah", bio: "Producer and sound designer from Accra. Every piece here started as a loop." },
+    Person {
+        username: "ada_lumen",
+        full_name: "Ada Lumen",
+        bio: "Generative painter. I grow colour fields from a handful of numbers and keep the happy accidents.",
+    },
+    Person {
+        username: "kofi_waves",
+        full_name: "Kofi Mensah",
+        bio: "Producer and sound designer from Accra. Every piece here started as a loop.",
+    },
     Person { username: "mira_frames", full_name: "Mira Sato", bio: "Landscape photographer chasing the last ten minutes of light." },
     Person { username: "pixel_olek", full_name: "Olek Nowak", bio: "Pixel artist and retro game tinkerer. 16 colours is plenty." },
-    Person { username: "lucia_sprint", full_name: "Lucía Ferreira", bio: "Ex-sprinter, now drawing speed. Sports posters and motion studies." },
+    Person {
+        username: "lucia_sprint",
+        full_name: "Lucía Ferreira",
+        bio: "Ex-sprinter, now drawing speed. Sports posters and motion studies.",
+    },
     Person { username: "ravi_vault", full_name: "Ravi Iyer", bio: "Collector of shiny things. I cut digital gems and trade cards." },
     Person { username: "noor_grid", full_name: "Noor Haddad", bio: "Building neon worlds one grid line at a time." },
     Person { username: "tomas_tiles", full_name: "Tomás Reyes", bio: "Patterns, tools and tiles. Some of these unlock things." },
@@ -131,14 +143,38 @@ pub struct Plan {
 
 /// Words for titles, by style (in [`Style`]'s order): (adjectives, nouns).
 const WORDS: [(&[&str], &[&str]); 8] = [
-    (&["Quiet", "Molten", "Tidal", "Velvet", "Hollow", "Bright", "Drifting", "Silent"], &["Meridian", "Bloom", "Orchard", "Reverie", "Garden", "Ember", "Lagoon", "Echo"]),
-    (&["Deep", "Late", "Golden", "Broken", "Analog", "Warm", "Lunar", "Loose"], &["Groove", "Bassline", "Chorus", "Cadence", "Tape", "Refrain", "Anthem", "Tempo"]),
-    (&["Last", "Northern", "Amber", "Misty", "Still", "Far", "Low", "Pale"], &["Ridge", "Harbour", "Valley", "Light", "Shore", "Summit", "Fjord", "Horizon"]),
-    (&["Tiny", "Brave", "Lost", "Hyper", "Turbo", "Sleepy", "Lucky", "Rogue"], &["Invader", "Knight", "Slime", "Pilot", "Golem", "Sprite", "Wizard", "Runner"]),
-    (&["Final", "Fast", "Clean", "Full", "Long", "Wild", "Home", "Open"], &["Lap", "Sprint", "Goal", "Serve", "Stride", "Pitch", "Relay", "Finish"]),
-    (&["Rare", "Cut", "Royal", "First", "Gilded", "Prism", "Secret", "Mint"], &["Gem", "Token", "Relic", "Badge", "Crest", "Shard", "Charm", "Seal"]),
-    (&["Neon", "Outer", "Retro", "Electric", "Endless", "Sunset", "Chrome", "Hidden"], &["Grid", "City", "District", "Highway", "Arcade", "Station", "Frontier", "Realm"]),
-    (&["Master", "Smart", "Daily", "Open", "Secure", "Swift", "Shared", "Prime"], &["Pass", "Key", "Ticket", "Access", "License", "Voucher", "Membership", "Permit"]),
+    (
+        &["Quiet", "Molten", "Tidal", "Velvet", "Hollow", "Bright", "Drifting", "Silent"],
+        &["Meridian", "Bloom", "Orchard", "Reverie", "Garden", "Ember", "Lagoon", "Echo"],
+    ),
+    (
+        &["Deep", "Late", "Golden", "Broken", "Analog", "Warm", "Lunar", "Loose"],
+        &["Groove", "Bassline", "Chorus", "Cadence", "Tape", "Refrain", "Anthem", "Tempo"],
+    ),
+    (
+        &["Last", "Northern", "Amber", "Misty", "Still", "Far", "Low", "Pale"],
+        &["Ridge", "Harbour", "Valley", "Light", "Shore", "Summit", "Fjord", "Horizon"],
+    ),
+    (
+        &["Tiny", "Brave", "Lost", "Hyper", "Turbo", "Sleepy", "Lucky", "Rogue"],
+        &["Invader", "Knight", "Slime", "Pilot", "Golem", "Sprite", "Wizard", "Runner"],
+    ),
+    (
+        &["Final", "Fast", "Clean", "Full", "Long", "Wild", "Home", "Open"],
+        &["Lap", "Sprint", "Goal", "Serve", "Stride", "Pitch", "Relay", "Finish"],
+    ),
+    (
+        &["Rare", "Cut", "Royal", "First", "Gilded", "Prism", "Secret", "Mint"],
+        &["Gem", "Token", "Relic", "Badge", "Crest", "Shard", "Charm", "Seal"],
+    ),
+    (
+        &["Neon", "Outer", "Retro", "Electric", "Endless", "Sunset", "Chrome", "Hidden"],
+        &["Grid", "City", "District", "Highway", "Arcade", "Station", "Frontier", "Realm"],
+    ),
+    (
+        &["Master", "Smart", "Daily", "Open", "Secure", "Swift", "Shared", "Prime"],
+        &["Pass", "Key", "Ticket", "Access", "License", "Voucher", "Membership", "Permit"],
+    ),
 ];
 
 const DESCRIPTIONS: [&str; 8] = [
@@ -206,7 +242,8 @@ impl Plan {
                 let title = if k >= 8 { format!("{title} #{}", k / 8 + 1) } else { title };
                 let seed = seed_of(&[PEOPLE[u].username, &title]);
                 let (key, values) = TRAITS[words];
-                let properties = vec![(key.to_owned(), values[pick % values.len()].to_owned()), ("Edition".to_owned(), format!("{} of 1", k + 1))];
+                let properties =
+                    vec![(key.to_owned(), values[pick % values.len()].to_owned()), ("Edition".to_owned(), format!("{} of 1", k + 1))];
                 let price = 5 + mix(k, u) % 240; // 0.05 to 2.45 MATIC
                 // Per creator, in turn: three listed at a fixed price, one sold, three auctions
                 // (outbid, bid once, waiting for a first bid), one kept.
@@ -214,14 +251,30 @@ impl Plan {
                     0..=2 => (Sale::Fixed { price: matic(price) }, vec![], None),
                     3 => {
                         let base = 10 + price / 4;
-                        let bids = vec![(other(u, 1), matic(base)), (other(u, 2), matic(base * 115 / 100)), (other(u, 1), matic(base * 135 / 100))];
-                        (Sale::Auction { base: matic(base), buy_now: matic(base * 5), hours: 48 + (u as u64 * 7 + k as u64) % 96 }, bids, None)
+                        let bids = vec![
+                            (other(u, 1), matic(base)),
+                            (other(u, 2), matic(base * 115 / 100)),
+                            (other(u, 1), matic(base * 135 / 100)),
+                        ];
+                        (
+                            Sale::Auction { base: matic(base), buy_now: matic(base * 5), hours: 48 + (u as u64 * 7 + k as u64) % 96 },
+                            bids,
+                            None,
+                        )
                     }
                     4 => {
                         let base = 20 + price / 3;
-                        (Sale::Auction { base: matic(base), buy_now: matic(base * 4), hours: 36 + (u as u64 * 11) % 100 }, vec![(other(u, 3), matic(base * 11 / 10))], None)
+                        (
+                            Sale::Auction { base: matic(base), buy_now: matic(base * 4), hours: 36 + (u as u64 * 11) % 100 },
+                            vec![(other(u, 3), matic(base * 11 / 10))],
+                            None,
+                        )
                     }
-                    5 => (Sale::Auction { base: matic(15 + price / 5), buy_now: matic(60 + price), hours: 72 + (u as u64 * 5) % 80 }, vec![], None),
+                    5 => (
+                        Sale::Auction { base: matic(15 + price / 5), buy_now: matic(60 + price), hours: 72 + (u as u64 * 5) % 80 },
+                        vec![],
+                        None,
+                    ),
                     6 => (Sale::NotForSale, vec![], None),
                     _ => (Sale::Fixed { price: matic(price) }, vec![], Some(other(u, u))),
                 };
@@ -246,11 +299,16 @@ impl Plan {
             }
         }
         // One collection per person, of the NFTs they keep (not the one they sell).
-        let collection_names = ["Selected Works", "Studio Sessions", "Field Notes", "Cartridge Club", "Motion Studies", "Vault", "Night Shift", "Toolbox"];
+        let collection_names =
+            ["Selected Works", "Studio Sessions", "Field Notes", "Cartridge Club", "Motion Studies", "Vault", "Night Shift", "Toolbox"];
         let collections = (0..users)
             .map(|u| CollectionPlan {
                 creator: u,
-                title: format!("{}'s {}", PEOPLE[u].full_name.split(' ').next().unwrap_or_default(), collection_names[u % collection_names.len()]),
+                title: format!(
+                    "{}'s {}",
+                    PEOPLE[u].full_name.split(' ').next().unwrap_or_default(),
+                    collection_names[u % collection_names.len()]
+                ),
                 style: nfts.iter().find(|n| n.creator == u).map_or(Style::Truchet, |n| n.style),
                 nfts: nfts.iter().enumerate().filter(|(_, n)| n.creator == u && n.buyer.is_none()).map(|(i, _)| i).take(4).collect(),
                 seed: seed_of(&[PEOPLE[u].username, "collection"]),
@@ -299,7 +357,9 @@ mod tests {
             // Nobody bids on or buys their own NFT, and bids rise.
             assert!(nft.bids.iter().all(|(who, _)| *who != nft.creator));
             assert!(nft.buyer != Some(nft.creator));
-            assert!(nft.bids.windows(2).all(|w| w[0].0 != w[1].0 && w[1].1.parse::<f64>().unwrap() >= w[0].1.parse::<f64>().unwrap() * 1.05));
+            assert!(
+                nft.bids.windows(2).all(|w| w[0].0 != w[1].0 && w[1].1.parse::<f64>().unwrap() >= w[0].1.parse::<f64>().unwrap() * 1.05)
+            );
             if let Sale::Auction { buy_now, hours, .. } = &nft.sale {
                 assert!(nft.bids.iter().all(|(_, bid)| bid.parse::<f64>().unwrap() < buy_now.parse::<f64>().unwrap()));
                 assert!(*hours <= 168, "the contract takes auctions of at most a week");

@@ -135,7 +135,7 @@ async fn an_unreachable_chain_stops_the_demo_before_it_changes_anything() {
     let stack = Stack::start().await;
     let options = Options { api_url: stack.url.clone(), rpc_url: "http://127.0.0.1:9".into(), size: SIZE };
 
-    let error = api::demo::run(&options).await.err().expect("an unreachable chain is an error");
+    let error = api::demo::run(&options).await.expect_err("an unreachable chain is an error");
 
     assert!(format!("{error:#}").contains("127.0.0.1:9"), "{error:#}");
     assert_eq!(read_log(stack.state.store.as_ref()).await.iter().filter(|e| e.event_type == "UserRegistered").count(), 0);
@@ -154,9 +154,10 @@ fn the_command_refuses_a_market_too_small_for_its_bids() {
 
 #[tokio::test]
 async fn the_library_refuses_a_plan_without_nfts_before_calling_anything() {
-    let options = Options { api_url: "http://127.0.0.1:9".into(), rpc_url: "http://127.0.0.1:9".into(), size: Size { users: 3, nfts_per_user: 0 } };
+    let options =
+        Options { api_url: "http://127.0.0.1:9".into(), rpc_url: "http://127.0.0.1:9".into(), size: Size { users: 3, nfts_per_user: 0 } };
 
-    let error = api::demo::run(&options).await.err().expect("a plan without NFTs is refused");
+    let error = api::demo::run(&options).await.expect_err("a plan without NFTs is refused");
 
     assert!(format!("{error:#}").contains("at least one NFT"), "{error:#}");
 }
