@@ -17,7 +17,7 @@ const config: AppConfig = { ...FALLBACK_CONFIG, rpcUrl: 'http://127.0.0.1:1', de
 const me = { userId: 'u1', email: 'neo@example.com', username: 'neo', fullName: 'Neo', mobileNumber: '', avatar: '', bio: '', coverImage: '', authProvider: 'EMAIL' as const, connectedWallet: [] }
 
 function render() {
-  renderRoutes([{ path: '/', element: <WalletDialog /> }], '/', config)
+  renderRoutes([{ path: '/', element: <WalletDialog /> }], '/')
 }
 
 describe('wallet dialog with the dev wallet', () => {
