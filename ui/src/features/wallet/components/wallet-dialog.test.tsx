@@ -31,6 +31,8 @@ describe('wallet dialog with the dev wallet', () => {
     vi.unstubAllGlobals()
     useSession.setState({ token: undefined, user: null })
     useConfigStore.setState({ config: null })
+    // The next file in this worker renders the shell, which would show a dialog left open.
+    useWalletStore.setState({ dialogOpen: false, walletType: null, walletAddress: null, connectorId: null })
   })
 
   it('offers the dev wallet with ten accounts, signs a SIWE message with the server nonce and links it', async () => {
@@ -39,7 +41,8 @@ describe('wallet dialog with the dev wallet', () => {
       { method: 'PUT', path: '/api/account/connectwallet', message: 'Connected!' },
     ])
     render()
-    const select = await screen.findByTestId('dev-wallet-account')
+    // The first opening loads the wallet libraries, then the wallets' own code.
+    const select = await screen.findByTestId('dev-wallet-account', {}, { timeout: 10000 })
     expect(select.querySelectorAll('option')).toHaveLength(10)
     await userEvent.selectOptions(select, '3')
     await userEvent.click(screen.getByTestId('wallet-option-devWallet'))
