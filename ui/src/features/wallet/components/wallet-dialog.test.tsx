@@ -6,6 +6,7 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type AppConfig, FALLBACK_CONFIG, useConfigStore } from '@/lib/app-config'
 import { TOKEN_COOKIE, useSession } from '@/lib/auth'
+import { requestedChain } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { callBody, stubApi } from '@/testing/fetch'
 import { renderRoutes } from '@/testing/render'
@@ -27,7 +28,9 @@ describe('wallet dialog with the dev wallet', () => {
     useConfigStore.setState({ config })
     useWalletStore.setState({ dialogOpen: true, walletType: null, walletAddress: null, connectorId: null })
   })
-  afterEach(() => {
+  afterEach(async () => {
+    // A connected wallet keeps the chain runtime polling its balance: end it before the next test.
+    await requestedChain()?.then((chain) => chain.disconnect())
     vi.unstubAllGlobals()
     useSession.setState({ token: undefined, user: null })
     useConfigStore.setState({ config: null })
