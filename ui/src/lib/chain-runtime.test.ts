@@ -1,14 +1,14 @@
 import { connect } from 'wagmi/actions'
 import { mnemonicToAccount } from 'viem/accounts'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type AppConfig, FALLBACK_CONFIG } from './app-config'
 import { type ChainRuntime, startChainRuntime } from './chain-runtime'
 import { setDevWalletIndex } from './dev-wallet-connector'
 import { assumedConnection, useWalletConnection } from './wallet-connection'
 import { useWalletStore } from './wallet-store'
 
-// The well-known test mnemonic of local development chains (anvil, hardhat). No chain answers
-// at 127.0.0.1:1: the dev wallet connects and signs without one.
+// The well-known test mnemonic of local development chains (anvil, hardhat). The dev wallet
+// connects and signs without a chain; the balance and block reads get the answers below.
 const MNEMONIC = 'test test test test test test test test test test test junk'
 const config: AppConfig = { ...FALLBACK_CONFIG, rpcUrl: 'http://127.0.0.1:1', devWallet: true, devMnemonic: MNEMONIC }
 const ACCOUNT_2 = mnemonicToAccount(MNEMONIC, { addressIndex: 2 }).address
@@ -26,7 +26,21 @@ async function connectDevWallet(chain: ChainRuntime) {
   return devWallet
 }
 
+/** A JSON-RPC node that knows a balance of 5 wei and block 16 (the runtime polls both). */
+function stubNode() {
+  const node = vi.fn(async (_url: unknown, init?: RequestInit) => {
+    const { id, method } = JSON.parse(String(init?.body))
+    const result = method === 'eth_getBalance' ? '0x5' : method === 'eth_blockNumber' ? '0x10' : null
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id, result }), { headers: { 'Content-Type': 'application/json' } })
+  })
+  vi.stubGlobal('fetch', node)
+  return node
+}
+
 describe('chain runtime', () => {
+  beforeEach(() => {
+    stubNode()
+  })
   afterEach(async () => {
     for (const chain of running.splice(0)) {
       await chain.disconnect().catch(() => undefined)
@@ -34,6 +48,7 @@ describe('chain runtime', () => {
     }
     useWalletStore.setState({ walletType: null, walletAddress: null, connectorId: null })
     useWalletConnection.setState(assumedConnection())
+    vi.unstubAllGlobals()
   })
 
   it('mirrors the connection for the shell: connected, then disconnected', async () => {
@@ -42,6 +57,8 @@ describe('chain runtime', () => {
     expect(useWalletConnection.getState().status).toBe('disconnected')
     await connectDevWallet(chain)
     expect(useWalletConnection.getState()).toMatchObject({ status: 'connected', address: ACCOUNT_2, chainId: 80001, connectorId: 'devWallet' })
+    // The balance on the app chain and the block number, read as it connects (then every 10 s).
+    await vi.waitFor(() => expect(useWalletConnection.getState()).toMatchObject({ balanceWei: 5n, blockNumber: 16n }))
     await chain.disconnect()
     expect(useWalletConnection.getState()).toMatchObject({ status: 'disconnected', address: undefined, balanceWei: undefined })
   })
