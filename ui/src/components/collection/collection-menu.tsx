@@ -13,12 +13,6 @@ export function canManageCollection(collection: Collection, myUserId: string | u
   return ownProfile || (!!myUserId && collection.creator?.userId === myUserId)
 }
 
-/**
- * Runs after the menu closed: the menu hands focus back to its trigger as it closes, and a dialog
- * opened before that would take the focus change for an interaction outside and close again.
- */
-const afterMenuCloses = (open: () => void) => () => void setTimeout(open, 0)
-
 /** Edit (opens the update dialog) and delete (after a confirmation, then `onChanged`). */
 export function CollectionMenu({ collection, onEdit, onChanged }: { collection: Collection; onEdit: (id: string) => void; onChanged: () => void }) {
   const { t } = useTranslation()
@@ -48,10 +42,10 @@ export function CollectionMenu({ collection, onEdit, onChanged }: { collection: 
         <Portal>
           <Menu.Positioner>
             <Menu.Content>
-              <Menu.Item value="edit" onSelect={afterMenuCloses(() => onEdit(collection._id))}>
+              <Menu.Item value="edit" onSelect={() => onEdit(collection._id)}>
                 <LuPencil /> {t('collections.edit')}
               </Menu.Item>
-              <Menu.Item value="delete" color="fg.error" onSelect={afterMenuCloses(() => setConfirming(true))}>
+              <Menu.Item value="delete" color="fg.error" onSelect={() => setConfirming(true)}>
                 <LuTrash2 /> {t('collections.delete')}
               </Menu.Item>
             </Menu.Content>
