@@ -25,6 +25,63 @@ function mockingTestFiles(dir = join(root, 'src')): string[] {
 }
 const mocking = mockingTestFiles()
 
+/**
+ * The app's own modules and the libraries the shell uses whole. Not the libraries imported
+ * through a barrel (viem, Chakra's and zag's components): the barrel makes every module of the
+ * library look reachable, lazy screens' parts included.
+ */
+const SHELL_PACKAGES =
+  /[\\/]ui[\\/]src[\\/]|node_modules[\\/](react-router|i18next|react-i18next|i18next-http-backend|i18next-browser-languagedetector|swr|zustand|js-cookie)[\\/]/
+
+/**
+ * Chakra's components that are plain styled elements (box, stack, text, badge...), with no state
+ * machine of their own, and the parts every state machine shares: a few hundred bytes each, as
+ * separate chunks they are dozens of requests on the first screen. Together they are one.
+ */
+const chakraComponents = join(root, 'node_modules', '@chakra-ui', 'react', 'dist', 'esm', 'components')
+const plainChakraComponents = readdirSync(chakraComponents, { withFileTypes: true }).flatMap((entry) =>
+  entry.isDirectory() &&
+  readdirSync(join(chakraComponents, entry.name)).every((file) => !/@ark-ui|@zag-js/.test(readFileSync(join(chakraComponents, entry.name, file), 'utf8')))
+    ? [entry.name]
+    : [],
+)
+const UI_KIT_PARTS = [
+  `@chakra-ui/react/dist/esm/components/(${plainChakraComponents.join('|')}|button|native-select)/`,
+  '@chakra-ui/react/dist/esm/components/icons\\.js',
+  '@chakra-ui/react/dist/esm/(hooks/|merge-props|merge-refs|create-context|preset-base|anatomy)',
+  '@pandacss/is-valid-prop/',
+  '@zag-js/(anatomy|dom-query|utils|types|core|react|presence)/',
+  '@zag-js/[^/]+/dist/[^/]+\\.anatomy\\.mjs',
+  '@ark-ui/react/dist/(utils/|providers/|_virtual/|components/factory|components/presence/)',
+  '@ark-ui/react/dist/components/[^/]+/(use-[^/]+-context|[^/]+\\.anatomy)\\.js',
+  '(dequal|react-is|hoist-non-react-statics)/',
+  // What the above build on (the shell's chunk builds on this one, never the reverse).
+  '(react|react-dom|scheduler|use-sync-external-store|next-themes|stylis|@emotion/[^/]+)/',
+  '@chakra-ui/react/dist/esm/(styled-system|theme|preset|utils|create-recipe-context|create-slot-recipe-context|styled-system)',
+]
+const UI_KIT = new RegExp(`node_modules/(${UI_KIT_PARTS.join('|')})`)
+
+type ModuleGraph = { getModuleInfo(id: string): { importers: readonly string[] } | null }
+const shellEntry = join(root, 'src', 'main.tsx')
+const inShell = new Map<string, boolean>()
+/**
+ * Whether the entry (src/main.tsx) imports a module statically, directly or not: the shell that
+ * every first visit runs. Those modules go into one chunk, as the shell is needed whole anyway:
+ * left to the bundler they are some forty chunks of a few hundred bytes (shared with lazy
+ * screens), each a request with its own headers.
+ */
+function isShellModule(id: string, graph: ModuleGraph, visiting = new Set<string>()): boolean {
+  const known = inShell.get(id)
+  if (known !== undefined) return known
+  if (id === shellEntry) return true
+  if (visiting.has(id)) return false
+  visiting.add(id)
+  const result = (graph.getModuleInfo(id)?.importers ?? []).some((importer) => isShellModule(importer, graph, visiting))
+  // A module found unreachable only because of a cycle being walked is not remembered.
+  if (result || visiting.size === 1) inShell.set(id, result)
+  return result
+}
+
 export default defineConfig({
   plugins: [react()],
   resolve: {
@@ -39,6 +96,23 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     chunkSizeWarningLimit: 4000,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // viem's unit conversions (formatUnits, parseEther) are all the first screens use of
+            // viem: on their own they are 1 KB; left in viem's shared chunk they would bring the
+            // whole of it (about 75 KB compressed) to every first visit.
+            { name: 'viem-units', test: /node_modules[\\/]viem[\\/]_esm[\\/]utils[\\/]unit[\\/]/ },
+            // Vite's helper for lazy chunks, which every screen needs: otherwise it may share a
+            // chunk with a hash function of the wallet code, downloaded with it on every visit.
+            { name: 'preload-helper', test: /vite[\\/]preload-helper/ },
+            { name: (id, graph) => (isShellModule(id, graph) && SHELL_PACKAGES.test(id) ? 'shell' : null), includeDependenciesRecursively: false },
+            { name: 'ui-kit', test: (id) => UI_KIT.test(id.replaceAll('\\', '/')) },
+          ],
+        },
+      },
+    },
   },
   test: {
     globals: true,

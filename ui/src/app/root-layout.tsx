@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next'
 import { Outlet, useLocation, useNavigate } from 'react-router'
 import { BottomBar } from '@/components/layout/bottom-bar'
 import { Footer } from '@/components/layout/footer'
-import { MobileDrawer } from '@/components/layout/mobile-drawer'
 import { TopBar } from '@/components/layout/top-bar'
 import { NetworkBanner } from '@/features/wallet/components/network-banner'
 import { WalletButton } from '@/features/wallet/components/wallet-button'
@@ -18,6 +17,8 @@ import { UserMenu } from './user-menu'
 
 /** The wallet chooser and the wallets' code: downloaded the first time someone opens it. */
 const WalletDialog = lazy(() => import('@/features/wallet/components/wallet-dialog').then((m) => ({ default: m.WalletDialog })))
+/** The drawer of narrow screens (and the dialog code under it): downloaded the first time it opens. */
+const MobileDrawer = lazy(() => import('@/components/layout/mobile-drawer').then((m) => ({ default: m.MobileDrawer })))
 
 /** The shell around every screen: top bar, network banner, page, footer, bottom bar and drawer. */
 export function RootLayout() {
@@ -27,6 +28,7 @@ export function RootLayout() {
   const token = useSession((s) => s.token)
   useUser()
   const [drawerOpen, setDrawerOpen] = useState(false)
+  const [drawerWanted, setDrawerWanted] = useState(false)
   const walletDialogOpen = useWalletStore((s) => s.dialogOpen)
   const [walletDialogWanted, setWalletDialogWanted] = useState(walletDialogOpen)
 
@@ -50,28 +52,35 @@ export function RootLayout() {
   return (
     <Flex direction="column" minH="100vh">
       <WalletSessionSync />
-      <TopBar signedIn={signedIn} walletSlot={<WalletButton />} userMenuSlot={<UserMenu />} onOpenDrawer={() => setDrawerOpen(true)} />
+      <TopBar signedIn={signedIn} walletSlot={<WalletButton />} userMenuSlot={<UserMenu />} onOpenDrawer={() => {
+          setDrawerWanted(true)
+          setDrawerOpen(true)
+        }} />
       <NetworkBanner />
       <Box as="main" flex="1">
         <Outlet />
       </Box>
       <Footer />
       <BottomBar />
-      <MobileDrawer
-        open={drawerOpen}
-        onClose={() => setDrawerOpen(false)}
-        signedIn={signedIn}
-        accountLinks={[
-          { to: '/mybids', label: t('nav.allBids') },
-          { to: '/myprofile', label: t('nav.myProfile') },
-          { to: '/profile/user-profile', label: t('nav.settings') },
-        ]}
-        walletSlot={<WalletPanel />}
-        onLogout={() => {
-          setDrawerOpen(false)
-          navigate(tokenExpiryPath())
-        }}
-      />
+      {drawerWanted && (
+        <Suspense fallback={null}>
+          <MobileDrawer
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            signedIn={signedIn}
+            accountLinks={[
+              { to: '/mybids', label: t('nav.allBids') },
+              { to: '/myprofile', label: t('nav.myProfile') },
+              { to: '/profile/user-profile', label: t('nav.settings') },
+            ]}
+            walletSlot={<WalletPanel />}
+            onLogout={() => {
+              setDrawerOpen(false)
+              navigate(tokenExpiryPath())
+            }}
+          />
+        </Suspense>
+      )}
       {walletDialogWanted && (
         <Suspense fallback={null}>
           <WalletDialog />

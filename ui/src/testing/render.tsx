@@ -2,31 +2,26 @@ import { render } from '@testing-library/react'
 import type { ReactElement } from 'react'
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router'
 import { SWRConfig } from 'swr'
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { WagmiProvider } from 'wagmi'
-import { type AppConfig, FALLBACK_CONFIG } from '@/lib/app-config'
-import { createWagmiConfig } from '@/lib/wagmi'
 import { UiProvider } from '@/components/ui/provider'
 import { Toaster } from '@/components/ui/toaster'
 import { BusyOverlay } from '@/components/busy-overlay'
 import { registerNavigator } from '@/lib/navigation'
 
-/** Renders routes in a memory router with the app's UI providers and a fresh swr cache. */
-export function renderRoutes(routes: RouteObject[], initialPath: string, appConfig: AppConfig = { ...FALLBACK_CONFIG, rpcUrl: 'http://127.0.0.1:1' }) {
+/**
+ * Renders routes in a memory router with the app's UI providers and a fresh swr cache. Like the
+ * app, without the wallet libraries: what needs the chain loads it (`loadChain`, with the
+ * configuration of `useConfigStore`).
+ */
+export function renderRoutes(routes: RouteObject[], initialPath: string) {
   const router = createMemoryRouter(routes, { initialEntries: [initialPath] })
   registerNavigator((to, options) => void router.navigate(to, options))
-  const wagmiConfig = createWagmiConfig(appConfig)
   const utils = render(
     <UiProvider>
-      <WagmiProvider config={wagmiConfig} reconnectOnMount={false}>
-        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-          <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}>
-            <RouterProvider router={router} />
-            <Toaster />
-            <BusyOverlay />
-          </SWRConfig>
-        </QueryClientProvider>
-      </WagmiProvider>
+      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0, shouldRetryOnError: false }}>
+        <RouterProvider router={router} />
+        <Toaster />
+        <BusyOverlay />
+      </SWRConfig>
     </UiProvider>,
   )
   return { ...utils, router }

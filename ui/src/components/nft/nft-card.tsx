@@ -1,5 +1,5 @@
 import { Badge, Box, Center, Flex, HStack, IconButton, Image, Menu, Portal, Stack, Text } from '@chakra-ui/react'
-import { type ReactNode, useState } from 'react'
+import { type ReactNode, Suspense, lazy, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FaHeart, FaRegHeart } from 'react-icons/fa6'
 import { LuEllipsisVertical, LuImageOff, LuTimer } from 'react-icons/lu'
@@ -13,10 +13,12 @@ import { formatRemaining, useCountdown } from '@/lib/nft/countdown'
 import { cardTitle, nftTitle } from '@/lib/nft/format'
 import type { Nft } from '@/lib/nft/types'
 import { timeAgo } from '@/lib/time-ago'
-import { AddToCollectionDialog } from './add-to-collection-dialog'
-import { ConfirmDialog } from './confirm-dialog'
 import { PersonChip } from './person-chip'
 import { Price } from './price'
+
+// The owner's dialogs (and the dialog code): downloaded the first time an owner picks a menu item.
+const AddToCollectionDialog = lazy(() => import('./add-to-collection-dialog').then((m) => ({ default: m.AddToCollectionDialog })))
+const ConfirmDialog = lazy(() => import('./confirm-dialog').then((m) => ({ default: m.ConfirmDialog })))
 
 /** Where a card leads: auctions to /auction/{id}, everything else to /explore/{id}. */
 export function nftPath(nft: Pick<Nft, '_id' | 'formOfSale'>) {
@@ -95,6 +97,8 @@ export function NftCard({
   const actions = useNftActions(nft)
   const [pending, setPending] = useState<Pending>(null)
   const [adding, setAdding] = useState(false)
+  const [dialogsWanted, setDialogsWanted] = useState(false)
+  if (!dialogsWanted && (pending || adding)) setDialogsWanted(true)
   const isOwner = !preview && !!me && nft.currentOwner?.userId === me
   const age = timeAgo(nft.createdAt || nft.updatedAt)
   const path = nftPath(nft)
@@ -222,34 +226,38 @@ export function NftCard({
         )}
       </Stack>
 
-      {adding && <AddToCollectionDialog nftId={nft._id} open={adding} onClose={() => setAdding(false)} onAdded={onChanged} />}
-      <ConfirmDialog
-        open={pending === 'burn'}
-        title={t('nft.card.burnNft')}
-        text={t('nft.card.confirmBurn')}
-        confirmLabel={t('nft.card.burnNft')}
-        danger
-        onConfirm={() => void Promise.resolve(actions.burn()).then(afterAction)}
-        onClose={() => setPending(null)}
-      />
-      <ConfirmDialog
-        open={pending === 'stop'}
-        title={stopLabel}
-        text={t('nft.card.confirmStop')}
-        confirmLabel={stopLabel}
-        danger
-        onConfirm={() => void Promise.resolve(actions.stopSale()).then(afterAction)}
-        onClose={() => setPending(null)}
-      />
-      <ConfirmDialog
-        open={pending === 'remove'}
-        title={t('nft.card.removeFromCollection')}
-        text={t('nft.card.confirmRemove')}
-        confirmLabel={t('nft.card.remove')}
-        danger
-        onConfirm={() => void remove()}
-        onClose={() => setPending(null)}
-      />
+      {dialogsWanted && (
+        <Suspense fallback={null}>
+          {adding && <AddToCollectionDialog nftId={nft._id} open={adding} onClose={() => setAdding(false)} onAdded={onChanged} />}
+          <ConfirmDialog
+            open={pending === 'burn'}
+            title={t('nft.card.burnNft')}
+            text={t('nft.card.confirmBurn')}
+            confirmLabel={t('nft.card.burnNft')}
+            danger
+            onConfirm={() => void Promise.resolve(actions.burn()).then(afterAction)}
+            onClose={() => setPending(null)}
+          />
+          <ConfirmDialog
+            open={pending === 'stop'}
+            title={stopLabel}
+            text={t('nft.card.confirmStop')}
+            confirmLabel={stopLabel}
+            danger
+            onConfirm={() => void Promise.resolve(actions.stopSale()).then(afterAction)}
+            onClose={() => setPending(null)}
+          />
+          <ConfirmDialog
+            open={pending === 'remove'}
+            title={t('nft.card.removeFromCollection')}
+            text={t('nft.card.confirmRemove')}
+            confirmLabel={t('nft.card.remove')}
+            danger
+            onConfirm={() => void remove()}
+            onClose={() => setPending(null)}
+          />
+        </Suspense>
+      )}
     </Stack>
   )
 }

@@ -1,4 +1,5 @@
-import { Portal, Spinner, Stack, Toast, Toaster as ChakraToaster, createToaster } from '@chakra-ui/react'
+import { createToaster } from '@chakra-ui/react'
+import { Suspense, lazy, useEffect, useState } from 'react'
 
 /** Snackbars appear at the bottom right. Account messages stay 6 seconds. */
 export const ACCOUNT_MESSAGE_DURATION = 6000
@@ -12,21 +13,20 @@ export function notify(kind: Kind, description: string, duration = ACCOUNT_MESSA
   return toaster.create({ type: kind, description, duration, closable: true })
 }
 
+/** The snackbars' view (the toast machine and its dismiss logic): downloaded with the first snackbar. */
+const ToasterView = lazy(() => import('./toaster-view').then((m) => ({ default: m.ToasterView })))
+
+/** Shows the snackbars of `toaster`; renders nothing until there is one (a first visit usually shows none). */
 export function Toaster() {
-  return (
-    <Portal>
-      <ChakraToaster toaster={toaster} insetInline={{ mdDown: '4' }}>
-        {(toast) => (
-          <Toast.Root width={{ md: 'sm' }} data-testid="snackbar">
-            {toast.type === 'loading' ? <Spinner size="sm" color="brand.solid" /> : <Toast.Indicator />}
-            <Stack gap="1" flex="1" maxWidth="100%">
-              {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
-              {toast.description && <Toast.Description>{toast.description}</Toast.Description>}
-            </Stack>
-            {toast.closable && <Toast.CloseTrigger />}
-          </Toast.Root>
-        )}
-      </ChakraToaster>
-    </Portal>
-  )
+  const [wanted, setWanted] = useState(() => toaster.getCount() > 0)
+  useEffect(() => {
+    if (wanted) return
+    if (toaster.getCount() > 0) setWanted(true)
+    return toaster.subscribe(() => setWanted(true))
+  }, [wanted])
+  return wanted ? (
+    <Suspense fallback={null}>
+      <ToasterView />
+    </Suspense>
+  ) : null
 }

@@ -4,23 +4,19 @@ import { UserRejectedRequestError } from 'viem'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BUYER_ADDRESS, nftFixture, OWNER_ADDRESS, profileFixture } from '@/testing/nft'
 
-const connection = vi.hoisted(() => ({ current: { address: undefined as string | undefined, chainId: 80001 as number | undefined, status: 'disconnected' } }))
 const chain = vi.hoisted(() => ({
   simulateContract: vi.fn(),
   writeContract: vi.fn(),
   waitForTransactionReceipt: vi.fn(),
 }))
 const notify = vi.hoisted(() => vi.fn())
-vi.mock('wagmi', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('wagmi')>()),
-  useConnection: () => connection.current,
-  useConfig: () => ({}),
-}))
+// The chain runtime (wagmi's configuration) is not what these tests are about: transactions go to the mocked actions.
+vi.mock('@/lib/chain-runtime', () => ({ startChainRuntime: async () => ({ config: {} }) }))
 vi.mock('wagmi/actions', () => chain)
 vi.mock('@/components/ui/toaster', async (importOriginal) => ({ ...(await importOriginal<typeof import('@/components/ui/toaster')>()), notify }))
 
 // The suite shares one module graph per worker (isolate: false): other files may have loaded the
-// trade modules with the real wagmi already, so load fresh ones that see the mocks above, and the
+// trade modules with the real wagmi actions already, so load fresh ones that see the mocks above, and the
 // stores they use from the same fresh graph.
 vi.resetModules()
 const { useNftActions } = await import('./actions')
@@ -29,6 +25,8 @@ const { useSession } = await import('@/lib/auth')
 const { useBusyStore } = await import('@/lib/busy-store')
 const { registerNavigator } = await import('@/lib/navigation')
 const { useWalletStore } = await import('@/lib/wallet-store')
+const { useWalletConnection } = await import('@/lib/wallet-connection')
+const setConnection = (connection: { address: `0x${string}` | undefined; chainId: number | undefined; status: 'connected' | 'disconnected' }) => useWalletConnection.setState(connection)
 
 const wrapper = ({ children }: { children: ReactNode }) => <SWRConfig value={{ provider: () => new Map() }}>{children}</SWRConfig>
 const HASH = `0x${'ab'.repeat(32)}`
@@ -36,7 +34,7 @@ const HASH = `0x${'ab'.repeat(32)}`
 function signInAs(address: string, linked = [address]) {
   useSession.setState({ token: 'tok', user: profileFixture({ connectedWallet: linked.map((walletAddress) => ({ walletProvider: 'Other', walletAddress })) }) })
   useWalletStore.setState({ walletType: 'Other', walletAddress: address, connectorId: 'devWallet' })
-  connection.current = { address, chainId: 80001, status: 'connected' }
+  setConnection({ address: address as `0x${string}`, chainId: 80001, status: 'connected' })
 }
 
 describe('trade actions', () => {
@@ -55,7 +53,7 @@ describe('trade actions', () => {
     useSession.setState({ token: undefined, user: null })
     useWalletStore.setState({ walletType: null, walletAddress: null, connectorId: null, dialogOpen: false })
     useBusyStore.setState({ message: null })
-    connection.current = { address: undefined, chainId: 80001, status: 'disconnected' }
+    setConnection({ address: undefined, chainId: 80001, status: 'disconnected' })
     registerNavigator(null)
     vi.unstubAllGlobals()
     vi.clearAllMocks()
@@ -80,7 +78,7 @@ describe('trade actions', () => {
 
   it('refuses another network before anything is signed', async () => {
     signInAs(BUYER_ADDRESS)
-    connection.current = { ...connection.current, chainId: 1 }
+    useWalletConnection.setState({ chainId: 1 })
     const { result } = renderHook(() => useNftActions(nftFixture()), { wrapper })
     await act(async () => void (await result.current.buy()))
     expect(notify).toHaveBeenCalledWith('error', 'You are connected to a different network.')

@@ -9,17 +9,15 @@
  */
 import { useTranslation } from 'react-i18next'
 import { useSWRConfig } from 'swr'
-import { BaseError, type Hash, type TransactionReceipt } from 'viem'
-import { useConfig, useConnection } from 'wagmi'
-import { simulateContract, waitForTransactionReceipt, writeContract } from 'wagmi/actions'
+import type { Hash, TransactionReceipt } from 'viem'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
 import { useAppConfig } from '@/lib/app-config'
 import { useSession } from '@/lib/auth'
 import { useBusyStore } from '@/lib/busy-store'
 import { APP_CHAIN_ID } from '@/lib/chains'
-import { marketplaceAbi } from '@/lib/contract/marketplace-abi'
 import { currentPath, navigateTo, signInPath } from '@/lib/navigation'
+import { loadChain, useConnectionState } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { revalidateNft } from './api'
 
@@ -58,22 +56,6 @@ export function checkGuards(input: GuardInput): GuardResult {
   if (input.chainId !== APP_CHAIN_ID) return 'network'
   if (input.ownerAddress !== undefined && (input.ownerAddress ?? '').toLowerCase() !== address) return 'wrongWallet'
   return 'ok'
-}
-
-/** The message of a chain error as the wallet or node gave it (its data message when there is one). */
-export function chainErrorMessage(error: unknown): string {
-  if (error instanceof BaseError) {
-    const reverted = error.walk((e) => e instanceof BaseError && 'data' in e && !!(e as { data?: { errorName?: string } }).data?.errorName) as
-      | (BaseError & { data?: { errorName?: string; args?: readonly unknown[] } })
-      | null
-    if (reverted?.data?.errorName) {
-      const args = (reverted.data.args ?? []).map(String).join(', ')
-      return `${reverted.data.errorName}(${args})`
-    }
-    return error.shortMessage || error.message
-  }
-  if (error && typeof error === 'object' && 'message' in error) return String((error as { message: unknown }).message)
-  return String(error)
 }
 
 /** A contract write: the function, its arguments and the value sent. */
@@ -120,9 +102,8 @@ async function poll(check: () => Promise<boolean>) {
 /** The trade plumbing bound to the current session, wallet and configuration. */
 export function useTrade() {
   const { t } = useTranslation()
-  const wagmiConfig = useConfig()
   const { contractAddress } = useAppConfig()
-  const { address, chainId, status } = useConnection()
+  const { address, chainId, status } = useConnectionState()
   const user = useSession((s) => s.user)
   const walletType = useWalletStore((s) => s.walletType)
   const openDialog = useWalletStore((s) => s.openDialog)
@@ -152,23 +133,17 @@ export function useTrade() {
     busy.show(action.progress)
     let hash: Hash
     let receipt: TransactionReceipt
+    // The wallet libraries come with the first transaction (a connected wallet has loaded them already).
+    let chainCalls: typeof import('./chain-calls') | undefined
     try {
-      const { request } = await simulateContract(wagmiConfig, {
-        address: contractAddress as `0x${string}`,
-        abi: marketplaceAbi,
-        functionName: action.call.functionName,
-        args: action.call.args,
-        value: action.call.value,
-        account: address,
-        chainId: APP_CHAIN_ID,
-      } as Parameters<typeof simulateContract>[1])
-      hash = await writeContract(wagmiConfig, request as Parameters<typeof writeContract>[1])
-      receipt = await waitForTransactionReceipt(wagmiConfig, { hash, confirmations: CONFIRMATIONS, chainId: APP_CHAIN_ID })
+      const [{ config }, calls] = await Promise.all([loadChain(), import('./chain-calls')])
+      chainCalls = calls
+      ;({ hash, receipt } = await calls.sendContractCall(config, { contractAddress, call: action.call, account: address }))
       if (receipt.status !== 'success') throw new Error(t('trade.txReverted'))
     } catch (error) {
       console.error(`${action.call.functionName} failed on chain`, error)
       busy.hide()
-      notify('error', chainErrorMessage(error), duration)
+      notify('error', chainCalls ? chainCalls.chainErrorMessage(error) : errorMessage(error, t('common.genericError')), duration)
       return { ok: false, stage: 'chain' }
     }
     try {

@@ -4,12 +4,13 @@ import { UserRejectedRequestError } from 'viem'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useSession } from '@/lib/auth'
 import { useBusyStore } from '@/lib/busy-store'
+import { type WalletConnection, useWalletConnection } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { stubApi } from '@/testing/fetch'
 import { renderPage } from '@/testing/render'
 
-const connection = vi.hoisted(() => ({ current: { address: undefined as string | undefined, chainId: 80001, status: 'disconnected' } }))
-vi.mock('wagmi', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi')>()), useConnection: () => connection.current }))
+// The chain runtime (wagmi's configuration) is not what these tests are about: transactions go to the mocked actions.
+vi.mock('@/lib/chain-runtime', () => ({ startChainRuntime: async () => ({ config: {} }) }))
 const chain = vi.hoisted(() => ({ simulateContract: vi.fn(), writeContract: vi.fn(), waitForTransactionReceipt: vi.fn() }))
 vi.mock('wagmi/actions', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi/actions')>()), ...chain }))
 
@@ -22,6 +23,8 @@ const HASH = '0x1111111111111111111111111111111111111111111111111111111111111111
 const RECEIPT = { status: 'success', transactionHash: HASH, blockNumber: 12n, logs: [] }
 const TOKEN_URI = 'ipfs://bafkreimetadata'
 
+const setConnection = (connection: Pick<WalletConnection, 'address' | 'chainId' | 'status'>) => useWalletConnection.setState(connection as Partial<WalletConnection>)
+
 const profile = {
   userId: 'u1', email: 'neo@example.com', username: 'neo', fullName: 'Neo', mobileNumber: '', avatar: '', bio: '', coverImage: '', authProvider: 'EMAIL' as const,
   connectedWallet: [{ walletProvider: 'Other', walletAddress: ADDRESS }],
@@ -31,7 +34,7 @@ function signedIn({ wallet = true, chainId = 80001 } = {}) {
   useSession.setState({ token: 'tok', user: profile, userFresh: true })
   if (wallet) {
     useWalletStore.setState({ walletType: 'Other', walletAddress: ADDRESS, dialogOpen: false })
-    connection.current = { address: ADDRESS, chainId, status: 'connected' }
+    setConnection({ address: ADDRESS, chainId, status: 'connected' })
   }
 }
 
@@ -101,7 +104,7 @@ describe('create asset', () => {
     useSession.setState({ token: undefined, user: null, userFresh: false })
     useWalletStore.setState({ walletType: null, walletAddress: null, connectorId: null, dialogOpen: false })
     useBusyStore.setState({ message: null })
-    connection.current = { address: undefined, chainId: 80001, status: 'disconnected' }
+    setConnection({ address: undefined, chainId: 80001, status: 'disconnected' })
     chain.simulateContract.mockReset()
     chain.writeContract.mockReset()
     chain.waitForTransactionReceipt.mockReset()
@@ -243,8 +246,7 @@ describe('create asset', () => {
     await waitFor(() => expect(snackbars()).toContain('You are connected to a different network.'))
     expect(screen.queryByText('Please provide NFT price.')).not.toBeInTheDocument()
 
-    connection.current = { address: undefined, chainId: 80001, status: 'disconnected' }
-    // (The mocked connection is read on render: typing re-renders.)
+    setConnection({ address: undefined, chainId: 80001, status: 'disconnected' })
     await user.type(screen.getByLabelText('Price (MATIC)'), '1')
     await user.click(screen.getByTestId('create-submit'))
     await waitFor(() => expect(useWalletStore.getState().dialogOpen).toBe(true))

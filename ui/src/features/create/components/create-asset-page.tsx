@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next'
 import { LuImagePlus, LuListPlus, LuPercent } from 'react-icons/lu'
 import { useNavigate } from 'react-router'
 import type { Hash, TransactionReceipt } from 'viem'
-import { useConnection } from 'wagmi'
 import { PageContainer } from '@/components/page-container'
 import { Form } from '@/components/ui/form'
 import { FormField } from '@/components/ui/form-field'
@@ -15,6 +14,7 @@ import { useBusyStore } from '@/lib/busy-store'
 import { useCategories } from '@/lib/nft/api'
 import { useTrade } from '@/lib/nft/trade'
 import type { Errors } from '@/lib/validation'
+import { useConnectionState } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { recordGeneration } from '../api/record-generation'
 import { uploadToIpfs } from '../api/upload-to-ipfs'
@@ -64,7 +64,7 @@ export function CreateAssetPage() {
   const busy = useBusyStore()
   const trade = useTrade()
   const categories = useCategories()
-  const { status } = useConnection()
+  const { status } = useConnectionState()
   const walletType = useWalletStore((s) => s.walletType)
   const openWalletDialog = useWalletStore((s) => s.openDialog)
 

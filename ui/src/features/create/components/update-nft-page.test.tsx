@@ -2,13 +2,14 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { useSession } from '@/lib/auth'
+import { type WalletConnection, useWalletConnection } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { callBody, stubApi } from '@/testing/fetch'
 import { renderPage } from '@/testing/render'
 import type { Nft } from '@/lib/nft/types'
 
-const connection = vi.hoisted(() => ({ current: { address: undefined as string | undefined, chainId: 80001, status: 'disconnected' } }))
-vi.mock('wagmi', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi')>()), useConnection: () => connection.current }))
+// The chain runtime (wagmi's configuration) is not what these tests are about: transactions go to the mocked actions.
+vi.mock('@/lib/chain-runtime', () => ({ startChainRuntime: async () => ({ config: {} }) }))
 const chain = vi.hoisted(() => ({ simulateContract: vi.fn(), writeContract: vi.fn(), waitForTransactionReceipt: vi.fn() }))
 vi.mock('wagmi/actions', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi/actions')>()), ...chain }))
 
@@ -18,6 +19,8 @@ const OWNER = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
 const OTHER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const HASH = '0x2222222222222222222222222222222222222222222222222222222222222222'
 const ID = '80001-7'
+
+const setConnection = (connection: Pick<WalletConnection, 'address' | 'chainId' | 'status'>) => useWalletConnection.setState(connection as Partial<WalletConnection>)
 
 const profile = {
   userId: 'u1', email: 'neo@example.com', username: 'neo', fullName: 'Neo', mobileNumber: '', avatar: '', bio: '', coverImage: '', authProvider: 'EMAIL' as const,
@@ -53,7 +56,7 @@ describe('update NFT', () => {
   beforeEach(() => {
     useSession.setState({ token: 'tok', user: profile, userFresh: true })
     useWalletStore.setState({ walletType: 'Other', walletAddress: OWNER })
-    connection.current = { address: OWNER, chainId: 80001, status: 'connected' }
+    setConnection({ address: OWNER, chainId: 80001, status: 'connected' })
     chain.simulateContract.mockImplementation(async (_config, request) => ({ request }))
     chain.writeContract.mockResolvedValue(HASH)
     chain.waitForTransactionReceipt.mockResolvedValue({ status: 'success', transactionHash: HASH, logs: [] })
@@ -61,7 +64,7 @@ describe('update NFT', () => {
   afterEach(() => {
     useSession.setState({ token: undefined, user: null, userFresh: false })
     useWalletStore.setState({ walletType: null, walletAddress: null, connectorId: null, dialogOpen: false })
-    connection.current = { address: undefined, chainId: 80001, status: 'disconnected' }
+    setConnection({ address: undefined, chainId: 80001, status: 'disconnected' })
     chain.simulateContract.mockReset()
     chain.writeContract.mockReset()
     chain.waitForTransactionReceipt.mockReset()
@@ -128,7 +131,7 @@ describe('update NFT', () => {
 
   it('refuses a wallet other than the owner', async () => {
     api(nft())
-    connection.current = { address: OTHER, chainId: 80001, status: 'connected' }
+    setConnection({ address: OTHER, chainId: 80001, status: 'connected' })
     useWalletStore.setState({ walletType: 'Other', walletAddress: OTHER })
     const user = userEvent.setup({ delay: null })
     render()

@@ -2,13 +2,13 @@ import { Box, Button, Flex, Heading, HStack, Skeleton, Stack, Text, useBreakpoin
 import { useTranslation } from 'react-i18next'
 import { LuArrowRight, LuSparkles } from 'react-icons/lu'
 import { Link, useNavigate } from 'react-router'
-import { useConnection } from 'wagmi'
 import { HeroArt } from '@/components/hero-art'
 import { PageContainer } from '@/components/page-container'
 import { GradientButton } from '@/components/ui/gradient-button'
 import { useSession } from '@/lib/auth'
 import { signInPath } from '@/lib/navigation'
 import { ACCENT_GRADIENT } from '@/lib/theme'
+import { useConnectionState } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { DECK_SIZE, useTrendingNfts } from '../api/trending-nfts'
 import { HomeSliders } from './home-sliders'
@@ -19,7 +19,7 @@ import { StatisticsHexagons } from './statistics-hexagons'
 export function useCreateAction() {
   const navigate = useNavigate()
   const token = useSession((s) => s.token)
-  const { status } = useConnection()
+  const { status } = useConnectionState()
   const walletType = useWalletStore((s) => s.walletType)
   const openDialog = useWalletStore((s) => s.openDialog)
   return () => {

@@ -3,15 +3,14 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { formatEther, parseEther } from 'viem'
-import { useReadContract } from 'wagmi'
+import useSWR from 'swr'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
 import { Price } from '@/components/nft/price'
 import { useAppConfig } from '@/lib/app-config'
-import { APP_CHAIN_ID } from '@/lib/chains'
-import { marketplaceAbi } from '@/lib/contract/marketplace-abi'
 import type { useNftActions } from '@/lib/nft/actions'
 import { isLiveAuction } from '@/lib/nft/format'
 import type { Nft } from '@/lib/nft/types'
+import { loadChain } from '@/lib/wallet-connection'
 import { CountdownBoxes } from './countdown-boxes'
 
 /** The bid input's placeholder (MATIC). */
@@ -40,15 +39,11 @@ function BidBox({ nft, onBid }: { nft: Nft; onBid: (amount: string) => Promise<u
   const [amount, setAmount] = useState('')
   const [error, setError] = useState<{ key: string; min?: string } | null>(null)
   const [sending, setSending] = useState(false)
-  const minimum = useReadContract({
-    address: contractAddress as `0x${string}`,
-    abi: marketplaceAbi,
-    functionName: 'minimumBid',
-    args: [BigInt(nft.nftTokenId)],
-    chainId: APP_CHAIN_ID,
-    query: { enabled: !!contractAddress, retry: false },
-  })
-  const minimumWei = minimum.data as bigint | undefined
+  // Read from the contract (the chain runtime loads with the first bid box).
+  const minimum = useSWR(contractAddress ? ['minimumBid', contractAddress, nft.nftTokenId] : null, async () =>
+    (await loadChain()).minimumBid(contractAddress, BigInt(nft.nftTokenId)),
+  { shouldRetryOnError: false, revalidateOnFocus: false })
+  const minimumWei = minimum.data
   const submit = async () => {
     const problem = bidError(amount, minimumWei)
     setError(problem)
@@ -59,7 +54,7 @@ function BidBox({ nft, onBid }: { nft: Nft; onBid: (amount: string) => Promise<u
       if (outcome?.ok) setAmount('')
     } finally {
       setSending(false)
-      void minimum.refetch()
+      void minimum.mutate()
     }
   }
   return (

@@ -1,21 +1,17 @@
 import { Box, Button, Flex, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
-import { useChains, useConnection } from 'wagmi'
 import { notify } from '@/components/ui/toaster'
 import { APP_CHAIN_ID } from '@/lib/chains'
-import { switchWalletChain } from '../switch-network'
+import { loadChain, useConnectionState } from '@/lib/wallet-connection'
 
 /** Shown while the wallet is on a chain other than 80001; 'Click here' switches (adding the chain on 4902). */
 export function NetworkBanner() {
   const { t } = useTranslation()
-  const { status, chainId, connector } = useConnection()
-  const chains = useChains()
-  if (status !== 'connected' || chainId === APP_CHAIN_ID || !connector) return null
-  const appChain = chains.find((c) => c.id === APP_CHAIN_ID)
+  const { status, chainId } = useConnectionState()
+  if (status !== 'connected' || chainId === APP_CHAIN_ID) return null
   const switchNow = async () => {
-    if (!appChain) return
     try {
-      await switchWalletChain(connector, appChain)
+      await (await loadChain()).switchNetwork(APP_CHAIN_ID)
     } catch (error) {
       console.error('Switching network failed', error)
       notify('error', t('wallet.switchFailed'))

@@ -1,14 +1,13 @@
 import { Badge, Box, Button, HStack, Menu, Portal, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import { LuCopy, LuLink2Off, LuLogOut, LuTriangleAlert, LuWallet } from 'react-icons/lu'
-import { useConfig } from 'wagmi'
-import { disconnect } from 'wagmi/actions'
 import { Amount } from '@/components/amount'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
 import { useSession } from '@/lib/auth'
 import { shortenAddress } from '@/lib/format'
 import { currentPath, navigateTo, signInPath } from '@/lib/navigation'
+import { loadChain } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { disconnectWallet } from '../api/disconnect-wallet'
 import { useWalletActions } from '../hooks/use-wallet-actions'
@@ -21,9 +20,14 @@ export function useOpenWalletDialog() {
   return () => (token ? open() : navigateTo(signInPath(currentPath())))
 }
 
+/** Disconnects the wallet (the chain runtime is loaded whenever a wallet is connected). */
+const disconnectChain = () =>
+  loadChain()
+    .then((chain) => chain.disconnect())
+    .catch(() => undefined)
+
 export function useWalletMenuActions() {
   const { t } = useTranslation()
-  const config = useConfig()
   const clearWallet = useWalletStore((s) => s.clearWallet)
   const { address } = useWalletStatus()
   return {
@@ -33,7 +37,7 @@ export function useWalletMenuActions() {
       notify('success', t('wallet.copied'))
     },
     disconnect: async () => {
-      await disconnect(config).catch(() => undefined)
+      await disconnectChain()
       clearWallet()
     },
     unlink: async () => {
@@ -41,7 +45,7 @@ export function useWalletMenuActions() {
       try {
         const { message } = await disconnectWallet(address)
         notify('success', message || t('wallet.unlinked'))
-        await disconnect(config).catch(() => undefined)
+        await disconnectChain()
         clearWallet()
       } catch (error) {
         notify('error', errorMessage(error, t('common.genericError')))

@@ -6,6 +6,7 @@ import { mnemonicToAccount } from 'viem/accounts'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type AppConfig, FALLBACK_CONFIG, useConfigStore } from '@/lib/app-config'
 import { TOKEN_COOKIE, useSession } from '@/lib/auth'
+import { requestedChain } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { callBody, stubApi } from '@/testing/fetch'
 import { renderRoutes } from '@/testing/render'
@@ -17,7 +18,7 @@ const config: AppConfig = { ...FALLBACK_CONFIG, rpcUrl: 'http://127.0.0.1:1', de
 const me = { userId: 'u1', email: 'neo@example.com', username: 'neo', fullName: 'Neo', mobileNumber: '', avatar: '', bio: '', coverImage: '', authProvider: 'EMAIL' as const, connectedWallet: [] }
 
 function render() {
-  renderRoutes([{ path: '/', element: <WalletDialog /> }], '/', config)
+  renderRoutes([{ path: '/', element: <WalletDialog /> }], '/')
 }
 
 describe('wallet dialog with the dev wallet', () => {
@@ -27,10 +28,14 @@ describe('wallet dialog with the dev wallet', () => {
     useConfigStore.setState({ config })
     useWalletStore.setState({ dialogOpen: true, walletType: null, walletAddress: null, connectorId: null })
   })
-  afterEach(() => {
+  afterEach(async () => {
+    // A connected wallet keeps the chain runtime polling its balance: end it before the next test.
+    await requestedChain()?.then((chain) => chain.disconnect())
     vi.unstubAllGlobals()
     useSession.setState({ token: undefined, user: null })
     useConfigStore.setState({ config: null })
+    // The next file in this worker renders the shell, which would show a dialog left open.
+    useWalletStore.setState({ dialogOpen: false, walletType: null, walletAddress: null, connectorId: null })
   })
 
   it('offers the dev wallet with ten accounts, signs a SIWE message with the server nonce and links it', async () => {
@@ -39,7 +44,8 @@ describe('wallet dialog with the dev wallet', () => {
       { method: 'PUT', path: '/api/account/connectwallet', message: 'Connected!' },
     ])
     render()
-    const select = await screen.findByTestId('dev-wallet-account')
+    // The first opening loads the wallet libraries, then the wallets' own code.
+    const select = await screen.findByTestId('dev-wallet-account', {}, { timeout: 10000 })
     expect(select.querySelectorAll('option')).toHaveLength(10)
     await userEvent.selectOptions(select, '3')
     await userEvent.click(screen.getByTestId('wallet-option-devWallet'))

@@ -1,14 +1,16 @@
 import { Alert, Box, Button, CloseButton, Dialog, Flex, HStack, Icon, Link, NativeSelect, Portal, Spinner, Stack, Text } from '@chakra-ui/react'
-import { useEffect, useMemo, useState } from 'react'
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { IconType } from 'react-icons'
 import { LuFlaskConical, LuWallet } from 'react-icons/lu'
 import { SiWalletconnect } from 'react-icons/si'
-import { type Connector, useConfig, useConnectors } from 'wagmi'
+import type { Config, Connector } from 'wagmi'
+import { getConnectors, watchConnectors } from 'wagmi/actions'
 import { useAppConfig } from '@/lib/app-config'
 import { DEV_WALLET_ACCOUNTS, devWalletAddresses, getDevWalletIndex, setDevWalletIndex } from '@/lib/dev-wallet-connector'
 import { shortenAddress } from '@/lib/format'
-import { addWalletConnectors, isMobileDevice } from '@/lib/wagmi'
+import { isMobileDevice } from '@/lib/wagmi'
+import { type ChainRuntime, useChain } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { useLinkWallet } from '../hooks/use-link-wallet'
 import { detectInjectedWallet } from '../wallet-kinds'
@@ -32,18 +34,57 @@ function choiceFor(connector: Connector): Choice | null {
   return null
 }
 
+/** The wallets configured now (the loadable ones arrive after the dialog opened). */
+function useConnectors(config: Config) {
+  return useSyncExternalStore(
+    (onChange) => watchConnectors(config, { onChange }),
+    () => getConnectors(config),
+  )
+}
+
 /** MetaMask (not on mobile), Coinbase, WalletConnect (when configured) and the dev wallet (local chain only). */
 export function WalletDialog() {
   const { t } = useTranslation()
   const open = useWalletStore((s) => s.dialogOpen)
   const close = useWalletStore((s) => s.closeDialog)
-  const connectors = useConnectors()
+  // The wallet libraries load as the dialog opens for the first time.
+  const chain = useChain()
+  return (
+    <Dialog.Root open={open} onOpenChange={(e) => (e.open ? undefined : close())} placement="center" size="sm">
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content data-testid="wallet-dialog">
+            <Dialog.Header>
+              <Dialog.Title>{t('wallet.dialogTitle')}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              {chain ? (
+                <WalletChoices chain={chain} open={open} onLinked={close} />
+              ) : (
+                <Flex justify="center" py="6">
+                  <Spinner data-testid="wallet-dialog-loading" />
+                </Flex>
+              )}
+            </Dialog.Body>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label={t('common.close')} />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  )
+}
+
+function WalletChoices({ chain, open, onLinked }: { chain: ChainRuntime; open: boolean; onLinked: () => void }) {
+  const { t } = useTranslation()
+  const connectors = useConnectors(chain.config)
   const config = useAppConfig()
-  const wagmiConfig = useConfig()
   useEffect(() => {
-    if (open) addWalletConnectors(wagmiConfig, config).catch((error) => console.error('Could not load the wallet connectors', error))
-  }, [open, wagmiConfig, config])
-  const link = useLinkWallet()
+    if (open) chain.addWalletConnectors().catch((error) => console.error('Could not load the wallet connectors', error))
+  }, [open, chain])
+  const link = useLinkWallet(chain.config)
   const [pending, setPending] = useState<string | null>(null)
   const [missing, setMissing] = useState(false)
   const [devIndex, setDevIndex] = useState(getDevWalletIndex)
@@ -68,91 +109,74 @@ export function WalletDialog() {
       }
       if (choice.connector.id === 'devWallet') setDevWalletIndex(devIndex)
       const ok = await link(choice.connector)
-      if (ok) close()
+      if (ok) onLinked()
     } finally {
       setPending(null)
     }
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={(e) => (e.open ? undefined : close())} placement="center" size="sm">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="wallet-dialog">
-            <Dialog.Header>
-              <Dialog.Title>{t('wallet.dialogTitle')}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="3">
-                <Text color="fg.muted" fontSize="sm">
-                  {t('wallet.dialogText')}
-                </Text>
-                {choices.map((choice) => (
-                  <Box key={choice.connector.uid}>
-                    <Button
-                      w="full"
-                      h="14"
-                      justifyContent="flex-start"
-                      variant="outline"
-                      borderRadius="xl"
-                      disabled={!!pending}
-                      onClick={() => choose(choice)}
-                      data-testid={`wallet-option-${choice.connector.id}`}
-                    >
-                      <Flex w="9" h="9" borderRadius="lg" bg={choice.color} color="white" align="center" justify="center" mr="2">
-                        <Icon as={choice.icon} boxSize="5" />
-                      </Flex>
-                      <Text flex="1" textAlign="left" fontWeight="semibold">
-                        {t(choice.labelKey)}
-                      </Text>
-                      {pending === choice.connector.id ? <Spinner size="sm" /> : null}
-                    </Button>
-                    {choice.connector.id === 'devWallet' && devAddresses.length ? (
-                      <HStack mt="2" gap="2">
-                        <Text fontSize="xs" color="fg.muted" whiteSpace="nowrap">
-                          {t('wallet.devAccount')}
-                        </Text>
-                        <NativeSelect.Root size="sm">
-                          <NativeSelect.Field
-                            value={devIndex}
-                            onChange={(e) => setDevIndex(Number(e.currentTarget.value))}
-                            aria-label={t('wallet.devAccount')}
-                            data-testid="dev-wallet-account"
-                          >
-                            {Array.from({ length: DEV_WALLET_ACCOUNTS }, (_, i) => (
-                              <option key={i} value={i}>
-                                {`#${i} ${shortenAddress(devAddresses[i])}`}
-                              </option>
-                            ))}
-                          </NativeSelect.Field>
-                          <NativeSelect.Indicator />
-                        </NativeSelect.Root>
-                      </HStack>
-                    ) : null}
-                  </Box>
-                ))}
-                {missing ? (
-                  <Alert.Root status="warning" borderRadius="lg">
-                    <Alert.Indicator />
-                    <Alert.Content>
-                      <Alert.Title>{t('wallet.metamaskMissing')}</Alert.Title>
-                      <Alert.Description>
-                        <Link href="https://metamask.io/download/" target="_blank" rel="noreferrer" color="brand.fg">
-                          {t('wallet.installMetamask')}
-                        </Link>
-                      </Alert.Description>
-                    </Alert.Content>
-                  </Alert.Root>
-                ) : null}
-              </Stack>
-            </Dialog.Body>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label={t('common.close')} />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <Stack gap="3">
+      <Text color="fg.muted" fontSize="sm">
+        {t('wallet.dialogText')}
+      </Text>
+      {choices.map((choice) => (
+        <Box key={choice.connector.uid}>
+          <Button
+            w="full"
+            h="14"
+            justifyContent="flex-start"
+            variant="outline"
+            borderRadius="xl"
+            disabled={!!pending}
+            onClick={() => choose(choice)}
+            data-testid={`wallet-option-${choice.connector.id}`}
+          >
+            <Flex w="9" h="9" borderRadius="lg" bg={choice.color} color="white" align="center" justify="center" mr="2">
+              <Icon as={choice.icon} boxSize="5" />
+            </Flex>
+            <Text flex="1" textAlign="left" fontWeight="semibold">
+              {t(choice.labelKey)}
+            </Text>
+            {pending === choice.connector.id ? <Spinner size="sm" /> : null}
+          </Button>
+          {choice.connector.id === 'devWallet' && devAddresses.length ? (
+            <HStack mt="2" gap="2">
+              <Text fontSize="xs" color="fg.muted" whiteSpace="nowrap">
+                {t('wallet.devAccount')}
+              </Text>
+              <NativeSelect.Root size="sm">
+                <NativeSelect.Field
+                  value={devIndex}
+                  onChange={(e) => setDevIndex(Number(e.currentTarget.value))}
+                  aria-label={t('wallet.devAccount')}
+                  data-testid="dev-wallet-account"
+                >
+                  {Array.from({ length: DEV_WALLET_ACCOUNTS }, (_, i) => (
+                    <option key={i} value={i}>
+                      {`#${i} ${shortenAddress(devAddresses[i])}`}
+                    </option>
+                  ))}
+                </NativeSelect.Field>
+                <NativeSelect.Indicator />
+              </NativeSelect.Root>
+            </HStack>
+          ) : null}
+        </Box>
+      ))}
+      {missing ? (
+        <Alert.Root status="warning" borderRadius="lg">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>{t('wallet.metamaskMissing')}</Alert.Title>
+            <Alert.Description>
+              <Link href="https://metamask.io/download/" target="_blank" rel="noreferrer" color="brand.fg">
+                {t('wallet.installMetamask')}
+              </Link>
+            </Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      ) : null}
+    </Stack>
   )
 }

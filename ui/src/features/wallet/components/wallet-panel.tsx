@@ -1,22 +1,18 @@
 import { Button, HStack, NativeSelect, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import { LuCopy, LuLogOut, LuWallet } from 'react-icons/lu'
-import { useChains, useConnection } from 'wagmi'
-import { mainnet, polygon } from 'wagmi/chains'
 import { Amount } from '@/components/amount'
 import { notify } from '@/components/ui/toaster'
 import { NETWORK_CHOICES, RECOGNISED_CHAINS } from '@/lib/chains'
 import { shortenAddress } from '@/lib/format'
+import { loadChain } from '@/lib/wallet-connection'
 import { useWalletStatus } from '../hooks/use-wallet-status'
-import { switchWalletChain } from '../switch-network'
 import { useOpenWalletDialog, useWalletMenuActions } from './wallet-button'
 
 /** The drawer's wallet information: address, balance, block, network chooser (1, 137, 80001). */
 export function WalletPanel() {
   const { t } = useTranslation()
   const { connected, address, balance, blockNumber, chainId } = useWalletStatus()
-  const { connector } = useConnection()
-  const chains = useChains()
   const openDialog = useOpenWalletDialog()
   const actions = useWalletMenuActions()
 
@@ -29,10 +25,8 @@ export function WalletPanel() {
   }
 
   const chooseNetwork = async (id: number) => {
-    const chain = chains.find((c) => c.id === id) ?? [mainnet, polygon].find((c) => c.id === id)
-    if (!chain || !connector) return
     try {
-      await switchWalletChain(connector, chain)
+      await (await loadChain()).switchNetwork(id)
     } catch (error) {
       console.error('Switching network failed', error)
       notify('error', t('wallet.switchFailed'))

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { type Connector, useConfig } from 'wagmi'
+import type { Config, Connector } from 'wagmi'
 import { connect, disconnect, getConnection, signMessage } from 'wagmi/actions'
 import type { Address } from 'viem'
 import { notify } from '@/components/ui/toaster'
@@ -17,8 +17,7 @@ import { walletTypeOf } from '../wallet-kinds'
  * PUT /api/account/connectwallet must accept it ('Connected!'). A failure shows the server message
  * and disconnects the wallet (type back to none).
  */
-export function useLinkWallet() {
-  const config = useConfig()
+export function useLinkWallet(config: Config) {
   const { t } = useTranslation()
 
   return async (connector: Connector): Promise<boolean> => {

@@ -5,13 +5,13 @@ import { useSession } from '@/lib/auth'
 import { useWalletStore } from '@/lib/wallet-store'
 import { stubApi } from '@/testing/fetch'
 
-const connection = vi.hoisted(() => ({ current: { address: undefined as string | undefined, chainId: 80001, status: 'disconnected' } }))
-vi.mock('wagmi', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi')>()), useConnection: () => connection.current }))
+import { SWRConfig } from 'swr'
+import { type WalletConnection, useWalletConnection } from '@/lib/wallet-connection'
+import { useWalletActions } from './use-wallet-actions'
 
-const { useWalletActions } = await import('./use-wallet-actions')
-const { SWRConfig } = await import('swr')
+const setConnection = (connection: Pick<WalletConnection, 'address' | 'chainId' | 'status'>) => useWalletConnection.setState(connection)
 
-const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266' as const
 const profile = (wallets: { walletProvider: string; walletAddress: string }[]) => ({
   userId: 'u1', email: 'neo@example.com', username: 'neo', fullName: 'Neo', mobileNumber: '', avatar: '', bio: '', coverImage: '', authProvider: 'EMAIL' as const, connectedWallet: wallets,
 })
@@ -25,7 +25,7 @@ describe('useWalletActions (tampering check)', () => {
   afterEach(() => {
     useSession.setState({ token: undefined, user: null, userFresh: false })
     useWalletStore.setState({ walletType: null, walletAddress: null, connectorId: null })
-    connection.current = { address: undefined, chainId: 80001, status: 'disconnected' }
+    setConnection({ address: undefined, chainId: 80001, status: 'disconnected' })
     vi.restoreAllMocks()
     vi.unstubAllGlobals()
   })
@@ -33,7 +33,7 @@ describe('useWalletActions (tampering check)', () => {
   it('enables wallet actions when the stored wallet is linked to the fresh profile', () => {
     useSession.setState({ token: 'tok', user: profile([{ walletProvider: 'Other', walletAddress: ADDRESS }]), userFresh: true })
     useWalletStore.setState({ walletType: 'Other', walletAddress: ADDRESS })
-    connection.current = { address: ADDRESS, chainId: 80001, status: 'connected' }
+    setConnection({ address: ADDRESS, chainId: 80001, status: 'connected' })
     const { result } = renderHook(() => useWalletActions(), { wrapper })
     expect(result.current.enabled).toBe(true)
     expect(result.current.tampered).toBe(false)
@@ -44,7 +44,7 @@ describe('useWalletActions (tampering check)', () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {})
     useSession.setState({ token: 'tok', user: profile([{ walletProvider: 'Metamask', walletAddress: ADDRESS }]), userFresh: true })
     useWalletStore.setState({ walletType: 'Coinbase', walletAddress: ADDRESS })
-    connection.current = { address: ADDRESS, chainId: 80001, status: 'connected' }
+    setConnection({ address: ADDRESS, chainId: 80001, status: 'connected' })
     const { result } = renderHook(() => useWalletActions(), { wrapper })
     expect(result.current.enabled).toBe(false)
     expect(result.current.tampered).toBe(true)
@@ -56,7 +56,7 @@ describe('useWalletActions (tampering check)', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     useSession.setState({ token: 'tok', user: profile([{ walletProvider: 'Other', walletAddress: ADDRESS }]), userFresh: true })
     useWalletStore.setState({ walletType: 'Other', walletAddress: ADDRESS })
-    connection.current = { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', chainId: 80001, status: 'connected' }
+    setConnection({ address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', chainId: 80001, status: 'connected' })
     const { result } = renderHook(() => useWalletActions(), { wrapper })
     expect(result.current.tampered).toBe(true)
     expect(result.current.enabled).toBe(false)
@@ -65,7 +65,7 @@ describe('useWalletActions (tampering check)', () => {
   it('does not judge against a stale local profile', () => {
     useSession.setState({ token: 'tok', user: profile([]), userFresh: false })
     useWalletStore.setState({ walletType: 'Other', walletAddress: ADDRESS })
-    connection.current = { address: ADDRESS, chainId: 80001, status: 'connected' }
+    setConnection({ address: ADDRESS, chainId: 80001, status: 'connected' })
     const { result } = renderHook(() => useWalletActions(), { wrapper })
     expect(result.current.tampered).toBe(false)
     expect(result.current.enabled).toBe(false)
@@ -74,7 +74,7 @@ describe('useWalletActions (tampering check)', () => {
   it('reports the wrong network', () => {
     useSession.setState({ token: 'tok', user: profile([{ walletProvider: 'Other', walletAddress: ADDRESS }]), userFresh: true })
     useWalletStore.setState({ walletType: 'Other', walletAddress: ADDRESS })
-    connection.current = { address: ADDRESS, chainId: 1, status: 'connected' }
+    setConnection({ address: ADDRESS, chainId: 1, status: 'connected' })
     const { result } = renderHook(() => useWalletActions(), { wrapper })
     expect(result.current.wrongNetwork).toBe(true)
     expect(result.current.blockedReasonKey).toBe('wallet.differentNetwork')

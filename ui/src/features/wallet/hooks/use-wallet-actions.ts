@@ -1,8 +1,8 @@
 import { useEffect } from 'react'
-import { useConnection } from 'wagmi'
 import { useSession } from '@/lib/auth'
 import { APP_CHAIN_ID } from '@/lib/chains'
 import { useUser } from '@/lib/use-user'
+import { useConnectionState } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { walletMatchesProfile } from '../tampering'
 
@@ -12,7 +12,7 @@ import { walletMatchesProfile } from '../tampering'
  */
 export function useWalletActions() {
   const { user } = useUser()
-  const { address, chainId, status } = useConnection()
+  const { address, chainId, status } = useConnectionState()
   const walletType = useWalletStore((s) => s.walletType)
   const walletAddress = useWalletStore((s) => s.walletAddress)
   const connected = status === 'connected' && !!address
