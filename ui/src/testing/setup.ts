@@ -1,10 +1,14 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
 import { toaster } from '@/components/ui/toaster'
 import { initTestI18n } from './i18n'
 
 initTestI18n()
+
+// findBy*/waitFor give up after 1 s by default; on this shared 2-core machine a loaded moment
+// (other builds, the e2e stack) can take longer than that to render a dialog, so they wait 5 s.
+configure({ asyncUtilTimeout: 5000 })
 
 // jsdom lacks these browser APIs that Chakra UI (Ark/Zag) and next-themes use.
 if (!window.matchMedia) {
