@@ -4,6 +4,7 @@
 
 mod fake_kubo;
 mod fake_pinning;
+mod renditions;
 
 use std::time::{Duration, Instant};
 
