@@ -1,5 +1,6 @@
-//! A data directory for issue 11's image figure: `NFTS` NFTs (default 100,000), minted and traded
-//! as `benches/explore.rs` writes them, whose images are real files in the file store: `IMAGES`
+//! A data directory for issue 11's image figure: `NFTS` NFTs (default 100,000), minted as
+//! `benches/explore.rs` writes them, half of them traded and half still listed as minted (so
+//! /explore, which lists fixed-price sales, shows about 28,500), whose images are real files in the file store: `IMAGES`
 //! distinct generated pictures (default 36) at upload size (1600 x 1600; two in three JPEG, one in
 //! three PNG), reused across the tokens (token `t` shows picture `t % IMAGES`, so neighbouring
 //! cards differ). The read tables are projected before it ends, so a server starts on it at once.
@@ -62,7 +63,7 @@ fn main() {
         let database_url = format!("sqlite://{}", dir.join("events.db").display());
         let store = domain::store::open(&database_url).await.expect("event log");
         api::bootstrap::seed_categories(store.as_ref()).await.expect("categories");
-        for writes in market_history_with_files(nfts, cids) {
+        for writes in market_history_with_files(nfts, cids, |token| (token / 7) % 2 == 1) {
             store.append_streams(writes).await.expect("append");
         }
         let read = projections::ReadDb::open(&format!("sqlite://{}", dir.join("read.db").display())).await.expect("read database");

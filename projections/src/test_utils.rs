@@ -145,12 +145,17 @@ impl Block {
 /// The history of `nfts` tokens as atomic appends, one per block (the creators' descriptions are
 /// appended with their mint's block, as the API records them right after the mint).
 pub fn market_history(nfts: u64) -> impl Iterator<Item = Vec<StreamAppend>> {
-    market_history_with_files(nfts, Vec::new())
+    market_history_with_files(nfts, Vec::new(), |_| true)
 }
 
-/// [`market_history`] whose NFTs show the stored `files` (CIDs), token `t` the `t % len`-th;
-/// with none, each token names a CID of its own that nothing stores.
-pub fn market_history_with_files(nfts: u64, files: Vec<String>) -> impl Iterator<Item = Vec<StreamAppend>> {
+/// [`market_history`] whose NFTs show the stored `files` (CIDs), token `t` the `t % len`-th
+/// (with none, each token names a CID of its own that nothing stores), and in which only the
+/// tokens `traded` accepts are traded: the others stay listed as minted.
+pub fn market_history_with_files(
+    nfts: u64,
+    files: Vec<String>,
+    traded: impl Fn(u64) -> bool + 'static,
+) -> impl Iterator<Item = Vec<StreamAppend>> {
     let blocks = nfts.div_ceil(MINTS_PER_BLOCK);
     let mut dice = Dice(42);
     let mut tx = 0u64;
@@ -166,7 +171,7 @@ pub fn market_history_with_files(nfts: u64, files: Vec<String>) -> impl Iterator
         // Trades of the tokens minted TRADE_LAG blocks ago.
         if number > TRADE_LAG {
             let first = (number - TRADE_LAG - 1) * MINTS_PER_BLOCK + 1;
-            for token in (first..first + MINTS_PER_BLOCK).filter(|&t| t <= nfts) {
+            for token in (first..first + MINTS_PER_BLOCK).filter(|&t| t <= nfts && traded(t)) {
                 trade(&mut block, &mut tx, token);
             }
         }
