@@ -42,6 +42,8 @@ pub struct AppState {
     pub projector: ProjectorHandle,
     /// Uploaded files, by CID.
     pub files: Arc<files::FileStore>,
+    /// Card-sized copies of stored images, kept in `<DATA_DIR>/renditions`.
+    pub renditions: Arc<files::renditions::Renditions>,
     /// The configuration the server started with.
     pub config: Arc<config::Config>,
     /// Accounts services: tokens, code hashing, mail, rate limits, Google sign-in.
@@ -77,6 +79,7 @@ impl AppState {
             read,
             projector,
             files: Arc::new(files),
+            renditions: Arc::new(files::renditions::Renditions::new(config.data_dir.join("renditions"))),
             config: Arc::new(config),
             accounts: Arc::new(accounts),
             chain: Arc::new(chain),

@@ -145,6 +145,17 @@ impl Block {
 /// The history of `nfts` tokens as atomic appends, one per block (the creators' descriptions are
 /// appended with their mint's block, as the API records them right after the mint).
 pub fn market_history(nfts: u64) -> impl Iterator<Item = Vec<StreamAppend>> {
+    market_history_with_files(nfts, Vec::new(), |_| true)
+}
+
+/// [`market_history`] whose NFTs show the stored `files` (CIDs), token `t` the `t % len`-th
+/// (with none, each token names a CID of its own that nothing stores), and in which only the
+/// tokens `traded` accepts are traded: the others stay listed as minted.
+pub fn market_history_with_files(
+    nfts: u64,
+    files: Vec<String>,
+    traded: impl Fn(u64) -> bool + 'static,
+) -> impl Iterator<Item = Vec<StreamAppend>> {
     let blocks = nfts.div_ceil(MINTS_PER_BLOCK);
     let mut dice = Dice(42);
     let mut tx = 0u64;
@@ -155,12 +166,12 @@ pub fn market_history(nfts: u64) -> impl Iterator<Item = Vec<StreamAppend>> {
         let first = (number - 1) * MINTS_PER_BLOCK + 1;
         for token in (first..first + MINTS_PER_BLOCK).filter(|&t| number <= blocks && t <= nfts) {
             tx += 1;
-            mint(&mut block, &mut dice, tx, token, &mut details);
+            mint(&mut block, &mut dice, tx, token, &files, &mut details);
         }
         // Trades of the tokens minted TRADE_LAG blocks ago.
         if number > TRADE_LAG {
             let first = (number - TRADE_LAG - 1) * MINTS_PER_BLOCK + 1;
-            for token in (first..first + MINTS_PER_BLOCK).filter(|&t| t <= nfts) {
+            for token in (first..first + MINTS_PER_BLOCK).filter(|&t| t <= nfts && traded(t)) {
                 trade(&mut block, &mut tx, token);
             }
         }
@@ -174,7 +185,7 @@ fn creator_of(token: u64) -> u64 {
     1 + token % 97
 }
 
-fn mint(block: &mut Block, dice: &mut Dice, tx: u64, token: u64, details: &mut Vec<StreamAppend>) {
+fn mint(block: &mut Block, dice: &mut Dice, tx: u64, token: u64, files: &[String], details: &mut Vec<StreamAppend>) {
     let token_id = token.to_string();
     let creator = address(creator_of(token));
     let royalties = match token % 3 {
@@ -218,7 +229,10 @@ fn mint(block: &mut Block, dice: &mut Dice, tx: u64, token: u64, details: &mut V
         title: format!("{adjective} {noun} #{token}"),
         description: format!("A {adjective} {noun}: {description}."),
         category_id: category.0.to_owned(),
-        file: format!("/ipfs/bafkrei{token:052}"),
+        file: match files.len() as u64 {
+            0 => format!("/ipfs/bafkrei{token:052}"),
+            len => format!("/ipfs/{}", files[(token % len) as usize]),
+        },
         metadata_url: format!("/ipfs/bafkrem{token:052}"),
         properties: vec![Property { key: "edition".into(), value: (token % 10).to_string() }],
         creator_user_id: None,

@@ -17,6 +17,7 @@ pub mod cid;
 mod kubo;
 mod local;
 mod pinning;
+pub mod renditions;
 
 use std::{io, path::Path, time::Duration};
 

@@ -1,9 +1,11 @@
 //! The file store on its remote backends, built from the configuration as the server builds it:
 //! a Kubo RPC and a Pinning Services API, both faithful fakes on loopback (no real IPFS node can
-//! run here), plus the gateway route over a Kubo-backed store.
+//! run here), plus the gateway route over a Kubo-backed store, and its card-sized renditions
+//! (`renditions.rs`).
 
 mod fake_kubo;
 mod fake_pinning;
+mod renditions;
 
 use std::time::{Duration, Instant};
 

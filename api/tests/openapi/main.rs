@@ -407,6 +407,7 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("GET", "/api/config", "/api/config".into(), None),
         ("GET", "/ipfs/{cid}", format!("/ipfs/{cid}"), None),
         ("GET", "/ipfs/{cid}", concrete("/ipfs/{cid}"), None),
+        ("GET", "/ipfs/{cid}", format!("/ipfs/{cid}?w=7"), None),
         ("POST", "/rpc", "/rpc".into(), Some(json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_chainId" }))),
         ("GET", "/api/misc/category", "/api/misc/category".into(), None),
         ("GET", "/api/misc/coin", "/api/misc/coin".into(), None),

@@ -1,6 +1,7 @@
 import { Box, Flex, Image, LinkBox, LinkOverlay, Skeleton, SkeletonCircle, SkeletonText, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { IMAGE_SIZES, useImageSources } from '@/lib/image-sources'
 import type { TrendingUser } from '@/lib/trending-creators'
 import { HeroArt } from './hero-art'
 import { UserAvatar } from './user-avatar'
@@ -27,11 +28,12 @@ function Total({ value, label }: { value: number; label: string }) {
 export function SellerCard({ user, myUserId }: { user: TrendingUser; myUserId?: string }) {
   const { t } = useTranslation()
   const info = user.info ?? user.bio ?? ''
+  const cover = useImageSources(user.coverImage, IMAGE_SIZES.sellerCover)
   return (
     <LinkBox as="article" bg="bg.panel" borderRadius="2xl" borderWidth="1px" overflow="hidden" boxShadow="card" h="100%" data-testid="seller-card" transition="transform 0.15s" _hover={{ transform: 'translateY(-2px)' }}>
       <Box position="relative" h="110px" bg="navy.900">
         <HeroArt />
-        {user.coverImage ? <Image position="absolute" inset="0" src={user.coverImage} alt="" w="100%" h="100%" objectFit="cover" loading="lazy" onError={(e) => (e.currentTarget.style.display = 'none')} /> : null}
+        {user.coverImage ? <Image position="absolute" inset="0" {...cover} alt="" w="100%" h="100%" objectFit="cover" loading="lazy" onError={(e) => (e.currentTarget.style.display = 'none')} /> : null}
       </Box>
       <Stack align="center" gap="1" mt="-10" px="4" pb="4" textAlign="center">
         <UserAvatar src={user.avatar} fullName={user.fullName} username={user.username} boxSize="20" fontSize="xl" borderWidth="4px" borderColor="bg.panel" />

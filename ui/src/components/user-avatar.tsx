@@ -1,5 +1,6 @@
 import { Avatar, type AvatarRootProps } from '@chakra-ui/react'
 import { initials } from '@/lib/auth'
+import { IMAGE_SIZES, useImageSources } from '@/lib/image-sources'
 
 /** A stable colour from the username, for avatars without a picture. */
 export function colorFromName(name: string) {
@@ -9,17 +10,21 @@ export function colorFromName(name: string) {
   return `hsl(${hue}, 62%, 52%)`
 }
 
-/** The avatar picture, or two upper-cased letters of the full name on a colour from the username. */
+/**
+ * The avatar picture (its smallest rendition: avatars are at most 8rem wide), or two upper-cased
+ * letters of the full name on a colour from the username.
+ */
 export function UserAvatar({
   src,
   fullName,
   username,
   ...rest
 }: { src?: string | null; fullName?: string | null; username?: string | null } & AvatarRootProps) {
+  const image = useImageSources(src, IMAGE_SIZES.avatar, 240)
   return (
     <Avatar.Root {...rest} bg={colorFromName(username || fullName || '')} color="white">
       <Avatar.Fallback fontWeight="bold">{initials(fullName || username)}</Avatar.Fallback>
-      {src ? <Avatar.Image src={src} alt={fullName ?? username ?? ''} /> : null}
+      {src ? <Avatar.Image {...image} alt={fullName ?? username ?? ''} /> : null}
     </Avatar.Root>
   )
 }

@@ -6,6 +6,7 @@ import { LuLayers } from 'react-icons/lu'
 import { Link, useNavigate } from 'react-router'
 import { useSession } from '@/lib/auth'
 import { likeCollection } from '@/lib/collection/save-collection'
+import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import type { Collection } from '@/lib/collection/types'
 import { currentPath, signInPath } from '@/lib/navigation'
 import { HeroArt } from '../hero-art'
@@ -69,18 +70,32 @@ function LikeButton({ collection }: { collection: Collection }) {
 /**
  * A collection card: its picture (or the seller collection's artwork, or the default art), the
  * title, the creator as a link, how many NFTs it holds and the like toggle; `menu` is the
- * creator's edit / delete menu. The picture and title open the collection at `to`.
+ * creator's edit / delete menu. The picture and title open the collection at `to`. `eager`: the
+ * card is above the fold on arrival, so its picture loads at once and first.
  */
-export function CollectionCard({ collection, to, menu, myUserId }: { collection: Collection; to: string; menu?: ReactNode; myUserId?: string }) {
+export function CollectionCard({
+  collection,
+  to,
+  menu,
+  myUserId,
+  eager = false,
+}: {
+  collection: Collection
+  to: string
+  menu?: ReactNode
+  myUserId?: string
+  eager?: boolean
+}) {
   const { t } = useTranslation()
   const src = collection.image || collection.artworkImage
+  const image = useImageSources(src, IMAGE_SIZES.card)
   const count = collection.nftCount ?? collection.totalItems ?? 0
   const creatorPath = profilePath(collection.creator?.userId, myUserId)
   return (
     <Stack gap="0" bg="bg.panel" borderRadius="2xl" borderWidth="1px" overflow="hidden" boxShadow="card" data-testid="collection-card" transition="transform 0.15s" _hover={{ transform: 'translateY(-2px)' }}>
       <Link to={to} aria-label={collection.title}>
         <Box position="relative" h={{ base: '200px', md: '220px' }} bg="navy.900">
-          {src ? <Image src={src} alt={collection.title} w="100%" h="100%" objectFit="cover" loading="lazy" /> : <HeroArt />}
+          {src ? <Image {...image} {...loadingHints(eager)} alt={collection.title} w="100%" h="100%" objectFit="cover" /> : <HeroArt />}
           <HStack position="absolute" bottom="3" left="3" bg="blackAlpha.600" color="white" px="2.5" py="1" borderRadius="full" fontSize="xs" gap="1.5" backdropFilter="blur(6px)" title={t('collections.nftCount')} aria-label={`${t('collections.nftCount')}: ${count}`}>
             <LuLayers />
             <Text>{count}</Text>

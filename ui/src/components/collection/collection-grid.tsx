@@ -18,7 +18,8 @@ export function CollectionGrid({
 }: {
   list: { items: Collection[]; loadingFirst: boolean; loadingMore: boolean; done: boolean; loadMore: () => void; error?: unknown }
   emptyText: string
-  renderCard: (collection: Collection) => ReactNode
+  /** The card of `collection`, the `index`-th in the grid. */
+  renderCard: (collection: Collection, index: number) => ReactNode
 }) {
   const { items } = list
   const sentinel = useSentinel(list.loadMore, !list.loadingFirst && !list.done && !list.error, items.length)
@@ -43,8 +44,8 @@ export function CollectionGrid({
   return (
     <Box>
       <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="6">
-        {items.map((c) => (
-          <Box key={c._id}>{renderCard(c)}</Box>
+        {items.map((c, index) => (
+          <Box key={c._id}>{renderCard(c, index)}</Box>
         ))}
       </SimpleGrid>
       <Box ref={sentinel} h="1px" />

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useBrowseCollections } from '@/lib/collection/browse-collections'
 import { useUser } from '@/lib/use-user'
+import { EAGER_IMAGES } from '@/lib/image-sources'
 import { CollectionCard } from './collection-card'
 import { CollectionDialog } from './collection-dialog'
 import { CollectionGrid } from './collection-grid'
@@ -41,9 +42,10 @@ export function ManagedCollectionGrid({
       <CollectionGrid
         list={list}
         emptyText={emptyText}
-        renderCard={(c) => (
+        renderCard={(c, index) => (
           <CollectionCard
             collection={c}
+            eager={index < EAGER_IMAGES}
             to={detailPath(c._id)}
             myUserId={user?.userId}
             menu={canManageCollection(c, user?.userId, ownProfile) ? <CollectionMenu collection={c} onEdit={setEditing} onChanged={refresh} /> : undefined}

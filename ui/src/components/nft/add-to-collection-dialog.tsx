@@ -3,6 +3,8 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
+import { useAppConfig } from '@/lib/app-config'
+import { IMAGE_SIZES, imageSources } from '@/lib/image-sources'
 import { addToCollection, fetchMyCollections, MY_COLLECTIONS_PATH } from '@/lib/nft/api'
 import type { Collection } from '@/lib/nft/types'
 import { usePagedList } from '@/lib/nft/use-paged-list'
@@ -13,6 +15,7 @@ import { usePagedList } from '@/lib/nft/use-paged-list'
  */
 export function AddToCollectionDialog({ nftId, open, onClose, onAdded }: { nftId: string; open: boolean; onClose: () => void; onAdded?: () => void }) {
   const { t } = useTranslation()
+  const { ipfsGateway } = useAppConfig()
   const [saving, setSaving] = useState<string | null>(null)
   const list = usePagedList<Collection>(open ? MY_COLLECTIONS_PATH : null, { nftId }, (_path, query) => fetchMyCollections(Number(query.page)), {
     onError: (error) => {
@@ -65,7 +68,7 @@ export function AddToCollectionDialog({ nftId, open, onClose, onAdded }: { nftId
                     onClick={() => choose(c)}
                   >
                     <HStack gap="3" minW="0">
-                      {c.image ? <Image src={c.image} alt="" boxSize="10" borderRadius="md" objectFit="cover" /> : null}
+                      {c.image ? <Image {...imageSources(c.image, IMAGE_SIZES.avatar, ipfsGateway, window.location.origin, 240)} alt="" boxSize="10" borderRadius="md" objectFit="cover" /> : null}
                       <Text truncate>{c.title}</Text>
                     </HStack>
                   </Button>

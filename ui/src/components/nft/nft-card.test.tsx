@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { useSession } from '@/lib/auth'
+import { IMAGE_SIZES } from '@/lib/image-sources'
 import { callBody, stubApi } from '@/testing/fetch'
 import { auctionFixture, nftFixture, page, profileFixture } from '@/testing/nft'
 import { renderPage } from '@/testing/render'
@@ -35,6 +36,21 @@ describe('NFT card', () => {
     expect(screen.getByText('2 h ago')).toBeInTheDocument()
     expect(screen.getByTestId('card-likes')).toHaveTextContent('3')
     expect(screen.getByRole('link', { name: 'An extraordinarily long NFT title here' })).toHaveAttribute('href', '/explore/80001-1')
+  })
+
+  it("loads the gateway's renditions sized for the card, lazily unless it is above the fold", () => {
+    const cid = 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e'
+    const { unmount } = renderPage(<NftCard nft={nftFixture({ file: `/ipfs/${cid}` })} />)
+    const image = screen.getByRole('img', { name: 'Sunset over the harbour' })
+    expect(image).toHaveAttribute('src', `/ipfs/${cid}?w=480`)
+    expect(image.getAttribute('srcset')).toContain(`/ipfs/${cid}?w=240 240w`)
+    expect(image).toHaveAttribute('sizes', IMAGE_SIZES.card)
+    expect(image).toHaveAttribute('loading', 'lazy')
+    unmount()
+
+    renderPage(<NftCard nft={nftFixture({ file: `/ipfs/${cid}` })} eager />)
+    expect(screen.getByRole('img', { name: 'Sunset over the harbour' })).toHaveAttribute('loading', 'eager')
+    expect(screen.getByRole('img', { name: 'Sunset over the harbour' })).toHaveAttribute('fetchpriority', 'high')
   })
 
   it('shortens a long price to an ellipsis and its last 2 characters', () => {

@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
 import { useSession } from '@/lib/auth'
+import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import { useNftActions } from '@/lib/nft/actions'
 import { removeFromCollection } from '@/lib/nft/api'
 import { formatRemaining, useCountdown } from '@/lib/nft/countdown'
@@ -76,7 +77,8 @@ const afterMenuCloses = (open: () => void) => () => void setTimeout(open, 0)
  * Stop Auction or Stop Sale; Burn NFT when not for sale. In a collection view (`collectionId`)
  * the menu holds only Remove from Collection. `onChanged` runs after an action changed the NFT.
  * `footer` adds a row under the card's body (my bids: the bid and its status); `preview` (the
- * update page's live preview) shows the card without the owner menu.
+ * update page's live preview) shows the card without the owner menu. `eager`: the card is above
+ * the fold on arrival, so its image loads at once and first.
  */
 export function NftCard({
   nft,
@@ -84,12 +86,14 @@ export function NftCard({
   onChanged,
   footer,
   preview = false,
+  eager = false,
 }: {
   nft: Nft
   collectionId?: string
   onChanged?: () => void
   footer?: ReactNode
   preview?: boolean
+  eager?: boolean
 }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
@@ -102,6 +106,7 @@ export function NftCard({
   const isOwner = !preview && !!me && nft.currentOwner?.userId === me
   const age = timeAgo(nft.createdAt || nft.updatedAt)
   const path = nftPath(nft)
+  const image = useImageSources(nft.file, IMAGE_SIZES.card)
 
   const stopLabel = nft.formOfSale === 'AUCTION' ? t('nft.card.stopAuction') : t('nft.card.stopSale')
   const afterAction = (outcome: { ok: boolean } | undefined) => {
@@ -135,7 +140,7 @@ export function NftCard({
       <Link to={path} aria-label={nftTitle(nft)}>
         <Box position="relative" bg="bg.muted" aspectRatio={1}>
           {nft.file ? (
-            <Image src={nft.file} alt={nftTitle(nft)} w="100%" h="100%" objectFit="cover" loading="lazy" />
+            <Image {...image} {...loadingHints(eager)} alt={nftTitle(nft)} w="100%" h="100%" objectFit="cover" />
           ) : (
             <Center h="100%" color="fg.subtle">
               <LuImageOff size="32" />

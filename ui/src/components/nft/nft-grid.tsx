@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import { CardSkeleton } from '@/components/skeletons'
 import type { Nft } from '@/lib/nft/types'
 import { useSentinel } from '@/lib/nft/use-paged-list'
+import { EAGER_IMAGES } from '@/lib/image-sources'
 import { NftCard } from './nft-card'
 
 /** Cards show six skeletons while the first page loads. */
@@ -41,8 +42,8 @@ export function NftGrid({
   return (
     <Box>
       <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="6" data-testid="nft-grid">
-        {list.items.map((nft) => (
-          <NftCard key={nft._id} nft={nft} collectionId={collectionId} onChanged={() => void list.refresh()} />
+        {list.items.map((nft, index) => (
+          <NftCard key={nft._id} nft={nft} collectionId={collectionId} eager={index < EAGER_IMAGES} onChanged={() => void list.refresh()} />
         ))}
       </SimpleGrid>
       <Box ref={sentinel} h="1px" data-testid="nft-grid-sentinel" />

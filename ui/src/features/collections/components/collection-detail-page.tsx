@@ -9,6 +9,7 @@ import { PageContainer } from '@/components/page-container'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
 import { useCollectionById } from '@/lib/collection/collection-by-id'
+import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import { fetchNftPage, PAGE_SIZE } from '@/lib/nft/api'
 import { usePagedList } from '@/lib/nft/use-paged-list'
 
@@ -44,11 +45,12 @@ export function CollectionDetailPage() {
     },
   )
   const data = collection.data
+  const image = useImageSources(data?.image, IMAGE_SIZES.avatar, 240)
   return (
     <PageContainer>
       <Flex direction={{ base: 'column', md: 'row' }} gap={{ base: '4', md: '6' }} align={{ base: 'flex-start', md: 'center' }} mb="8">
         <Box boxSize={{ base: '20', md: '24' }} borderRadius="2xl" overflow="hidden" bg="navy.900" flexShrink="0" boxShadow="card">
-          {data?.image ? <Image src={data.image} alt={data.title} w="100%" h="100%" objectFit="cover" /> : <HeroArt />}
+          {data?.image ? <Image {...image} {...loadingHints(true)} alt={data.title} w="100%" h="100%" objectFit="cover" /> : <HeroArt />}
         </Box>
         <Stack gap="2" minW="0">
           <Tag.Root size="xl" borderRadius="full" colorPalette="brand" variant="subtle" w="fit-content" maxW="full" px="4" py="2" data-testid="collection-chip">

@@ -4,11 +4,14 @@ import { FaHeart, FaRegHeart } from 'react-icons/fa6'
 import { Amount } from '@/components/amount'
 import { UserAvatar } from '@/components/user-avatar'
 import { truncate } from '@/lib/format'
+import { loadingHints, useImageSources } from '@/lib/image-sources'
 import { timeAgo } from '@/lib/time-ago'
 import type { NftUser, TrendingNft } from '../api/trending-nfts'
 
 export const DECK_TITLE_MAX = 15
 export const DECK_USERNAME_MAX = 5
+/** The deck is 280px wide, 340px tilted (nft-deck.tsx). */
+const DECK_IMAGE_SIZES = '340px'
 
 function Person({ label, user }: { label: string; user: NftUser }) {
   return (
@@ -26,14 +29,18 @@ function Person({ label, user }: { label: string; user: NftUser }) {
   )
 }
 
-/** One trending NFT: image, title (15 chars), price in Matic, creator and owner, age, likes. */
-export function DeckCard({ nft }: { nft: TrendingNft }) {
+/**
+ * One trending NFT: image, title (15 chars), price in Matic, creator and owner, age, likes. `top`:
+ * the card on top of the deck, the hero's picture, so it loads at once and first.
+ */
+export function DeckCard({ nft, top = false }: { nft: TrendingNft; top?: boolean }) {
   const { t } = useTranslation()
+  const image = useImageSources(nft.file, DECK_IMAGE_SIZES)
   const age = timeAgo(nft.updatedAt)
   return (
     <Stack gap="0" bg="bg.panel" borderRadius="2xl" borderWidth="1px" overflow="hidden" boxShadow="card" w="100%" h="100%" data-testid="deck-card">
       <Box position="relative" flex="1" minH="0" bg="bg.muted">
-        <Image src={nft.file} alt={nft.title} w="100%" h="100%" objectFit="cover" draggable={false} />
+        <Image {...image} {...loadingHints(top)} alt={nft.title} w="100%" h="100%" objectFit="cover" draggable={false} />
         <HStack position="absolute" top="3" right="3" bg="blackAlpha.600" color="white" px="2.5" py="1" borderRadius="full" fontSize="xs" gap="1.5" backdropFilter="blur(6px)">
           {nft.isLiked ? <FaHeart color="#ec4899" /> : <FaRegHeart />}
           <Text>{nft.totalLikes ?? 0}</Text>

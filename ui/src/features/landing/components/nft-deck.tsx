@@ -86,7 +86,7 @@ export function NftDeck({ nfts, tilted }: { nfts: TrendingNft[]; tilted: boolean
             }}
             userSelect="none"
           >
-            <DeckCard nft={nft} />
+            <DeckCard nft={nft} top={nft._id === top?._id} />
           </Box>
         )
       })}

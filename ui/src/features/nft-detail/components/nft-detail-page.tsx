@@ -37,6 +37,7 @@ import { useNftActions } from '@/lib/nft/actions'
 import { DETAIL_MESSAGE_DURATION } from '@/lib/nft/trade'
 import { nftDetailKey, toggleBookmark, toggleLike, useNftDetail } from '@/lib/nft/api'
 import { DESCRIPTION_PREVIEW_MAX, explorerLink, nftTitle, isLiveAuction, ownerAddress, royaltyFee, shortenAddress, TRANSACTION_FEE_PERCENT } from '@/lib/nft/format'
+import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import { useMetadataVerification } from '@/lib/nft/metadata'
 import type { Nft } from '@/lib/nft/types'
 import { currentPath, navigateTo, signInPath } from '@/lib/navigation'
@@ -48,8 +49,10 @@ import { HistoryTab } from './history-tab'
 import { TradePanel } from './trade-panel'
 import { VerificationIcon } from './verification-icon'
 
+/** The artwork, as a large rendition (the original is linked below, "View on IPFS"). */
 function Artwork({ nft }: { nft: Nft }) {
   const { t } = useTranslation()
+  const image = useImageSources(nft.file, IMAGE_SIZES.detail, 960)
   const [state, setState] = useState<'loading' | 'loaded' | 'error'>('loading')
   return (
     <Box position="relative" borderRadius="2xl" overflow="hidden" bg="bg.muted" aspectRatio={1} borderWidth="1px" data-testid="detail-image">
@@ -61,7 +64,8 @@ function Artwork({ nft }: { nft: Nft }) {
         </Center>
       ) : (
         <Image
-          src={nft.file}
+          {...image}
+          {...loadingHints(true)}
           alt={nft.title}
           w="100%"
           h="100%"
