@@ -39,9 +39,6 @@ enum Command {
     /// Walk the whole event log, check its hash chain and numbering, print a summary; exits 2
     /// naming the first bad position if anything was altered.
     Verify,
-    /// Compare the contract's state (read over RPC_URL at CONTRACT_ADDRESS) with the read models
-    /// for every token and every account owed credits; print each difference with both values;
-    /// exit 1 on any.
     /// Print the checksum of the published generation of the read models and the log position
     /// it includes (compare with what `replay` prints).
     Checksum,
@@ -51,7 +48,9 @@ enum Command {
     /// Postgres: create the analysts' read-only role `marketplace_analyst` (reads the
     /// `analytics` views, nothing else) and print how to give it to a login role.
     AnalyticsRole,
-    /// Write a read table or a query's result (current generation) to a file.
+    /// Write a read table or a query's result (current generation) to a CSV or Parquet file
+    /// (docs/read-models.md says how columns are typed). The file appears only once complete: a
+    /// bad table or query leaves none.
     Export {
         /// A read table to export whole.
         #[arg(long, conflicts_with = "query", required_unless_present = "query")]
@@ -59,13 +58,16 @@ enum Command {
         /// A query to export the result of.
         #[arg(long)]
         query: Option<String>,
-        /// `csv` (parquet is not built in yet).
-        #[arg(long, default_value = "csv")]
-        format: String,
+        /// `csv` (every value as text) or `parquet` (typed columns, Snappy-compressed).
+        #[arg(long, value_enum, default_value_t = api::export::Format::Csv)]
+        format: api::export::Format,
         /// The file to write.
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Compare the contract's state (read over RPC_URL at CONTRACT_ADDRESS) with the read models
+    /// for every token and every account owed credits; print each difference with both values;
+    /// exit 1 on any.
     Reconcile {
         /// `eth_call`s per JSON-RPC batch.
         #[arg(long, default_value_t = 100)]
@@ -96,7 +98,7 @@ async fn main() -> ExitCode {
         Command::ReadFile => read_file(cli.config).await,
         Command::Checksum => checksum(cli.config).await,
         Command::AnalyticsRole => analytics_role(cli.config).await,
-        Command::Export { table, query, format, out } => export(cli.config, table, query, &format, &out).await,
+        Command::Export { table, query, format, out } => export(cli.config, table, query, format, &out).await,
         Command::Reconcile { batch, concurrency } => reconcile(cli.config, batch, concurrency).await,
     };
     match result {
@@ -353,20 +355,17 @@ async fn export(
     config: Config,
     table: Option<String>,
     query: Option<String>,
-    format: &str,
+    format: api::export::Format,
     out: &std::path::Path,
 ) -> anyhow::Result<ExitCode> {
     use api::export::Source;
-    anyhow::ensure!(format == "csv", "--format {format}: only csv is supported");
     let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
     let source = match (table, query) {
         (Some(table), _) => Source::Table(table),
         (None, Some(query)) => Source::Query(query),
         (None, None) => anyhow::bail!("--table or --query"),
     };
-    let file = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
-    let mut writer = std::io::BufWriter::new(file);
-    let rows = api::export::csv(&read, &source, &mut writer).await?;
+    let rows = api::export::to_file(&read, &source, format, out).await.with_context(|| format!("exporting to {}", out.display()))?;
     println!("{rows} rows written to {}", out.display());
     Ok(ExitCode::SUCCESS)
 }
