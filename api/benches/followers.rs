@@ -6,9 +6,12 @@
 //! CPU is given as seconds per minute and as a share of one core (the physical limit). The
 //! transaction counts come from `pg_stat_database`, which backends flush about once a second
 //! while busy (10 s when idle): a few percent of a 60 s window.
+//! Then (c) read-your-writes: `REGISTRATIONS` (default 20) registrations, one at a time, through
+//! the follower and through the elected process (each answered once the read tables every
+//! process reads hold it): their latencies, and the follower's over the elected one's.
 //!
-//! `cargo bench -p api --bench followers` (WINDOW_SECS=20 for a quicker run). Its servers listen
-//! on 127.0.0.1:18240 and 18241.
+//! `cargo bench -p api --bench followers` (WINDOW_SECS=20 for a quicker run; MARKETPLACE_BIN to
+//! measure another build of the binary). Its servers listen on 127.0.0.1:18240 and 18241.
 
 use std::{
     process::{Child, Command, Stdio},
@@ -26,7 +29,8 @@ struct Server(Child);
 
 impl Server {
     fn start(port: u16, db: &str, chain: &TestChain, dir: &std::path::Path) -> Self {
-        let child = Command::new(env!("CARGO_BIN_EXE_marketplace"))
+        let binary = std::env::var("MARKETPLACE_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_marketplace").to_owned());
+        let child = Command::new(binary)
             .arg("serve")
             .env("DATABASE_URL", db)
             .env("RPC_URL", &chain.url)
@@ -36,6 +40,7 @@ impl Server {
             .env("DATA_DIR", dir.join(port.to_string()))
             .env("JWT_SECRET", "followers-bench-secret-0123456789abcdef")
             .env("RECONCILE_INTERVAL_SECS", "0")
+            .env("RATE_LIMIT_PER_IP", "0")
             .env("RUST_LOG", "warn")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -137,6 +142,31 @@ async fn main() {
         both,
         alone
     );
+
+    let registrations: usize = std::env::var("REGISTRATIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
+    let mut latencies = Vec::new();
+    for (name, port) in [("follower", PORTS[1]), ("elected", PORTS[0])] {
+        let mut samples = Vec::with_capacity(registrations);
+        for n in 0..registrations {
+            let body = serde_json::json!({
+                "email": format!("{name}{n}@example.com"), "username": format!("{name}{n}"), "fullName": format!("User {n}"),
+                "password": "correct horse battery", "confirmPassword": "correct horse battery",
+            });
+            let t = Instant::now();
+            let answer = http.post(format!("http://127.0.0.1:{port}/api/auth/register")).json(&body).send().await.unwrap();
+            samples.push(t.elapsed());
+            assert!(answer.status().is_success(), "registration through the {name}: {}", answer.text().await.unwrap_or_default());
+        }
+        samples.sort();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        println!(
+            "  registration via the {name:<8}: p50 {:>6.1} ms, max {:>6.1} ms ({registrations}, one at a time, answered once readable)",
+            ms(samples[samples.len() / 2]),
+            ms(samples[samples.len() - 1])
+        );
+        latencies.push(samples[samples.len() / 2]);
+    }
+    println!("  follower's p50 over the elected one's: {:.2}", latencies[0].as_secs_f64() / latencies[1].as_secs_f64());
     drop(follower);
     drop(leader);
     admin.close().await;

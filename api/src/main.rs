@@ -164,7 +164,7 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
         // Several processes may share this database: indexing and projecting run in the one
         // holding the election's lock; every process follows them through the database.
         let (projector_handle, follower) =
-            projections::ProjectorHandle::following(read.clone(), read.position().await?, std::time::Duration::from_millis(10));
+            projections::ProjectorHandle::following(read.clone(), read.position().await?, api::leader::FALLBACK_POLL);
         let follower = std::sync::Arc::new(follower);
         let notify_pool = sqlx::postgres::PgPoolOptions::new().max_connections(2).connect_lazy(&log_url)?;
         if let Some(indexer_config) = &indexer_config {
@@ -178,7 +178,7 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
                 store.clone(),
                 config.chain_id,
                 indexer_config.sync_timeout,
-                std::time::Duration::from_millis(20),
+                api::leader::FALLBACK_POLL,
                 wake_remote,
             );
             tokio::spawn(indexer_follower.run());
@@ -188,6 +188,16 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
             let follower = follower.clone();
             async move { follower.run().await }
         });
+        // The holder's announcements wake the followers (this process's too).
+        let (announced_follower, announced_indexer) = (follower.clone(), indexer_handle.clone());
+        api::leader::listen(log_url.clone(), &[api::leader::PROJECTED_CHANNEL, api::leader::INDEXED_CHANNEL], move |channel| {
+            if channel.is_none_or(|c| c == api::leader::PROJECTED_CHANNEL) {
+                announced_follower.wake();
+            }
+            if let Some(indexer) = announced_indexer.as_ref().filter(|_| channel.is_none_or(|c| c == api::leader::INDEXED_CHANNEL)) {
+                indexer.checkpoints_announced();
+            }
+        });
         let (store, read, url) = (store.clone(), read.clone(), log_url.clone());
         let start = move || {
             let (store, read, indexer_config, follower, url) =
@@ -196,21 +206,25 @@ async fn run(config: Config, local: bool) -> anyhow::Result<ExitCode> {
                 let mut tasks = Vec::new();
                 let projector = projections::Projector::new(store.clone(), read).await.context("starting the projector")?;
                 tasks.push(follower.feed(projector.handle()));
+                let projected = projector.handle();
                 tasks.push(tokio::spawn(async move {
                     if let Err(err) = projector.run().await {
                         tracing::error!(%err, "the projector stopped");
                     }
                 }));
+                let mut indexing = None;
                 if let Some(indexer_config) = indexer_config {
                     let indexer = indexer::Indexer::connect(indexer_config, store).await.context("starting the indexer")?;
                     let handle = indexer.handle();
-                    tasks.push(api::leader::listen_for_wakes(url, move || handle.wake()));
+                    indexing = Some(handle.clone());
+                    tasks.push(api::leader::listen(url.clone(), &[api::leader::WAKE_CHANNEL], move |_| handle.wake()));
                     tasks.push(tokio::spawn(async move {
                         if let Err(err) = indexer.run(std::future::pending::<()>()).await {
                             tracing::error!(%err, "the indexer stopped");
                         }
                     }));
                 }
+                tasks.extend(api::leader::announce(&url, projected, indexing)?);
                 Ok(tasks)
             }
         };

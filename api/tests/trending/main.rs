@@ -13,12 +13,14 @@ use chrono::DateTime;
 use clap::Parser;
 use domain::{
     EventStore, ExpectedVersion, Metadata, StreamAppend,
-    accounts::{AuthProvider, UserEvent, WalletProvider},
     chain::{ChainEvent, Origin, SaleType},
     social::{SocialEvent, social_stream},
     test_utils::TestPostgres,
 };
-use projections::queries::trending::{BID_WEIGHT, LIKE_WEIGHT, SALE_WEIGHT, decay};
+use projections::{
+    queries::trending::{BID_WEIGHT, LIKE_WEIGHT, SALE_WEIGHT, decay},
+    test_utils::register_user,
+};
 use serde_json::Value;
 use tower::ServiceExt;
 use uuid::Uuid;
@@ -121,21 +123,7 @@ fn bid(token: &str, bidder: &str, matic: u128, time: i64, n: u64) -> ChainEvent 
 async fn history(store: &dyn EventStore, now: i64) {
     let joined = DateTime::from_timestamp(now - 30 * DAY, 0).unwrap();
     for (i, (name, wallet)) in PEOPLE.into_iter().enumerate() {
-        let id = Uuid::from_u128(i as u128 + 1);
-        let events = [
-            UserEvent::UserRegistered {
-                user_id: id,
-                email: format!("{name}@example.com"),
-                username: name.into(),
-                full_name: name.into(),
-                password_hash: "$argon2id$x".into(),
-                auth_provider: AuthProvider::Email,
-                at: joined,
-            },
-            UserEvent::WalletLinked { provider: WalletProvider::Other, address: wallet.into(), at: joined },
-        ];
-        let events = events.iter().map(|e| e.to_new_event(Metadata::default()).unwrap()).collect();
-        store.append(&format!("user-{id}"), ExpectedVersion::Any, events).await.unwrap();
+        register_user(store, Uuid::from_u128(i as u128 + 1), name, wallet, joined).await;
     }
     let minted = now - 20 * DAY;
     let mut chain: Vec<ChainEvent> = Vec::new();
