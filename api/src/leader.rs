@@ -10,6 +10,14 @@
 //! indexing and projecting at once. When the holder dies its session ends, Postgres releases the
 //! lock, and the next process to try (every half second) takes over.
 //!
+//! Followers learn of progress by notification, not by polling: the holder announces each advance
+//! of its projector ([`PROJECTED_CHANNEL`]) and of its indexer ([`INDEXED_CHANNEL`]) with
+//! `pg_notify`, after the commit it reports; every process listens and reads the checkpoint at
+//! once (exactly what a poll would read, so read-your-writes is the polling design's). They still
+//! read every [`FALLBACK_POLL`]: for a replay's newly published generation, and for announcements
+//! missed while a listening connection was down (a reconnected listener also reads at once).
+//! An idle follower so sends a few statements a second instead of one every few milliseconds.
+//!
 //! Two holders at once are harmless even in the moment before a holder notices that it lost its
 //! connection: the indexer's checkpoint appends expect the chain stream's exact version (a
 //! second indexer fails instead of doubling events), and a projector's batch commits only if the
@@ -24,6 +32,12 @@ use tokio::{sync::watch, task::JoinHandle};
 pub const LOCK_KEY: i64 = 0x6d61_726b_6574;
 /// The channel non-holders notify to have the holder's indexer poll the chain now.
 pub const WAKE_CHANNEL: &str = "marketplace_index_now";
+/// The channel the holder notifies when its projector has committed a batch.
+pub const PROJECTED_CHANNEL: &str = "marketplace_projected";
+/// The channel the holder notifies when its indexer has appended blocks' checkpoints.
+pub const INDEXED_CHANNEL: &str = "marketplace_indexed";
+/// How often every process reads the checkpoints without an announcement.
+pub const FALLBACK_POLL: Duration = Duration::from_secs(1);
 /// How often a process that does not hold the lock tries again.
 const RETRY: Duration = Duration::from_millis(500);
 /// How often the holder checks that its session (and so the lock) is alive.
@@ -112,24 +126,71 @@ where
     (watch, task)
 }
 
-/// Listens on [`WAKE_CHANNEL`] and calls `wake` for each notification, until aborted.
-pub fn listen_for_wakes(url: String, wake: impl Fn() + Send + Sync + 'static) -> JoinHandle<()> {
+/// Listens on `channels` and calls `notified` with each notification's channel, and with
+/// `None` each time the listening connection is (re)established, as notifications may have been
+/// missed meanwhile; until aborted.
+pub fn listen(url: String, channels: &'static [&'static str], notified: impl Fn(Option<&str>) + Send + Sync + 'static) -> JoinHandle<()> {
     tokio::spawn(async move {
         loop {
             let listened = async {
                 let mut listener = PgListener::connect(&url).await?;
-                listener.listen(WAKE_CHANNEL).await?;
+                listener.listen_all(channels.iter().copied()).await?;
+                notified(None);
                 loop {
-                    listener.recv().await?;
-                    wake();
+                    // None: the connection was lost (the next call reconnects and listens again).
+                    match listener.try_recv().await? {
+                        Some(notification) => notified(Some(notification.channel())),
+                        None => notified(None),
+                    }
                 }
                 #[allow(unreachable_code)]
                 Ok::<(), sqlx::Error>(())
             };
             if let Err(error) = listened.await {
-                tracing::warn!(%error, "listening for indexing requests");
+                tracing::warn!(%error, channels = ?channels, "listening for notifications");
             }
             tokio::time::sleep(RETRY).await;
         }
     })
+}
+
+/// On the holder: announces each advance of `projector` on [`PROJECTED_CHANNEL`] and of
+/// `indexer` on [`INDEXED_CHANNEL`] (advances during a notification make one more, never none);
+/// until aborted.
+pub fn announce(
+    url: &str,
+    projector: projections::ProjectorHandle,
+    indexer: Option<indexer::IndexerHandle>,
+) -> anyhow::Result<Vec<JoinHandle<()>>> {
+    let pool = sqlx::postgres::PgPoolOptions::new().max_connections(2).connect_lazy(url)?;
+    let notify = |pool: sqlx::PgPool, channel: &'static str| async move {
+        if let Err(error) = sqlx::query("SELECT pg_notify($1, '')").bind(channel).execute(&pool).await {
+            tracing::warn!(%error, channel, "announcing progress");
+        }
+    };
+    let mut tasks = Vec::new();
+    let mut projected = projector.subscribe();
+    tasks.push(tokio::spawn({
+        let pool = pool.clone();
+        async move {
+            while projected.changed().await.is_ok() {
+                notify(pool.clone(), PROJECTED_CHANNEL).await;
+            }
+        }
+    }));
+    if let Some(indexer) = indexer {
+        let mut progress = indexer.subscribe();
+        tasks.push(tokio::spawn(async move {
+            let mut announced = progress.borrow_and_update().indexed_through;
+            while progress.changed().await.is_ok() {
+                // Progress also counts polls; only a new block is news.
+                let through = progress.borrow_and_update().indexed_through;
+                if through != announced {
+                    announced = through;
+                    notify(pool.clone(), INDEXED_CHANNEL).await;
+                }
+            }
+        }));
+    }
+    Ok(tasks)
 }

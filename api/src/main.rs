@@ -58,9 +58,6 @@ enum Command {
     /// Walk the whole event log, check its hash chain and numbering, print a summary; exits 2
     /// naming the first bad position if anything was altered.
     Verify,
-    /// Compare the contract's state (read over RPC_URL at CONTRACT_ADDRESS) with the read models
-    /// for every token and every account owed credits; print each difference with both values;
-    /// exit 1 on any.
     /// Print the checksum of the published generation of the read models and the log position
     /// it includes (compare with what `replay` prints).
     Checksum,
@@ -70,7 +67,9 @@ enum Command {
     /// Postgres: create the analysts' read-only role `marketplace_analyst` (reads the
     /// `analytics` views, nothing else) and print how to give it to a login role.
     AnalyticsRole,
-    /// Write a read table or a query's result (current generation) to a file.
+    /// Write a read table or a query's result (current generation) to a CSV or Parquet file
+    /// (docs/read-models.md says how columns are typed). The file appears only once complete: a
+    /// bad table or query leaves none.
     Export {
         /// A read table to export whole.
         #[arg(long, conflicts_with = "query", required_unless_present = "query")]
@@ -78,13 +77,16 @@ enum Command {
         /// A query to export the result of.
         #[arg(long)]
         query: Option<String>,
-        /// `csv` (parquet is not built in yet).
-        #[arg(long, default_value = "csv")]
-        format: String,
+        /// `csv` (every value as text) or `parquet` (typed columns, Snappy-compressed).
+        #[arg(long, value_enum, default_value_t = api::export::Format::Csv)]
+        format: api::export::Format,
         /// The file to write.
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Compare the contract's state (read over RPC_URL at CONTRACT_ADDRESS) with the read models
+    /// for every token and every account owed credits; print each difference with both values;
+    /// exit 1 on any.
     Reconcile {
         /// `eth_call`s per JSON-RPC batch.
         #[arg(long, default_value_t = 100)]
@@ -123,7 +125,7 @@ async fn main() -> ExitCode {
         Command::ReadFile => read_file(cli.config).await,
         Command::Checksum => checksum(cli.config).await,
         Command::AnalyticsRole => analytics_role(cli.config).await,
-        Command::Export { table, query, format, out } => export(cli.config, table, query, &format, &out).await,
+        Command::Export { table, query, format, out } => export(cli.config, table, query, format, &out).await,
         Command::Reconcile { batch, concurrency } => reconcile(cli.config, batch, concurrency).await,
     };
     match result {
@@ -207,7 +209,7 @@ async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<ExitCode
         // Several processes may share this database: indexing and projecting run in the one
         // holding the election's lock; every process follows them through the database.
         let (projector_handle, follower) =
-            projections::ProjectorHandle::following(read.clone(), read.position().await?, std::time::Duration::from_millis(10));
+            projections::ProjectorHandle::following(read.clone(), read.position().await?, api::leader::FALLBACK_POLL);
         let follower = std::sync::Arc::new(follower);
         let notify_pool = sqlx::postgres::PgPoolOptions::new().max_connections(2).connect_lazy(&log_url)?;
         if let Some(indexer_config) = &indexer_config {
@@ -221,7 +223,7 @@ async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<ExitCode
                 store.clone(),
                 config.chain_id,
                 indexer_config.sync_timeout,
-                std::time::Duration::from_millis(20),
+                api::leader::FALLBACK_POLL,
                 wake_remote,
             );
             tokio::spawn(indexer_follower.run());
@@ -231,6 +233,16 @@ async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<ExitCode
             let follower = follower.clone();
             async move { follower.run().await }
         });
+        // The holder's announcements wake the followers (this process's too).
+        let (announced_follower, announced_indexer) = (follower.clone(), indexer_handle.clone());
+        api::leader::listen(log_url.clone(), &[api::leader::PROJECTED_CHANNEL, api::leader::INDEXED_CHANNEL], move |channel| {
+            if channel.is_none_or(|c| c == api::leader::PROJECTED_CHANNEL) {
+                announced_follower.wake();
+            }
+            if let Some(indexer) = announced_indexer.as_ref().filter(|_| channel.is_none_or(|c| c == api::leader::INDEXED_CHANNEL)) {
+                indexer.checkpoints_announced();
+            }
+        });
         let (store, read, url) = (store.clone(), read.clone(), log_url.clone());
         let start = move || {
             let (store, read, indexer_config, follower, url) =
@@ -239,21 +251,25 @@ async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<ExitCode
                 let mut tasks = Vec::new();
                 let projector = projections::Projector::new(store.clone(), read).await.context("starting the projector")?;
                 tasks.push(follower.feed(projector.handle()));
+                let projected = projector.handle();
                 tasks.push(tokio::spawn(async move {
                     if let Err(err) = projector.run().await {
                         tracing::error!(%err, "the projector stopped");
                     }
                 }));
+                let mut indexing = None;
                 if let Some(indexer_config) = indexer_config {
                     let indexer = indexer::Indexer::connect(indexer_config, store).await.context("starting the indexer")?;
                     let handle = indexer.handle();
-                    tasks.push(api::leader::listen_for_wakes(url, move || handle.wake()));
+                    indexing = Some(handle.clone());
+                    tasks.push(api::leader::listen(url.clone(), &[api::leader::WAKE_CHANNEL], move |_| handle.wake()));
                     tasks.push(tokio::spawn(async move {
                         if let Err(err) = indexer.run(std::future::pending::<()>()).await {
                             tracing::error!(%err, "the indexer stopped");
                         }
                     }));
                 }
+                tasks.extend(api::leader::announce(&url, projected, indexing)?);
                 Ok(tasks)
             }
         };
@@ -416,20 +432,17 @@ async fn export(
     config: Config,
     table: Option<String>,
     query: Option<String>,
-    format: &str,
+    format: api::export::Format,
     out: &std::path::Path,
 ) -> anyhow::Result<ExitCode> {
     use api::export::Source;
-    anyhow::ensure!(format == "csv", "--format {format}: only csv is supported");
     let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
     let source = match (table, query) {
         (Some(table), _) => Source::Table(table),
         (None, Some(query)) => Source::Query(query),
         (None, None) => anyhow::bail!("--table or --query"),
     };
-    let file = std::fs::File::create(out).with_context(|| format!("creating {}", out.display()))?;
-    let mut writer = std::io::BufWriter::new(file);
-    let rows = api::export::csv(&read, &source, &mut writer).await?;
+    let rows = api::export::to_file(&read, &source, format, out).await.with_context(|| format!("exporting to {}", out.display()))?;
     println!("{rows} rows written to {}", out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -117,6 +117,9 @@ impl IndexerMetrics {
 #[derive(Debug)]
 pub(crate) struct Shared {
     pub wake: Notify,
+    /// A following handle's "read the checkpoints now" (the indexing process announced
+    /// progress); unused by an indexer of this process.
+    pub announced: Notify,
     pub progress: watch::Sender<Progress>,
     pub metrics: Arc<Metrics>,
 }
@@ -175,8 +178,9 @@ impl IndexerHandle {
     /// A handle on an indexer running in *another process* on the same log (several servers on
     /// one Postgres database, one of them elected to index): [`IndexerHandle::sync_to`] waits
     /// for the log to hold block `n`'s checkpoint. The returned [`IndexerFollower`] reads the
-    /// chain stream's last live checkpoint every `poll`, or at once when woken (and then calls
-    /// `wake_remote`, which should ask the indexing process to poll the chain now).
+    /// chain stream's last live checkpoint every `poll`, at once when the indexing process
+    /// announces progress ([`IndexerHandle::checkpoints_announced`]), and at once when woken (and
+    /// then calls `wake_remote`, which should ask the indexing process to poll the chain now).
     pub fn following(
         store: Arc<dyn EventStore>,
         chain_id: u64,
@@ -186,6 +190,7 @@ impl IndexerHandle {
     ) -> (Self, IndexerFollower) {
         let shared = Arc::new(Shared {
             wake: Notify::new(),
+            announced: Notify::new(),
             progress: watch::channel(Progress { running: true, ..Progress::default() }).0,
             metrics: Arc::default(),
         });
@@ -202,6 +207,13 @@ impl IndexerHandle {
     /// Asks the follower to poll now instead of at its next interval.
     pub fn wake(&self) {
         self.shared.wake.notify_one();
+    }
+
+    /// A following handle: the indexing process announced progress, so read the log's
+    /// checkpoints now (without asking it to index, as [`IndexerHandle::wake`] does). Wake-ups
+    /// during a read make one more read after it, never none.
+    pub fn checkpoints_announced(&self) {
+        self.shared.announced.notify_one();
     }
 
     /// How far the indexer has got.
@@ -253,6 +265,7 @@ impl IndexerFollower {
         loop {
             tokio::select! {
                 () = self.shared.wake.notified() => (self.wake_remote)(),
+                () = self.shared.announced.notified() => {}
                 () = tokio::time::sleep(self.poll) => {}
             }
             self.shared.progress.send_modify(|p| p.polls_started += 1);

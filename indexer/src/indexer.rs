@@ -128,7 +128,7 @@ impl Indexer {
             .transpose()?;
         let next = tip.map_or(config.deployment_block, |tip| tip.number + 1);
         let progress = Progress { indexed_through: next.saturating_sub(1), ..Progress::default() };
-        let shared = Arc::new(Shared { wake: Notify::new(), progress: watch::channel(progress).0, metrics });
+        let shared = Arc::new(Shared { wake: Notify::new(), announced: Notify::new(), progress: watch::channel(progress).0, metrics });
         tracing::info!(chain_id = config.chain_id, contract = %config.contract_address, next, "indexer ready");
         Ok(Self { config, store, rpc, shared, stream, version, tip, next })
     }

@@ -12,7 +12,7 @@ use rusqlite::OptionalExtension;
 use domain::{EventStore, Position, RecordedEvent, StoreError, chain::ChainEvent};
 use sqlx::{Any, AnyPool, Connection, pool::PoolConnection};
 use tokio::{
-    sync::{Mutex, watch},
+    sync::{Mutex, Notify, watch},
     task::JoinHandle,
 };
 
@@ -160,16 +160,22 @@ impl ProjectorHandle {
         *self.projected.borrow()
     }
 
+    /// The position, to be told of each change (the elected process announces them).
+    pub fn subscribe(&self) -> watch::Receiver<Position> {
+        self.projected.clone()
+    }
+
     /// A handle that follows the checkpoint *through the database*: for a process that does not
     /// run the projector itself (another process on the same Postgres database does), so that
-    /// its commands still read their own writes. The returned task reads the checkpoint every
-    /// `poll` (and switches `db` to a newly published generation, as the projector would) for
-    /// as long as it runs; [`ProjectorHandle::feed`] lets a local projector's progress in at
-    /// once.
+    /// its commands still read their own writes. The returned task reads the checkpoint when
+    /// woken ([`ProjectorFollower::wake`]: the projecting process announced progress) and every
+    /// `poll` otherwise (and switches `db` to a newly published generation, as the projector
+    /// would) for as long as it runs; [`ProjectorFollower::feed`] lets a local projector's
+    /// progress in at once.
     pub fn following(db: ReadDb, start: Position, poll: Duration) -> (Self, ProjectorFollower) {
         let (sender, projected) = watch::channel(start);
         let sender = Arc::new(sender);
-        (Self { projected }, ProjectorFollower { db, poll, sender })
+        (Self { projected }, ProjectorFollower { db, poll, sender, wake: Notify::new() })
     }
 
     /// Waits (bounded) until the read tables include `position`: read-your-writes.
@@ -188,6 +194,7 @@ pub struct ProjectorFollower {
     db: ReadDb,
     poll: Duration,
     sender: Arc<watch::Sender<Position>>,
+    wake: Notify,
 }
 
 impl ProjectorFollower {
@@ -207,7 +214,13 @@ impl ProjectorFollower {
         })
     }
 
-    /// Reads the checkpoint every `poll`, forever (errors are logged and retried).
+    /// Has [`ProjectorFollower::run`] read the checkpoint now (wake-ups while it reads make one
+    /// more read after it, never none).
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Reads the checkpoint when woken and every `poll`, forever (errors are logged and retried).
     pub async fn run(&self) {
         loop {
             let polled = async {
@@ -221,7 +234,10 @@ impl ProjectorFollower {
                 }
                 Err(error) => tracing::warn!(%error, "reading the projector's checkpoint"),
             }
-            tokio::time::sleep(self.poll).await;
+            tokio::select! {
+                () = self.wake.notified() => {}
+                () = tokio::time::sleep(self.poll) => {}
+            }
         }
     }
 }

@@ -345,3 +345,23 @@ fn settle(block: &mut Block, tx: u64, token_id: &str, auction_id: &str, seller: 
     let origin = block.origin(tx);
     block.log(tx, ChainEvent::RoyaltyPaid { token_id: token_id.into(), receiver: seller.into(), amount: royalty.to_string(), origin });
 }
+
+/// Registers the user `id` (`name`, email `{name}@example.com`) with the wallet `wallet` linked,
+/// both at `at`, as the accounts commands would: for tests that need people behind addresses.
+pub async fn register_user(store: &dyn domain::EventStore, id: uuid::Uuid, name: &str, wallet: &str, at: chrono::DateTime<chrono::Utc>) {
+    use domain::accounts::{AuthProvider, UserEvent, WalletProvider};
+    let events = [
+        UserEvent::UserRegistered {
+            user_id: id,
+            email: format!("{name}@example.com"),
+            username: name.into(),
+            full_name: name.into(),
+            password_hash: "$argon2id$x".into(),
+            auth_provider: AuthProvider::Email,
+            at,
+        },
+        UserEvent::WalletLinked { provider: WalletProvider::Other, address: wallet.into(), at },
+    ];
+    let events = events.iter().map(|e| e.to_new_event(Metadata::default()).expect("user events serialize")).collect();
+    store.append(&format!("user-{id}"), ExpectedVersion::Any, events).await.expect("registering a user");
+}

@@ -1,6 +1,8 @@
 //! The read models as an SQL interface: the example queries of `docs/analytics/queries.sql` on
 //! both databases, the `analytics` schema and its read-only role on Postgres, `read-file` on
-//! SQLite, and `marketplace export`.
+//! SQLite, and `marketplace export` (CSV here, Parquet in `parquet_export`).
+
+mod parquet_export;
 
 use std::{collections::BTreeMap, process::Command, sync::Arc};
 

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use chrono::DateTime;
 use domain::{
     EventStore, ExpectedVersion, Metadata,
-    accounts::{AuthProvider, UserEvent, WalletProvider},
     chain::{ChainEvent, Origin, SaleType},
     social::{SocialEvent, social_stream},
 };
@@ -16,6 +15,7 @@ use projections::{
         Page,
         trending::{self, PeopleKind, SALE_WEIGHT, TAU_SECONDS, decay},
     },
+    test_utils::register_user,
 };
 use uuid::Uuid;
 
@@ -35,21 +35,7 @@ fn at(time: i64, n: u64) -> Origin {
 const MATIC: u128 = 1_000_000_000_000_000_000;
 
 async fn user(store: &dyn EventStore, id: Uuid, name: &str, wallet: &str) {
-    let when = DateTime::from_timestamp(NOW - 30 * DAY, 0).unwrap();
-    let events = [
-        UserEvent::UserRegistered {
-            user_id: id,
-            email: format!("{name}@example.com"),
-            username: name.into(),
-            full_name: name.into(),
-            password_hash: "$argon2id$x".into(),
-            auth_provider: AuthProvider::Email,
-            at: when,
-        },
-        UserEvent::WalletLinked { provider: WalletProvider::Other, address: wallet.into(), at: when },
-    ];
-    let events = events.iter().map(|e| e.to_new_event(Metadata::default()).unwrap()).collect();
-    store.append(&format!("user-{id}"), ExpectedVersion::Any, events).await.unwrap();
+    register_user(store, id, name, wallet, DateTime::from_timestamp(NOW - 30 * DAY, 0).unwrap()).await;
 }
 
 fn mint(token: &str, creator: &str, n: u64) -> Vec<ChainEvent> {
