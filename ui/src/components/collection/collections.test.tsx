@@ -1,3 +1,4 @@
+// vitest: isolated (see mockingTestFiles in vite.config.ts)
 import Cookies from 'js-cookie'
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
