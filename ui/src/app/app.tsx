@@ -8,13 +8,14 @@ import { Toaster } from '@/components/ui/toaster'
 import { fetchAppConfig, useConfigStore } from '@/lib/app-config'
 import { loadChain } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
+import { prefetchFirstScreen } from './prefetch'
 import { routes } from './router'
 
 const router = createBrowserRouter(routes)
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * Loads /api/config during the 2-second startup loader. A remembered wallet starts reconnecting
+ * Loads /api/config, and the first screen's data and top pictures, during the 2-second startup loader. A remembered wallet starts reconnecting
  * as soon as the configuration is there (the wallet libraries load meanwhile); without one, the
  * wallet libraries wait until something needs them (the wallet dialog, a trade, a chain read).
  */
@@ -22,6 +23,7 @@ function useStartup() {
   const [ready, setReady] = useState(false)
   useEffect(() => {
     let cancelled = false
+    prefetchFirstScreen()
     const configured = fetchAppConfig().then((config) => {
       if (cancelled) return
       useConfigStore.getState().setConfig(config)

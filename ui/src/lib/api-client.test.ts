@@ -1,6 +1,6 @@
 import Cookies from 'js-cookie'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { ApiError, apiRequest, errorMessage } from './api-client'
+import { ApiError, apiRequest, errorMessage, WARM_MS, warmGet } from './api-client'
 import { TOKEN_COOKIE, USER_PROFILE_KEY, useSession } from './auth'
 import { registerNavigator } from './navigation'
 import { useWalletStore } from './wallet-store'
@@ -100,5 +100,50 @@ describe('api client without a session', () => {
     expect(errorMessage(error, 'x')).toBe('Wrong email or password')
     expect(navigate).not.toHaveBeenCalled()
     expect(Cookies.get(TOKEN_COOKIE)).toBe('stale')
+  })
+})
+
+describe('warmed GETs', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.useRealTimers()
+    Cookies.remove(TOKEN_COOKIE)
+  })
+
+  it('hands a warmed answer to the same call once, and its body to the warmer', async () => {
+    const fetchMock = vi.fn().mockImplementation(async () => jsonResponse(200, { data: [1, 2] }, 'ok'))
+    vi.stubGlobal('fetch', fetchMock)
+    const warmed = warmGet<{ data: number[] }>('/api/list', { page: 1, limit: 9, search: undefined })
+    const first = await apiRequest<{ data: number[] }>('/api/list', { query: { page: 1, limit: 9 } })
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/list?page=1&limit=9')
+    expect(first.body.data).toEqual([1, 2])
+    expect((await warmed)?.data).toEqual([1, 2])
+    // Taken once: the next call asks the server again.
+    await apiRequest('/api/list', { query: { page: 1, limit: 9 } })
+    expect(fetchMock).toHaveBeenCalledTimes(2)
+  })
+
+  it('is not taken by another URL, another session, another method or after it went stale', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    const fetchMock = vi.fn().mockImplementation(async () => jsonResponse(200, {}, ''))
+    vi.stubGlobal('fetch', fetchMock)
+    void warmGet('/api/list', { page: 1 })
+    await apiRequest('/api/list', { query: { page: 2 } })
+    Cookies.set(TOKEN_COOKIE, 'tok-1')
+    await apiRequest('/api/list', { query: { page: 1 } })
+    expect(fetchMock.mock.calls[2][1].headers.Authorization).toBe('Bearer tok-1')
+    void warmGet('/api/list', { page: 1 })
+    await apiRequest('/api/list', { method: 'POST', query: { page: 1 } })
+    vi.setSystemTime(Date.now() + WARM_MS)
+    await apiRequest('/api/list', { query: { page: 1 } })
+    expect(fetchMock).toHaveBeenCalledTimes(6)
+  })
+
+  it('leaves a failure to the call that takes it, and resolves undefined for the warmer', async () => {
+    vi.stubGlobal('fetch', vi.fn().mockImplementation(async () => jsonResponse(500, null, 'Server error')))
+    const warmed = warmGet('/api/list')
+    await expect(apiRequest('/api/list')).rejects.toMatchObject({ statuscode: 500, message: 'Server error' })
+    expect(await warmed).toBeUndefined()
   })
 })

@@ -47,6 +47,51 @@ function buildUrl(path: string, query?: RequestOptions['query']) {
   return qs ? `${path}?${qs}` : path
 }
 
+function requestHeaders(token: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json' }
+  if (token) headers.Authorization = `Bearer ${token}`
+  return headers
+}
+
+/** How long a warmed answer waits for the call it was started for. */
+export const WARM_MS = 10_000
+
+/** GETs started ahead of their call ({@link warmGet}), by token and URL. */
+const warmed = new Map<string, { response: Promise<Response>; at: number }>()
+const warmKey = (url: string, token: string | undefined) => `${token ?? ''} ${url}`
+
+/** The warmed answer for this GET, once: the call that takes it is the one it was started for. */
+function takeWarmed(url: string, token: string | undefined): Promise<Response> | undefined {
+  const key = warmKey(url, token)
+  const entry = warmed.get(key)
+  warmed.delete(key)
+  return entry && Date.now() - entry.at < WARM_MS ? entry.response : undefined
+}
+
+/**
+ * Starts a GET that a screen about to show will make (the first screen's calls, during the
+ * startup loader), so its answer is on the way before the screen asks: the screen's own
+ * {@link apiRequest} for the same URL and session, within {@link WARM_MS}, takes this answer
+ * instead of fetching again. Resolves with the answer's body for the caller's own use (its
+ * first images to preload), or undefined when the call fails: the screen reports failures.
+ */
+export function warmGet<T>(path: string, query?: RequestOptions['query']): Promise<T | undefined> {
+  const url = buildUrl(path, query)
+  const token = getToken()
+  const response = fetch(url, { method: 'GET', headers: requestHeaders(token), credentials: 'same-origin' })
+  // The copy is taken before the screen's call can read the body.
+  const copy = response.then((r) => r.clone())
+  // A failure is the screen's to report, if it still asks.
+  response.catch(() => undefined)
+  const now = Date.now()
+  for (const [key, entry] of warmed) if (now - entry.at >= WARM_MS) warmed.delete(key)
+  warmed.set(warmKey(url, token), { response, at: now })
+  return copy
+    .then((r) => (r.ok ? (r.json() as Promise<Partial<Envelope<T>>>) : undefined))
+    .then((envelope) => envelope?.body)
+    .catch(() => undefined)
+}
+
 /**
  * Calls the marketplace API: attaches the bearer token from the cookie, unwraps the
  * `{statuscode, body, message}` envelope and throws an ApiError carrying the server message
@@ -56,8 +101,7 @@ function buildUrl(path: string, query?: RequestOptions['query']) {
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
   const token = options.auth === false ? undefined : getToken()
-  const headers: Record<string, string> = { Accept: 'application/json' }
-  if (token) headers.Authorization = `Bearer ${token}`
+  const headers = requestHeaders(token)
   let body: BodyInit | undefined
   if (options.formData) body = options.formData
   else if (options.urlencoded) {
@@ -69,13 +113,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     body = JSON.stringify(options.json)
   }
 
-  const response = await fetch(buildUrl(path, options.query), {
-    method: options.method ?? (body ? 'POST' : 'GET'),
-    headers,
-    body,
-    signal: options.signal,
-    credentials: 'same-origin',
-  })
+  const url = buildUrl(path, options.query)
+  const method = options.method ?? (body ? 'POST' : 'GET')
+  const response = await ((method === 'GET' && takeWarmed(url, token)) ||
+    fetch(url, { method, headers, body, signal: options.signal, credentials: 'same-origin' }))
 
   let envelope: Envelope<T> | null = null
   try {

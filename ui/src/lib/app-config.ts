@@ -68,3 +68,16 @@ export const useConfigStore = create<ConfigState>()((set) => ({
 export function useAppConfig(): AppConfig {
   return useConfigStore((s) => s.config) ?? FALLBACK_CONFIG
 }
+
+/** The configuration once loaded (during the startup loader). */
+export function configured(): Promise<AppConfig> {
+  const loaded = useConfigStore.getState().config
+  if (loaded) return Promise.resolve(loaded)
+  return new Promise((resolve) => {
+    const unsubscribe = useConfigStore.subscribe(({ config }) => {
+      if (!config) return
+      unsubscribe()
+      resolve(config)
+    })
+  })
+}

@@ -1,4 +1,4 @@
-import { useAppConfig } from './app-config'
+import { configured, useAppConfig } from './app-config'
 
 /** The widths our gateway scales stored images to (`GET /ipfs/{cid}?w=`; api/src/files/renditions.rs). */
 export const RENDITION_WIDTHS = [240, 480, 960, 1920] as const
@@ -70,4 +70,20 @@ export const EAGER_IMAGES = 3
  */
 export function loadingHints(eager: boolean): { loading: 'eager' | 'lazy'; fetchPriority?: 'high' } {
   return eager ? { loading: 'eager', fetchPriority: 'high' } : { loading: 'lazy' }
+}
+
+/**
+ * Starts loading the image at `url` shown `sizes` wide before its `<img>` exists (the first
+ * screen's top image, during the startup loader): a preload link with the same candidates and
+ * `sizes` as the `<img>` will have, so the browser picks the same rendition and the `<img>` finds
+ * it loaded.
+ */
+export async function preloadImage(url: string | null | undefined, sizes: string, fallbackWidth?: number) {
+  const { ipfsGateway } = await configured()
+  const image = imageSources(url, sizes, ipfsGateway, window.location.origin, fallbackWidth)
+  if (!image.src) return
+  const link = document.createElement('link')
+  const attributes = { rel: 'preload', as: 'image', href: image.src, imagesrcset: image.srcSet, imagesizes: image.sizes, fetchpriority: 'high' }
+  for (const [name, value] of Object.entries(attributes)) if (value) link.setAttribute(name, value)
+  document.head.append(link)
 }

@@ -25,6 +25,8 @@ export type TrendingUser = {
 /** Trending sellers and creators load 10 at a time (section 9). */
 export const TRENDING_PAGE_SIZE = 10
 export const TRENDING_CREATORS_PATH = '/api/trendingcreators'
+/** The home slider's call: the first page of trending sellers. */
+export const TRENDING_SELLERS_FIRST_PAGE = { page: 1, limit: TRENDING_PAGE_SIZE, type: 'SELLER' }
 
 /** GET /api/trendingcreators?type=&page=&limit=10, infinite (the trending pages). */
 export function useTrendingUsers(type: TrendingType, onError?: (error: unknown) => void) {
@@ -40,7 +42,7 @@ export function useTrendingUsers(type: TrendingType, onError?: (error: unknown) 
 export function useTrendingSellersFirstPage() {
   return useSWR<TrendingUser[]>(
     [TRENDING_CREATORS_PATH, 'SELLER', 1, TRENDING_PAGE_SIZE],
-    async () => (await apiRequest<Paged<TrendingUser>>(TRENDING_CREATORS_PATH, { query: { page: 1, limit: TRENDING_PAGE_SIZE, type: 'SELLER' } })).body?.data ?? [],
+    async () => (await apiRequest<Paged<TrendingUser>>(TRENDING_CREATORS_PATH, { query: TRENDING_SELLERS_FIRST_PAGE })).body?.data ?? [],
     { revalidateOnFocus: false, shouldRetryOnError: false, onError: (error) => console.error('Could not load trending sellers', error) },
   )
 }

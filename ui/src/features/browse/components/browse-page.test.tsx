@@ -3,6 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { stubApi } from '@/testing/fetch'
 import { nftFixture, page } from '@/testing/nft'
 import { renderRoutes } from '@/testing/render'
+import { FALLBACK_CONFIG, useConfigStore } from '@/lib/app-config'
+import { prefetch } from '../prefetch'
 import { BrowsePage, SEARCH_DEBOUNCE_MS } from './browse-page'
 
 const routes = [
@@ -44,6 +46,20 @@ describe('browse pages', () => {
     expect(screen.getByRole('searchbox')).toHaveValue('cat')
     expect(screen.getByTestId('sort-menu')).toHaveTextContent('Price low to high')
     expect(await screen.findByRole('tab', { name: 'Art' })).toHaveAttribute('aria-selected', 'true')
+  })
+
+  it('takes the first page warmed during the startup loader instead of asking again, its first pictures preloaded', async () => {
+    useConfigStore.getState().setConfig(FALLBACK_CONFIG)
+    const api = stubApi([categories, { path: '/api/nft/explore/', body: page(nfts('w', 4)) }])
+    const at = '/auction?type=c2&sortBy=POPULARITY&search=owl'
+    prefetch(new URL(at, window.location.origin))
+    renderRoutes(routes, at)
+    expect(await screen.findByText('w item 3')).toBeInTheDocument()
+    expect(exploreCalls(api)).toEqual(['/api/nft/explore/?nftCategory=c2&page=1&limit=9&formOfSale=AUCTION&sortBy=POPULARITY&orderBy=0&search=owl'])
+    await waitFor(() => expect(document.head.querySelectorAll('link[rel="preload"][as="image"]')).toHaveLength(3))
+    const link = document.head.querySelector<HTMLLinkElement>('link[rel="preload"][as="image"]')!
+    expect(link.getAttribute('imagesrcset')).toContain('/ipfs/bafyimage?w=480 480w')
+    document.head.querySelectorAll('link[rel="preload"]').forEach((l) => l.remove())
   })
 
   it('shows six skeletons while the first page loads', async () => {

@@ -13,6 +13,18 @@ export const SORT_OPTIONS = [
 
 const SORT_KEYS: SortBy[] = ['DATE', 'PRICE', 'POPULARITY']
 
+/** The browse list's filter that the URL query `params` names (see {@link useBrowseFilter}). */
+export function browseFilter(params: URLSearchParams, formOfSale: FormOfSale): ExploreFilter {
+  const sortBy = params.get('sortBy') as SortBy | null
+  return {
+    formOfSale,
+    category: params.get('type') || 'all',
+    sortBy: sortBy && SORT_KEYS.includes(sortBy) ? sortBy : 'DATE',
+    orderBy: params.get('orderBy') === '1' ? 1 : 0,
+    search: params.get('search') ?? '',
+  }
+}
+
 /**
  * The browse list's filter lives in the URL query, so a reloaded or shared link shows the same
  * list: `type` (category id or `all`, the spec's parameter), `sortBy`, `orderBy` and `search`.
@@ -20,16 +32,7 @@ const SORT_KEYS: SortBy[] = ['DATE', 'PRICE', 'POPULARITY']
  */
 export function useBrowseFilter(formOfSale: FormOfSale) {
   const [params, setParams] = useSearchParams()
-  const filter: ExploreFilter = useMemo(() => {
-    const sortBy = params.get('sortBy') as SortBy | null
-    return {
-      formOfSale,
-      category: params.get('type') || 'all',
-      sortBy: sortBy && SORT_KEYS.includes(sortBy) ? sortBy : 'DATE',
-      orderBy: params.get('orderBy') === '1' ? 1 : 0,
-      search: params.get('search') ?? '',
-    }
-  }, [params, formOfSale])
+  const filter = useMemo(() => browseFilter(params, formOfSale), [params, formOfSale])
 
   const update = useCallback(
     (change: Partial<Omit<ExploreFilter, 'formOfSale'>>) => {

@@ -5,6 +5,9 @@ import type { Nft } from '@/lib/nft/types'
 /** Each home slider asks for 10 NFTs (section 9). */
 export const SLIDER_LIMIT = 10
 
+/** A slider's call. */
+export const sliderQuery = (formOfSale: 'AUCTION' | 'FIXEDPRICE') => ({ page: 1, limit: SLIDER_LIMIT, formOfSale })
+
 /**
  * GET /api/nft/trendingnfts?page=1&limit=10&formOfSale=AUCTION|FIXEDPRICE: the live auctions and
  * trending NFTs sliders. Failures are only logged (the slider then shows its empty message).
@@ -12,7 +15,7 @@ export const SLIDER_LIMIT = 10
 export function useSliderNfts(formOfSale: 'AUCTION' | 'FIXEDPRICE') {
   return useSWR<Nft[]>(
     ['/api/nft/trendingnfts', 1, SLIDER_LIMIT, formOfSale],
-    async () => (await fetchNftPage('/api/nft/trendingnfts', { page: 1, limit: SLIDER_LIMIT, formOfSale })).data ?? [],
+    async () => (await fetchNftPage('/api/nft/trendingnfts', sliderQuery(formOfSale))).data ?? [],
     { revalidateOnFocus: false, shouldRetryOnError: false, onError: (error) => console.error('Could not load a home slider', error) },
   )
 }

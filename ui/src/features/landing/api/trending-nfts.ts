@@ -14,14 +14,17 @@ export type TrendingNft = {
   isLiked: boolean
   updatedAt: string
 }
-type Page = { data: TrendingNft[]; currentPage: number; lastPage: boolean; totalItems: number }
+export type Page = { data: TrendingNft[]; currentPage: number; lastPage: boolean; totalItems: number }
 
 export const DECK_SIZE = 6
 export const TRENDING_CACHE_KEY = 'trendingNfts'
 export const trendingNftsKey = ['/api/nft/trendingnfts', 1, DECK_SIZE, 'FIXEDPRICE'] as const
+export const TRENDING_NFTS_PATH = '/api/nft/trendingnfts'
+/** The deck's call: the first six trending NFTs at a fixed price. */
+export const DECK_QUERY = { page: 1, limit: DECK_SIZE, formOfSale: 'FIXEDPRICE' }
 
 export async function fetchTrendingNfts(): Promise<TrendingNft[]> {
-  const { body } = await apiRequest<Page>('/api/nft/trendingnfts', { query: { page: 1, limit: DECK_SIZE, formOfSale: 'FIXEDPRICE' } })
+  const { body } = await apiRequest<Page>(TRENDING_NFTS_PATH, { query: DECK_QUERY })
   const list = body?.data ?? []
   if (list.length >= DECK_SIZE) localStorage.setItem(TRENDING_CACHE_KEY, JSON.stringify(list))
   return list

@@ -11,7 +11,7 @@ import type { NftUser, TrendingNft } from '../api/trending-nfts'
 export const DECK_TITLE_MAX = 15
 export const DECK_USERNAME_MAX = 5
 /** The deck is 280px wide, 340px tilted (nft-deck.tsx). */
-const DECK_IMAGE_SIZES = '340px'
+export const DECK_IMAGE_SIZES = '340px'
 
 function Person({ label, user }: { label: string; user: NftUser }) {
   return (

@@ -7,6 +7,8 @@ import { useWalletStore } from '@/lib/wallet-store'
 import { stubApi } from '@/testing/fetch'
 import { renderPage } from '@/testing/render'
 import { TRENDING_CACHE_KEY } from '../api/trending-nfts'
+import { FALLBACK_CONFIG, useConfigStore } from '@/lib/app-config'
+import { prefetch } from '../prefetch'
 import { LandingPage } from './landing-page'
 
 const nft = (i: number) => ({
@@ -44,6 +46,33 @@ describe('landing page', () => {
     expect(api.mock.calls.map(([url]) => url)).toContain('/api/nft/trendingnfts?page=1&limit=6&formOfSale=FIXEDPRICE')
     expect(JSON.parse(localStorage.getItem(TRENDING_CACHE_KEY) ?? '[]')).toHaveLength(6)
     expect(await screen.findByText('10')).toBeInTheDocument()
+  })
+
+  it('takes the calls warmed during the startup loader instead of asking again, the top card preloaded', async () => {
+    useConfigStore.getState().setConfig(FALLBACK_CONFIG)
+    const api = stubApi([
+      { path: '/api/nft/trendingnfts', body: page(6) },
+      { path: '/api/getmarketplacestatistics', body: { totalNftMinted: 10, totalSeller: 3, totalNftSold: 4 } },
+      { path: '/api/trendingcreators', body: { data: [], currentPage: 1, lastPage: true, totalItems: 0 } },
+    ])
+    prefetch()
+    renderPage(<LandingPage />)
+    expect(await screen.findAllByTestId('deck-card')).toHaveLength(6)
+    expect(await screen.findByText('10')).toBeInTheDocument()
+    const urls = api.mock.calls.map(([url]) => String(url))
+    expect(urls.sort()).toEqual([
+      '/api/getmarketplacestatistics',
+      '/api/nft/trendingnfts?page=1&limit=10&formOfSale=AUCTION',
+      '/api/nft/trendingnfts?page=1&limit=10&formOfSale=FIXEDPRICE',
+      '/api/nft/trendingnfts?page=1&limit=6&formOfSale=FIXEDPRICE',
+      '/api/trendingcreators?page=1&limit=10&type=SELLER',
+    ])
+    await waitFor(() => expect(document.head.querySelector('link[rel="preload"][as="image"]')).not.toBeNull())
+    const link = document.head.querySelector<HTMLLinkElement>('link[rel="preload"][as="image"]')!
+    // The card on top of the deck: the last of the six.
+    expect(link.getAttribute('href')).toBe('/ipfs/cid5?w=480')
+    expect(link.getAttribute('imagesizes')).toBe('340px')
+    link.remove()
   })
 
   it('does not show the deck with fewer than 6 NFTs', async () => {
