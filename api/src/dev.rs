@@ -1,5 +1,6 @@
 //! The local chain of the embedded stack: an anvil process (chain id 80001, the standard test
-//! accounts) whose state is kept under `data/`, and the contract deployed on it once.
+//! accounts) whose state is kept under `data/`, and the contract deployed on it once; and
+//! whether `dev` fills the market with the demo.
 
 use std::{
     path::{Path, PathBuf},
@@ -18,9 +19,36 @@ use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 use tokio::process::{Child, Command};
 
+use crate::config::Config;
+
 /// anvil's public development mnemonic: its accounts are well-known test keys, never real ones.
 /// The UI's dev wallet derives the same accounts (offered only against the local chain).
 pub const DEV_MNEMONIC: &str = "test test test test test test test test test test test junk";
+
+/// In the data directory while `dev`'s demo has not finished: the next `dev` runs it again.
+pub const DEMO_PENDING: &str = "demo-pending";
+
+/// Whether `dev` runs the demo (unless `--empty`): on a fresh market, whose event log holds no
+/// event yet (asked before the log is seeded: SQLite and Postgres alike), or when an earlier
+/// demo did not finish (`data/demo-pending`). A fresh market is marked pending at once, so a
+/// start killed before its demo began still gets one next time.
+pub async fn wants_demo(config: &Config, empty: bool) -> anyhow::Result<bool> {
+    if empty {
+        return Ok(false);
+    }
+    let pending = config.data_dir.join(DEMO_PENDING);
+    if pending.exists() {
+        return Ok(true);
+    }
+    std::fs::create_dir_all(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
+    let store = domain::store::open(&config.database_url()).await.context("opening the event log")?;
+    let (last, _) = store.head().await.context("reading the event log's head")?;
+    if last != 0 {
+        return Ok(false);
+    }
+    std::fs::write(&pending, b"").with_context(|| format!("writing {}", pending.display()))?;
+    Ok(true)
+}
 
 /// Where the contract of a chain was deployed (the format `contracts/scripts/deploy.mjs` writes).
 #[derive(Clone, Debug, Serialize, Deserialize)]

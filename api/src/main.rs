@@ -110,11 +110,12 @@ async fn main() -> ExitCode {
                 eprintln!("error: {err:#}");
                 return ExitCode::FAILURE;
             }
-            // A fresh data directory, or one whose demo was interrupted (it resumes: every step
-            // is skipped when already there).
-            let fresh_dir = !cli.config.data_dir.join("events.db").exists() && cli.config.database_url.is_none();
-            let demo = !empty && (fresh_dir || cli.config.data_dir.join(DEMO_PENDING).exists());
-            run(cli.config, true, demo).await
+            // A fresh market (an empty event log), or one whose demo was interrupted (it
+            // resumes: every step is skipped when already there).
+            match api::dev::wants_demo(&cli.config, empty).await {
+                Ok(demo) => run(cli.config, true, demo).await,
+                Err(err) => Err(err),
+            }
         }
         Command::Demo { api_url, users, nfts_per_user } => {
             let size = api::demo::plan::Size { users: users as usize, nfts_per_user: nfts_per_user as usize };
@@ -136,9 +137,6 @@ async fn main() -> ExitCode {
         }
     }
 }
-
-/// In the data directory while `dev`'s demo has not finished: the next `dev` runs it again.
-const DEMO_PENDING: &str = "demo-pending";
 
 /// `--fresh`: removes the data directory (only a directory that looks like ours).
 fn start_over(config: &Config) -> anyhow::Result<()> {
@@ -339,7 +337,7 @@ async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<ExitCode
     let server = tokio::spawn(async move { server.await });
     if demo && let Some(rpc_url) = rpc_url.clone() {
         let options = api::demo::Options { api_url: format!("http://{}", config.listen), rpc_url, size: api::demo::plan::Size::FULL };
-        let pending = config.data_dir.join(DEMO_PENDING);
+        let pending = config.data_dir.join(api::dev::DEMO_PENDING);
         tokio::spawn(async move {
             tracing::info!("demo: filling the fresh market with demo data (`dev --empty` leaves it empty)");
             if let Err(err) = std::fs::write(&pending, b"") {

@@ -6,8 +6,10 @@
 //!
 //! Idempotent: every step first asks the API (or the chain) whether its outcome is already
 //! there (a person by e-mail, an NFT by creator and title, a collection by creator and title,
-//! a purchase by the NFT's owner, bids by the auction's top bid, a like by `isLiked`), so a
-//! second run adds nothing.
+//! a purchase by the NFT's owner, bids by the auction's bids on chain, a like by `isLiked`), so
+//! a second run adds nothing. It also resumes a run killed between a transaction and the API
+//! call recording it: a token its creator minted with the planned metadata URI is recorded
+//! rather than minted again, and an auction's planned bids missing on chain are placed.
 //!
 //! - [`plan`]: what the market holds;
 //! - [`artwork`]: the generated images;
@@ -20,8 +22,9 @@ pub mod plan;
 use std::{collections::BTreeMap, collections::HashMap, fmt, time::Duration};
 
 use alloy::{
+    eips::BlockNumberOrTag,
     network::{EthereumWallet, TransactionBuilder},
-    primitives::{Address, U256, Uint, utils::parse_ether},
+    primitives::{Address, B256, U256, Uint, utils::parse_ether},
     providers::{DynProvider, Provider, ProviderBuilder},
     rpc::types::{TransactionReceipt, TransactionRequest},
     signers::{
@@ -39,6 +42,31 @@ use self::{
     plan::{NftPlan, Plan, Sale, Size},
 };
 use crate::dev::DEV_MNEMONIC;
+
+/// Where [`run_until_crash`] stops, as if the process were killed there: right after a
+/// transaction was mined and before the API call that records it. For tests of resuming.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Crash {
+    /// After the mint transaction of the plan's NFT `nft` (index into [`plan::Plan::nfts`]).
+    AfterMint {
+        /// The NFT.
+        nft: usize,
+    },
+    /// After the transaction of the planned bid `bid` (0-based) on the plan's NFT `nft`.
+    AfterBid {
+        /// The NFT.
+        nft: usize,
+        /// The bid.
+        bid: usize,
+    },
+}
+
+/// The error a simulated [`Crash`] ends the run with.
+#[doc(hidden)]
+#[derive(Debug, thiserror::Error)]
+#[error("simulated crash: {0:?}")]
+pub struct Crashed(pub Crash);
 
 /// Where the demo runs and how much it makes.
 #[derive(Clone, Debug)]
@@ -142,6 +170,47 @@ impl Chain {
         Ok(receipt)
     }
 
+    /// The mints `creator` sent since `from_block`, by token URI: the token and the mint's
+    /// transaction (the first such mint when one URI was minted twice), from the chain's
+    /// `Minted` logs, whose second topic is the creator.
+    async fn mints_of(&self, creator: Address, from_block: u64) -> anyhow::Result<HashMap<String, (U256, B256)>> {
+        let logs = self
+            .market
+            .Minted_filter()
+            .topic2(creator)
+            .from_block(from_block)
+            .to_block(BlockNumberOrTag::Latest)
+            .query()
+            .await
+            .context("reading the chain's Minted logs")?;
+        let mut mints = HashMap::new();
+        for (event, log) in logs {
+            let hash = log.transaction_hash.context("a Minted log without its transaction")?;
+            mints.entry(event.tokenURI).or_insert((event.tokenId, hash));
+        }
+        Ok(mints)
+    }
+
+    /// The bids of `auction` on `token`, in order: bidder, amount and transaction (the
+    /// `BidPlaced` logs, whose topics are the token and the auction).
+    async fn bids_of(&self, token: U256, auction: U256, from_block: u64) -> anyhow::Result<Vec<(Address, U256, B256)>> {
+        let logs = self
+            .market
+            .BidPlaced_filter()
+            .topic1(token)
+            .topic2(auction)
+            .from_block(from_block)
+            .to_block(BlockNumberOrTag::Latest)
+            .query()
+            .await
+            .context("reading the chain's BidPlaced logs")?;
+        let mut logs: Vec<_> = logs.into_iter().collect();
+        logs.sort_by_key(|(_, log)| (log.block_number, log.log_index));
+        logs.into_iter()
+            .map(|(event, log)| Ok((event.bidder, event.amount, log.transaction_hash.context("a BidPlaced log without its transaction")?)))
+            .collect()
+    }
+
     /// Tops up `account` from account 0 when it holds less than [`MIN_BALANCE`]; true if it did.
     async fn fund(&self, account: Address) -> anyhow::Result<bool> {
         let one = U256::from(10u64).pow(U256::from(18u64));
@@ -169,6 +238,8 @@ struct Demo {
     chain: Chain,
     signers: Vec<PrivateKeySigner>,
     chain_id: u64,
+    /// The contract's deployment block: where its logs start.
+    from_block: u64,
     plan: Plan,
     members: Vec<Member>,
     /// The NFT id (`{chain}-{token}`) of each planned NFT, once it exists.
@@ -176,10 +247,18 @@ struct Demo {
     /// The id of each planned collection, once it exists.
     collection_ids: Vec<String>,
     summary: Summary,
+    crash: Option<Crash>,
 }
 
 /// Runs the demo against the server at `options.api_url`; answers what it created.
 pub async fn run(options: &Options) -> anyhow::Result<Summary> {
+    run_until_crash(options, None).await
+}
+
+/// [`run`], ending with [`Crashed`] at `crash` if it gets there: what a kill at that point
+/// leaves behind, for tests of resuming.
+#[doc(hidden)]
+pub async fn run_until_crash(options: &Options, crash: Option<Crash>) -> anyhow::Result<Summary> {
     let Size { users, nfts_per_user } = options.size;
     if !(3..=plan::PEOPLE.len()).contains(&users) || nfts_per_user == 0 {
         bail!("a demo needs 3 to {} people and at least one NFT each (asked: {users} and {nfts_per_user})", plan::PEOPLE.len());
@@ -195,6 +274,7 @@ pub async fn run(options: &Options) -> anyhow::Result<Summary> {
         .parse()
         .context("the server's contract address")?;
     let chain_id = config["chainId"].as_u64().context("the server's chain id")?;
+    let from_block = config["deploymentBlock"].as_u64().unwrap_or(0);
     let categories: Vec<String> = api
         .get("/api/misc/category", None)
         .await?
@@ -211,8 +291,19 @@ pub async fn run(options: &Options) -> anyhow::Result<Summary> {
         bail!("{} is chain {rpc_chain}, the server's is {chain_id}", options.rpc_url);
     }
     let nft_ids = vec![None; plan.nfts.len()];
-    let mut demo =
-        Demo { api, chain, signers, chain_id, plan, members: Vec::new(), nft_ids, collection_ids: Vec::new(), summary: Summary::default() };
+    let mut demo = Demo {
+        api,
+        chain,
+        signers,
+        chain_id,
+        from_block,
+        plan,
+        members: Vec::new(),
+        nft_ids,
+        collection_ids: Vec::new(),
+        summary: Summary::default(),
+        crash,
+    };
     demo.people().await.context("signing up the demo's people")?;
     tracing::info!(people = demo.members.len(), "demo: people ready");
     demo.mint_all().await.context("minting the demo's NFTs")?;
@@ -322,13 +413,17 @@ impl Demo {
     }
 
     /// Mints every planned NFT its creator has not made yet (found by title among their
-    /// created NFTs), uploading its artwork first and recording the mint after.
+    /// created NFTs), uploading its artwork first and recording the mint after. A token the
+    /// creator already minted with the planned metadata (a run killed between the mint and its
+    /// record) is recorded instead of minted again.
     async fn mint_all(&mut self) -> anyhow::Result<()> {
         let mut created: Vec<HashMap<String, String>> = Vec::new();
         for member in &self.members {
             let cards = self.api.all_pages(&format!("/api/nft/usercreatednft/{}", member.user_id), None).await?;
             created.push(cards.iter().filter_map(|c| Some((c["title"].as_str()?.to_owned(), c["_id"].as_str()?.to_owned()))).collect());
         }
+        // Each creator's mints on chain, read once, when one of their NFTs is missing.
+        let mut mints: Vec<Option<HashMap<String, (U256, B256)>>> = vec![None; self.members.len()];
         for index in 0..self.plan.nfts.len() {
             let nft = &self.plan.nfts[index];
             if let Some(id) = created[nft.creator].get(&nft.title) {
@@ -336,9 +431,14 @@ impl Demo {
                 self.summary.existing("nfts");
                 continue;
             }
-            let id = self.mint(index).await.with_context(|| format!("minting {:?}", self.plan.nfts[index].title))?;
+            let creator = nft.creator;
+            if mints[creator].is_none() {
+                mints[creator] = Some(self.chain.mints_of(self.members[creator].address, self.from_block).await?);
+            }
+            let minted = mints[creator].as_ref().context("the creator's mints")?;
+            let (id, resumed) = self.mint(index, minted).await.with_context(|| format!("minting {:?}", self.plan.nfts[index].title))?;
             self.nft_ids[index] = Some(id);
-            self.summary.created("nfts");
+            self.summary.created(if resumed { "mints resumed" } else { "nfts" });
             if (index + 1) % 8 == 0 {
                 tracing::info!(minted = index + 1, of = self.plan.nfts.len(), "demo: minting");
             }
@@ -346,7 +446,10 @@ impl Demo {
         Ok(())
     }
 
-    async fn mint(&self, index: usize) -> anyhow::Result<String> {
+    /// Uploads the artwork and metadata of the plan's NFT `index`, mints it unless `minted`
+    /// (the creator's mints by token URI) holds its metadata URI, and records the mint. Answers
+    /// the NFT's id and whether it recorded an earlier mint.
+    async fn mint(&self, index: usize, minted: &HashMap<String, (U256, B256)>) -> anyhow::Result<(String, bool)> {
         let nft: &NftPlan = &self.plan.nfts[index];
         let creator = &self.members[nft.creator];
         let (style, seed) = (nft.style, nft.seed);
@@ -358,25 +461,49 @@ impl Demo {
             ("nftCategory", nft.category.clone()),
             ("properties", Value::Array(properties).to_string()),
         ];
+        // Content-addressed: the same artwork and fields give the same metadata URI every run.
         let uploaded =
             self.api.call(Method::POST, "/api/nft/ipfsupload", Some(&creator.token), Body::Multipart(fields, vec![("file", art)])).await?;
         let uri = uploaded["metaData"].as_str().context("ipfsupload without metaData")?.to_owned();
 
-        // The contract's mint, with the sale as the create form sends it.
-        let (sale_type, price, base, end) = match &nft.sale {
-            Sale::NotForSale => (0u8, U256::ZERO, U256::ZERO, 0u64),
-            Sale::Fixed { price } => (1, wei(price)?, U256::ZERO, 0),
-            Sale::Auction { base, buy_now, hours } => (2, wei(buy_now)?, wei(base)?, self.chain.now().await? + hours * 3600),
-        };
         let receivers: Vec<Address> = nft.royalties.iter().map(|(who, _)| self.members[*who].address).collect();
-        let shares: Vec<Uint<96, 2>> = nft.royalties.iter().map(|(_, bps)| Uint::from(*bps)).collect();
-        let call = self
-            .chain
-            .market
-            .mint(uri.clone(), sale_type, receivers.clone(), shares, end, base, price)
-            .from(creator.address)
-            .into_transaction_request();
-        let receipt = self.chain.send(call, "mint").await?;
+        let resumed = minted.contains_key(&uri);
+        let (receipt, end) = match minted.get(&uri) {
+            Some(&(token, hash)) => {
+                tracing::info!(token = %token, tx = %hash, title = nft.title, "demo: recording a token minted by an interrupted run");
+                let receipt = self
+                    .chain
+                    .provider
+                    .get_transaction_receipt(hash)
+                    .await?
+                    .with_context(|| format!("no receipt for the mint {hash:#x}"))?;
+                let end = match nft.sale {
+                    Sale::Auction { .. } => self.chain.market.auctionInfo(token).call().await?.endTime,
+                    _ => 0,
+                };
+                (receipt, end)
+            }
+            None => {
+                // The contract's mint, with the sale as the create form sends it.
+                let (sale_type, price, base, end) = match &nft.sale {
+                    Sale::NotForSale => (0u8, U256::ZERO, U256::ZERO, 0u64),
+                    Sale::Fixed { price } => (1, wei(price)?, U256::ZERO, 0),
+                    Sale::Auction { base, buy_now, hours } => (2, wei(buy_now)?, wei(base)?, self.chain.now().await? + hours * 3600),
+                };
+                let shares: Vec<Uint<96, 2>> = nft.royalties.iter().map(|(_, bps)| Uint::from(*bps)).collect();
+                let call = self
+                    .chain
+                    .market
+                    .mint(uri.clone(), sale_type, receivers.clone(), shares, end, base, price)
+                    .from(creator.address)
+                    .into_transaction_request();
+                let receipt = self.chain.send(call, "mint").await?;
+                if self.crash == Some(Crash::AfterMint { nft: index }) {
+                    return Err(Crashed(Crash::AfterMint { nft: index }).into());
+                }
+                (receipt, end)
+            }
+        };
 
         let royalty: Vec<Value> = nft
             .royalties
@@ -403,7 +530,8 @@ impl Demo {
             ("transactionHash", format!("{:#x}", receipt.transaction_hash)),
         ];
         let card = self.api.call(Method::POST, "/api/nft/generation", Some(&creator.token), Body::Form(fields)).await?;
-        Ok(card["_id"].as_str().context("generation answered no NFT")?.to_owned())
+        let id = card["_id"].as_str().context("generation answered no NFT")?.to_owned();
+        Ok((id, resumed))
     }
 
     fn id(&self, index: usize) -> anyhow::Result<&str> {
@@ -438,27 +566,71 @@ impl Demo {
                 self.summary.either("purchases", open);
             }
             if !nft.bids.is_empty() {
-                let untouched = card["highestBid"].as_str().is_none_or(|b| b == "0")
-                    && card["currentAuction"]["auctionEnded"] == false
-                    && owned_by_creator;
-                for (bidder, amount) in &nft.bids {
-                    if untouched {
-                        let bidder = &self.members[*bidder];
-                        let call = self.chain.market.bid(token_id).from(bidder.address).value(wei(amount)?).into_transaction_request();
-                        let receipt = self.chain.send(call, "bid").await?;
-                        let fields = vec![
-                            ("formOfSale", "AUCTION".to_owned()),
-                            ("nftid", id.clone()),
-                            ("bidAmount", amount.clone()),
-                            ("transactionHash", format!("{:#x}", receipt.transaction_hash)),
-                        ];
-                        self.api.call(Method::POST, "/api/nft/auction/placebid", Some(&bidder.token), Body::Form(fields)).await?;
-                    }
-                    self.summary.either("bids", untouched);
-                }
+                self.bid(index, token_id, &id).await?;
             }
         }
         Ok(())
+    }
+
+    /// Places the planned bids on NFT `index` (token `token_id`, NFT `id`) that its auction
+    /// lacks. The auction's bids on chain are the truth: those matching the plan's first bids
+    /// (same bidder, same amount, in order) are there already; the rest are placed, each
+    /// recorded. A run killed between a bid's transaction and its record leaves only that last
+    /// bid unrecorded, so the last bid found is recorded again (the API refuses a transaction
+    /// recorded twice, changing nothing). Nothing is placed in an auction that is over, not
+    /// the creator's, or holds bids the plan does not.
+    async fn bid(&mut self, index: usize, token_id: U256, id: &str) -> anyhow::Result<()> {
+        let nft = &self.plan.nfts[index];
+        let creator = self.members[nft.creator].address;
+        let info = self.chain.market.tokenInfo(token_id).call().await?;
+        let auction = self.chain.market.auctionInfo(token_id).call().await?;
+        let open = info.currentOwner == creator && info.saleType == 2 && !auction.ended && auction.endTime > self.chain.now().await?;
+        let placed =
+            if info.auctionId.is_zero() { Vec::new() } else { self.chain.bids_of(token_id, info.auctionId, self.from_block).await? };
+        let mut planned = Vec::new();
+        for (bidder, amount) in &nft.bids {
+            planned.push((*bidder, self.members[*bidder].address, amount.clone(), wei(amount)?));
+        }
+        let matching =
+            placed.iter().zip(&planned).take_while(|((who, paid, _), (_, address, _, amount))| who == address && paid == amount).count();
+        if matching < placed.len() {
+            tracing::warn!(title = nft.title, "demo: the auction holds bids the plan does not make; placing none");
+        }
+        if let Some(&(_, _, hash)) = placed[..matching].last() {
+            let (bidder, _, amount, _) = &planned[matching - 1];
+            if self.record_bid(*bidder, id, amount, hash).await? {
+                self.summary.created("bids resumed");
+            }
+        }
+        for (n, (bidder, address, amount, value)) in planned.iter().enumerate() {
+            let place = n >= matching && matching == placed.len() && open;
+            if place {
+                let call = self.chain.market.bid(token_id).from(*address).value(*value).into_transaction_request();
+                let receipt = self.chain.send(call, "bid").await?;
+                if self.crash == Some(Crash::AfterBid { nft: index, bid: n }) {
+                    return Err(Crashed(Crash::AfterBid { nft: index, bid: n }).into());
+                }
+                self.record_bid(*bidder, id, amount, receipt.transaction_hash).await?;
+            }
+            self.summary.either("bids", place);
+        }
+        Ok(())
+    }
+
+    /// Records the bid `hash` of person `bidder`; false when it was recorded already.
+    async fn record_bid(&self, bidder: usize, id: &str, amount: &str, hash: B256) -> anyhow::Result<bool> {
+        let fields = vec![
+            ("formOfSale", "AUCTION".to_owned()),
+            ("nftid", id.to_owned()),
+            ("bidAmount", amount.to_owned()),
+            ("transactionHash", format!("{hash:#x}")),
+        ];
+        let token = &self.members[bidder].token;
+        match self.api.call(Method::POST, "/api/nft/auction/placebid", Some(token), Body::Form(fields)).await {
+            Ok(_) => Ok(true),
+            Err(err) if refused_with(&err, StatusCode::BAD_REQUEST) && format!("{err}").contains("already recorded") => Ok(false),
+            Err(err) => Err(err),
+        }
     }
 
     /// Each person's collection (found by title among theirs), with its NFTs they still own.
