@@ -243,7 +243,12 @@ impl Market {
 
     /// How many record events the log holds.
     pub async fn records(&self) -> usize {
-        read_log(self.state.store.as_ref()).await.iter().filter(|e| e.event_type == "ChainActionRecorded").count()
+        self.events_of_type("ChainActionRecorded").await
+    }
+
+    /// How many events of this type the log holds.
+    pub async fn events_of_type(&self, event_type: &str) -> usize {
+        read_log(self.state.store.as_ref()).await.iter().filter(|e| e.event_type == event_type).count()
     }
 
     pub fn file_count(&self) -> usize {
