@@ -3,6 +3,8 @@
 //! tags of shared NFT links.
 
 mod helpers;
+#[path = "../support/mod.rs"]
+mod support;
 
 use alloy::primitives::U256;
 use helpers::{Form, MAX_FILE, Market, PUBLIC_URL, User, forged_hash, hash, matic, png};
