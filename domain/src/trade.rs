@@ -10,7 +10,9 @@
 //!
 //! Streams: `tx-{chain}-{hash}`, one per recorded transaction. It is appended with
 //! "no stream" expected, so the first record of a transaction wins for good and a replayed hash
-//! is a typed conflict that writes nothing.
+//! is a typed conflict that writes nothing. [`retry`] then reads the record already there: the
+//! same user recording the same action on the same token again (a client whose first answer was
+//! lost) is answered as the first call was, anything else is refused.
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -142,6 +144,12 @@ pub enum Claim {
         token_id: String,
         /// The sale the caller says they set.
         sale_type: SaleType,
+        /// The fixed (or buy-now) price the caller says they set (wei), checked when given and
+        /// the sale is one with a price.
+        price: Option<String>,
+        /// The auction base price the caller says they set (wei), checked when given, the sale
+        /// is an auction and the transaction shows it (a price change keeps the base price).
+        base_price: Option<String>,
     },
     /// Took this token off sale.
     StopSale {
@@ -249,6 +257,32 @@ pub enum TradeError {
         /// The sale on chain.
         actual: SaleType,
     },
+    /// The sale set on chain has another price than the caller says.
+    #[error("The transaction set the {which} to {actual} wei, not {claimed} wei")]
+    WrongPrice {
+        /// Which price (`price`, `base price`).
+        which: &'static str,
+        /// The price in the call (wei).
+        claimed: String,
+        /// The price on chain (wei).
+        actual: String,
+    },
+    /// The transaction is already recorded for another user.
+    #[error("Transaction {tx_hash} is already recorded, for another account")]
+    RecordedForAnother {
+        /// Its hash.
+        tx_hash: String,
+    },
+    /// The caller already recorded the transaction, as another action or for another token.
+    #[error("Transaction {tx_hash} is already recorded, as {} of NFT {nft_id}", .kind.described())]
+    RecordedAsOther {
+        /// Its hash.
+        tx_hash: String,
+        /// What it was recorded as.
+        kind: ChainAction,
+        /// The token it was recorded for.
+        nft_id: String,
+    },
 }
 
 /// Checks `tx` against `claim` for `recorder`, and answers the event that records it.
@@ -266,8 +300,10 @@ pub fn decide(recorder: &Recorder<'_>, tx: &Transaction, claim: &Claim) -> Resul
         Claim::Mint { token_uri } => minted(tx, token_uri)?,
         Claim::Purchase { token_id } => bought(tx, token_id)?,
         Claim::Bid { token_id, amount } => bid(tx, token_id, amount.as_deref())?,
-        Claim::UpdateSale { token_id, sale_type } => sale_set(tx, token_id, *sale_type, claim.action())?,
-        Claim::StopSale { token_id } => sale_set(tx, token_id, SaleType::NotForSale, claim.action())?,
+        Claim::UpdateSale { token_id, sale_type, price, base_price } => {
+            sale_set(tx, token_id, *sale_type, Prices { price: price.as_deref(), base_price: base_price.as_deref() }, claim.action())?
+        }
+        Claim::StopSale { token_id } => sale_set(tx, token_id, SaleType::NotForSale, Prices::default(), claim.action())?,
         Claim::Burn { token_id } => burned(tx, token_id)?,
     };
     Ok(TradeEvent::ChainActionRecorded {
@@ -278,6 +314,22 @@ pub fn decide(recorder: &Recorder<'_>, tx: &Transaction, claim: &Claim) -> Resul
         user_id: recorder.user_id,
         block: tx.block,
     })
+}
+
+/// A record call for a transaction whose stream already holds `recorded`, where [`decide`]
+/// answered `attempt`. The same user recording the same action on the same token is a retry (its
+/// first answer was lost): `Ok`, to be answered as the first call was, appending nothing. Another
+/// user, another action or another token is refused: the first record wins for good.
+pub fn retry(recorded: &TradeEvent, attempt: &TradeEvent) -> Result<(), TradeError> {
+    let TradeEvent::ChainActionRecorded { kind, tx_hash, nft_id, user_id, .. } = recorded;
+    let TradeEvent::ChainActionRecorded { kind: kind_now, nft_id: nft_now, user_id: user_now, .. } = attempt;
+    if user_id != user_now {
+        return Err(TradeError::RecordedForAnother { tx_hash: tx_hash.clone() });
+    }
+    if (kind, nft_id) != (kind_now, nft_now) {
+        return Err(TradeError::RecordedAsOther { tx_hash: tx_hash.clone(), kind: *kind, nft_id: nft_id.clone() });
+    }
+    Ok(())
 }
 
 /// The first event `pick` accepts for the claimed token; else why not: the token another such
@@ -350,30 +402,56 @@ fn bid(tx: &Transaction, token_id: &str, amount: Option<&str>) -> Result<String,
     Ok(token_id.to_owned())
 }
 
+/// The prices a sale update claims (wei), each checked when given.
+#[derive(Clone, Copy, Default)]
+struct Prices<'a> {
+    price: Option<&'a str>,
+    base_price: Option<&'a str>,
+}
+
 /// A sale set by the token's owner: the contract lets only the owner list, relist, reprice or
 /// stop a token, but a sale or a transfer clears a listing too (a `SaleUpdated` to not for sale
 /// sent by the buyer or an approved operator). So the token must not have changed hands in the
 /// same transaction: then the sender, who passed the contract's owner check, is the owner.
-fn sale_set(tx: &Transaction, token_id: &str, claimed: SaleType, action: ChainAction) -> Result<String, TradeError> {
+///
+/// The claimed prices are checked against the sale set: the price for a fixed sale or an auction
+/// (its buy-now price), the base price for an auction. A sale set to not for sale has no price
+/// (the chain shows 0 whatever the form last held), and a price change shows only the new price.
+fn sale_set(tx: &Transaction, token_id: &str, claimed: SaleType, prices: Prices<'_>, action: ChainAction) -> Result<String, TradeError> {
     let changed_hands = tx.events.iter().any(|e| match e {
         ChainEvent::NftSold { token_id: t, .. }
         | ChainEvent::NftTransferred { token_id: t, .. }
         | ChainEvent::NftBurned { token_id: t, .. } => t == token_id,
         _ => false,
     });
-    let set = find(tx, action, token_id, |e| match e {
-        ChainEvent::SaleUpdated { token_id, sale_type, .. } => Some((token_id.as_str(), Some(*sale_type))),
+    let (sale_type, price, base_price) = find(tx, action, token_id, |e| match e {
+        ChainEvent::SaleUpdated { token_id, sale_type, price, base_price, .. } => {
+            Some((token_id.as_str(), (Some(*sale_type), price, Some(base_price))))
+        }
         // A price change keeps the sale type (fixed price, or an auction without bids).
-        ChainEvent::PriceChanged { token_id, .. } if claimed != SaleType::NotForSale => Some((token_id.as_str(), None)),
+        ChainEvent::PriceChanged { token_id, price, .. } if claimed != SaleType::NotForSale => {
+            Some((token_id.as_str(), (None, price, None)))
+        }
         _ => None,
     })?;
     if changed_hands {
         return Err(TradeError::ChangedHands { expected: action });
     }
-    match set {
-        Some(actual) if actual != claimed => Err(TradeError::WrongSale { claimed, actual }),
-        _ => Ok(token_id.to_owned()),
+    if let Some(actual) = sale_type.filter(|actual| *actual != claimed) {
+        return Err(TradeError::WrongSale { claimed, actual });
     }
+    let checked = [
+        ("price", prices.price.filter(|_| claimed != SaleType::NotForSale), Some(price)),
+        ("base price", prices.base_price.filter(|_| claimed == SaleType::Auction), base_price),
+    ];
+    for (which, claimed, actual) in checked {
+        if let (Some(claimed), Some(actual)) = (claimed, actual)
+            && claimed != actual
+        {
+            return Err(TradeError::WrongPrice { which, claimed: claimed.to_owned(), actual: actual.clone() });
+        }
+    }
+    Ok(token_id.to_owned())
 }
 
 fn burned(tx: &Transaction, token_id: &str) -> Result<String, TradeError> {
@@ -542,7 +620,7 @@ mod tests {
     #[test]
     fn a_sale_update_must_set_the_sale_the_caller_names() {
         let auction = given(ALICE, vec![sale("4", SaleType::Auction)]);
-        let update = |sale_type| Claim::UpdateSale { token_id: "4".into(), sale_type };
+        let update = |sale_type| Claim::UpdateSale { token_id: "4".into(), sale_type, price: None, base_price: None };
         assert_eq!(when(&auction, update(SaleType::Auction)), Ok(recorded(ChainAction::UpdateSale, "4")));
         assert_eq!(
             when(&auction, update(SaleType::FixedPrice)),
@@ -554,6 +632,81 @@ mod tests {
             when(&given(ALICE, vec![bid_placed("4", ALICE, "1")]), update(SaleType::Auction)),
             Err(TradeError::WrongAction { expected: ChainAction::UpdateSale })
         );
+    }
+
+    fn listed(token: &str, sale_type: SaleType, price: &str, base_price: &str) -> ChainEvent {
+        match sale(token, sale_type) {
+            ChainEvent::SaleUpdated { token_id, sale_type, end_time, auction_id, origin, .. } => ChainEvent::SaleUpdated {
+                token_id,
+                sale_type,
+                price: price.into(),
+                base_price: base_price.into(),
+                end_time,
+                auction_id,
+                origin,
+            },
+            _ => unreachable!(),
+        }
+    }
+
+    fn priced(sale_type: SaleType, price: &str, base_price: &str) -> Claim {
+        Claim::UpdateSale { token_id: "4".into(), sale_type, price: Some(price.into()), base_price: Some(base_price.into()) }
+    }
+
+    #[test]
+    fn a_sale_update_that_names_its_prices_must_name_the_ones_set_on_chain() {
+        let fixed = given(ALICE, vec![listed("4", SaleType::FixedPrice, "3000", "0")]);
+        assert_eq!(when(&fixed, priced(SaleType::FixedPrice, "3000", "0")), Ok(recorded(ChainAction::UpdateSale, "4")));
+        assert_eq!(
+            when(&fixed, priced(SaleType::FixedPrice, "2000", "0")),
+            Err(TradeError::WrongPrice { which: "price", claimed: "2000".into(), actual: "3000".into() })
+        );
+        // A fixed sale has no base price: whatever the form held for it is not compared.
+        assert_eq!(when(&fixed, priced(SaleType::FixedPrice, "3000", "5")), Ok(recorded(ChainAction::UpdateSale, "4")));
+
+        let auction = given(ALICE, vec![listed("4", SaleType::Auction, "9000", "1000")]);
+        assert_eq!(when(&auction, priced(SaleType::Auction, "9000", "1000")), Ok(recorded(ChainAction::UpdateSale, "4")));
+        assert_eq!(
+            when(&auction, priced(SaleType::Auction, "9000", "1")),
+            Err(TradeError::WrongPrice { which: "base price", claimed: "1".into(), actual: "1000".into() })
+        );
+        assert_eq!(
+            when(&auction, priced(SaleType::Auction, "1", "1000")),
+            Err(TradeError::WrongPrice { which: "price", claimed: "1".into(), actual: "9000".into() })
+        );
+
+        // A price change shows the new price only; a sale taken off has none.
+        let repriced = given(ALICE, vec![ChainEvent::PriceChanged { token_id: "4".into(), price: "7".into(), origin: origin() }]);
+        assert_eq!(when(&repriced, priced(SaleType::Auction, "7", "1000")), Ok(recorded(ChainAction::UpdateSale, "4")));
+        assert_eq!(
+            when(&repriced, priced(SaleType::FixedPrice, "8", "0")),
+            Err(TradeError::WrongPrice { which: "price", claimed: "8".into(), actual: "7".into() })
+        );
+        let off = given(ALICE, vec![listed("4", SaleType::NotForSale, "0", "0")]);
+        assert_eq!(when(&off, priced(SaleType::NotForSale, "3000", "0")), Ok(recorded(ChainAction::UpdateSale, "4")));
+    }
+
+    #[test]
+    fn a_retry_by_the_same_user_for_the_same_action_and_token_is_answered_as_the_first() {
+        let first = recorded(ChainAction::Purchase, "4");
+        let again = when(&given(ALICE, sold("4", ALICE, BOB)), purchase("4")).unwrap();
+        assert_eq!(retry(&first, &again), Ok(()));
+    }
+
+    #[test]
+    fn a_recorded_hash_replayed_by_another_user_or_for_another_action_or_token_is_refused() {
+        let first = recorded(ChainAction::Purchase, "4");
+        let tx_hash = HASH.to_lowercase();
+        let by_bob = match recorded(ChainAction::Purchase, "4") {
+            TradeEvent::ChainActionRecorded { kind, chain_id, tx_hash, nft_id, block, .. } => {
+                TradeEvent::ChainActionRecorded { kind, chain_id, tx_hash, nft_id, user_id: Uuid::from_u128(8), block }
+            }
+        };
+        assert_eq!(retry(&first, &by_bob), Err(TradeError::RecordedForAnother { tx_hash: tx_hash.clone() }));
+        let as_other = |kind, token| TradeError::RecordedAsOther { tx_hash: tx_hash.clone(), kind, nft_id: format!("80001-{token}") };
+        assert_eq!(retry(&first, &recorded(ChainAction::StopSale, "4")), Err(as_other(ChainAction::Purchase, "4")));
+        assert_eq!(retry(&first, &recorded(ChainAction::Purchase, "5")), Err(as_other(ChainAction::Purchase, "4")));
+        assert!(as_other(ChainAction::Purchase, "4").to_string().contains("is already recorded, as a purchase of NFT 80001-4"));
     }
 
     #[test]

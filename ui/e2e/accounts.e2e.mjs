@@ -8,8 +8,7 @@
 // server's dev mailbox (GET /api/dev/mailbox?to=<email>, newest first).
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { chromium } from 'playwright-core'
-import { BASE, latestCode, openPage } from './support.mjs'
+import { BASE, chooseDevWallet, launchBrowser, openPage, signUp } from './support.mjs'
 
 const stamp = Date.now().toString(36)
 const user = { email: `e2e-${stamp}@example.com`, fullName: 'End To End', username: `e2e${stamp}`, password: 'first-Passw0rd', newPassword: 'second-Passw0rd' }
@@ -41,10 +40,7 @@ async function expiryMessageWasShown() {
 }
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchBrowser()
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   await context.addInitScript(watchForExpiryMessage, EXPIRY_TEXT)
   page = await context.newPage()
@@ -55,18 +51,7 @@ after(async () => {
 })
 
 test('sign up, verify with the mailed code, and land signed in', async () => {
-  await open('/authentication/sign-up')
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Full name').fill(user.fullName)
-  await page.getByLabel('Username').fill(user.username)
-  await page.getByLabel('Password', { exact: true }).fill(user.password)
-  await page.getByLabel('Username').blur()
-  await page.getByText('Username is Available').waitFor()
-  await page.getByLabel('Confirm password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign up' }).click()
-  await page.waitForURL(/\/authentication\/email-verification\//)
-  await page.getByLabel('Verification Code').fill(await latestCode(user.email))
-  await page.getByRole('button', { name: 'Submit' }).click()
+  await signUp(page, user)
   await page.waitForURL(`${BASE}/`)
   await page.getByTestId('avatar-menu').waitFor()
 })
@@ -99,8 +84,7 @@ test('switch language and theme', async () => {
 test('connect the dev wallet (SIWE link accepted)', async () => {
   await open('/')
   await page.getByTestId('connect-wallet').click()
-  await page.getByTestId('wallet-option-devWallet').click()
-  await page.getByText('Connected!').waitFor()
+  await chooseDevWallet(page)
   await page.getByTestId('wallet-menu').waitFor()
 })
 

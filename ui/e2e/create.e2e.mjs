@@ -8,9 +8,8 @@
 // /nft/update/{id}. The read API and the detail page show what the chain and the record calls say.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { chromium } from 'playwright-core'
 import { TINY_PNG, createNft } from './create-asset.mjs'
-import { BASE, latestCode, openPage } from './support.mjs'
+import { BASE, latestCode, launchBrowser, openPage } from './support.mjs'
 
 const TIMEOUT = 90000
 const stamp = Date.now().toString(36)
@@ -34,10 +33,7 @@ async function nftByTitle(title) {
 const errors = () => page.locator('.chakra-field__errorText, [data-testid$="-error"]').allInnerTexts()
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchBrowser()
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } })
   await context.addInitScript(() => localStorage.setItem('devWallet.accountIndex', '4'))
   page = await context.newPage()

@@ -7,8 +7,7 @@
 //   E2E_BASE_URL=http://localhost:8080 node --test e2e/demo.e2e.mjs
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { chromium } from 'playwright-core'
-import { BASE, openPage } from './support.mjs'
+import { BASE, launchBrowser, openPage } from './support.mjs'
 
 /** The demo's people (api/src/demo/plan.rs). */
 const DEMO_USERNAMES = ['ada_lumen', 'kofi_waves', 'mira_frames', 'pixel_olek', 'lucia_sprint', 'ravi_vault', 'noor_grid', 'tomas_tiles']
@@ -45,10 +44,7 @@ async function creatorOf(title) {
 }
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchBrowser()
   page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage()
   await demoFinished()
 })

@@ -9,9 +9,8 @@
 // mailbox and links the dev wallet, as accounts.e2e.mjs does.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { chromium } from 'playwright-core'
 import { createNft, TINY_PNG } from './create-asset.mjs'
-import { BASE, latestCode, openPage } from './support.mjs'
+import { BASE, chooseDevWallet, launchBrowser, openPage, signUp } from './support.mjs'
 
 const stamp = Date.now().toString(36)
 const user = { email: `disc-${stamp}@example.com`, fullName: 'Disco Very', username: `disc${stamp}`, password: 'first-Passw0rd' }
@@ -31,10 +30,7 @@ const collectionCard = (title) => page.getByTestId('collection-card').filter({ h
 const nftCard = (title) => page.getByTestId('nft-card').filter({ hasText: title })
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchBrowser()
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
   // Dev wallet account 5: the other suites link 0 (accounts), 1-3 (trading) and 4 (create), and a
   // wallet links to one user only.
@@ -64,26 +60,14 @@ test('a visitor sees the home sliders and is sent to sign-in by Create', async (
 })
 
 test('sign up, link the dev wallet, and Create on the home page opens /create-asset', async () => {
-  await open('/authentication/sign-up')
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Full name').fill(user.fullName)
-  await page.getByLabel('Username').fill(user.username)
-  await page.getByLabel('Password', { exact: true }).fill(user.password)
-  await page.getByLabel('Username').blur()
-  await page.getByText('Username is Available').waitFor()
-  await page.getByLabel('Confirm password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign up' }).click()
-  await page.waitForURL(/\/authentication\/email-verification\//)
-  await page.getByLabel('Verification Code').fill(await latestCode(user.email))
-  await page.getByRole('button', { name: 'Submit' }).click()
+  await signUp(page, user)
   await page.waitForURL(`${BASE}/`)
   userId = await page.evaluate(() => JSON.parse(localStorage.getItem('userProfile') ?? '{}').userId)
   assert.ok(userId, 'the profile is stored after sign-in')
 
   // Signed in without a wallet: Create opens the wallet dialog.
   await page.getByTestId('landing-create').click()
-  await page.getByTestId('wallet-option-devWallet').click()
-  await page.getByText('Connected!').waitFor()
+  await chooseDevWallet(page)
   await page.getByTestId('wallet-menu').waitFor()
   // Signed in with a wallet: Create goes to /create-asset.
   await page.getByTestId('landing-create').click()

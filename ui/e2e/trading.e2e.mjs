@@ -9,10 +9,9 @@
 // my-bids badges and the browse lists show every step; a like and a bookmark survive a reload.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { chromium } from 'playwright-core'
 import { mnemonicToAccount } from 'viem/accounts'
 import { createNft } from './create-asset.mjs'
-import { BASE, latestCode, openPage } from './support.mjs'
+import { BASE, chooseDevWallet, launchBrowser, openPage, signUp } from './support.mjs'
 
 const TIMEOUT = 90000
 const stamp = Date.now().toString(36)
@@ -61,22 +60,10 @@ async function signUpAndLink(user) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } })
   await context.addInitScript((account) => localStorage.setItem('devWallet.accountIndex', String(account)), user.account)
   const page = await context.newPage()
-  await open(page, '/authentication/sign-up')
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Full name').fill(user.fullName)
-  await page.getByLabel('Username').fill(user.username)
-  await page.getByLabel('Password', { exact: true }).fill(user.password)
-  await page.getByLabel('Username').blur()
-  await page.getByText('Username is Available').waitFor()
-  await page.getByLabel('Confirm password').fill(user.password)
-  await page.getByRole('button', { name: 'Sign up' }).click()
-  await page.waitForURL(/\/authentication\/email-verification\//)
-  await page.getByLabel('Verification Code').fill(await latestCode(user.email))
-  await page.getByRole('button', { name: 'Submit' }).click()
+  await signUp(page, user)
   await page.getByTestId('avatar-menu').waitFor()
   await page.getByTestId('connect-wallet').click()
-  await page.getByTestId('wallet-option-devWallet').click()
-  await page.getByText('Connected!').waitFor()
+  await chooseDevWallet(page)
   user.page = page
 }
 
@@ -100,10 +87,7 @@ async function myBidStatus(page, title, amount) {
 }
 
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  browser = await launchBrowser()
   for (const user of users) await signUpAndLink(user)
 })
 

@@ -7,6 +7,9 @@
 //! expected event for that token. The call then appends what only the server knows (which user
 //! did it; for a mint the title, description, category and properties from the stored
 //! metadata) in the transaction's own stream, expected new, so a transaction is recorded once.
+//! A call finding the stream there already asks [`domain::trade::retry`]: the same user's same
+//! record again (its first answer was lost) is answered as the first was, appending nothing;
+//! any other is refused.
 //! The chain facts themselves come from the indexer, which the call nudges to the receipt's
 //! block; it answers once the projector has folded both.
 
@@ -456,16 +459,25 @@ async fn verify(state: &AppState, me: AuthUser, hash: &str, claim: &Claim) -> Re
 }
 
 /// Appends the record (and `more`, in the same atomic append, each stream expected new), lets
-/// the indexer record the transaction's block, and waits until the read tables show both.
+/// the indexer record the transaction's block, and waits until the read tables show both. If
+/// the transaction is recorded already, appends nothing: a retry of that very record goes on to
+/// answer as the first call did, anything else is refused.
 async fn commit(state: &AppState, verified: &Verified, more: Vec<StreamAppend>) -> Result<(), ApiError> {
     let record = verified.event.to_new_event(verified.metadata.clone())?;
-    let mut writes =
-        vec![StreamAppend { stream_id: verified.event.stream_id(), expected: ExpectedVersion::NoStream, events: vec![record] }];
+    let stream_id = verified.event.stream_id();
+    let mut writes = vec![StreamAppend { stream_id: stream_id.clone(), expected: ExpectedVersion::NoStream, events: vec![record] }];
     writes.extend(more);
     let mut position = match state.store.append_streams(writes).await {
         Ok(outcome) => outcome.last_position,
         Err(StoreError::WrongExpectedVersion { .. }) => {
-            return Err(ApiError::BadRequest(format!("Transaction {} is already recorded", verified.tx.hash)));
+            let first = state.store.read_stream(&stream_id, 1, 1).await?.into_iter().next().ok_or_else(|| {
+                // Only a mint appends to a second stream (its token's details), and only its
+                // own transaction can mint that token: a conflict there alone is a broken log.
+                internal(anyhow::anyhow!("{stream_id} conflicted but holds no record"))
+            })?;
+            let recorded: TradeEvent = first.payload()?;
+            trade::retry(&recorded, &verified.event).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+            first.position
         }
         Err(err) => return Err(err.into()),
     };
@@ -479,6 +491,22 @@ async fn commit(state: &AppState, verified: &Verified, more: Vec<StreamAppend>) 
     }
     state.projected(position).await;
     Ok(())
+}
+
+/// A record call on an existing token: reads the token from the NFT id `nft_id` (named `field`
+/// in errors), checks the transaction `hash` against the claim `claim` makes of that token, and
+/// records it.
+async fn record_on_token(
+    state: &AppState,
+    me: AuthUser,
+    (field, nft_id): (&str, &str),
+    hash: &str,
+    claim: impl FnOnce(String) -> Claim,
+) -> Result<Verified, ApiError> {
+    let token_id = token_id(state, field, nft_id)?;
+    let verified = verify(state, me, hash, &claim(token_id)).await?;
+    commit(state, &verified, vec![]).await?;
+    Ok(verified)
 }
 
 /// The NFT card as `/api/nft/detail` answers it to the caller, or `null` once burned.
@@ -659,9 +687,8 @@ async fn record_purchase(
     {
         return Err(ApiError::BadRequest("saleQuantity: must be 1 (each NFT is unique)".into()));
     }
-    let token_id = token_id(&state, "nftid", &request.nftid)?;
-    let verified = verify(&state, me, &request.transaction_hash, &Claim::Purchase { token_id }).await?;
-    commit(&state, &verified, vec![]).await?;
+    let verified =
+        record_on_token(&state, me, ("nftid", &request.nftid), &request.transaction_hash, |token_id| Claim::Purchase { token_id }).await?;
     card_answer(&state, me, &verified.nft_id, "Congratulations!!! You are now the owner of this NFT.").await
 }
 
@@ -700,9 +727,9 @@ struct BidRequest {
 async fn record_bid(State(state): State<AppState>, me: AuthUser, Fields(request): Fields<BidRequest>) -> Result<Response, ApiError> {
     check_form_of_sale(request.form_of_sale.as_deref(), &["AUCTION"])?;
     let amount = request.bid_amount.as_ref().map(|a| amount("bidAmount", a)).transpose()?;
-    let token_id = token_id(&state, "nftid", &request.nftid)?;
-    let verified = verify(&state, me, &request.transaction_hash, &Claim::Bid { token_id, amount }).await?;
-    commit(&state, &verified, vec![]).await?;
+    let verified =
+        record_on_token(&state, me, ("nftid", &request.nftid), &request.transaction_hash, |token_id| Claim::Bid { token_id, amount })
+            .await?;
     card_answer(&state, me, &verified.nft_id, "Successfully bidded for the token").await
 }
 
@@ -712,10 +739,12 @@ async fn record_bid(State(state): State<AppState>, me: AuthUser, Fields(request)
 struct UpdateRequest {
     /// `FIXEDPRICE`, `AUCTION` or `NOT_FOR_SALE`: must be what the transaction set.
     form_of_sale: String,
-    /// Fixed (or buy-now) price in MATIC (the chain's value is the one recorded).
+    /// Fixed (or buy-now) price in MATIC: when sent for a fixed sale or an auction, it must be
+    /// the price the transaction set (the chain's value is the one recorded).
     #[schema(value_type = Option<String>)]
     fixed_price: Option<NumberText>,
-    /// Auction base price in MATIC.
+    /// Auction base price in MATIC: when sent for an auction listed by the transaction, it must
+    /// be the base price it set.
     #[schema(value_type = Option<String>)]
     auction_start_price: Option<NumberText>,
     /// Auction end, a timestamp in milliseconds.
@@ -755,19 +784,15 @@ async fn record_update(
         "NOT_FOR_SALE" => SaleType::NotForSale,
         _ => return Err(ApiError::BadRequest("formOfSale: must be one of FIXEDPRICE, AUCTION, NOT_FOR_SALE".into())),
     };
-    for (field, value) in [("fixedPrice", &request.fixed_price), ("auctionStartPrice", &request.auction_start_price)] {
-        if let Some(value) = value {
-            amount(field, value)?;
-        }
-    }
+    let price = request.fixed_price.as_ref().map(|v| amount("fixedPrice", v)).transpose()?;
+    let base_price = request.auction_start_price.as_ref().map(|v| amount("auctionStartPrice", v)).transpose()?;
     for (field, value) in [("auctionEndHours", &request.auction_end_hours), ("saleCoin", &request.sale_coin)] {
         if value.as_ref().is_some_and(|v| v.0.parse::<u64>().is_err()) {
             return Err(ApiError::BadRequest(format!("{field}: must be a whole number")));
         }
     }
-    let token_id = token_id(&state, "id", &id)?;
-    let verified = verify(&state, me, &request.transaction_hash, &Claim::UpdateSale { token_id, sale_type }).await?;
-    commit(&state, &verified, vec![]).await?;
+    let claim = |token_id| Claim::UpdateSale { token_id, sale_type, price, base_price };
+    let verified = record_on_token(&state, me, ("id", &id), &request.transaction_hash, claim).await?;
     card_answer(&state, me, &verified.nft_id, "NFT updated!").await
 }
 
@@ -799,9 +824,7 @@ async fn record_stop_sale(
     Path(id): Path<String>,
     Payload(request): Payload<TransactionRequest>,
 ) -> Result<Response, ApiError> {
-    let token_id = token_id(&state, "nftId", &id)?;
-    let verified = verify(&state, me, &request.transaction_hash, &Claim::StopSale { token_id }).await?;
-    commit(&state, &verified, vec![]).await?;
+    let verified = record_on_token(&state, me, ("nftId", &id), &request.transaction_hash, |token_id| Claim::StopSale { token_id }).await?;
     card_answer(&state, me, &verified.nft_id, "Sale Stopped!").await
 }
 
@@ -843,9 +866,7 @@ async fn record_burn(
         let Payload(request) = Payload::<TransactionRequest>::from_request(request, &state).await?;
         request.transaction_hash
     };
-    let token_id = token_id(&state, "nftid", &id)?;
-    let verified = verify(&state, me, &hash, &Claim::Burn { token_id }).await?;
-    commit(&state, &verified, vec![]).await?;
+    record_on_token(&state, me, ("nftid", &id), &hash, |token_id| Claim::Burn { token_id }).await?;
     Ok(ok(Null, "NFT Burned!"))
 }
 

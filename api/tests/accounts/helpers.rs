@@ -3,35 +3,24 @@
 
 use std::net::SocketAddr;
 
-use api::{AppState, config::Config};
+use api::AppState;
 use axum::{
     Router,
     body::Body,
     http::{Request, StatusCode, header},
 };
 use base64::{Engine, engine::general_purpose::URL_SAFE_NO_PAD};
-use clap::Parser;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    config: Config,
-}
+use crate::support::{self, ProjectorTask};
 
 /// The app under test.
 pub struct TestApp {
     pub state: AppState,
     pub router: Router,
     pub dir: tempfile::TempDir,
-    projector: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        self.projector.abort();
-    }
+    _projector: ProjectorTask,
 }
 
 /// A response: status and the parsed envelope.
@@ -69,28 +58,17 @@ impl TestApp {
     /// With extra command-line settings (they override the defaults here).
     pub async fn with_args(extra: &[&str]) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("data");
-        let data = data.to_str().unwrap();
-        let defaults =
-            [("--data-dir", data), ("--jwt-secret", "test-secret"), ("--rate-limit-per-ip", "1000"), ("--rate-limit-per-account", "1000")];
-        let mut args = vec!["test"];
+        let defaults = [("--jwt-secret", "test-secret"), ("--rate-limit-per-ip", "1000"), ("--rate-limit-per-account", "1000")];
+        let mut args = vec![];
         for (flag, value) in defaults {
             if !extra.contains(&flag) {
                 args.extend([flag, value]);
             }
         }
         args.extend_from_slice(extra);
-        let config = Cli::parse_from(args).config;
-        let store = domain::store::open(&config.database_url()).await.unwrap();
-        let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
-        let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
-        let handle = projector.handle();
-        let projector = tokio::spawn(async move {
-            let _ = projector.run().await;
-        });
-        let state = AppState::new(config, store, read, handle).unwrap();
+        let (state, projector) = support::fresh_state(support::config(&dir, &args), false).await;
         let router = api::app(state.clone(), std::path::Path::new("no-ui"));
-        Self { state, router, dir, projector }
+        Self { state, router, dir, _projector: projector }
     }
 
     /// Sends a request and parses the envelope (a body that is not JSON becomes `null`).

@@ -2,6 +2,8 @@
 //! dev mailbox for codes, a fake Google (its own RSA key and JWKS server), real wallet signatures.
 
 mod helpers;
+#[path = "../support/mod.rs"]
+mod support;
 
 use axum::http::StatusCode;
 use helpers::*;

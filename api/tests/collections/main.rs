@@ -1,12 +1,11 @@
 //! The collection calls over a real event log, projector and read database: who may do what,
 //! image and title rules, membership, likes, paging and deletion.
 
-use api::{AppState, config::Config};
+use api::AppState;
 use axum::{
     body::Body,
     http::{Request, StatusCode, header},
 };
-use clap::Parser;
 use domain::{
     ExpectedVersion, Metadata, StreamAppend,
     accounts::{AuthProvider, UserEvent, WalletProvider},
@@ -14,28 +13,20 @@ use domain::{
     chain::{ChainEvent, Origin, SaleType},
 };
 use serde_json::{Value, json};
+use support::ProjectorTask;
 use tower::ServiceExt;
 use uuid::Uuid;
 
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    config: Config,
-}
+#[path = "../support/mod.rs"]
+mod support;
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR a tiny picture";
 const HTML: &[u8] = b"<!doctype html><html><body>not a picture</body></html>";
 
 struct TestApp {
     state: AppState,
-    projector: tokio::task::JoinHandle<()>,
+    _projector: ProjectorTask,
     _dir: tempfile::TempDir,
-}
-
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        self.projector.abort();
-    }
 }
 
 /// A signed-in user with a linked wallet.
@@ -47,20 +38,9 @@ struct User {
 impl TestApp {
     async fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("data");
-        let config =
-            Cli::parse_from(["test", "--data-dir", data.to_str().unwrap(), "--jwt-secret", "s", "--contract-address", "0xc0ffee"]).config;
-        let store = domain::store::open(&config.database_url()).await.unwrap();
-        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
-        let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
-        let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
-        let handle = projector.handle();
-        let projector = tokio::spawn(async move {
-            let _ = projector.run().await;
-        });
-        let chain = api::routes::chain::ChainInfo { chain_id: 80001, contract_address: Some("0xc0ffee".into()), ..Default::default() };
-        let state = AppState::new(config, store, read, handle).unwrap().with_chain(chain, None);
-        Self { state, projector, _dir: dir }
+        let config = support::config(&dir, &["--jwt-secret", "s", "--contract-address", "0xc0ffee"]);
+        let (state, projector) = support::fresh_state(config, true).await;
+        Self { state: state.with_chain(support::no_chain(), None), _projector: projector, _dir: dir }
     }
 
     /// Waits until the read tables include everything appended so far.

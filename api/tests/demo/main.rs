@@ -21,17 +21,13 @@ use api::{
 use clap::Parser;
 use domain::test_utils::TestPostgres;
 use indexer::{
-    Indexer,
     bindings::Marketplace,
-    test_utils::{TestChain, read_log, sqlite_store},
+    test_utils::{TestChain, read_log},
 };
-use projections::{Projector, ReadDb};
+use support::ChainStack;
 
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    config: api::config::Config,
-}
+#[path = "../support/mod.rs"]
+mod support;
 
 const SIZE: Size = Size { users: 3, nfts_per_user: 8 };
 
@@ -47,34 +43,16 @@ struct Stack {
 
 impl Stack {
     async fn start() -> Self {
-        let chain = TestChain::start().await;
-        let dir = tempfile::tempdir().unwrap();
-        let store = sqlite_store(&dir, "events.db").await;
-        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
-        let read = ReadDb::open(&format!("sqlite://{}", dir.path().join("read.db").display())).await.unwrap();
-        let projector = Projector::new(store.clone(), read.clone()).await.unwrap();
-        let projector_handle = projector.handle();
-        tokio::spawn(projector.run());
-        let indexer = Indexer::connect(chain.indexer_config(), store.clone()).await.unwrap();
-        let indexer_handle = indexer.handle();
-        tokio::spawn(indexer.run(std::future::pending()));
-        let data = dir.path().join("data");
-        let config = Cli::parse_from(["test", "--data-dir", data.to_str().unwrap(), "--jwt-secret", "test-secret"]).config;
-        let chain_info = ChainInfo {
-            chain_id: 80001,
-            rpc_url: Some(chain.url.clone()),
-            contract_address: Some(format!("{:#x}", chain.market)),
-            dev_wallet: true,
-            ..ChainInfo::default()
-        };
-        let state = AppState::new(config, store, read, projector_handle).unwrap().with_chain(chain_info, Some(indexer_handle));
-        let app = api::app(state.clone(), &dir.path().join("ui"));
+        let stack = ChainStack::start(true).await;
+        let config = support::config(&stack.dir, &["--jwt-secret", "test-secret"]);
+        let state = stack.state(config, ChainInfo { dev_wallet: true, ..stack.chain_info() });
+        let app = api::app(state.clone(), &stack.dir.path().join("ui"));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         tokio::spawn(async move {
             axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).await.unwrap();
         });
-        Self { chain, state, url, _dir: dir }
+        Self { chain: stack.chain, state, url, _dir: stack.dir }
     }
 
     async fn demo(&self) -> Summary {
@@ -225,7 +203,7 @@ fn config(dir: &std::path::Path, database: Option<&str>) -> api::config::Config 
     if let Some(url) = database {
         args.extend(["--database-url".to_owned(), url.to_owned()]);
     }
-    Cli::parse_from(args).config
+    support::Cli::parse_from(args).config
 }
 
 #[tokio::test]

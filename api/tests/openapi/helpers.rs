@@ -3,34 +3,23 @@
 
 use std::collections::BTreeSet;
 
-use api::{AppState, config::Config};
+use api::AppState;
 use axum::{
     Router,
     body::Body,
     http::{Request, StatusCode, header},
 };
-use clap::Parser;
 use serde_json::Value;
 use tower::ServiceExt;
 
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    config: Config,
-}
+use crate::support::{self, ProjectorTask};
 
 /// The app under test.
 pub struct TestApp {
     pub state: AppState,
     pub router: Router,
-    projector: tokio::task::JoinHandle<()>,
+    _projector: ProjectorTask,
     _dir: tempfile::TempDir,
-}
-
-impl Drop for TestApp {
-    fn drop(&mut self) {
-        self.projector.abort();
-    }
 }
 
 /// An answer: status, content type and body.
@@ -47,7 +36,7 @@ impl Answer {
 }
 
 /// The chain id the tests' events and config use.
-pub const CHAIN_ID: u64 = 80001;
+pub const CHAIN_ID: u64 = support::CHAIN_ID;
 
 impl TestApp {
     /// With the dev mailbox as the mailer, as a development server runs.
@@ -58,22 +47,12 @@ impl TestApp {
     /// With extra command-line settings.
     pub async fn with_args(extra: &[&str]) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let data = dir.path().join("data");
-        let mut args = vec!["test", "--data-dir", data.to_str().unwrap(), "--jwt-secret", "test-secret", "--contract-address", "0xc0ffee"];
+        let mut args = vec!["--jwt-secret", "test-secret", "--contract-address", "0xc0ffee"];
         args.extend_from_slice(extra);
-        let config = Cli::parse_from(args).config;
-        let store = domain::store::open(&config.database_url()).await.unwrap();
-        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
-        let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
-        let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
-        let handle = projector.handle();
-        let projector = tokio::spawn(async move {
-            let _ = projector.run().await;
-        });
-        let chain = api::routes::chain::ChainInfo { chain_id: CHAIN_ID, contract_address: Some("0xc0ffee".into()), ..Default::default() };
-        let state = AppState::new(config, store, read, handle).unwrap().with_chain(chain, None);
+        let (state, projector) = support::fresh_state(support::config(&dir, &args), true).await;
+        let state = state.with_chain(support::no_chain(), None);
         let router = api::app(state.clone(), std::path::Path::new("no-ui"));
-        Self { state, router, projector, _dir: dir }
+        Self { state, router, _projector: projector, _dir: dir }
     }
 
     pub async fn send(&self, request: Request<Body>) -> Answer {

@@ -3,6 +3,8 @@
 
 mod helpers;
 mod sources;
+#[path = "../support/mod.rs"]
+mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -7,7 +7,7 @@ use alloy::{
     primitives::{Address, U256},
     rpc::types::TransactionReceipt,
 };
-use api::{AppState, routes::chain::ChainInfo};
+use api::AppState;
 use axum::{body::Body, http::Request};
 use indexer::{
     Indexer, IndexerHandle,
@@ -16,7 +16,11 @@ use indexer::{
 };
 use projections::{Projector, ProjectorHandle, ReadDb};
 use serde_json::Value;
+use support::ChainStack;
 use tower::ServiceExt;
+
+#[path = "../support/mod.rs"]
+mod support;
 
 const MATIC: u128 = 1_000_000_000_000_000_000;
 
@@ -38,34 +42,9 @@ fn lower(address: Address) -> String {
 
 impl Spine {
     async fn start() -> Self {
-        let chain = TestChain::start().await;
-        let dir = tempfile::tempdir().unwrap();
-        let store = sqlite_store(&dir, "events.db").await;
-        let read = ReadDb::open(&format!("sqlite://{}", dir.path().join("read.db").display())).await.unwrap();
-        let projector = Projector::new(store.clone(), read.clone()).await.unwrap();
-        let projector_handle = projector.handle();
-        tokio::spawn(projector.run());
-        let indexer = Indexer::connect(chain.indexer_config(), store.clone()).await.unwrap();
-        let indexer_handle = indexer.handle();
-        tokio::spawn(indexer.run(std::future::pending()));
-        let data_dir = dir.path().join("data");
-        let config = <api::config::Config as clap::FromArgMatches>::from_arg_matches(
-            &<api::config::Config as clap::Args>::augment_args(clap::Command::new("test")).get_matches_from([
-                "test",
-                "--data-dir",
-                data_dir.to_str().unwrap(),
-            ]),
-        )
-        .unwrap();
-        let chain_info = ChainInfo {
-            chain_id: 80001,
-            rpc_url: Some(chain.url.clone()),
-            contract_address: Some(lower(chain.market)),
-            ..ChainInfo::default()
-        };
-        let state =
-            AppState::new(config, store, read, projector_handle.clone()).unwrap().with_chain(chain_info, Some(indexer_handle.clone()));
-        Self { chain, state, indexer: indexer_handle, projector: projector_handle, _dir: dir }
+        let stack = ChainStack::start(false).await;
+        let state = stack.state(support::config(&stack.dir, &[]), stack.chain_info());
+        Self { chain: stack.chain, state, indexer: stack.indexer, projector: stack.projector, _dir: stack.dir }
     }
 
     /// Sends a transaction and waits until the read API shows its effect.

@@ -15,26 +15,21 @@ use alloy::{
     },
     sol_types::SolCall,
 };
-use api::{AppState, routes::chain::ChainInfo};
+use api::AppState;
 use axum::{
     Router,
     body::Body,
     http::{Request, StatusCode, header},
 };
-use clap::Parser;
 use indexer::{
-    Indexer, IndexerHandle,
-    test_utils::{TEST_MNEMONIC, TestChain, read_log, sqlite_store},
+    IndexerHandle,
+    test_utils::{TEST_MNEMONIC, TestChain, read_log},
 };
-use projections::{Projector, ProjectorHandle, ReadDb};
+use projections::ProjectorHandle;
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    config: api::config::Config,
-}
+use crate::support::{self, ChainStack};
 
 pub const MATIC: u128 = 1_000_000_000_000_000_000;
 pub const PUBLIC_URL: &str = "https://market.example";
@@ -97,50 +92,31 @@ impl Answer {
 
 impl Market {
     pub async fn start() -> Self {
-        let chain = TestChain::start().await;
-        let dir = tempfile::tempdir().unwrap();
-        let store = sqlite_store(&dir, "events.db").await;
-        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
-        let read = ReadDb::open(&format!("sqlite://{}", dir.path().join("read.db").display())).await.unwrap();
-        let projector = Projector::new(store.clone(), read.clone()).await.unwrap();
-        let projector_handle = projector.handle();
-        tokio::spawn(projector.run());
-        let indexer = Indexer::connect(chain.indexer_config(), store.clone()).await.unwrap();
-        let indexer_handle = indexer.handle();
-        tokio::spawn(indexer.run(std::future::pending()));
-        let data = dir.path().join("data");
+        let stack = ChainStack::start(true).await;
         let max = MAX_FILE.to_string();
-        let config = Cli::parse_from([
-            "test",
-            "--data-dir",
-            data.to_str().unwrap(),
-            "--jwt-secret",
-            "test-secret",
-            "--rate-limit-per-ip",
-            "1000",
-            "--rate-limit-per-account",
-            "1000",
-            "--max-nft-file-bytes",
-            &max,
-            "--public-url",
-            PUBLIC_URL,
-        ])
-        .config;
-        let chain_info = ChainInfo {
-            chain_id: 80001,
-            rpc_url: Some(chain.url.clone()),
-            contract_address: Some(format!("{:#x}", chain.market)),
-            ..ChainInfo::default()
-        };
-        let state =
-            AppState::new(config, store, read, projector_handle.clone()).unwrap().with_chain(chain_info, Some(indexer_handle.clone()));
+        let config = support::config(
+            &stack.dir,
+            &[
+                "--jwt-secret",
+                "test-secret",
+                "--rate-limit-per-ip",
+                "1000",
+                "--rate-limit-per-account",
+                "1000",
+                "--max-nft-file-bytes",
+                &max,
+                "--public-url",
+                PUBLIC_URL,
+            ],
+        );
+        let state = stack.state(config, stack.chain_info());
         // A built UI's entry page, for the social-preview tags.
-        let ui = dir.path().join("ui");
+        let ui = stack.dir.path().join("ui");
         std::fs::create_dir_all(&ui).unwrap();
         std::fs::write(ui.join("index.html"), "<!doctype html><html><head><title>NFT Marketplace</title></head><body></body></html>")
             .unwrap();
         let router = api::app(state.clone(), &ui);
-        Self { chain, state, router, indexer: indexer_handle, projector: projector_handle, _dir: dir }
+        Self { chain: stack.chain, state, router, indexer: stack.indexer, projector: stack.projector, _dir: stack.dir }
     }
 
     pub async fn send(&self, request: Request<Body>) -> Answer {
@@ -243,7 +219,12 @@ impl Market {
 
     /// How many record events the log holds.
     pub async fn records(&self) -> usize {
-        read_log(self.state.store.as_ref()).await.iter().filter(|e| e.event_type == "ChainActionRecorded").count()
+        self.events_of_type("ChainActionRecorded").await
+    }
+
+    /// How many events of this type the log holds.
+    pub async fn events_of_type(&self, event_type: &str) -> usize {
+        read_log(self.state.store.as_ref()).await.iter().filter(|e| e.event_type == event_type).count()
     }
 
     pub fn file_count(&self) -> usize {

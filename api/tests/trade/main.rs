@@ -3,6 +3,8 @@
 //! tags of shared NFT links.
 
 mod helpers;
+#[path = "../support/mod.rs"]
+mod support;
 
 use alloy::primitives::U256;
 use helpers::{Form, MAX_FILE, Market, PUBLIC_URL, User, forged_hash, hash, matic, png};
@@ -100,9 +102,11 @@ async fn creating_an_nft_stores_its_files_under_real_cids_and_records_it_for_its
     assert_eq!(nft["formOfSale"], "FIXEDPRICE");
     assert_eq!(market.get("/api/nft/detail/80001-1", None).await.expect(200).body()["title"], "Sunset");
 
-    // The first record of a transaction wins for good; JSON is accepted as well as the form.
-    record_mint(&market, &alice, meta_data, &tx).await.refused("already recorded");
-    market
+    // Alice's retry (her first answer lost) is answered as the first was and appends nothing;
+    // JSON is accepted as well as the form. Bob still cannot claim it.
+    let again = record_mint(&market, &alice, meta_data, &tx).await.expect(200);
+    assert_eq!((again.message(), again.body()), ("NFT created", nft));
+    let again = market
         .json(
             "POST",
             "/api/nft/generation",
@@ -110,8 +114,11 @@ async fn creating_an_nft_stores_its_files_under_real_cids_and_records_it_for_its
             json!({ "metaData": meta_data, "nftCategory": "art", "transactionHash": tx }),
         )
         .await
-        .refused("already recorded");
+        .expect(200);
+    assert_eq!(again.body()["_id"], "80001-1");
+    record_mint(&market, &bob, meta_data, &tx).await.refused("not a wallet linked to your account");
     assert_eq!(market.records().await, 1);
+    assert_eq!(market.events_of_type("NftDetailsRecorded").await, 1, "a retry records the details once");
 
     // Malformed bodies, wrong types, missing fields, unknown categories, no token.
     let generation = |body: &'static str| market.raw("POST", "/api/nft/generation", Some(&alice.token), "application/json", body);
@@ -248,10 +255,26 @@ async fn a_purchase_is_recorded_for_its_buyer_and_every_wrong_hash_is_refused_re
     assert_eq!(answer.body()["currentOwner"]["userId"].as_str(), Some(bob.id.as_str()));
     assert_eq!(answer.body()["formOfSale"], "NOT_FOR_SALE");
 
-    // A replayed hash is refused, by anyone, in any form.
-    purchase(&market, &bob, "80001-1", &bought).await.refused("already recorded");
-    purchase(&market, &bob, "80001-1", &bought.to_uppercase().replace("0X", "0x")).await.refused("already recorded");
+    // Bob's retry, in any form of the hash, is answered as the first call was and appends nothing.
+    for again in [bought.clone(), bought.to_uppercase().replace("0X", "0x")] {
+        let answer = purchase(&market, &bob, "80001-1", &again).await.expect(200);
+        assert_eq!(answer.message(), "Congratulations!!! You are now the owner of this NFT.");
+        assert_eq!(answer.body()["currentOwner"]["userId"].as_str(), Some(bob.id.as_str()));
+    }
+    // The hash for another token or action, or by anyone else, is refused.
+    purchase(&market, &bob, "80001-3", &bought).await.refused("concerns token 1, not token 3");
+    market.json("PUT", "/api/nft/stopsale/80001-1", Some(&bob.token), json!({ "transactionHash": bought })).await.refused("changed hands");
+    purchase(&market, &carol, "80001-1", &bought).await.refused("not a wallet linked to your account");
     assert_eq!(market.records().await, 1);
+
+    // Even once Bob's wallet is linked to Dave's account instead, the purchase stays Bob's.
+    market
+        .json("PUT", "/api/account/disconnectwallet", Some(&bob.token), json!({ "walletAddress": market.address(&bob).to_string() }))
+        .await
+        .expect(200);
+    let dave = market.user("dave", bob.account).await;
+    purchase(&market, &dave, "80001-1", &bought).await.refused("is already recorded, for another account");
+    assert_eq!(market.records().await, 1, "a refused replay appends nothing");
 }
 
 async fn bid(market: &Market, user: &User, nft: &str, amount: &str, tx: &str) -> helpers::Answer {
@@ -291,7 +314,10 @@ async fn bids_are_recorded_for_their_bidders_and_my_bids_show_each_ones_outcome(
     let answer = bid(&market, &bob, "80001-1", "1", &first).await.expect(200);
     assert_eq!(answer.message(), "Successfully bidded for the token");
     assert_eq!(answer.body()["highestBid"], "1");
-    bid(&market, &bob, "80001-1", "1", &first).await.refused("already recorded");
+    // A retry is answered as the first call was; the same hash with another amount is refused.
+    assert_eq!(bid(&market, &bob, "80001-1", "1", &first).await.expect(200).body()["highestBid"], "1");
+    bid(&market, &bob, "80001-1", "1.5", &first).await.refused("not 1500000000000000000 wei");
+    assert_eq!(market.records().await, 1);
 
     // A bid under the minimum raise (5%) is refused by the chain: its record finds a failed receipt.
     let too_low = market.transact_failing(&carol, Marketplace::bidCall { tokenId: token(1) }, matic(10) + U256::from(1u64)).await;
@@ -317,7 +343,12 @@ async fn bids_are_recorded_for_their_bidders_and_my_bids_show_each_ones_outcome(
 }
 
 async fn update(market: &Market, user: &User, form_of_sale: &str, tx: &str) -> helpers::Answer {
-    let body = json!({ "formOfSale": form_of_sale, "fixedPrice": "3", "auctionStartPrice": 0, "saleCoin": 1, "transactionHash": tx });
+    update_at(market, user, form_of_sale, "3", tx).await
+}
+
+async fn update_at(market: &Market, user: &User, form_of_sale: &str, fixed_price: &str, tx: &str) -> helpers::Answer {
+    let body =
+        json!({ "formOfSale": form_of_sale, "fixedPrice": fixed_price, "auctionStartPrice": 0, "saleCoin": 1, "transactionHash": tx });
     market.json("PUT", "/api/nft/update/80001-1", Some(&user.token), body).await
 }
 
@@ -345,8 +376,17 @@ async fn sale_updates_stops_and_burns_are_recorded_only_for_the_owner() {
         )
         .await
         .refused("fixedPrice");
+    update_at(&market, &alice, "FIXEDPRICE", "2.5", &listed)
+        .await
+        .refused("set the price to 3000000000000000000 wei, not 2500000000000000000 wei");
+    assert_eq!(market.records().await, 0, "refused records write nothing");
     let answer = update(&market, &alice, "FIXEDPRICE", &listed).await.expect(200);
     assert_eq!((answer.message(), answer.body()["fixedPrice"].as_str()), ("NFT updated!", Some("3")));
+    // Her retry is answered as the first; Bob's replay is not.
+    let again = update(&market, &alice, "FIXEDPRICE", &listed).await.expect(200);
+    assert_eq!((again.message(), again.body()), (answer.message(), answer.body()));
+    update(&market, &bob, "FIXEDPRICE", &listed).await.refused("not a wallet linked");
+    assert_eq!(market.records().await, 1);
 
     // Someone else's NFT: Bob's own purchase of token 2 also takes it off sale, but it is no stop of his.
     let bought = hash(&market.transact(&bob, Marketplace::buyTokenCall { tokenId: token(2) }, matic(10)).await);
@@ -366,6 +406,10 @@ async fn sale_updates_stops_and_burns_are_recorded_only_for_the_owner() {
     let answer =
         market.json("PUT", "/api/nft/stopsale/80001-1", Some(&alice.token), json!({ "transactionHash": stopped })).await.expect(200);
     assert_eq!((answer.message(), answer.body()["formOfSale"].as_str()), ("Sale Stopped!", Some("NOT_FOR_SALE")));
+    let again =
+        market.json("PUT", "/api/nft/stopsale/80001-1", Some(&alice.token), json!({ "transactionHash": stopped })).await.expect(200);
+    assert_eq!((again.message(), again.body()), (answer.message(), answer.body()));
+    assert_eq!(market.records().await, 2);
 
     // Burning: Bob cannot burn Alice's token; Alice burns it and records it by query string.
     let refused = market.transact_failing(&bob, Marketplace::burnCall { tokenId: token(1) }, U256::ZERO).await;
@@ -387,9 +431,12 @@ async fn sale_updates_stops_and_burns_are_recorded_only_for_the_owner() {
         market.send(Market::request("DELETE", &uri, Some(&alice.token)).body(axum::body::Body::empty()).unwrap()).await.expect(200);
     assert_eq!(answer.message(), "NFT Burned!");
     market.get("/api/nft/detail/80001-1", None).await.expect(404);
+    let again =
+        market.json("DELETE", "/api/nft/burnnft/80001-1", Some(&alice.token), json!({ "transactionHash": burned })).await.expect(200);
+    assert_eq!((again.message(), again.body()), ("NFT Burned!", &serde_json::Value::Null));
     market
-        .json("DELETE", "/api/nft/burnnft/80001-1", Some(&alice.token), json!({ "transactionHash": burned }))
+        .json("DELETE", "/api/nft/burnnft/80001-1", Some(&bob.token), json!({ "transactionHash": burned }))
         .await
-        .refused("already recorded");
+        .refused("not a wallet linked");
     assert_eq!(market.records().await, 3);
 }

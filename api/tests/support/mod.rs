@@ -1,0 +1,110 @@
+//! Set-up the test binaries share: the server's configuration from a command line, a fresh
+//! marketplace without a chain (log, read database, projector), and one on a real anvil (plus
+//! the indexer). Each binary includes it with `#[path = "../support/mod.rs"] mod support;`.
+
+// Each binary uses its own part of it.
+#![allow(dead_code)]
+
+use api::{AppState, config::Config, routes::chain::ChainInfo};
+use clap::Parser;
+use indexer::{
+    Indexer, IndexerHandle,
+    test_utils::{TestChain, sqlite_store},
+};
+use projections::{Projector, ProjectorHandle, ReadDb};
+
+/// The `marketplace` command line's configuration part.
+#[derive(Parser)]
+pub struct Cli {
+    #[command(flatten)]
+    pub config: Config,
+}
+
+/// The chain id every test runs on.
+pub const CHAIN_ID: u64 = 80001;
+
+/// The configuration `marketplace` parses from `--data-dir <dir>/data` and then `args`.
+pub fn config(dir: &tempfile::TempDir, args: &[&str]) -> Config {
+    let data = dir.path().join("data");
+    let mut all = vec!["test", "--data-dir", data.to_str().unwrap()];
+    all.extend_from_slice(args);
+    Cli::parse_from(all).config
+}
+
+/// The projector's task, stopped when dropped (a test's runtime may outlive its app).
+pub struct ProjectorTask(tokio::task::JoinHandle<()>);
+
+impl Drop for ProjectorTask {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The app state for `config` over the log and read database it names, with the projector
+/// running; the categories seeded first when `seed`.
+pub async fn fresh_state(config: Config, seed: bool) -> (AppState, ProjectorTask) {
+    let store = domain::store::open(&config.database_url()).await.unwrap();
+    if seed {
+        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
+    }
+    let read = ReadDb::open(&config.read_database_url()).await.unwrap();
+    let projector = Projector::new(store.clone(), read.clone()).await.unwrap();
+    let handle = projector.handle();
+    let task = tokio::spawn(async move {
+        let _ = projector.run().await;
+    });
+    (AppState::new(config, store, read, handle).unwrap(), ProjectorTask(task))
+}
+
+/// The chain as the tests without one name it: an id and a contract address, no RPC.
+pub fn no_chain() -> ChainInfo {
+    ChainInfo { chain_id: CHAIN_ID, contract_address: Some("0xc0ffee".into()), ..Default::default() }
+}
+
+/// A marketplace on a real anvil with the contract deployed: a SQLite log and read database in a
+/// temporary folder, the projector and the indexer running.
+pub struct ChainStack {
+    pub chain: TestChain,
+    pub dir: tempfile::TempDir,
+    pub store: std::sync::Arc<dyn domain::EventStore>,
+    pub read: ReadDb,
+    pub projector: ProjectorHandle,
+    pub indexer: IndexerHandle,
+}
+
+impl ChainStack {
+    /// Starts it, with the categories seeded first when `seed`.
+    pub async fn start(seed: bool) -> Self {
+        let chain = TestChain::start().await;
+        let dir = tempfile::tempdir().unwrap();
+        let store = sqlite_store(&dir, "events.db").await;
+        if seed {
+            api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
+        }
+        let read = ReadDb::open(&format!("sqlite://{}", dir.path().join("read.db").display())).await.unwrap();
+        let projector = Projector::new(store.clone(), read.clone()).await.unwrap();
+        let projector_handle = projector.handle();
+        tokio::spawn(projector.run());
+        let indexer = Indexer::connect(chain.indexer_config(), store.clone()).await.unwrap();
+        let indexer_handle = indexer.handle();
+        tokio::spawn(indexer.run(std::future::pending()));
+        Self { chain, dir, store, read, projector: projector_handle, indexer: indexer_handle }
+    }
+
+    /// The chain as the API sees it: its RPC and the deployed contract.
+    pub fn chain_info(&self) -> ChainInfo {
+        ChainInfo {
+            chain_id: CHAIN_ID,
+            rpc_url: Some(self.chain.url.clone()),
+            contract_address: Some(format!("{:#x}", self.chain.market)),
+            ..ChainInfo::default()
+        }
+    }
+
+    /// The app state for `config` on this stack, its record calls nudging the indexer.
+    pub fn state(&self, config: Config, chain: ChainInfo) -> AppState {
+        AppState::new(config, self.store.clone(), self.read.clone(), self.projector.clone())
+            .unwrap()
+            .with_chain(chain, Some(self.indexer.clone()))
+    }
+}
