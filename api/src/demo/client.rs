@@ -108,6 +108,11 @@ impl Api {
 
     /// Sends a call and answers the envelope's body; a non-2xx answer is a [`Refused`] error.
     pub async fn call(&self, method: Method, path: &str, token: Option<&str>, body: Body) -> anyhow::Result<Value> {
+        Ok(self.call_with_message(method, path, token, body).await?.0)
+    }
+
+    /// [`Api::call`], answering the envelope's message too.
+    pub async fn call_with_message(&self, method: Method, path: &str, token: Option<&str>, body: Body) -> anyhow::Result<(Value, String)> {
         let started = std::time::Instant::now();
         loop {
             let response = self.request(&method, path, token, &body)?.send().await.with_context(|| format!("{method} {path}"))?;
@@ -115,7 +120,7 @@ impl Api {
             let text = response.text().await.with_context(|| format!("{method} {path}: reading the answer"))?;
             let envelope: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
             if status.is_success() {
-                return Ok(envelope["body"].clone());
+                return Ok((envelope["body"].clone(), envelope["message"].as_str().unwrap_or_default().to_owned()));
             }
             if status == StatusCode::TOO_MANY_REQUESTS && started.elapsed() < RATE_LIMIT_PATIENCE {
                 tracing::info!(path, "demo: rate limited; waiting before trying again");
