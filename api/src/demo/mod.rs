@@ -9,7 +9,8 @@
 //! a purchase by the NFT's owner, bids by the auction's bids on chain, a like by `isLiked`), so
 //! a second run adds nothing. It also resumes a run killed between a transaction and the API
 //! call recording it: a token its creator minted with the planned metadata URI is recorded
-//! rather than minted again, and an auction's planned bids missing on chain are placed.
+//! rather than minted again, an auction's planned bids missing on chain are placed, and a
+//! purchase on chain is recorded again (the record refused when it was recorded already).
 //!
 //! - [`plan`]: what the market holds;
 //! - [`artwork`]: the generated images;
@@ -59,6 +60,11 @@ pub enum Crash {
         nft: usize,
         /// The bid.
         bid: usize,
+    },
+    /// After the `buyToken` transaction of the planned purchase of the plan's NFT `nft`.
+    AfterPurchase {
+        /// The NFT.
+        nft: usize,
     },
 }
 
@@ -209,6 +215,24 @@ impl Chain {
         logs.into_iter()
             .map(|(event, log)| Ok((event.bidder, event.amount, log.transaction_hash.context("a BidPlaced log without its transaction")?)))
             .collect()
+    }
+
+    /// The transaction of the last fixed-price sale of `token` to `buyer` (the `Sold` logs,
+    /// whose topics are the token, the auction, 0 for a fixed price, and the buyer), if any.
+    async fn last_purchase(&self, token: U256, buyer: Address, from_block: u64) -> anyhow::Result<Option<B256>> {
+        let logs = self
+            .market
+            .Sold_filter()
+            .topic1(token)
+            .topic2(U256::ZERO)
+            .topic3(buyer)
+            .from_block(from_block)
+            .to_block(BlockNumberOrTag::Latest)
+            .query()
+            .await
+            .context("reading the chain's Sold logs")?;
+        let last = logs.into_iter().max_by_key(|(_, log)| (log.block_number, log.log_index));
+        last.map(|(_, log)| log.transaction_hash.context("a Sold log without its transaction")).transpose()
     }
 
     /// Tops up `account` from account 0 when it holds less than [`MIN_BALANCE`]; true if it did.
@@ -538,46 +562,70 @@ impl Demo {
         self.nft_ids[index].as_deref().context("an NFT of the plan was not minted")
     }
 
-    /// Purchases and bids: each done only while the NFT shows it has not happened yet (still
-    /// its creator's for a purchase, no top bid for an auction's bids).
+    /// Purchases and bids: each done only while the chain shows it has not happened yet (the
+    /// token still its creator's and for sale for a purchase, no bids past the plan's for an
+    /// auction's bids).
     async fn trade(&mut self) -> anyhow::Result<()> {
         for index in 0..self.plan.nfts.len() {
             let id = self.id(index)?.to_owned();
             let card = self.api.get(&format!("/api/nft/detail/{id}"), None).await?;
             let token_id = U256::from_str_radix(card["nftTokenId"].as_str().context("nftTokenId")?, 10)?;
-            let nft = &self.plan.nfts[index];
-            let creator = &self.members[nft.creator];
-            let owned_by_creator = card["ownerAddress"].as_str().is_some_and(|o| o.eq_ignore_ascii_case(&creator.address.to_string()));
-            if let Some(buyer) = nft.buyer {
-                let open = owned_by_creator && card["formOfSale"] == "FIXEDPRICE";
-                if open {
-                    let buyer = &self.members[buyer];
-                    let price = U256::from_str_radix(card["fixedPriceWei"].as_str().context("fixedPriceWei")?, 10)?;
-                    let call = self.chain.market.buyToken(token_id).from(buyer.address).value(price).into_transaction_request();
-                    let receipt = self.chain.send(call, "buyToken").await?;
-                    let fields = vec![
-                        ("formOfSale", "FIXEDPRICE".to_owned()),
-                        ("nftid", id.clone()),
-                        ("saleQuantity", "1".to_owned()),
-                        ("transactionHash", format!("{:#x}", receipt.transaction_hash)),
-                    ];
-                    self.api.call(Method::POST, "/api/nft/fixedsale/purchase", Some(&buyer.token), Body::Form(fields)).await?;
-                }
-                self.summary.either("purchases", open);
+            let (buyer, bids) = (self.plan.nfts[index].buyer, !self.plan.nfts[index].bids.is_empty());
+            if let Some(buyer) = buyer {
+                self.purchase(index, buyer, token_id, &id).await?;
             }
-            if !nft.bids.is_empty() {
+            if bids {
                 self.bid(index, token_id, &id).await?;
             }
         }
         Ok(())
     }
 
+    /// Buys NFT `index` (token `token_id`, NFT `id`) for person `buyer` at its fixed price and
+    /// records it, while the chain shows it its creator's and for sale. When it is the
+    /// buyer's already, a run may have been killed between the purchase's transaction and its
+    /// record: the chain's last fixed-price sale of the token to the buyer is recorded again
+    /// (refused as already recorded, changing nothing, unless that kill happened).
+    async fn purchase(&mut self, index: usize, buyer: usize, token_id: U256, id: &str) -> anyhow::Result<()> {
+        let creator = self.members[self.plan.nfts[index].creator].address;
+        let address = self.members[buyer].address;
+        let info = self.chain.market.tokenInfo(token_id).call().await?;
+        let open = info.currentOwner == creator && info.saleType == 1;
+        if open {
+            let call = self.chain.market.buyToken(token_id).from(address).value(info.price).into_transaction_request();
+            let receipt = self.chain.send(call, "buyToken").await?;
+            if self.crash == Some(Crash::AfterPurchase { nft: index }) {
+                return Err(Crashed(Crash::AfterPurchase { nft: index }).into());
+            }
+            self.record_purchase(buyer, id, receipt.transaction_hash).await?;
+        } else if info.currentOwner == address
+            && let Some(hash) = self.chain.last_purchase(token_id, address, self.from_block).await?
+        {
+            // A kill may have come between the purchase and its record: record it again (a
+            // buyer's retry of a record changes nothing).
+            self.record_purchase(buyer, id, hash).await?;
+        }
+        self.summary.either("purchases", open);
+        Ok(())
+    }
+
+    /// Records the purchase `hash` of person `buyer`.
+    async fn record_purchase(&self, buyer: usize, id: &str, hash: B256) -> anyhow::Result<()> {
+        let fields = vec![
+            ("formOfSale", "FIXEDPRICE".to_owned()),
+            ("nftid", id.to_owned()),
+            ("saleQuantity", "1".to_owned()),
+            ("transactionHash", format!("{hash:#x}")),
+        ];
+        self.record(buyer, "/api/nft/fixedsale/purchase", fields).await
+    }
+
     /// Places the planned bids on NFT `index` (token `token_id`, NFT `id`) that its auction
     /// lacks. The auction's bids on chain are the truth: those matching the plan's first bids
     /// (same bidder, same amount, in order) are there already; the rest are placed, each
     /// recorded. A run killed between a bid's transaction and its record leaves only that last
-    /// bid unrecorded, so the last bid found is recorded again (a bidder's retry of a record
-    /// changes nothing). Nothing is placed in an auction that is over, not
+    /// bid unrecorded, so the last bid found is recorded again (the API refuses a transaction
+    /// recorded twice, changing nothing). Nothing is placed in an auction that is over, not
     /// the creator's, or holds bids the plan does not.
     async fn bid(&mut self, index: usize, token_id: U256, id: &str) -> anyhow::Result<()> {
         let nft = &self.plan.nfts[index];
@@ -615,8 +663,7 @@ impl Demo {
         Ok(())
     }
 
-    /// Records the bid `hash` of person `bidder`. Recording it again is harmless: the API answers
-    /// its bidder's retry as it answered the first record, appending nothing.
+    /// Records the bid `hash` of person `bidder`.
     async fn record_bid(&self, bidder: usize, id: &str, amount: &str, hash: B256) -> anyhow::Result<()> {
         let fields = vec![
             ("formOfSale", "AUCTION".to_owned()),
@@ -624,8 +671,13 @@ impl Demo {
             ("bidAmount", amount.to_owned()),
             ("transactionHash", format!("{hash:#x}")),
         ];
-        let token = &self.members[bidder].token;
-        self.api.call(Method::POST, "/api/nft/auction/placebid", Some(token), Body::Form(fields)).await?;
+        self.record(bidder, "/api/nft/auction/placebid", fields).await
+    }
+
+    /// Sends the record call `path` as `person`. Sending it again is harmless: the API answers a
+    /// user's retry of a record as it answered the first one, appending nothing.
+    async fn record(&self, person: usize, path: &str, fields: Vec<(&'static str, String)>) -> anyhow::Result<()> {
+        self.api.call(Method::POST, path, Some(&self.members[person].token), Body::Form(fields)).await?;
         Ok(())
     }
 

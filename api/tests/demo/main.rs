@@ -196,6 +196,54 @@ async fn a_run_killed_in_the_middle_of_an_auctions_bids_places_the_missing_ones_
     stack.reconciled(12).await;
 }
 
+#[tokio::test]
+async fn a_run_killed_between_a_purchase_and_its_record_records_it_on_resuming() {
+    let stack = Stack::start().await;
+    let market = Marketplace::new(stack.chain.market, &stack.chain.provider);
+    // The first person's sold NFT (token 8): bought on chain, not recorded.
+    stack.crash(SIZE, Crash::AfterPurchase { nft: 7 }).await;
+    let sold = market.Sold_filter().from_block(0).query().await.unwrap();
+    assert_eq!(sold.len(), 1);
+    let (sale, log) = &sold[0];
+    assert_eq!(sale.tokenId.to::<u64>(), 8);
+    let hash = format!("{:#x}", log.transaction_hash.unwrap());
+    let purchases = |log: &[domain::RecordedEvent]| {
+        log.iter()
+            .filter(|e| e.event_type == "ChainActionRecorded" && e.payload.contains("\"PURCHASE\""))
+            .map(|e| e.payload.clone())
+            .collect::<Vec<_>>()
+    };
+    assert!(purchases(&read_log(stack.state.store.as_ref()).await).is_empty());
+
+    let resumed = stack.run(SIZE, None).await.unwrap();
+
+    assert_eq!(resumed.existing_count("purchases"), 1, "{resumed}");
+    assert_eq!(resumed.created_count("purchases"), 2, "{resumed}");
+    assert_eq!(market.Sold_filter().from_block(0).query().await.unwrap().len(), 3, "each planned purchase once on chain");
+    // Recorded once, by the buyer's account.
+    let log = read_log(stack.state.store.as_ref()).await;
+    let records = purchases(&log);
+    assert_eq!(records.len(), 3, "each purchase recorded once");
+    let record = records.iter().find(|p| p.contains(&hash)).expect("the interrupted purchase is recorded");
+    let buyer: String = sqlx::query_scalar("SELECT user_id FROM user_wallets WHERE address = $1")
+        .bind(format!("{:#x}", sale.buyer))
+        .fetch_one(&stack.state.read.pool())
+        .await
+        .unwrap();
+    assert!(record.contains(&buyer), "{record}");
+    // The NFT's history shows the purchase, once, by the buyer's wallet.
+    let history: serde_json::Value = reqwest::get(format!("{}/api/nft/nfthistory/80001-8", stack.url)).await.unwrap().json().await.unwrap();
+    let bought: Vec<&serde_json::Value> =
+        history["body"]["data"].as_array().unwrap().iter().filter(|h| h["typeOfEvent"] == "PURCHASED").collect();
+    assert_eq!(bought.len(), 1, "{history}");
+    assert_eq!(bought[0]["transactionHash"], hash.as_str());
+    assert!(bought[0]["address"].as_str().unwrap().eq_ignore_ascii_case(&sale.buyer.to_string()), "{history}");
+    let again = stack.run(SIZE, None).await.unwrap();
+    assert_eq!(again.total_created(), 0, "{again}");
+    assert_eq!(read_log(stack.state.store.as_ref()).await.len(), log.len(), "a third run changed the log");
+    stack.reconciled(24).await;
+}
+
 /// A config for `dir` (and a Postgres log when `database`).
 fn config(dir: &std::path::Path, database: Option<&str>) -> api::config::Config {
     let mut args = vec!["test".to_owned(), "--data-dir".to_owned(), dir.display().to_string()];
