@@ -99,7 +99,22 @@ fn by_score(a: f64, b: f64) -> std::cmp::Ordering {
 
 /// The ids of `page` of the live NFTs on sale as `sale_type`, trending first, and how many
 /// there are.
+///
+/// Only the NFTs with a score (events in the window) are sorted; the order of all the others
+/// (popularity, mint time, id) is kept by the in-memory browse index, which reads a page of
+/// them without reading every row. The answer is [`nft_ids_by_full_sort`]'s.
 pub async fn nft_ids(db: &ReadDb, sale_type: Option<&str>, page: Page, now: i64) -> Result<(Vec<String>, i64), sqlx::Error> {
+    let scores = scores(db, now).await?;
+    let current = db.current();
+    // The index must include at least what the scores were read from.
+    let at = crate::projector::checkpoint_in(&current.pool).await?;
+    let (ids, total) = db.browse().trending(&current.generation, &current.pool, sale_type, &scores.nfts, page, at).await?;
+    Ok((ids, total as i64))
+}
+
+/// [`nft_ids`] by its definition: every live row read and sorted. The reference the fast path
+/// is tested against.
+pub async fn nft_ids_by_full_sort(db: &ReadDb, sale_type: Option<&str>, page: Page, now: i64) -> Result<(Vec<String>, i64), sqlx::Error> {
     let scores = scores(db, now).await?;
     let filter = if sale_type.is_some() { "AND sale_type = $1" } else { "" };
     let sql = format!("SELECT nft_id, total_likes + bid_count + 2 * sales, minted_at FROM nfts WHERE burned = 0 {filter}");
