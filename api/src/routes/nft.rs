@@ -460,9 +460,10 @@ async fn trending(State(state): State<AppState>, viewer: MaybeUser, params: Para
 
 /// How long a trending answer computed at `now` is kept, in seconds, while the read tables stay
 /// the same. The order of a list depends on the clock only through its window (an event older
-/// than 30 days drops out; every score decays alike, so no other order changes): an answer is
-/// thus at most this late in dropping one, and a shown score (sellers, creators) is at most
-/// this old (a factor of at least e^(−10 s / 3 days) = 0.99996 of today's).
+/// than 30 days drops out; every score decays alike, so no other order changes). The answer is
+/// computed from scores at most `SCORES_KEPT_SECONDS` (10 s) old, so it is at most 20 s late in
+/// dropping an event from the window, and a shown score (sellers, creators) at most 20 s old (a
+/// factor of at least e^(−20 s / 3 days) = 0.99992 of today's).
 pub(super) const TRENDING_KEPT_SECONDS: i64 = 10;
 
 /// Until when an answer computed at `now` is kept: [`TRENDING_KEPT_SECONDS`], and no later than

@@ -404,6 +404,9 @@ pub(crate) struct BrowseIndex {
     index: RwLock<Index>,
     /// One catch-up at a time: the others wait for it and then find the index current.
     catching_up: Mutex<()>,
+    /// The trending scores last computed (`queries::trending::recent_scores`): held while they
+    /// are computed, so concurrent requests wait for one computation.
+    pub(crate) trending_scores: Mutex<Option<super::trending::KeptScores>>,
 }
 
 impl BrowseIndex {
