@@ -115,12 +115,15 @@ const AHEAD: [u32; 4] = [480, 960, 240, 1920];
 /// to be made on request (each waiting image holds its bytes in memory).
 const MAX_WAITING_AHEAD: usize = 32;
 
+/// Held while one rendition (CID, width) is made.
+type RenditionLock = Arc<tokio::sync::Mutex<()>>;
+
 /// The renditions cache and the bound on resizes in progress.
 pub struct Renditions {
     dir: PathBuf,
     resizing: Semaphore,
     /// One lock per rendition being made, so concurrent requests for it wait for the first.
-    in_progress: Mutex<HashMap<(String, u32), Arc<tokio::sync::Mutex<()>>>>,
+    in_progress: Mutex<HashMap<(String, u32), RenditionLock>>,
     /// One image's renditions made ahead at a time, so that requests keep the other permits of
     /// `resizing`.
     ahead: Semaphore,
