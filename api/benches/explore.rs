@@ -9,8 +9,14 @@
 //! flags laid over it: one query over the page's ids), and distinct queries (every request a
 //! search, category, sale type, order and page not asked before: each one runs its SQL).
 //!
+//! Then trending, on the same server: `/api/nft/trendingnfts` pages 1-3 of each sale type and
+//! `/api/trendingcreators` (SELLER, CREATOR), as the home page asks them (between two blocks);
+//! and trending pages not asked before (sale types, pages 1-10 and page sizes 5-30: each one
+//! computes its list). The market's sales are old; the visitor's likes, a third of the NFTs,
+//! are in the trending window, so a third of the NFTs have a score.
+//!
 //! `cargo bench -p api --bench explore` (NFTS=10000 for a quicker run; REQUESTS and
-//! CONCURRENCY to change the load; BENCH_DATA_DIR=dir keeps the marketplace there and reuses
+//! CONCURRENCY to change the load, TRENDING_REQUESTS the trending workloads'; BENCH_DATA_DIR=dir keeps the marketplace there and reuses
 //! it on the next run instead of writing it again).
 
 mod support;
@@ -89,6 +95,26 @@ fn main() {
         }
     }
     let distinct_requests = distinct.len().min(requests);
+    let trending_requests = env("TRENDING_REQUESTS", 1_000);
+    let trending_nfts: Vec<String> = ["ALL", "FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"]
+        .iter()
+        .flat_map(|sale| (1..=3).map(move |page| format!("/api/nft/trendingnfts?formOfSale={sale}&page={page}")))
+        .collect();
+    let trending_people: Vec<String> = ["SELLER", "CREATOR"].iter().map(|kind| format!("/api/trendingcreators?type={kind}")).collect();
+    let mut trending_distinct = Vec::new();
+    for limit in 5..=30 {
+        for page in 1..=10 {
+            for sale in ["ALL", "FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"] {
+                trending_distinct.push(format!("/api/nft/trendingnfts?formOfSale={sale}&page={page}&limit={limit}"));
+            }
+        }
+    }
+    // Spread over sale types and pages rather than the first few of one.
+    trending_distinct.sort_by_key(|path| {
+        let hash = path.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+        hash.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    });
+    let trending_distinct_requests = trending_distinct.len().min(trending_requests);
     let health = vec!["/healthz".to_owned()];
     let limit = Duration::from_secs(300);
     client.block_on(async {
@@ -99,6 +125,11 @@ fn main() {
         let popular = support::load(address, &explore, requests, concurrency, limit).await;
         let signed_in = support::load_as(address, &explore, Some(&token), requests, concurrency, limit).await;
         let cold = support::load(address, &distinct, distinct_requests, concurrency, limit).await;
+        let trending_limit = Duration::from_secs(1_800);
+        let trending = support::load(address, &trending_nfts, trending_requests, concurrency, trending_limit).await;
+        let people = support::load(address, &trending_people, trending_requests, concurrency, trending_limit).await;
+        let trending_cold = support::load(address, &trending_distinct, trending_distinct_requests, concurrency, trending_limit).await;
+        let healthz_after = support::load(address, &health, requests, concurrency, limit).await;
         println!("---");
         println!("{concurrency} concurrent requests over {nfts} NFTs (search + price sort):");
         for (name, result) in [
@@ -117,6 +148,19 @@ fn main() {
             );
         }
         println!("  goals: ratio >= 0.3, p99 < 25 ms");
+        println!("trending over the same {nfts} NFTs ({:.0} req/s on /healthz after them):", healthz_after.per_second);
+        for (name, result) in
+            [("trendingnfts, pages 1-3", &trending), ("trendingcreators", &people), ("trendingnfts, distinct", &trending_cold)]
+        {
+            println!(
+                "  {name:<26}: {:>6} requests {:>8.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  ratio to /healthz {:.3}",
+                result.requests,
+                result.per_second,
+                result.latencies.ms(50.0),
+                result.latencies.ms(99.0),
+                result.per_second / healthz.per_second,
+            );
+        }
     });
 }
 

@@ -3,14 +3,16 @@
 //! /explore, which lists fixed-price sales, shows about 28,500), whose images are real files in the file store: `IMAGES`
 //! distinct generated pictures (default 36) at upload size (1600 x 1600; two in three JPEG, one in
 //! three PNG), reused across the tokens (token `t` shows picture `t % IMAGES`, so neighbouring
-//! cards differ). The read tables are projected before it ends, so a server starts on it at once.
+//! cards differ). The pictures are stored as the API stores an upload (`files::store_upload`), so
+//! their renditions are made right after each is stored, as on a real server, and the program
+//! waits for them. The read tables are projected before it ends, so a server starts on it at once.
 //!
 //!   cargo run --release -p api --example explore_images -- <data dir>
 //!   target/release/marketplace --data-dir <data dir> --listen 127.0.0.1:8080 --ui-dir ui/dist serve
 //!
 //! (`scripts/explore-image-figure` does both and runs `ui/scripts/image-figures.mjs` on /explore.)
 
-use std::{io::Cursor, path::PathBuf, time::Instant};
+use std::{io::Cursor, path::PathBuf, sync::Arc, time::Instant};
 
 use image::{DynamicImage, ImageFormat, Rgb, RgbImage};
 use projections::test_utils::market_history_with_files;
@@ -47,18 +49,25 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
     runtime.block_on(async {
         let started = Instant::now();
+        // The data directory's layout, as `AppState::new` opens it.
         let files = api::files::FileStore::open(&dir.join("files")).expect("file store");
+        let renditions = Arc::new(api::files::renditions::Renditions::new(dir.join("renditions")));
         let mut cids = Vec::new();
         let mut stored_bytes = 0;
         for n in 0..images {
             let format = if n % 3 == 2 { ImageFormat::Png } else { ImageFormat::Jpeg };
             let mut bytes = Cursor::new(Vec::new());
             picture(n, 1600).write_to(&mut bytes, format).expect("encoding");
-            let stored = files.put(bytes.into_inner()).await.expect("storing");
+            let stored = api::files::store_upload(&files, &renditions, bytes.into_inner()).await.expect("storing");
             stored_bytes += stored.size;
             cids.push(stored.cid);
         }
-        println!("{images} pictures stored ({:.1} MB) in {:.1} s", stored_bytes as f64 / 1e6, started.elapsed().as_secs_f64());
+        renditions.made_ahead().await;
+        println!(
+            "{images} pictures stored ({:.1} MB) with their renditions in {:.1} s",
+            stored_bytes as f64 / 1e6,
+            started.elapsed().as_secs_f64()
+        );
 
         let database_url = format!("sqlite://{}", dir.join("events.db").display());
         let store = domain::store::open(&database_url).await.expect("event log");

@@ -19,7 +19,7 @@ mod local;
 mod pinning;
 pub mod renditions;
 
-use std::{io, path::Path, time::Duration};
+use std::{io, path::Path, sync::Arc, time::Duration};
 
 use axum::body::Bytes;
 use reqwest::{Url, header::HeaderValue};
@@ -176,8 +176,8 @@ impl FileStore {
 
     /// Stores `bytes` and returns their CID: in Kubo (which must agree on the CID), then pinned
     /// remotely, then in the local folder. Any failure fails the whole upload.
-    pub async fn put(&self, bytes: Vec<u8>) -> Result<StoredFile, FileError> {
-        let bytes = Bytes::from(bytes);
+    pub async fn put(&self, bytes: impl Into<Bytes>) -> Result<StoredFile, FileError> {
+        let bytes: Bytes = bytes.into();
         let file = StoredFile { cid: compute_cid(bytes.clone()).await?, content_type: sniff(&bytes), size: bytes.len() as u64 };
         if let Some(kubo) = &self.kubo {
             let theirs = kubo.add(bytes.clone()).await?;
@@ -215,6 +215,16 @@ impl FileStore {
         }
         Ok(Some(bytes.into()))
     }
+}
+
+/// Stores an upload with [`FileStore::put`] and, once stored, has its renditions made in the
+/// background ([`renditions::Renditions::make_ahead`]): the upload's answer never waits for
+/// them nor fails with them.
+pub async fn store_upload(files: &FileStore, renditions: &Arc<renditions::Renditions>, bytes: Vec<u8>) -> Result<StoredFile, FileError> {
+    let bytes = Bytes::from(bytes);
+    let file = files.put(bytes.clone()).await?;
+    renditions.make_ahead(&file.cid, bytes);
+    Ok(file)
 }
 
 /// The CID of `bytes`, hashed off the async threads (a few milliseconds per megabyte).

@@ -17,12 +17,20 @@
 //! - Decoding and scaling run on the blocking pool, at most [`max_concurrent_resizes`] at a
 //!   time, so a burst of cold renditions cannot starve the async workers or the memory; two
 //!   requests for the same rendition make it once.
+//! - An image stored through the API has its renditions made right away, in the background
+//!   ([`Renditions::make_ahead`]), so its first visitor finds them made: one image at a time,
+//!   through the same [`Renditions::get_or_make`] (a request arriving meanwhile waits for the
+//!   rendition being made instead of making it again). Files that would only ever answer as
+//!   they are (SVG, animated) or are no image get none.
 
 use std::{
     collections::HashMap,
     io::{self, Cursor},
     path::{Path, PathBuf},
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
 };
 
 use axum::body::Bytes;
@@ -32,7 +40,7 @@ use image::{
     imageops::FilterType,
     metadata::Orientation,
 };
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
 
 use super::cid;
 
@@ -99,18 +107,95 @@ pub fn max_concurrent_resizes() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 4)
 }
 
+/// The order renditions are made ahead in: the widths a card asks for first (a desktop card,
+/// then at 2x or a phone card, which is also the detail view), then the rest.
+const AHEAD: [u32; 4] = [480, 960, 240, 1920];
+
+/// Images waiting for their renditions to be made ahead, at most: past it an upload's are left
+/// to be made on request (each waiting image holds its bytes in memory).
+const MAX_WAITING_AHEAD: usize = 32;
+
+/// Held while one rendition (CID, width) is made.
+type RenditionLock = Arc<tokio::sync::Mutex<()>>;
+
 /// The renditions cache and the bound on resizes in progress.
 pub struct Renditions {
     dir: PathBuf,
     resizing: Semaphore,
     /// One lock per rendition being made, so concurrent requests for it wait for the first.
-    in_progress: Mutex<HashMap<(String, u32), Arc<tokio::sync::Mutex<()>>>>,
+    in_progress: Mutex<HashMap<(String, u32), RenditionLock>>,
+    /// One image's renditions made ahead at a time, so that requests keep the other permits of
+    /// `resizing`.
+    ahead: Semaphore,
+    /// Images given to [`Self::make_ahead`] not done yet, and the signal that none is left.
+    waiting_ahead: AtomicUsize,
+    ahead_done: Notify,
 }
 
 impl Renditions {
     /// Renditions kept in `dir` (created on the first one made).
     pub fn new(dir: PathBuf) -> Self {
-        Self { dir, resizing: Semaphore::new(max_concurrent_resizes()), in_progress: Mutex::default() }
+        Self {
+            dir,
+            resizing: Semaphore::new(max_concurrent_resizes()),
+            in_progress: Mutex::default(),
+            ahead: Semaphore::new(1),
+            waiting_ahead: AtomicUsize::new(0),
+            ahead_done: Notify::new(),
+        }
+    }
+
+    /// Makes the renditions of `cid`, just stored with these `bytes`, in the background (a task
+    /// on the current runtime), unless it is no still raster image: every width, so that a
+    /// card or detail view at any screen density finds its rendition made. A failure is
+    /// logged, and that rendition is then made on request as before.
+    pub fn make_ahead(self: &Arc<Self>, cid: &str, bytes: Bytes) {
+        if !cid::is_cid_v1(cid) || !is_still_raster(&bytes) {
+            return;
+        }
+        if self.waiting_ahead.fetch_add(1, Ordering::SeqCst) >= MAX_WAITING_AHEAD {
+            self.ahead_finished();
+            tracing::debug!(cid, "too many images waiting for renditions: this one's are made on request");
+            return;
+        }
+        /// Counts the image done however its task ends.
+        struct Done(Arc<Renditions>);
+        impl Drop for Done {
+            fn drop(&mut self) {
+                self.0.ahead_finished();
+            }
+        }
+        let done = Done(self.clone());
+        let cid = cid.to_owned();
+        tokio::spawn(async move {
+            let this = &done.0;
+            let Ok(_one_image) = this.ahead.acquire().await else { return };
+            for width in AHEAD {
+                if let Err(err) = this.get_or_make(&cid, bytes.clone(), width).await {
+                    // Every width would fail alike (the image cannot be decoded).
+                    tracing::warn!(%err, cid, width, "could not make a rendition ahead: it will be made on request");
+                    break;
+                }
+            }
+        });
+    }
+
+    fn ahead_finished(&self) {
+        if self.waiting_ahead.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.ahead_done.notify_waiters();
+        }
+    }
+
+    /// Waits until every image given to [`Self::make_ahead`] so far has its renditions (a
+    /// program that stores images and then ends).
+    pub async fn made_ahead(&self) {
+        loop {
+            let done = self.ahead_done.notified();
+            if self.waiting_ahead.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            done.await;
+        }
     }
 
     /// The rendition of `cid` at `width`, if it was made before. An empty file records that
@@ -156,9 +241,7 @@ impl Renditions {
     async fn make(&self, cid: &str, original: Bytes, width: u32) -> Result<Rendition, RenditionError> {
         let _permit = self.resizing.acquire().await.map_err(io::Error::other)?;
         let owned_cid = cid.to_owned();
-        let rendition = tokio::task::spawn_blocking(move || render(&owned_cid, &original, width))
-            .await
-            .map_err(io::Error::other)??;
+        let rendition = tokio::task::spawn_blocking(move || render(&owned_cid, &original, width)).await.map_err(io::Error::other)??;
         // A cache: failing to keep it only costs the next request another resize.
         if let Err(err) = self.keep(cid, width, &rendition).await {
             tracing::warn!(%err, cid, width, "could not keep a rendition");
@@ -190,6 +273,18 @@ impl Renditions {
     /// The folder renditions are kept in.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+}
+
+/// Whether `bytes` are an image that renditions can shrink: PNG, JPEG, or a still GIF or WebP
+/// (not an SVG, already scalable, nor an animation, which a still would lose; [`render`]
+/// answers those with the stored file).
+pub fn is_still_raster(bytes: &[u8]) -> bool {
+    match super::image_type(bytes) {
+        Some("image/png" | "image/jpeg") => true,
+        Some("image/gif") => !gif_is_animated(bytes),
+        Some("image/webp") => WebPDecoder::new(Cursor::new(bytes)).is_ok_and(|decoder| !decoder.has_animation()),
+        _ => false,
     }
 }
 
@@ -248,7 +343,12 @@ fn encode(image: &DynamicImage) -> image::ImageResult<(Vec<u8>, &'static str)> {
         }
     }
     let rgb = image.to_rgb8();
-    JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY).encode(rgb.as_raw(), rgb.width(), rgb.height(), image::ExtendedColorType::Rgb8)?;
+    JpegEncoder::new_with_quality(&mut out, JPEG_QUALITY).encode(
+        rgb.as_raw(),
+        rgb.width(),
+        rgb.height(),
+        image::ExtendedColorType::Rgb8,
+    )?;
     Ok((out, "image/jpeg"))
 }
 
@@ -347,7 +447,9 @@ mod tests {
 
     #[test]
     fn transparency_is_kept_in_lossless_webp_but_an_opaque_alpha_channel_is_dropped() {
-        let holed = DynamicImage::ImageRgba8(RgbaImage::from_fn(600, 600, |x, y| Rgba([(x % 256) as u8, (y % 256) as u8, 9, if x < 300 { 0 } else { 255 }])));
+        let holed = DynamicImage::ImageRgba8(RgbaImage::from_fn(600, 600, |x, y| {
+            Rgba([(x % 256) as u8, (y % 256) as u8, 9, if x < 300 { 0 } else { 255 }])
+        }));
         let rendition = render("c", &png(&holed), 240).unwrap();
         assert!(matches!(rendition, Rendition::Scaled { content_type: "image/webp", .. }));
         let image = decoded(&rendition);
@@ -374,7 +476,8 @@ mod tests {
 
     #[test]
     fn an_animated_gif_stays_as_it_is_and_a_still_one_is_scaled() {
-        let frame = |shade: u8| image::Frame::new(RgbaImage::from_fn(500, 500, |x, y| Rgba([shade, (x % 256) as u8, (y % 256) as u8, 255])));
+        let frame =
+            |shade: u8| image::Frame::new(RgbaImage::from_fn(500, 500, |x, y| Rgba([shade, (x % 256) as u8, (y % 256) as u8, 255])));
         let mut animated = Vec::new();
         GifEncoder::new(&mut animated).encode_frames([frame(0), frame(200)]).unwrap();
         let mut still = Vec::new();

@@ -259,7 +259,7 @@ async fn update_profile(
         }
     }
     for bytes in [avatar, cover_image].into_iter().flatten() {
-        state.files.put(bytes).await.map_err(|e| ApiError::Internal(e.into()))?;
+        crate::files::store_upload(&state.files, &state.renditions, bytes).await.map_err(|e| ApiError::Internal(e.into()))?;
     }
     execute(&state, me.0, |u| decide(u, command.clone())).await?;
     Ok(ok(own(&state, me.0).await?, "Profile updated successfully"))

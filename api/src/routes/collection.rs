@@ -249,7 +249,7 @@ async fn create_collection(
     // Every rule before the image is stored: a refused collection leaves nothing behind.
     collections::decide(&Default::default(), command.clone())?;
     if let Some(bytes) = bytes {
-        state.files.put(bytes).await.map_err(|e| ApiError::Internal(e.into()))?;
+        crate::files::store_upload(&state.files, &state.renditions, bytes).await.map_err(|e| ApiError::Internal(e.into()))?;
     }
     execute(&state, id, me.0, command).await?;
     Ok(ok(card(&state, id, Some(me.0)).await?, "Collection Created!"))
@@ -286,7 +286,7 @@ async fn update_collection(
     let (current, _) = collections::load(state.store.as_ref(), id).await?;
     collections::decide(&current, command.clone())?;
     if let Some(bytes) = bytes {
-        state.files.put(bytes).await.map_err(|e| ApiError::Internal(e.into()))?;
+        crate::files::store_upload(&state.files, &state.renditions, bytes).await.map_err(|e| ApiError::Internal(e.into()))?;
     }
     execute(&state, id, me.0, command).await?;
     Ok(ok(card(&state, id, Some(me.0)).await?, "Collection updated!"))

@@ -240,6 +240,12 @@ impl CardsPage {
         Ok(Self { bytes: out.into(), cards: cards.into() })
     }
 
+    /// An answer without NFT cards (no per-viewer flags to lay on it), to keep in the same
+    /// cache: the trending sellers and creators.
+    pub(super) fn without_cards(bytes: Bytes) -> Self {
+        Self { bytes, cards: Arc::new([]) }
+    }
+
     /// The NFT ids of the page, in order.
     fn ids(&self) -> Vec<&str> {
         self.cards.iter().map(|(id, _)| id.as_str()).collect()
@@ -432,11 +438,38 @@ async fn owners(State(state): State<AppState>, Path(id): Path<String>) -> Result
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest)),
 )]
 async fn trending(State(state): State<AppState>, viewer: MaybeUser, params: Params) -> Result<Response, ApiError> {
-    let paged =
-        nft::trending(&state.read, params.choice(&FORM_OF_SALE)?, page(&params, TRENDING_PAGE_SIZE)?, chrono::Utc::now().timestamp())
-            .await
-            .map_err(db_error)?;
-    page_answer(&state, viewer, paged, "Trending NFTs fetched").await
+    let (sale, page) = (params.choice(&FORM_OF_SALE)?, page(&params, TRENDING_PAGE_SIZE)?);
+    // Shared by everyone like explore's pages, for as long as the read tables stay the same and
+    // at most TRENDING_KEPT_SECONDS: the clock moves the window (see `trending_until`).
+    let version = state.read_version();
+    let key = format!("trending {sale:?} {page:?}");
+    let now = chrono::Utc::now().timestamp();
+    let answer = match state.read_cache.get(&version, &key, now) {
+        Some(answer) => answer,
+        None => {
+            let paged = nft::trending(&state.read, sale, page, now).await.map_err(db_error)?;
+            let ends = paged.data.iter().filter_map(|nft| nft.auction_ends_at).min();
+            let answer = CardsPage::new(&state, &paged, "Trending NFTs fetched")?;
+            state.read_cache.put(version, key, answer.clone(), Some(trending_until(now, ends)));
+            answer
+        }
+    };
+    let flags = flags_of(&state, viewer, &answer.ids()).await?;
+    Ok(ok_from_bytes(answer.for_viewer(&flags)))
+}
+
+/// How long a trending answer computed at `now` is kept, in seconds, while the read tables stay
+/// the same. The order of a list depends on the clock only through its window (an event older
+/// than 30 days drops out; every score decays alike, so no other order changes). The answer is
+/// computed from scores at most `SCORES_KEPT_SECONDS` (10 s) old, so it is at most 20 s late in
+/// dropping an event from the window, and a shown score (sellers, creators) at most 20 s old (a
+/// factor of at least e^(−20 s / 3 days) = 0.99992 of today's).
+pub(super) const TRENDING_KEPT_SECONDS: i64 = 10;
+
+/// Until when an answer computed at `now` is kept: [`TRENDING_KEPT_SECONDS`], and no later than
+/// the first of its auctions ends (`ends`), when its cards change.
+pub(super) fn trending_until(now: i64, ends: Option<i64>) -> i64 {
+    ends.map_or(now + TRENDING_KEPT_SECONDS, |ends| ends.min(now + TRENDING_KEPT_SECONDS))
 }
 
 /// The landing page's counters.

@@ -310,7 +310,7 @@ async fn ipfs_upload(
     let properties = parse_properties(properties.as_deref())?;
     check_image(&file)?;
 
-    let image = state.files.put(file).await.map_err(internal)?;
+    let image = files::store_upload(&state.files, &state.renditions, file).await.map_err(internal)?;
     let metadata = Erc721Metadata {
         name: title,
         description,

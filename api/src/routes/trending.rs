@@ -4,19 +4,20 @@
 use axum::{extract::State, response::Response};
 use projections::queries::{
     Page,
+    social::ViewerFlags,
     trending::{self, PeopleKind},
 };
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::{
-    nft::{PAGE, Paged, db_error, limit},
+    nft::{CardsPage, PAGE, Paged, db_error, limit, trending_until},
     openapi::BadRequest,
     params::{Choice, Params, query_params},
 };
 use crate::{
     AppState,
-    error::{ApiError, Envelope, ok},
+    error::{ApiError, Envelope, ok_from_bytes},
 };
 
 /// Page size of the trending sellers and creators.
@@ -52,8 +53,24 @@ pub fn router() -> OpenApiRouter<AppState> {
 async fn trending_people(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {
     let page = Page { page: params.number(&PAGE)?, limit: params.number(&limit(PAGE_SIZE))? };
     let kind = params.choice(&KIND)?;
-    let paged = trending::people(&state.read, kind, page, chrono::Utc::now().timestamp()).await.map_err(db_error)?;
-    Ok(ok(paged, if kind == PeopleKind::Seller { "Trending sellers fetched" } else { "Trending creators fetched" }))
+    // The same for everyone until the read tables change, kept at most TRENDING_KEPT_SECONDS (the
+    // window and the shown scores move with the clock).
+    let version = state.read_version();
+    let key = format!("trending people {kind:?} {page:?}");
+    let now = chrono::Utc::now().timestamp();
+    let answer = match state.read_cache.get(&version, &key, now) {
+        Some(answer) => answer,
+        None => {
+            let paged = trending::people(&state.read, kind, page, now).await.map_err(db_error)?;
+            let message = if kind == PeopleKind::Seller { "Trending sellers fetched" } else { "Trending creators fetched" };
+            let bytes = serde_json::to_vec(&Envelope { statuscode: 200, body: paged, message: message.into() })
+                .map_err(|e| ApiError::Internal(e.into()))?;
+            let answer = CardsPage::without_cards(bytes.into());
+            state.read_cache.put(version, key, answer.clone(), Some(trending_until(now, None)));
+            answer
+        }
+    };
+    Ok(ok_from_bytes(answer.for_viewer(&ViewerFlags::default())))
 }
 
 /// A seller or creator card.

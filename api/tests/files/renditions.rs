@@ -1,7 +1,10 @@
 //! `GET /ipfs/{cid}?w=`: card-sized renditions of stored images, through the server's own
 //! wiring (`AppState::new`, `api::app`) over the embedded file store.
 
-use std::io::Cursor;
+use std::{
+    io::Cursor,
+    time::{Duration, Instant},
+};
 
 use api::AppState;
 use axum::{
@@ -16,6 +19,7 @@ use tower::ServiceExt;
 struct Gateway {
     app: Router,
     state: AppState,
+    projector: projections::Projector,
     _dir: tempfile::TempDir,
 }
 
@@ -46,7 +50,7 @@ impl Gateway {
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let state = AppState::new(config, store, read, projector.handle()).unwrap();
         let app = api::app(state.clone(), std::path::Path::new("no-ui"));
-        Self { app, state, _dir: dir }
+        Self { app, state, projector, _dir: dir }
     }
 
     /// Stores `bytes` as an upload does, and answers their CID.
@@ -235,4 +239,80 @@ async fn an_svg_and_an_image_no_wider_than_asked_are_answered_as_stored_and_a_no
     let answer = gateway.get(&format!("/ipfs/{metadata}?w=240")).await;
     assert_eq!(answer.status, StatusCode::BAD_REQUEST);
     assert_eq!(answer.json()["message"], format!("{metadata} is not an image: ask for it without w"));
+}
+
+/// A multipart form of text fields and one file field, and its content type.
+fn form(fields: &[(&str, &str)], file: (&str, &[u8])) -> (String, Vec<u8>) {
+    const BOUNDARY: &str = "renditions-ahead-boundary";
+    let mut body = Vec::new();
+    for (name, value) in fields {
+        body.extend_from_slice(format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes());
+    }
+    let (name, bytes) = file;
+    body.extend_from_slice(
+        format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"upload\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+            .as_bytes(),
+    );
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+    (format!("multipart/form-data; boundary={BOUNDARY}"), body)
+}
+
+#[tokio::test]
+async fn an_uploaded_image_has_its_renditions_made_without_being_asked_and_other_files_none() {
+    let gateway = Gateway::start().await;
+    let user = uuid::Uuid::from_u128(0xa11ce);
+    projections::test_utils::register_user(gateway.state.store.as_ref(), user, "alice", "0xa11ce", chrono::Utc::now()).await;
+    api::bootstrap::seed_categories(gateway.state.store.as_ref()).await.unwrap();
+    gateway.projector.catch_up().await.unwrap();
+    let token = gateway.state.accounts.tokens.issue(user).unwrap();
+    let upload = |file: Vec<u8>| {
+        let (content_type, body) = form(&[("title", "Dunes"), ("description", "Sand at dusk"), ("nftCategory", "art")], ("file", &file));
+        let request = Request::post("/api/nft/ipfsupload")
+            .header(header::AUTHORIZATION, format!("Bearer {token}"))
+            .header(header::CONTENT_TYPE, content_type)
+            .body(Body::from(body))
+            .unwrap();
+        let app = gateway.app.clone();
+        async move {
+            let response = app.oneshot(request).await.unwrap();
+            let status = response.status();
+            let body: Value = serde_json::from_slice(&axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap()).unwrap();
+            assert_eq!(status, StatusCode::OK, "{body}");
+            body["body"]["metaData"].as_str().unwrap().trim_start_matches("ipfs://").to_owned()
+        }
+    };
+
+    // An SVG first (already scalable: no renditions), then a photo wider than every width but
+    // the largest; each upload also stores its metadata, a JSON file (no image).
+    let svg = br#"<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="3000"><rect width="10" height="10"/></svg>"#.to_vec();
+    let svg_metadata = upload(svg.clone()).await;
+    let photo = encoded(&photo(1600, 1000), ImageFormat::Png);
+    let photo_metadata = upload(photo.clone()).await;
+    let (svg, photo) = (api::files::cid::cid_v1(&svg), api::files::cid::cid_v1(&photo));
+    // Not through a route (each route refuses what is no image), but the same path.
+    let text = api::files::store_upload(&gateway.state.files, &gateway.state.renditions, b"just some text".to_vec()).await.unwrap().cid;
+
+    // Made in the background: wait for them (bounded), asking for none.
+    let expected: Vec<String> = [1920, 240, 480, 960].iter().map(|w| format!("{photo}.w{w}")).collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while gateway.renditions() != expected {
+        assert!(Instant::now() < deadline, "renditions on disk after 60 s: {:?}", gateway.renditions());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    gateway.state.renditions.made_ahead().await;
+    assert_eq!(gateway.renditions(), expected, "nothing for the SVG {svg}, the metadata {svg_metadata} {photo_metadata}, the text {text}");
+    let dir = gateway.state.renditions.dir();
+    assert_eq!(
+        std::fs::metadata(dir.join(format!("{photo}.w1920"))).unwrap().len(),
+        0,
+        "1920 is wider than the photo: the original answers"
+    );
+
+    // A request finds them made: the kept bytes answer.
+    let kept = std::fs::read(dir.join(format!("{photo}.w480"))).unwrap();
+    let answer = gateway.get(&format!("/ipfs/{photo}?w=480")).await;
+    assert_eq!((answer.status, answer.content_type.as_str()), (StatusCode::OK, "image/jpeg"));
+    assert_eq!(answer.body, kept);
+    assert_eq!((answer.image().width(), answer.image().height()), (480, 300));
 }

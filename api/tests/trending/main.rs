@@ -231,3 +231,85 @@ async fn trending_nfts_sellers_and_creators_answer_in_the_known_order_on_postgre
     let db = TestPostgres::create().await;
     check(Some(&db.url)).await;
 }
+
+/// Thirty listings, eight with a score and the others ranked by popularity (sales and bids older
+/// than the window count there, not in the score), mint time and id, some tied on both.
+async fn wide_history(store: &dyn EventStore, now: i64) {
+    let sale_types = [SaleType::FixedPrice, SaleType::Auction, SaleType::FixedPrice, SaleType::NotForSale];
+    let mut chain: Vec<ChainEvent> = Vec::new();
+    let mut n = 0;
+    let mut next = || {
+        n += 1;
+        n
+    };
+    for token in 1..=30u64 {
+        // Every third token minted at the same time as the one before it.
+        let minted = now - 50 * DAY + (token as i64 - (token % 3 == 0) as i64) * HOUR;
+        chain.extend(listed(&token.to_string(), "0xa11ce", sale_types[token as usize % 4], minted, next()));
+    }
+    for token in [2, 5, 9, 13, 14, 21, 26, 29] {
+        chain.push(sold(&token.to_string(), "0xa11ce", MATIC, 0, now - 40 * DAY, next()));
+    }
+    for token in [5, 14, 30] {
+        chain.push(bid(&token.to_string(), "0xb1e2", 1, now - 35 * DAY, next()));
+    }
+    for (token, age) in [(3, HOUR), (7, 2 * DAY), (11, 3 * HOUR), (18, 5 * DAY), (25, HOUR)] {
+        chain.push(sold(&token.to_string(), "0xb0b", 2 * MATIC, 0, now - age, next()));
+    }
+    for token in [6, 12, 25] {
+        chain.push(bid(&token.to_string(), "0xb1e2", 2, now - 6 * HOUR, next()));
+    }
+    for event in &chain {
+        let append = StreamAppend {
+            stream_id: event.stream_id(80001),
+            expected: ExpectedVersion::Any,
+            events: vec![event.to_new_event(Uuid::now_v7(), Metadata::default()).unwrap()],
+        };
+        store.append_streams(vec![append]).await.unwrap();
+    }
+    let user_id = Uuid::from_u128(1);
+    let like = SocialEvent::NftLiked { user_id, nft_id: "80001-19".into(), at: DateTime::from_timestamp(now - DAY, 0).unwrap() };
+    store.append(&social_stream(user_id), ExpectedVersion::Any, vec![like.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
+}
+
+async fn fast_equals_full_sort(url: Option<&str>) {
+    let dir = tempfile::tempdir().unwrap();
+    let (state, projector) = app(url, dir.path()).await;
+    let now = chrono::Utc::now().timestamp();
+    wide_history(state.store.as_ref(), now).await;
+    projector.catch_up().await.unwrap();
+    let scores = projections::queries::trending::scores(&state.read, now).await.unwrap();
+    assert!(scores.nfts.len() >= 6, "NFTs with a score: {:?}", scores.nfts);
+
+    let mut straddled = 0;
+    for (sale, filter) in
+        [("ALL", None), ("FIXEDPRICE", Some("FIXEDPRICE")), ("AUCTION", Some("AUCTION")), ("NOT_FOR_SALE", Some("NOT_FOR_SALE"))]
+    {
+        for limit in [3, 5, 10] {
+            for page in 1..=(30 / limit + 1) {
+                let paging = projections::queries::Page { page, limit };
+                let (expected, total) =
+                    projections::queries::trending::nft_ids_by_full_sort(&state.read, filter, paging, now).await.unwrap();
+                let body = get(&state, &format!("/api/nft/trendingnfts?formOfSale={sale}&limit={limit}&page={page}")).await;
+                assert_eq!(ids(&body), expected, "{sale}, page {page} of {limit}");
+                assert_eq!(body["body"]["totalItems"], total, "{sale}, page {page} of {limit}");
+                let scored = expected.iter().filter(|id| scores.nfts.contains_key(*id)).count();
+                if scored > 0 && scored < expected.len() {
+                    straddled += 1;
+                }
+            }
+        }
+    }
+    assert!(straddled >= 4, "pages with scored and unscored NFTs: {straddled}");
+}
+
+#[tokio::test]
+async fn the_fast_trending_order_is_the_full_sorts_across_pages_on_sqlite() {
+    fast_equals_full_sort(None).await;
+}
+
+#[tokio::test]
+async fn the_fast_trending_order_is_the_full_sorts_across_pages_on_postgres() {
+    let db = TestPostgres::create().await;
+    fast_equals_full_sort(Some(&db.url)).await;
+}

@@ -121,15 +121,26 @@ fn key_index(key: SortBy) -> usize {
     KEYS.iter().position(|k| *k == key).unwrap_or(0)
 }
 
+/// The index in [`Index::orders`] of trending's order among equal scores: popularity, then
+/// mint time, then id (`queries::trending`), which explore's popularity order (popularity, then
+/// id) is not.
+const TRENDING: usize = KEYS.len();
+
 /// Ascending by `key`, then by id: the order SQL's `ORDER BY key, nft_id` gives.
 fn compare(tokens: &[Option<Token>], key: SortBy, a: u32, b: u32) -> Ordering {
+    compare_in(tokens, key_index(key), a, b)
+}
+
+/// Ascending in the order of `orders[order]`.
+fn compare_in(tokens: &[Option<Token>], order: usize, a: u32, b: u32) -> Ordering {
     let (Some(a), Some(b)) = (&tokens[a as usize], &tokens[b as usize]) else {
         unreachable!("orders hold occupied slots only");
     };
-    let by_key = match key {
-        SortBy::Date => a.minted_at.cmp(&b.minted_at),
-        SortBy::Price => a.price.cmp(&b.price),
-        SortBy::Popularity => a.popularity.cmp(&b.popularity),
+    let by_key = match order {
+        0 => a.minted_at.cmp(&b.minted_at),
+        1 => a.price.cmp(&b.price),
+        2 => a.popularity.cmp(&b.popularity),
+        _ => a.popularity.cmp(&b.popularity).then(a.minted_at.cmp(&b.minted_at)),
     };
     by_key.then_with(|| a.nft_id.cmp(&b.nft_id))
 }
@@ -152,8 +163,8 @@ struct Index {
     owners: HashMap<String, RoaringBitmap>,
     creators: HashMap<String, RoaringBitmap>,
     words: BTreeMap<String, RoaringBitmap>,
-    /// Every occupied slot in ascending order of each key of [`KEYS`].
-    orders: [Vec<u32>; 3],
+    /// Every occupied slot in ascending order of each key of [`KEYS`], then of [`TRENDING`].
+    orders: [Vec<u32>; 4],
 }
 
 /// Below this many changed tokens, each moves in the orders on its own; above, they are sorted
@@ -215,9 +226,9 @@ impl Index {
 
     fn sort_orders(&mut self) {
         let occupied: Vec<u32> = (0..self.tokens.len() as u32).filter(|&s| self.tokens[s as usize].is_some()).collect();
-        for (order, key) in self.orders.iter_mut().zip(KEYS) {
+        for (key, order) in self.orders.iter_mut().enumerate() {
             order.clone_from(&occupied);
-            order.sort_unstable_by(|&a, &b| compare(&self.tokens, key, a, b));
+            order.sort_unstable_by(|&a, &b| compare_in(&self.tokens, key, a, b));
         }
     }
 
@@ -227,8 +238,8 @@ impl Index {
         for (nft_id, token) in changes {
             if let Some(&slot) = self.slots.get(&nft_id) {
                 if few {
-                    for (order, key) in self.orders.iter_mut().zip(KEYS) {
-                        if let Ok(at) = order.binary_search_by(|&s| compare(&self.tokens, key, s, slot)) {
+                    for (key, order) in self.orders.iter_mut().enumerate() {
+                        if let Ok(at) = order.binary_search_by(|&s| compare_in(&self.tokens, key, s, slot)) {
                             order.remove(at);
                         }
                     }
@@ -238,8 +249,8 @@ impl Index {
             if let Some(token) = token {
                 let slot = self.add(token);
                 if few {
-                    for (order, key) in self.orders.iter_mut().zip(KEYS) {
-                        let at = order.binary_search_by(|&s| compare(&self.tokens, key, s, slot)).unwrap_or_else(|at| at);
+                    for (key, order) in self.orders.iter_mut().enumerate() {
+                        let at = order.binary_search_by(|&s| compare_in(&self.tokens, key, s, slot)).unwrap_or_else(|at| at);
                         order.insert(at, slot);
                     }
                 }
@@ -344,6 +355,37 @@ impl Index {
         let ids = slots.into_iter().filter_map(|slot| self.tokens[slot as usize].as_ref().map(|t| t.nft_id.clone())).collect();
         (ids, total)
     }
+
+    /// The ids of `page` of the live tokens on sale as `sale` (any when `None`), by `scores`
+    /// descending (ids without a positive score count as 0), then popularity, mint time and id,
+    /// all descending, and how many there are. Only the scored tokens are sorted; the others
+    /// are read off the [`TRENDING`] order, which already ranks them.
+    fn trending(&self, sale: Option<&str>, scores: &HashMap<String, f64>, page: Page) -> (Vec<String>, u64) {
+        let mut matches = self.live.clone();
+        if let Some(sale) = sale {
+            matches &= &self.sales[sale_index(sale)];
+        }
+        let total = matches.len();
+        let mut scored: Vec<(f64, u32)> = scores
+            .iter()
+            .filter(|(_, score)| **score > 0.0)
+            .filter_map(|(id, score)| self.slots.get(id).filter(|slot| matches.contains(**slot)).map(|slot| (*score, *slot)))
+            .collect();
+        scored.sort_unstable_by(|a, b| {
+            b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal).then_with(|| compare_in(&self.tokens, TRENDING, b.1, a.1))
+        });
+        for (_, slot) in &scored {
+            matches.remove(*slot);
+        }
+        let (offset, limit) = (page.offset().max(0) as usize, page.limit as usize);
+        let mut slots: Vec<u32> = scored.iter().skip(offset).take(limit).map(|(_, slot)| *slot).collect();
+        let (skip, take) = (offset.saturating_sub(scored.len()), limit - slots.len());
+        if take > 0 && !matches.is_empty() {
+            slots.extend(self.orders[TRENDING].iter().rev().filter(|slot| matches.contains(**slot)).skip(skip).take(take));
+        }
+        let ids = slots.into_iter().filter_map(|slot| self.tokens[slot as usize].as_ref().map(|t| t.nft_id.clone())).collect();
+        (ids, total)
+    }
 }
 
 /// Takes `slot` out of the bitmap of `key`, dropping the bitmap once empty.
@@ -362,6 +404,9 @@ pub(crate) struct BrowseIndex {
     index: RwLock<Index>,
     /// One catch-up at a time: the others wait for it and then find the index current.
     catching_up: Mutex<()>,
+    /// The trending scores last computed (`queries::trending::recent_scores`): held while they
+    /// are computed, so concurrent requests wait for one computation.
+    pub(crate) trending_scores: Mutex<Option<super::trending::KeptScores>>,
 }
 
 impl BrowseIndex {
@@ -377,6 +422,21 @@ impl BrowseIndex {
     ) -> Result<(Vec<String>, u64), sqlx::Error> {
         self.cover(generation, pool, at).await?;
         Ok(self.read().find(request, page))
+    }
+
+    /// [`Index::trending`] from read tables of `generation` (behind `pool`) that include
+    /// position `at` at least.
+    pub(crate) async fn trending(
+        &self,
+        generation: &str,
+        pool: &AnyPool,
+        sale: Option<&str>,
+        scores: &HashMap<String, f64>,
+        page: Page,
+        at: Position,
+    ) -> Result<(Vec<String>, u64), sqlx::Error> {
+        self.cover(generation, pool, at).await?;
+        Ok(self.read().trending(sale, scores, page))
     }
 
     /// Brings the index to read tables of `generation` at `at` at least, if it is not there.
@@ -579,6 +639,44 @@ mod tests {
                     let page = Page { page: 1, limit: 50 };
                     assert_eq!(index.find(&request, page), naive(&index, &request, page), "{changed} changes, {request:?}");
                     assert_eq!(index.find(&request, page), rebuilt.find(&request, page));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn trending_pages_equal_a_full_sort_by_score_then_popularity_mint_time_and_id() {
+        let mut tokens = sample(300);
+        for (i, token) in tokens.iter_mut().enumerate() {
+            // Few mint times, so that equal popularity and mint time fall back to the id.
+            token.minted_at = (i % 4) as i64;
+            token.burned = i % 11 == 0;
+        }
+        let index = Index::built("g", 1, tokens);
+        // Scores for 40 tokens, some equal, one not positive, one for a token that is not there.
+        let mut scores: HashMap<String, f64> = (0..40u32).map(|i| (format!("1-{:03}", i * 7), f64::from(i % 9) + 0.5)).collect();
+        scores.insert("1-014".into(), 0.0);
+        scores.insert("1-nothing".into(), 99.0);
+        for sale in [None, Some("FIXEDPRICE"), Some("AUCTION"), Some("NOT_FOR_SALE")] {
+            let mut all: Vec<&Token> =
+                index.tokens.iter().flatten().filter(|t| !t.burned && sale.is_none_or(|s| SALES[t.sale] == s)).collect();
+            let score = |t: &Token| scores.get(&t.nft_id).copied().unwrap_or(0.0);
+            all.sort_by(|a, b| {
+                score(b)
+                    .partial_cmp(&score(a))
+                    .unwrap()
+                    .then(b.popularity.cmp(&a.popularity))
+                    .then(b.minted_at.cmp(&a.minted_at))
+                    .then(b.nft_id.cmp(&a.nft_id))
+            });
+            let scored = all.iter().filter(|t| score(t) > 0.0).count();
+            assert!(scored > 5 && scored < all.len() - 20, "{sale:?}: scored and unscored tokens");
+            for limit in [1, 7, 12] {
+                for page in 1..=(all.len() as u32 / limit + 2) {
+                    let page = Page { page, limit };
+                    let expected: Vec<String> =
+                        all.iter().skip(page.offset() as usize).take(limit as usize).map(|t| t.nft_id.clone()).collect();
+                    assert_eq!(index.trending(sale, &scores, page), (expected, all.len() as u64), "{sale:?} {page:?}");
                 }
             }
         }

@@ -16,7 +16,7 @@
 //! Among equal scores (no recent activity) NFTs keep explore's popularity order, then the
 //! newest; sellers the most sales, creators the most creations.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Arc};
 
 use sqlx::Row;
 
@@ -55,6 +55,41 @@ pub struct Scores {
     pub sellers: HashMap<String, f64>,
     /// By creator address.
     pub creators: HashMap<String, f64>,
+}
+
+/// How long computed scores are used again, in seconds, while the read tables stay the same
+/// (generation and checkpoint). The order of a list depends on the clock only through the window
+/// (every score decays alike), so a list is at most this late in dropping an event that left the
+/// window, and a shown score at most this old: a factor of at least e^(−10 s / 3 days) = 0.99996
+/// of the current one.
+pub const SCORES_KEPT_SECONDS: i64 = 10;
+
+/// Scores computed at `at` (Unix seconds) from the read tables of `generation` at `position`.
+pub(crate) struct KeptScores {
+    generation: String,
+    position: domain::Position,
+    at: i64,
+    scores: Arc<Scores>,
+}
+
+/// The scores at `now`, or ones computed at most [`SCORES_KEPT_SECONDS`] before from the same read
+/// tables: the window's events are read once for every page, sale type and list asked meanwhile
+/// (with a third of 100,000 NFTs liked in the window, reading them costs a few hundred ms).
+pub async fn recent_scores(db: &ReadDb, now: i64) -> Result<Arc<Scores>, sqlx::Error> {
+    let current = db.current();
+    let mut kept = db.browse().trending_scores.lock().await;
+    // Read before the scores: they reflect this checkpoint or a later one.
+    let position = crate::projector::checkpoint_in(&current.pool).await?;
+    if let Some(k) = kept.as_ref()
+        && k.generation == current.generation
+        && k.position == position
+        && (k.at..k.at + SCORES_KEPT_SECONDS).contains(&now)
+    {
+        return Ok(k.scores.clone());
+    }
+    let scores = Arc::new(scores(db, now).await?);
+    *kept = Some(KeptScores { generation: current.generation, position, at: now, scores: scores.clone() });
+    Ok(scores)
 }
 
 /// Reads the window's sales, bids and likes and adds them up.
@@ -99,7 +134,22 @@ fn by_score(a: f64, b: f64) -> std::cmp::Ordering {
 
 /// The ids of `page` of the live NFTs on sale as `sale_type`, trending first, and how many
 /// there are.
+///
+/// Only the NFTs with a score (events in the window) are sorted; the order of all the others
+/// (popularity, mint time, id) is kept by the in-memory browse index, which reads a page of
+/// them without reading every row. The answer is [`nft_ids_by_full_sort`]'s.
 pub async fn nft_ids(db: &ReadDb, sale_type: Option<&str>, page: Page, now: i64) -> Result<(Vec<String>, i64), sqlx::Error> {
+    let scores = recent_scores(db, now).await?;
+    let current = db.current();
+    // The index must include at least what the scores were read from.
+    let at = crate::projector::checkpoint_in(&current.pool).await?;
+    let (ids, total) = db.browse().trending(&current.generation, &current.pool, sale_type, &scores.nfts, page, at).await?;
+    Ok((ids, total as i64))
+}
+
+/// [`nft_ids`] by its definition: every live row read and sorted. The reference the fast path
+/// is tested against.
+pub async fn nft_ids_by_full_sort(db: &ReadDb, sale_type: Option<&str>, page: Page, now: i64) -> Result<(Vec<String>, i64), sqlx::Error> {
     let scores = scores(db, now).await?;
     let filter = if sale_type.is_some() { "AND sale_type = $1" } else { "" };
     let sql = format!("SELECT nft_id, total_likes + bid_count + 2 * sales, minted_at FROM nfts WHERE burned = 0 {filter}");
@@ -174,7 +224,7 @@ fn url(cid: Option<String>) -> String {
 /// A page of trending sellers or creators at `now`.
 pub async fn people(db: &ReadDb, kind: PeopleKind, page: Page, now: i64) -> Result<Paged<PersonCard>, sqlx::Error> {
     let pool = db.pool();
-    let scores = scores(db, now).await?;
+    let scores = recent_scores(db, now).await?;
     let mut users: HashMap<String, (f64, i64, i64)> = HashMap::new();
     let wallets = sqlx::query("SELECT address, user_id FROM user_wallets").fetch_all(&pool).await?;
     let by_address = match kind {
