@@ -2,7 +2,7 @@
 //!
 //! A grid card is a few hundred pixels wide; uploads are often thousands. A rendition is the
 //! stored image scaled down to one of [`WIDTHS`] (a fixed set, so the cache stays bounded: at
-//! most four files per image), made on its first request and kept on disk under the data
+//! most five files per image), made on its first request and kept on disk under the data
 //! directory by CID and width. Like the file it comes from, it never changes, so it is served
 //! with immutable caching too.
 //!
@@ -44,9 +44,9 @@ use tokio::sync::{Notify, Semaphore};
 
 use super::cid;
 
-/// The widths a rendition can be asked for, in pixels: a phone card, a desktop card (and a phone
+/// The widths a rendition can be asked for, in pixels: a small avatar (2x), a phone card, a desktop card (and a phone
 /// card at 2x), a detail view (and a desktop card at 2x), a cover or a detail view at 2x.
-pub const WIDTHS: [u32; 4] = [240, 480, 960, 1920];
+pub const WIDTHS: [u32; 5] = [64, 240, 480, 960, 1920];
 
 /// The largest image decoded, in pixels per side and in total (about 160 MB of RGBA): enough
 /// for any camera; beyond it a file is refused rather than decoded.
@@ -75,7 +75,7 @@ pub enum Rendition {
 #[derive(Debug, thiserror::Error)]
 pub enum RenditionError {
     /// The width is not one of [`WIDTHS`].
-    #[error("w must be one of 240, 480, 960, 1920 (pixels); leave it out for the original file")]
+    #[error("w must be one of 64, 240, 480, 960, 1920 (pixels); leave it out for the original file")]
     BadWidth,
     /// The file is not an image.
     #[error("{0} is not an image: ask for it without w")]
@@ -108,8 +108,9 @@ pub fn max_concurrent_resizes() -> usize {
 }
 
 /// The order renditions are made ahead in: the widths a card asks for first (a desktop card,
-/// then at 2x or a phone card, which is also the detail view), then the rest.
-const AHEAD: [u32; 4] = [480, 960, 240, 1920];
+/// then at 2x or a phone card, which is also the detail view), then the rest (64: a small
+/// avatar's).
+const AHEAD: [u32; 5] = [480, 960, 240, 64, 1920];
 
 /// Images waiting for their renditions to be made ahead, at most: past it an upload's are left
 /// to be made on request (each waiting image holds its bytes in memory).

@@ -38,7 +38,7 @@ const WIDTH: Text = Text { name: "w", description: "the rendition's width in pix
     tag = "ops",
     params(
         ("cid" = String, Path, description = "The file's CID v1 (the address uploads answer with)"),
-        ("w" = Option<u32>, Query, description = "A rendition of a stored image this many pixels wide: 240, 480, 960 or 1920. \
+        ("w" = Option<u32>, Query, description = "A rendition of a stored image this many pixels wide: 64, 240, 480, 960 or 1920. \
             Made on the first request, then kept. Opaque images come as JPEG, images with transparent pixels as lossless WebP, \
             aspect ratio kept. The stored file itself answers when it is no wider than asked (never upscaled), an SVG, \
             an animated GIF or WebP, or smaller than its rendition. A file that is no image, cannot be decoded or is over \

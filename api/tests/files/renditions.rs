@@ -194,7 +194,7 @@ async fn a_width_outside_the_set_is_a_400_in_the_envelope_and_makes_nothing() {
         let envelope = answer.json();
         assert_eq!(envelope["statuscode"], 400);
         assert_eq!(envelope["body"], Value::Null);
-        assert_eq!(envelope["message"], "w must be one of 240, 480, 960, 1920 (pixels); leave it out for the original file");
+        assert_eq!(envelope["message"], "w must be one of 64, 240, 480, 960, 1920 (pixels); leave it out for the original file");
     }
     assert!(gateway.renditions().is_empty());
     let missing = gateway.get(&format!("/ipfs/{}?w=240", api::files::cid::cid_v1(b"nobody stored this"))).await;
@@ -294,7 +294,7 @@ async fn an_uploaded_image_has_its_renditions_made_without_being_asked_and_other
     let text = api::files::store_upload(&gateway.state.files, &gateway.state.renditions, b"just some text".to_vec()).await.unwrap().cid;
 
     // Made in the background: wait for them (bounded), asking for none.
-    let expected: Vec<String> = [1920, 240, 480, 960].iter().map(|w| format!("{photo}.w{w}")).collect();
+    let expected: Vec<String> = [1920, 240, 480, 64, 960].iter().map(|w| format!("{photo}.w{w}")).collect();
     let deadline = Instant::now() + Duration::from_secs(60);
     while gateway.renditions() != expected {
         assert!(Instant::now() < deadline, "renditions on disk after 60 s: {:?}", gateway.renditions());

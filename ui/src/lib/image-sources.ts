@@ -1,7 +1,7 @@
 import { configured, useAppConfig } from './app-config'
 
 /** The widths our gateway scales stored images to (`GET /ipfs/{cid}?w=`; api/src/files/renditions.rs). */
-export const RENDITION_WIDTHS = [240, 480, 960, 1920] as const
+export const RENDITION_WIDTHS = [64, 240, 480, 960, 1920] as const
 
 /** What an `<img>` needs to load the smallest rendition that fills its box. */
 export type ImageSources = { src: string; srcSet?: string; sizes?: string }
