@@ -138,30 +138,28 @@ fn main() {
             ("  the same, signed in", &signed_in),
             ("explore, distinct queries", &cold),
         ] {
-            println!(
-                "  {name:<26}: {:>6} requests {:>8.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  ratio to /healthz {:.2}",
-                result.requests,
-                result.per_second,
-                result.latencies.ms(50.0),
-                result.latencies.ms(99.0),
-                result.per_second / healthz.per_second,
-            );
+            print_row(name, result, &healthz);
         }
         println!("  goals: ratio >= 0.3, p99 < 25 ms");
         println!("trending over the same {nfts} NFTs ({:.0} req/s on /healthz after them):", healthz_after.per_second);
         for (name, result) in
             [("trendingnfts, pages 1-3", &trending), ("trendingcreators", &people), ("trendingnfts, distinct", &trending_cold)]
         {
-            println!(
-                "  {name:<26}: {:>6} requests {:>8.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  ratio to /healthz {:.3}",
-                result.requests,
-                result.per_second,
-                result.latencies.ms(50.0),
-                result.latencies.ms(99.0),
-                result.per_second / healthz.per_second,
-            );
+            print_row(name, result, &healthz);
         }
     });
+}
+
+/// One workload's line: its rate, latencies and ratio to `/healthz` in the same run.
+fn print_row(name: &str, result: &support::LoadResult, healthz: &support::LoadResult) {
+    println!(
+        "  {name:<26}: {:>6} requests {:>8.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  ratio to /healthz {:.3}",
+        result.requests,
+        result.per_second,
+        result.latencies.ms(50.0),
+        result.latencies.ms(99.0),
+        result.per_second / healthz.per_second,
+    );
 }
 
 /// The signed-in visitor of the third workload.
