@@ -140,6 +140,16 @@ describe('warmed GETs', () => {
     expect(fetchMock).toHaveBeenCalledTimes(6)
   })
 
+  it('does not start a GET already warming twice', async () => {
+    const fetchMock = vi.fn().mockImplementation(async () => jsonResponse(200, { n: 1 }, ''))
+    vi.stubGlobal('fetch', fetchMock)
+    const [first, second] = [warmGet<{ n: number }>('/api/list'), warmGet<{ n: number }>('/api/list')]
+    expect((await second)?.n).toBe(1)
+    expect(await first).toEqual(await second)
+    await apiRequest('/api/list')
+    expect(fetchMock).toHaveBeenCalledTimes(1)
+  })
+
   it('leaves a failure to the call that takes it, and resolves undefined for the warmer', async () => {
     vi.stubGlobal('fetch', vi.fn().mockImplementation(async () => jsonResponse(500, null, 'Server error')))
     const warmed = warmGet('/api/list')

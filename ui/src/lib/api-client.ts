@@ -57,7 +57,7 @@ function requestHeaders(token: string | undefined): Record<string, string> {
 export const WARM_MS = 10_000
 
 /** GETs started ahead of their call ({@link warmGet}), by token and URL. */
-const warmed = new Map<string, { response: Promise<Response>; at: number }>()
+const warmed = new Map<string, { response: Promise<Response>; body: Promise<unknown>; at: number }>()
 const warmKey = (url: string, token: string | undefined) => `${token ?? ''} ${url}`
 
 /** The warmed answer for this GET, once: the call that takes it is the one it was started for. */
@@ -74,22 +74,27 @@ function takeWarmed(url: string, token: string | undefined): Promise<Response> |
  * {@link apiRequest} for the same URL and session, within {@link WARM_MS}, takes this answer
  * instead of fetching again. Resolves with the answer's body for the caller's own use (its
  * first images to preload), or undefined when the call fails: the screen reports failures.
+ * A GET already warming (not yet taken) is not started twice.
  */
 export function warmGet<T>(path: string, query?: RequestOptions['query']): Promise<T | undefined> {
   const url = buildUrl(path, query)
   const token = getToken()
+  const key = warmKey(url, token)
+  const now = Date.now()
+  for (const [stale, entry] of warmed) if (now - entry.at >= WARM_MS) warmed.delete(stale)
+  const warming = warmed.get(key)
+  if (warming) return warming.body as Promise<T | undefined>
   const response = fetch(url, { method: 'GET', headers: requestHeaders(token), credentials: 'same-origin' })
-  // The copy is taken before the screen's call can read the body.
-  const copy = response.then((r) => r.clone())
   // A failure is the screen's to report, if it still asks.
   response.catch(() => undefined)
-  const now = Date.now()
-  for (const [key, entry] of warmed) if (now - entry.at >= WARM_MS) warmed.delete(key)
-  warmed.set(warmKey(url, token), { response, at: now })
-  return copy
+  // The copy is taken before the screen's call can read the body.
+  const body = response
+    .then((r) => r.clone())
     .then((r) => (r.ok ? (r.json() as Promise<Partial<Envelope<T>>>) : undefined))
     .then((envelope) => envelope?.body)
     .catch(() => undefined)
+  warmed.set(key, { response, body, at: now })
+  return body
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { IMAGE_SIZES, imageSources, loadingHints, onOwnGateway, RENDITION_WIDTHS } from './image-sources'
+import { FALLBACK_CONFIG, useConfigStore } from './app-config'
+import { IMAGE_SIZES, imageSources, loadingHints, onOwnGateway, preloadImage, RENDITION_WIDTHS } from './image-sources'
 
 const ORIGIN = 'https://market.example'
 const CID = 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e'
@@ -52,5 +53,21 @@ describe('loadingHints', () => {
   it('loads eager images at once and first, the others lazily', () => {
     expect(loadingHints(true)).toEqual({ loading: 'eager', fetchPriority: 'high' })
     expect(loadingHints(false)).toEqual({ loading: 'lazy' })
+  })
+})
+
+describe('preloadImage', () => {
+  it('adds one preload link with the img\'s candidates and sizes, once per image', async () => {
+    useConfigStore.getState().setConfig(FALLBACK_CONFIG)
+    await preloadImage(`/ipfs/${CID}`, IMAGE_SIZES.card)
+    await preloadImage(`/ipfs/${CID}`, IMAGE_SIZES.card)
+    await preloadImage('', IMAGE_SIZES.card)
+    const links = document.head.querySelectorAll('link[rel="preload"][as="image"]')
+    expect(links).toHaveLength(1)
+    expect(links[0].getAttribute('href')).toBe(`/ipfs/${CID}?w=480`)
+    expect(links[0].getAttribute('imagesrcset')).toBe(RENDITION_WIDTHS.map((w) => `/ipfs/${CID}?w=${w} ${w}w`).join(', '))
+    expect(links[0].getAttribute('imagesizes')).toBe(IMAGE_SIZES.card)
+    expect(links[0].getAttribute('fetchpriority')).toBe('high')
+    links[0].remove()
   })
 })

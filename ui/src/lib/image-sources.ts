@@ -81,7 +81,7 @@ export function loadingHints(eager: boolean): { loading: 'eager' | 'lazy'; fetch
 export async function preloadImage(url: string | null | undefined, sizes: string, fallbackWidth?: number) {
   const { ipfsGateway } = await configured()
   const image = imageSources(url, sizes, ipfsGateway, window.location.origin, fallbackWidth)
-  if (!image.src) return
+  if (!image.src || [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="image"]')].some((l) => l.getAttribute('href') === image.src)) return
   const link = document.createElement('link')
   const attributes = { rel: 'preload', as: 'image', href: image.src, imagesrcset: image.srcSet, imagesizes: image.sizes, fetchpriority: 'high' }
   for (const [name, value] of Object.entries(attributes)) if (value) link.setAttribute(name, value)

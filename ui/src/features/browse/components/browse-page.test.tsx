@@ -50,7 +50,8 @@ describe('browse pages', () => {
 
   it('takes the first page warmed during the startup loader instead of asking again, its first pictures preloaded', async () => {
     useConfigStore.getState().setConfig(FALLBACK_CONFIG)
-    const api = stubApi([categories, { path: '/api/nft/explore/', body: page(nfts('w', 4)) }])
+    const pictured = nfts('w', 4).map((nft, i) => ({ ...nft, file: `/ipfs/bafyimage${i}` }))
+    const api = stubApi([categories, { path: '/api/nft/explore/', body: page(pictured) }])
     const at = '/auction?type=c2&sortBy=POPULARITY&search=owl'
     prefetch(new URL(at, window.location.origin))
     renderRoutes(routes, at)
@@ -58,7 +59,7 @@ describe('browse pages', () => {
     expect(exploreCalls(api)).toEqual(['/api/nft/explore/?nftCategory=c2&page=1&limit=9&formOfSale=AUCTION&sortBy=POPULARITY&orderBy=0&search=owl'])
     await waitFor(() => expect(document.head.querySelectorAll('link[rel="preload"][as="image"]')).toHaveLength(3))
     const link = document.head.querySelector<HTMLLinkElement>('link[rel="preload"][as="image"]')!
-    expect(link.getAttribute('imagesrcset')).toContain('/ipfs/bafyimage?w=480 480w')
+    expect(link.getAttribute('imagesrcset')).toContain('/ipfs/bafyimage0?w=480 480w')
     document.head.querySelectorAll('link[rel="preload"]').forEach((l) => l.remove())
   })
 
