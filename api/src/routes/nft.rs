@@ -25,6 +25,7 @@ use crate::{
     AppState,
     auth::MaybeUser,
     error::{ApiError, Envelope, ok, ok_from_bytes},
+    read_cache::ReadVersion,
 };
 
 /// Page size of browse and profile lists.
@@ -320,21 +321,32 @@ async fn explore(State(state): State<AppState>, viewer: MaybeUser, params: Param
     let page = page(&params, PAGE_SIZE)?;
     // The answer is the same for everyone until the read tables change: popular pages are
     // answered from the cache, and a signed-in viewer's likes and bookmarks laid on top.
-    let version = state.read_version();
-    let key = format!("explore {request:?} {page:?}");
-    let now = chrono::Utc::now().timestamp();
-    let answer = match state.read_cache.get(&version, &key, now) {
-        Some(answer) => answer,
-        None => {
-            let paged = nft::explore(&state.read, &request, page, version.position).await.map_err(db_error)?;
-            let until = paged.data.iter().filter_map(|nft| nft.auction_ends_at).min();
-            let answer = CardsPage::new(&state, &paged, "NFTs fetched")?;
-            state.read_cache.put(version, key, answer.clone(), until);
-            answer
-        }
-    };
+    let answer = shared_answer(&state, format!("explore {request:?} {page:?}"), async |version, _| {
+        let paged = nft::explore(&state.read, &request, page, version.position).await.map_err(db_error)?;
+        let until = paged.data.iter().filter_map(|nft| nft.auction_ends_at).min();
+        Ok((CardsPage::new(&state, &paged, "NFTs fetched")?, until))
+    })
+    .await?;
     let flags = flags_of(&state, viewer, &answer.ids()).await?;
     Ok(ok_from_bytes(answer.for_viewer(&flags)))
+}
+
+/// The answer to `request` that is the same for everyone: kept in the read cache while the read
+/// tables stay at their version (and until the time `make` gives with it, if any), else made by
+/// `make` from that version at the clock's `now` and kept for the next asker.
+pub(super) async fn shared_answer(
+    state: &AppState,
+    request: String,
+    make: impl AsyncFnOnce(&ReadVersion, i64) -> Result<(CardsPage, Option<i64>), ApiError>,
+) -> Result<CardsPage, ApiError> {
+    let version = state.read_version();
+    let now = chrono::Utc::now().timestamp();
+    if let Some(answer) = state.read_cache.get(&version, &request, now) {
+        return Ok(answer);
+    }
+    let (answer, until) = make(&version, now).await?;
+    state.read_cache.put(version, request, answer.clone(), until);
+    Ok(answer)
 }
 
 async fn known(state: &AppState, id: &str) -> Result<(), ApiError> {
@@ -441,19 +453,12 @@ async fn trending(State(state): State<AppState>, viewer: MaybeUser, params: Para
     let (sale, page) = (params.choice(&FORM_OF_SALE)?, page(&params, TRENDING_PAGE_SIZE)?);
     // Shared by everyone like explore's pages, for as long as the read tables stay the same and
     // at most TRENDING_KEPT_SECONDS: the clock moves the window (see `trending_until`).
-    let version = state.read_version();
-    let key = format!("trending {sale:?} {page:?}");
-    let now = chrono::Utc::now().timestamp();
-    let answer = match state.read_cache.get(&version, &key, now) {
-        Some(answer) => answer,
-        None => {
-            let paged = nft::trending(&state.read, sale, page, now).await.map_err(db_error)?;
-            let ends = paged.data.iter().filter_map(|nft| nft.auction_ends_at).min();
-            let answer = CardsPage::new(&state, &paged, "Trending NFTs fetched")?;
-            state.read_cache.put(version, key, answer.clone(), Some(trending_until(now, ends)));
-            answer
-        }
-    };
+    let answer = shared_answer(&state, format!("trending {sale:?} {page:?}"), async |_, now| {
+        let paged = nft::trending(&state.read, sale, page, now).await.map_err(db_error)?;
+        let ends = paged.data.iter().filter_map(|nft| nft.auction_ends_at).min();
+        Ok((CardsPage::new(&state, &paged, "Trending NFTs fetched")?, Some(trending_until(now, ends))))
+    })
+    .await?;
     let flags = flags_of(&state, viewer, &answer.ids()).await?;
     Ok(ok_from_bytes(answer.for_viewer(&flags)))
 }

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::{
-    nft::{CardsPage, PAGE, Paged, db_error, limit, trending_until},
+    nft::{CardsPage, PAGE, Paged, db_error, limit, shared_answer, trending_until},
     openapi::BadRequest,
     params::{Choice, Params, query_params},
 };
@@ -55,21 +55,14 @@ async fn trending_people(State(state): State<AppState>, params: Params) -> Resul
     let kind = params.choice(&KIND)?;
     // The same for everyone until the read tables change, kept at most TRENDING_KEPT_SECONDS (the
     // window and the shown scores move with the clock).
-    let version = state.read_version();
-    let key = format!("trending people {kind:?} {page:?}");
-    let now = chrono::Utc::now().timestamp();
-    let answer = match state.read_cache.get(&version, &key, now) {
-        Some(answer) => answer,
-        None => {
-            let paged = trending::people(&state.read, kind, page, now).await.map_err(db_error)?;
-            let message = if kind == PeopleKind::Seller { "Trending sellers fetched" } else { "Trending creators fetched" };
-            let bytes = serde_json::to_vec(&Envelope { statuscode: 200, body: paged, message: message.into() })
-                .map_err(|e| ApiError::Internal(e.into()))?;
-            let answer = CardsPage::without_cards(bytes.into());
-            state.read_cache.put(version, key, answer.clone(), Some(trending_until(now, None)));
-            answer
-        }
-    };
+    let answer = shared_answer(&state, format!("trending people {kind:?} {page:?}"), async |_, now| {
+        let paged = trending::people(&state.read, kind, page, now).await.map_err(db_error)?;
+        let message = if kind == PeopleKind::Seller { "Trending sellers fetched" } else { "Trending creators fetched" };
+        let bytes = serde_json::to_vec(&Envelope { statuscode: 200, body: paged, message: message.into() })
+            .map_err(|e| ApiError::Internal(e.into()))?;
+        Ok((CardsPage::without_cards(bytes.into()), Some(trending_until(now, None))))
+    })
+    .await?;
     Ok(ok_from_bytes(answer.for_viewer(&ViewerFlags::default())))
 }
 

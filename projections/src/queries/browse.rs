@@ -136,11 +136,11 @@ fn compare_in(tokens: &[Option<Token>], order: usize, a: u32, b: u32) -> Orderin
     let (Some(a), Some(b)) = (&tokens[a as usize], &tokens[b as usize]) else {
         unreachable!("orders hold occupied slots only");
     };
-    let by_key = match order {
-        0 => a.minted_at.cmp(&b.minted_at),
-        1 => a.price.cmp(&b.price),
-        2 => a.popularity.cmp(&b.popularity),
-        _ => a.popularity.cmp(&b.popularity).then(a.minted_at.cmp(&b.minted_at)),
+    let by_key = match KEYS.get(order) {
+        Some(SortBy::Date) => a.minted_at.cmp(&b.minted_at),
+        Some(SortBy::Price) => a.price.cmp(&b.price),
+        Some(SortBy::Popularity) => a.popularity.cmp(&b.popularity),
+        None => a.popularity.cmp(&b.popularity).then(a.minted_at.cmp(&b.minted_at)),
     };
     by_key.then_with(|| a.nft_id.cmp(&b.nft_id))
 }
