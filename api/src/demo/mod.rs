@@ -10,7 +10,7 @@
 //! a second run adds nothing. It also resumes a run killed between a transaction and the API
 //! call recording it: a token its creator minted with the planned metadata URI is recorded
 //! rather than minted again, an auction's planned bids missing on chain are placed, and a
-//! purchase on chain is recorded again (the record refused when it was recorded already).
+//! purchase on chain is recorded again (a user's retry of a record appends nothing).
 //!
 //! - [`plan`]: what the market holds;
 //! - [`artwork`]: the generated images;
@@ -522,9 +522,7 @@ impl Demo {
                     .from(creator.address)
                     .into_transaction_request();
                 let receipt = self.chain.send(call, "mint").await?;
-                if self.crash == Some(Crash::AfterMint { nft: index }) {
-                    return Err(Crashed(Crash::AfterMint { nft: index }).into());
-                }
+                self.crashes_at(Crash::AfterMint { nft: index })?;
                 (receipt, end)
             }
         };
@@ -585,7 +583,7 @@ impl Demo {
     /// records it, while the chain shows it its creator's and for sale. When it is the
     /// buyer's already, a run may have been killed between the purchase's transaction and its
     /// record: the chain's last fixed-price sale of the token to the buyer is recorded again
-    /// (refused as already recorded, changing nothing, unless that kill happened).
+    /// (a retry of a record that went through appends nothing).
     async fn purchase(&mut self, index: usize, buyer: usize, token_id: U256, id: &str) -> anyhow::Result<()> {
         let creator = self.members[self.plan.nfts[index].creator].address;
         let address = self.members[buyer].address;
@@ -594,9 +592,7 @@ impl Demo {
         if open {
             let call = self.chain.market.buyToken(token_id).from(address).value(info.price).into_transaction_request();
             let receipt = self.chain.send(call, "buyToken").await?;
-            if self.crash == Some(Crash::AfterPurchase { nft: index }) {
-                return Err(Crashed(Crash::AfterPurchase { nft: index }).into());
-            }
+            self.crashes_at(Crash::AfterPurchase { nft: index })?;
             self.record_purchase(buyer, id, receipt.transaction_hash).await?;
         } else if info.currentOwner == address
             && let Some(hash) = self.chain.last_purchase(token_id, address, self.from_block).await?
@@ -607,6 +603,11 @@ impl Demo {
         }
         self.summary.either("purchases", open);
         Ok(())
+    }
+
+    /// Ends the run with [`Crashed`] if it is to crash `at` this point.
+    fn crashes_at(&self, at: Crash) -> anyhow::Result<()> {
+        if self.crash == Some(at) { Err(Crashed(at).into()) } else { Ok(()) }
     }
 
     /// Records the purchase `hash` of person `buyer`.
@@ -624,8 +625,8 @@ impl Demo {
     /// lacks. The auction's bids on chain are the truth: those matching the plan's first bids
     /// (same bidder, same amount, in order) are there already; the rest are placed, each
     /// recorded. A run killed between a bid's transaction and its record leaves only that last
-    /// bid unrecorded, so the last bid found is recorded again (the API refuses a transaction
-    /// recorded twice, changing nothing). Nothing is placed in an auction that is over, not
+    /// bid unrecorded, so the last bid found is recorded again (a retry of a record that went
+    /// through appends nothing). Nothing is placed in an auction that is over, not
     /// the creator's, or holds bids the plan does not.
     async fn bid(&mut self, index: usize, token_id: U256, id: &str) -> anyhow::Result<()> {
         let nft = &self.plan.nfts[index];
@@ -653,9 +654,7 @@ impl Demo {
             if place {
                 let call = self.chain.market.bid(token_id).from(*address).value(*value).into_transaction_request();
                 let receipt = self.chain.send(call, "bid").await?;
-                if self.crash == Some(Crash::AfterBid { nft: index, bid: n }) {
-                    return Err(Crashed(Crash::AfterBid { nft: index, bid: n }).into());
-                }
+                self.crashes_at(Crash::AfterBid { nft: index, bid: n })?;
                 self.record_bid(*bidder, id, amount, receipt.transaction_hash).await?;
             }
             self.summary.either("bids", place);
