@@ -15,9 +15,10 @@ const router = createBrowserRouter(routes)
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
- * Loads /api/config, and the first screen's data and top pictures, during the 2-second startup loader. A remembered wallet starts reconnecting
- * as soon as the configuration is there (the wallet libraries load meanwhile); without one, the
- * wallet libraries wait until something needs them (the wallet dialog, a trade, a chain read).
+ * Loads /api/config, and the first screen's data and top pictures, during the 2-second startup
+ * loader. A remembered wallet starts reconnecting as soon as the configuration is there (the
+ * wallet libraries load meanwhile); without one, the wallet libraries wait until something needs
+ * them (the wallet dialog, a trade, a chain read).
  */
 function useStartup() {
   const [ready, setReady] = useState(false)

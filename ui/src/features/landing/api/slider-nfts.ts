@@ -1,6 +1,7 @@
 import useSWR from 'swr'
 import { fetchNftPage } from '@/lib/nft/api'
 import type { Nft } from '@/lib/nft/types'
+import { TRENDING_NFTS_PATH } from './trending-nfts'
 
 /** Each home slider asks for 10 NFTs (section 9). */
 export const SLIDER_LIMIT = 10
@@ -14,8 +15,8 @@ export const sliderQuery = (formOfSale: 'AUCTION' | 'FIXEDPRICE') => ({ page: 1,
  */
 export function useSliderNfts(formOfSale: 'AUCTION' | 'FIXEDPRICE') {
   return useSWR<Nft[]>(
-    ['/api/nft/trendingnfts', 1, SLIDER_LIMIT, formOfSale],
-    async () => (await fetchNftPage('/api/nft/trendingnfts', sliderQuery(formOfSale))).data ?? [],
+    [TRENDING_NFTS_PATH, 1, SLIDER_LIMIT, formOfSale],
+    async () => (await fetchNftPage(TRENDING_NFTS_PATH, sliderQuery(formOfSale))).data ?? [],
     { revalidateOnFocus: false, shouldRetryOnError: false, onError: (error) => console.error('Could not load a home slider', error) },
   )
 }

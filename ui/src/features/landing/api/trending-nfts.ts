@@ -18,8 +18,8 @@ export type Page = { data: TrendingNft[]; currentPage: number; lastPage: boolean
 
 export const DECK_SIZE = 6
 export const TRENDING_CACHE_KEY = 'trendingNfts'
-export const trendingNftsKey = ['/api/nft/trendingnfts', 1, DECK_SIZE, 'FIXEDPRICE'] as const
 export const TRENDING_NFTS_PATH = '/api/nft/trendingnfts'
+export const trendingNftsKey = [TRENDING_NFTS_PATH, 1, DECK_SIZE, 'FIXEDPRICE'] as const
 /** The deck's call: the first six trending NFTs at a fixed price. */
 export const DECK_QUERY = { page: 1, limit: DECK_SIZE, formOfSale: 'FIXEDPRICE' }
 
