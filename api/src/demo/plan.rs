@@ -242,8 +242,11 @@ impl Plan {
                 let title = if k >= 8 { format!("{title} #{}", k / 8 + 1) } else { title };
                 let seed = seed_of(&[PEOPLE[u].username, &title]);
                 let (key, values) = TRAITS[words];
-                let properties =
-                    vec![(key.to_owned(), values[pick % values.len()].to_owned()), ("Edition".to_owned(), format!("{} of 1", k + 1))];
+                // Which of the creator's works it is ("3 of 8"); each NFT is itself unique.
+                let properties = vec![
+                    (key.to_owned(), values[pick % values.len()].to_owned()),
+                    ("Edition".to_owned(), format!("{} of {}", k + 1, size.nfts_per_user)),
+                ];
                 let price = 5 + mix(k, u) % 240; // 0.05 to 2.45 MATIC
                 // Per creator, in turn: three listed at a fixed price, one sold, three auctions
                 // (outbid, bid once, waiting for a first bid), one kept.
