@@ -10,7 +10,7 @@ import type { AppConfig } from './app-config'
 import { APP_CHAIN_ID } from './chains'
 import { marketplaceAbi } from './contract/marketplace-abi'
 import { addWalletConnectors, createWagmiConfig, loadWalletConnectors } from './wagmi'
-import { useWalletConnection } from './wallet-connection'
+import { useWalletConnection } from './wallet-connection-store'
 import { useWalletStore } from './wallet-store'
 import { switchWalletChain } from '@/features/wallet/switch-network'
 

@@ -4,48 +4,14 @@
  * reconnecting, the wallet dialog, a transaction, a chain read (see `loadChain`). Until then the
  * connection is what the persisted wallet store implies: 'reconnecting' when a wallet is
  * remembered (it reconnects as the app starts), else 'disconnected'. Once loaded, the chain
- * runtime (`chain-runtime.ts`) keeps this store in step with wagmi's.
+ * runtime (`chain-runtime.ts`) keeps that store (`wallet-connection-store.ts`) in step with wagmi's.
  */
 import { useEffect, useState } from 'react'
-import { create } from 'zustand'
-import { useShallow } from 'zustand/react/shallow'
 import { type AppConfig, FALLBACK_CONFIG, useConfigStore } from './app-config'
 import type { ChainRuntime } from './chain-runtime'
-import { useWalletStore } from './wallet-store'
 
 export type { ChainRuntime }
-
-export type ConnectionStatus = 'connected' | 'connecting' | 'reconnecting' | 'disconnected'
-
-export type WalletConnection = {
-  status: ConnectionStatus
-  address: `0x${string}` | undefined
-  chainId: number | undefined
-  /** The connector's id (wagmi's), e.g. 'metaMaskSDK', 'devWallet'. */
-  connectorId: string | undefined
-  /** The balance on the app chain in wei, refreshed every WALLET_POLL_MS while connected. */
-  balanceWei: bigint | undefined
-  blockNumber: bigint | undefined
-}
-
-/** What the shell assumes before the chain runtime has said anything. */
-export function assumedConnection(): WalletConnection {
-  return {
-    status: useWalletStore.getState().connectorId ? 'reconnecting' : 'disconnected',
-    address: undefined,
-    chainId: undefined,
-    connectorId: undefined,
-    balanceWei: undefined,
-    blockNumber: undefined,
-  }
-}
-
-export const useWalletConnection = create<WalletConnection>()(() => assumedConnection())
-
-/** The connection without the polled balance and block (those change every 10 seconds). */
-export function useConnectionState() {
-  return useWalletConnection(useShallow(({ status, address, chainId, connectorId }) => ({ status, address, chainId, connectorId })))
-}
+export { type ConnectionStatus, type WalletConnection, assumedConnection, useConnectionState, useWalletConnection } from './wallet-connection-store'
 
 let runtime: Promise<ChainRuntime> | null = null
 let started: ChainRuntime | null = null

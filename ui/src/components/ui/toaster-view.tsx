@@ -1,5 +1,5 @@
 import { Portal, Spinner, Stack, Toast, Toaster as ChakraToaster } from '@chakra-ui/react'
-import { toaster } from './toaster'
+import { toaster } from './toaster-store'
 
 /** The snackbars at the bottom right (see `Toaster` in toaster.tsx, which loads this with the first one). */
 export function ToasterView() {

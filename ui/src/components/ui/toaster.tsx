@@ -1,10 +1,10 @@
-import { createToaster } from '@chakra-ui/react'
 import { Suspense, lazy, useEffect, useState } from 'react'
+import { toaster } from './toaster-store'
+
+export { toaster }
 
 /** Snackbars appear at the bottom right. Account messages stay 6 seconds. */
 export const ACCOUNT_MESSAGE_DURATION = 6000
-
-export const toaster = createToaster({ placement: 'bottom-end', pauseOnPageIdle: true, max: 4 })
 
 type Kind = 'success' | 'error' | 'warning' | 'info'
 

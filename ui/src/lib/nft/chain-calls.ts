@@ -7,7 +7,16 @@ import type { Config } from 'wagmi'
 import { simulateContract, waitForTransactionReceipt, writeContract } from 'wagmi/actions'
 import { APP_CHAIN_ID } from '@/lib/chains'
 import { marketplaceAbi } from '@/lib/contract/marketplace-abi'
-import { CONFIRMATIONS, type ContractCall } from './trade'
+
+/** Confirmations awaited before the record call. */
+export const CONFIRMATIONS = 1
+
+/** A contract write: the function, its arguments and the value sent. */
+export type ContractCall = {
+  functionName: 'buyToken' | 'bid' | 'acceptOffer' | 'toggleForSale' | 'burn' | 'mint' | 'changeTokenPrice'
+  args: readonly unknown[]
+  value?: bigint
+}
 
 /** Simulates the call (a revert fails here, before the wallet is asked), sends it and waits for 1 confirmation. */
 export async function sendContractCall(config: Config, { contractAddress, call, account }: { contractAddress: string; call: ContractCall; account: `0x${string}` | undefined }) {

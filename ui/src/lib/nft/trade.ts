@@ -20,9 +20,8 @@ import { currentPath, navigateTo, signInPath } from '@/lib/navigation'
 import { loadChain, useConnectionState } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { revalidateNft } from './api'
+import type { ContractCall } from './chain-calls'
 
-/** Confirmations awaited before the record call. */
-export const CONFIRMATIONS = 1
 /** Snackbars on the detail page stay 600000 ms (marketplace.md section 9). */
 export const DETAIL_MESSAGE_DURATION = 600000
 /** How long (and how often) accept / reject polls the detail for the indexer's outcome. */
@@ -56,13 +55,6 @@ export function checkGuards(input: GuardInput): GuardResult {
   if (input.chainId !== APP_CHAIN_ID) return 'network'
   if (input.ownerAddress !== undefined && (input.ownerAddress ?? '').toLowerCase() !== address) return 'wrongWallet'
   return 'ok'
-}
-
-/** A contract write: the function, its arguments and the value sent. */
-export type ContractCall = {
-  functionName: 'buyToken' | 'bid' | 'acceptOffer' | 'toggleForSale' | 'burn' | 'mint' | 'changeTokenPrice'
-  args: readonly unknown[]
-  value?: bigint
 }
 
 export type TradeRun = {
