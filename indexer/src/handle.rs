@@ -12,7 +12,7 @@ use std::{
 use domain::{EventStore, Position};
 use tokio::sync::{Notify, watch};
 
-use crate::IndexerError;
+use crate::{IndexerError, metrics::Metrics};
 
 /// How far the indexer has got.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,24 +31,6 @@ pub struct Progress {
     pub running: bool,
     /// Why it stopped, once it has.
     pub stopped: Option<String>,
-}
-
-/// Counters kept while indexing.
-#[derive(Debug, Default)]
-pub(crate) struct Metrics {
-    pub blocks_indexed: AtomicU64,
-    pub logs_indexed: AtomicU64,
-    pub events_appended: AtomicU64,
-    pub appends: AtomicU64,
-    pub append_micros: AtomicU64,
-    pub reorgs: AtomicU64,
-    pub retracted_events: AtomicU64,
-    pub rpc_calls: AtomicU64,
-    pub rpc_retries: AtomicU64,
-    pub range_shrinks: AtomicU64,
-    pub range: AtomicU64,
-    /// Header batches that failed in a row.
-    pub batch_failures: std::sync::atomic::AtomicU32,
 }
 
 /// A snapshot of the indexer's counters, for `/metrics`.

@@ -35,7 +35,8 @@ use tokio::sync::{Notify, mpsc, watch};
 use crate::{
     IndexerConfig, IndexerError, IndexerHandle,
     checkpoint::{LiveCheckpoints, PreparedBlock, block_append, prepare_block, record_metadata, retraction_id},
-    handle::{Metrics, Progress, Shared},
+    handle::{Progress, Shared},
+    metrics::Metrics,
     rpc::{BlockHeader, Rpc},
 };
 

@@ -20,6 +20,7 @@ mod decode;
 mod error;
 mod handle;
 mod indexer;
+mod metrics;
 mod rpc;
 
 pub use alloy::primitives::Address;

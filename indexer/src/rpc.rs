@@ -14,7 +14,7 @@ use alloy::{
     transports::TransportError,
 };
 
-use crate::{IndexerConfig, IndexerError, handle::Metrics};
+use crate::{IndexerConfig, IndexerError, metrics::Metrics};
 
 /// What the indexer keeps of a block header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
