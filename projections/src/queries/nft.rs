@@ -11,94 +11,9 @@ use domain::Position;
 use serde::Serialize;
 use sqlx::{Row, any::AnyRow};
 
+pub use super::browse::{Explore, SaleFilter, SortBy};
 use super::{Page, Paged, placeholders, wei_to_matic};
 use crate::{ProjectionError, ReadDb, read_db::Current};
-
-/// Which listings to show.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SaleFilter {
-    /// Every token that exists.
-    All,
-    /// Fixed-price listings.
-    FixedPrice,
-    /// Auctions.
-    Auction,
-    /// Tokens not for sale.
-    NotForSale,
-}
-
-impl SaleFilter {
-    /// Parses the spec's `formOfSale` values.
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "ALL" => Some(Self::All),
-            "FIXEDPRICE" => Some(Self::FixedPrice),
-            "AUCTION" => Some(Self::Auction),
-            "NOT_FOR_SALE" => Some(Self::NotForSale),
-            _ => None,
-        }
-    }
-
-    pub(crate) fn sale_type(self) -> Option<&'static str> {
-        match self {
-            Self::All => None,
-            Self::FixedPrice => Some("FIXEDPRICE"),
-            Self::Auction => Some("AUCTION"),
-            Self::NotForSale => Some("NOT_FOR_SALE"),
-        }
-    }
-}
-
-/// The spec's sort keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SortBy {
-    /// Mint time.
-    Date,
-    /// Price (exact, in wei).
-    Price,
-    /// Likes, bids and sales: `total_likes + bid_count + 2 * sales`.
-    Popularity,
-}
-
-impl SortBy {
-    /// Parses `DATE`, `PRICE`, `POPULARITY`.
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "DATE" => Some(Self::Date),
-            "PRICE" => Some(Self::Price),
-            "POPULARITY" => Some(Self::Popularity),
-            _ => None,
-        }
-    }
-}
-
-/// A browse request.
-#[derive(Clone, Debug)]
-pub struct Explore {
-    /// Category id; `None` for all.
-    pub category: Option<String>,
-    /// Sale type.
-    pub sale: SaleFilter,
-    /// Sort key.
-    pub sort_by: SortBy,
-    /// `true` for ascending (the spec's order 1), `false` for descending (order 0).
-    pub ascending: bool,
-    /// Words to find in title or description (prefix match, all words).
-    pub search: Option<String>,
-    /// Only tokens currently owned by one of these addresses (a user's wallets).
-    pub owners: Option<Vec<String>>,
-    /// Only tokens created by one of these addresses.
-    pub creators: Option<Vec<String>>,
-    /// Only these tokens (a user's bookmarks), by id.
-    pub within: Option<Vec<String>>,
-}
-
-impl Explore {
-    /// Every token of every sale type, sorted by `sort_by`, newest (highest) first.
-    pub fn all(sort_by: SortBy) -> Self {
-        Self { category: None, sale: SaleFilter::All, sort_by, ascending: false, search: None, owners: None, creators: None, within: None }
-    }
-}
 
 /// A token's current auction, as the spec shows it.
 #[derive(Debug, Serialize)]
