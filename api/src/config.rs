@@ -35,7 +35,7 @@ pub struct Config {
     /// `Authorization` header value for the Kubo RPC, e.g. `Bearer <token>` or `Basic <base64>`
     /// (Kubo's `API.Authorizations`, or a hosted node). Never logged.
     #[arg(long, env = "IPFS_API_AUTH", hide_env_values = true)]
-    pub ipfs_api_auth: Option<crate::auth::Secret>,
+    pub ipfs_api_auth: Option<Secret>,
 
     /// Let the gateway have Kubo fetch files it does not hold from the IPFS network. Off: only
     /// what the node holds, so a visitor cannot make it search the network for any CID.
@@ -51,7 +51,7 @@ pub struct Config {
 
     /// The pinning service's access token, sent as a bearer token. Never logged.
     #[arg(long, env = "PINNING_SERVICE_TOKEN", hide_env_values = true)]
-    pub pinning_service_token: Option<crate::auth::Secret>,
+    pub pinning_service_token: Option<Secret>,
 
     /// Multiaddrs of IPFS nodes holding the files (with `/p2p/<peer id>`), comma-separated, sent
     /// as `origins` with each pin request so the service fetches from them directly.
@@ -127,12 +127,12 @@ pub struct Config {
     /// Unset: one is generated on first start and kept in `<DATA_DIR>/jwt-secret` (mode 0600).
     /// Never logged.
     #[arg(long, env = "JWT_SECRET", hide_env_values = true)]
-    pub jwt_secret: Option<crate::auth::Secret>,
+    pub jwt_secret: Option<Secret>,
 
     /// SMTP server for outgoing mail, e.g. `smtps://user:pass@host:465` (with `MAIL_FROM`).
     /// Unset: the dev mailbox (`<DATA_DIR>/mailbox`, the log, and `GET /api/dev/mailbox`).
     #[arg(long, env = "SMTP_URL", hide_env_values = true)]
-    pub smtp_url: Option<crate::auth::Secret>,
+    pub smtp_url: Option<Secret>,
 
     /// Sender address of outgoing mail, e.g. `Marketplace <no-reply@example.com>`.
     #[arg(long, env = "MAIL_FROM")]
@@ -231,5 +231,36 @@ impl Config {
     /// The file store folder, defaulted as documented on the field.
     pub fn files_dir(&self) -> PathBuf {
         self.files_dir.clone().unwrap_or_else(|| self.data_dir.join("files"))
+    }
+}
+
+/// A configuration value that must never be printed (`Debug` and `Display` show `***`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// The value itself, for the one place that needs it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::str::FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Ok(Self(s.to_owned()))
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("***")
+    }
+}
+
+impl std::fmt::Display for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("***")
     }
 }

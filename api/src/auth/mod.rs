@@ -19,7 +19,6 @@ use domain::{
 use uuid::Uuid;
 
 pub use extract::{AuthUser, ClientIp, MaybeUser, Payload};
-pub use secrets::Secret;
 
 use crate::{
     AppState,

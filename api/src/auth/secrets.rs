@@ -11,36 +11,7 @@ use rand::Rng;
 use sha2::Sha256;
 use uuid::Uuid;
 
-/// A configuration value that must never be printed (`Debug` and `Display` show `***`).
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    /// The value itself, for the one place that needs it.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::str::FromStr for Secret {
-    type Err = std::convert::Infallible;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(Self(s.to_owned()))
-    }
-}
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("***")
-    }
-}
-
-impl std::fmt::Display for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("***")
-    }
-}
+use crate::config::Secret;
 
 /// The master secret: `JWT_SECRET` if set, else the one kept in `file`, generated (32 random
 /// bytes, hex, mode 0600) on first start. Never logged.
