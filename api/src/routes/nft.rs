@@ -441,7 +441,7 @@ async fn owners(State(state): State<AppState>, Path(id): Path<String>) -> Result
 }
 
 /// The listings of a sale type by trending score (recent sales and their volume, bids and likes,
-/// decayed with time: see the README), then by popularity and mint time.
+/// decayed with time: see docs/architecture.md), then by popularity and mint time.
 #[utoipa::path(
     get,
     path = "/api/nft/trendingnfts",

@@ -1,5 +1,5 @@
 //! `/api/trendingcreators`: trending sellers and creators, by the trending score (see
-//! `projections::queries::trending` and the README).
+//! `projections::queries::trending` and docs/architecture.md).
 
 use axum::{extract::State, response::Response};
 use projections::queries::{

@@ -3,8 +3,8 @@
 //! the holder is killed (SIGKILL) and another takes over; no event is lost or doubled.
 //!
 //! `SCALE_OUT_KILLS` (default 1) kills the holder that many times, restarting it each time, and
-//! prints the seconds from each death to the next indexed block (the README's failover figure:
-//! `SCALE_OUT_KILLS=10 cargo test -p api --test scale_out -- --nocapture`).
+//! prints the seconds from each death to the next indexed block (the failover figure in
+//! docs/benchmarks.md: `SCALE_OUT_KILLS=10 cargo test -p api --test scale_out -- --nocapture`).
 
 use std::{
     collections::{BTreeMap, BTreeSet},
