@@ -8,6 +8,7 @@
 
 pub mod accounts;
 mod catalog;
+mod checkpoint;
 mod collections;
 pub mod credits;
 mod error;

@@ -17,12 +17,12 @@ use tokio::{
 };
 
 use crate::{
-    ProjectionError, ReadDb, ReadModel, read_models,
+    ProjectionError, ReadDb, ReadModel,
+    checkpoint::{NAME, checkpoint_in},
+    read_models,
     sql::{self, Conn, Recording, Value},
 };
 
-/// The checkpoint row's name.
-const NAME: &str = "read_models";
 /// Events per read and per transaction while catching up: many, so that each read table gets
 /// a few large statements per batch and the transaction's page writes are shared.
 const BATCH: usize = 20_000;
@@ -32,13 +32,6 @@ const POLL: Duration = Duration::from_millis(500);
 /// The position the read tables of `db`'s current generation include.
 async fn checkpoint(db: &ReadDb) -> Result<Position, ProjectionError> {
     Ok(checkpoint_in(&db.pool()).await?)
-}
-
-/// The position the read tables behind `pool` include.
-pub(crate) async fn checkpoint_in(pool: &AnyPool) -> Result<Position, sqlx::Error> {
-    let position: Option<i64> =
-        sqlx::query_scalar("SELECT position FROM projector_checkpoint WHERE name = $1").bind(NAME).fetch_optional(pool).await?;
-    Ok(position.unwrap_or(0) as Position)
 }
 
 /// Folds the log into the read tables.

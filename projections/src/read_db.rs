@@ -130,7 +130,7 @@ impl ReadDb {
     /// The log position the current generation's read tables include (the projector's
     /// checkpoint, committed with the rows).
     pub async fn position(&self) -> Result<domain::Position, ProjectionError> {
-        Ok(crate::projector::checkpoint_in(&self.pool()).await?)
+        Ok(crate::checkpoint::checkpoint_in(&self.pool()).await?)
     }
 
     /// Whether `generation` is the published one (readers use it).

@@ -28,7 +28,7 @@ use tokio::sync::Mutex;
 use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
 
 use super::Page;
-use crate::projector::checkpoint_in;
+use crate::checkpoint::checkpoint_in;
 
 /// Which listings to show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -489,7 +489,7 @@ pub(crate) struct BrowseIndex {
     catching_up: Mutex<()>,
     /// The trending scores last computed (`queries::trending::recent_scores`): held while they
     /// are computed, so concurrent requests wait for one computation.
-    pub(crate) trending_scores: Mutex<Option<super::trending::KeptScores>>,
+    pub(crate) trending_scores: Mutex<Option<super::scores::KeptScores>>,
 }
 
 impl BrowseIndex {

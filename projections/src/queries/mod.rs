@@ -5,6 +5,7 @@ pub(crate) mod browse;
 pub mod collections;
 pub mod nft;
 pub mod profiles;
+mod scores;
 pub mod social;
 pub mod trending;
 

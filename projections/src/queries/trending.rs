@@ -20,7 +20,8 @@ use std::{collections::HashMap, sync::Arc};
 
 use sqlx::Row;
 
-use super::{Page, Paged, placeholders};
+pub use super::scores::Scores;
+use super::{Page, Paged, placeholders, scores::KeptScores};
 use crate::ReadDb;
 
 /// The decay constant τ, in seconds (3 days).
@@ -45,32 +46,12 @@ fn matic(wei: &str) -> f64 {
     wei.parse::<f64>().map(|w| w / 1e18).unwrap_or(0.0)
 }
 
-/// The scores at `now` of every NFT, seller address and creator address with events in the
-/// window.
-#[derive(Debug, Default)]
-pub struct Scores {
-    /// By NFT id.
-    pub nfts: HashMap<String, f64>,
-    /// By seller address.
-    pub sellers: HashMap<String, f64>,
-    /// By creator address.
-    pub creators: HashMap<String, f64>,
-}
-
 /// How long computed scores are used again, in seconds, while the read tables stay the same
 /// (generation and checkpoint). The order of a list depends on the clock only through the window
 /// (every score decays alike), so a list is at most this late in dropping an event that left the
 /// window, and a shown score at most this old: a factor of at least e^(−10 s / 3 days) = 0.99996
 /// of the current one.
 pub const SCORES_KEPT_SECONDS: i64 = 10;
-
-/// Scores computed at `at` (Unix seconds) from the read tables of `generation` at `position`.
-pub(crate) struct KeptScores {
-    generation: String,
-    position: domain::Position,
-    at: i64,
-    scores: Arc<Scores>,
-}
 
 /// The scores at `now`, or ones computed at most [`SCORES_KEPT_SECONDS`] before from the same read
 /// tables: the window's events are read once for every page, sale type and list asked meanwhile
@@ -79,7 +60,7 @@ pub async fn recent_scores(db: &ReadDb, now: i64) -> Result<Arc<Scores>, sqlx::E
     let current = db.current();
     let mut kept = db.browse().trending_scores.lock().await;
     // Read before the scores: they reflect this checkpoint or a later one.
-    let position = crate::projector::checkpoint_in(&current.pool).await?;
+    let position = crate::checkpoint::checkpoint_in(&current.pool).await?;
     if let Some(k) = kept.as_ref()
         && k.generation == current.generation
         && k.position == position
@@ -142,7 +123,7 @@ pub async fn nft_ids(db: &ReadDb, sale_type: Option<&str>, page: Page, now: i64)
     let scores = recent_scores(db, now).await?;
     let current = db.current();
     // The index must include at least what the scores were read from.
-    let at = crate::projector::checkpoint_in(&current.pool).await?;
+    let at = crate::checkpoint::checkpoint_in(&current.pool).await?;
     let (ids, total) = db.browse().trending(&current.generation, &current.pool, sale_type, &scores.nfts, page, at).await?;
     Ok((ids, total as i64))
 }

@@ -1,0 +1,24 @@
+//! The trending scores ([`super::trending`]) and the ones kept for reuse: below the browse index,
+//! which keeps them for every clone of the read database.
+
+use std::{collections::HashMap, sync::Arc};
+
+/// The scores at `now` of every NFT, seller address and creator address with events in the
+/// window.
+#[derive(Debug, Default)]
+pub struct Scores {
+    /// By NFT id.
+    pub nfts: HashMap<String, f64>,
+    /// By seller address.
+    pub sellers: HashMap<String, f64>,
+    /// By creator address.
+    pub creators: HashMap<String, f64>,
+}
+
+/// Scores computed at `at` (Unix seconds) from the read tables of `generation` at `position`.
+pub(crate) struct KeptScores {
+    pub generation: String,
+    pub position: domain::Position,
+    pub at: i64,
+    pub scores: Arc<Scores>,
+}
