@@ -176,6 +176,18 @@ contract ReentrantSeller is Actor {
     }
 }
 
+/// @notice Counts the payments it receives (its counter starts at 1 so that an increment fits in the
+/// capped push's gas).
+contract CountingReceiver is Actor {
+    uint256 public receipts = 1;
+
+    constructor(Marketplace market_) Actor(market_) {}
+
+    receive() external payable override {
+        receipts += 1;
+    }
+}
+
 /// @notice A contract that cannot hold NFTs (no onERC721Received).
 contract NoReceiver {
     function buy(Marketplace market, uint256 tokenId) external payable {
