@@ -58,6 +58,7 @@ contract Handler is Test {
     uint256 public ghostCartMismatches; // a cart whose spent + refunded != msg.value, or whose items do not add up
     uint256 public ghostCartItemsBought;
     uint256 public ghostCartItemsSkipped;
+    uint256 public ghostOffersReplaced;
     mapping(bytes32 => uint256) public calls;
     mapping(bytes32 => uint256) public okCalls;
 
@@ -384,6 +385,11 @@ contract Handler is Test {
         uint256 tokenId = _token(tokenSeed);
         if (tokenId == 0) return;
         address offerer = _nonOwner(actorSeed, tokenId);
+        if (actorSeed % 4 == 0) {
+            // Replace a live offer (its amount must come back).
+            (uint256 liveToken, address liveOfferer) = _pickOffer(actorSeed >> 2);
+            if (liveOfferer != address(0)) (tokenId, offerer) = (liveToken, liveOfferer);
+        }
         uint256 amount = bound(amountSeed, expirySeed % 32 == 0 ? 0 : 1, MAX_PRICE);
         uint64 expiresAt = uint64(expirySeed % 16 == 0 ? block.timestamp : block.timestamp + bound(expirySeed >> 4, 1, 2 days));
         _setReentrantTarget(tokenId);
@@ -663,6 +669,7 @@ contract Handler is Test {
                     abi.decode(log.data, (uint256, uint64, uint96, uint256));
                 ShadowOffer storage so = shadowOffer[tokenId][offerer];
                 if (replaced != so.amount) ghostOfferMismatches += 1;
+                if (replaced != 0) ghostOffersReplaced += 1;
                 if (feeBps != shadowFeeBps) ghostSnapshotMismatches += 1;
                 so.amount = amount;
                 so.expiresAt = expiresAt;

@@ -253,6 +253,7 @@ abstract contract MarketplaceInvariantBase is Test {
         console.log("failed calls", handler.ghostFailedCalls());
         console.log("late rejections", handler.ghostLateRejections());
         console.log("offers accepted", handler.ghostOffersAccepted());
+        console.log("offers replaced", handler.ghostOffersReplaced());
         console.log("cart items bought", handler.ghostCartItemsBought());
         console.log("cart items skipped", handler.ghostCartItemsSkipped());
         bytes32[20] memory names = [
@@ -342,7 +343,8 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
             else if (action == 15) handler.lateReject(x, y);
             else if (action == 16) handler.proposeAdmin(x);
             else if (action == 17) handler.acceptAdmin(x);
-            else if (action < 20) handler.makeOffer(x, y, z, x >> 5);
+            else if (action == 18) handler.makeOffer(x, y, z, x >> 5);
+            else if (action == 19) handler.makeOffer(x & ~uint256(3), y, z, x >> 5); // replaces a live offer
             else if (action == 20) handler.cancelOffer(x);
             else if (action == 21) handler.rejectOffer(x);
             else if (action == 22) handler.acceptTokenOffer(x);
@@ -364,6 +366,7 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
         assertGt(handler.reentrant().attempts(), 0, "re-entry attempts");
         assertGt(handler.ghostExtendedByRejection(), 0, "late rejections that extended the end");
         assertGt(handler.ghostOffersAccepted(), 0, "offers accepted");
+        assertGt(handler.ghostOffersReplaced(), 0, "offers replaced");
         assertGt(handler.ghostCartItemsBought(), 0, "cart items bought");
         assertGt(handler.ghostCartItemsSkipped(), 0, "cart items skipped");
 
