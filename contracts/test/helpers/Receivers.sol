@@ -127,52 +127,28 @@ contract Reentrant is Actor {
 }
 
 /// @notice A seller whose `receive` (run by the capped push of its proceeds) re-enters the market with
-/// the gas it has: it tries to accept another offer. It records the revert selector in transient
-/// storage (the only write 10,000 gas allow), then takes the ether, so the push itself succeeds.
+/// the gas it has: it tries to accept another offer, named by immutables (a storage read would eat the
+/// capped gas), and reports the outcome in an event (a storage write would not fit either). Then it
+/// takes the ether, so the push itself succeeds.
 contract ReentrantSeller is Actor {
-    constructor(Marketplace market_) Actor(market_) {}
+    uint256 internal immutable _tokenId;
+    address internal immutable _offerer;
+    uint256 internal immutable _amount;
 
-    /// @notice The offer its `receive` tries to accept (kept in transient storage: a cold storage read
-    /// would eat the capped gas).
-    function setReentry(uint256 tokenId, address offerer, uint256 amount) external {
-        assembly ("memory-safe") {
-            tstore(2, tokenId)
-            tstore(3, offerer)
-            tstore(4, amount)
-        }
-    }
+    /// @notice The re-entrant call's outcome: success, or the selector it reverted with.
+    event Reentered(bool ok, bytes4 selector);
 
-    /// @notice The selector the re-entrant call reverted with (zero: not tried, or it succeeded).
-    function lastRevert() external view returns (bytes4 selector) {
-        assembly ("memory-safe") {
-            selector := tload(0)
-        }
-    }
-
-    /// @notice Whether `receive` made its attempt.
-    function tried() external view returns (bool done) {
-        assembly ("memory-safe") {
-            done := tload(1)
-        }
+    constructor(Marketplace market_, uint256 tokenId, address offerer, uint256 amount) Actor(market_) {
+        _tokenId = tokenId;
+        _offerer = offerer;
+        _amount = amount;
     }
 
     receive() external payable override {
         if (!_inMarketCall) return;
-        uint256 tokenId;
-        address offerer;
-        uint256 amount;
-        assembly ("memory-safe") {
-            tokenId := tload(2)
-            offerer := tload(3)
-            amount := tload(4)
-        }
         (bool ok, bytes memory result) =
-            address(_market).call(abi.encodeCall(Marketplace.acceptOfferFrom, (tokenId, offerer, amount)));
-        bytes4 selector = ok ? bytes4(0) : bytes4(result);
-        assembly ("memory-safe") {
-            tstore(0, selector)
-            tstore(1, 1)
-        }
+            address(_market).call(abi.encodeCall(Marketplace.acceptOfferFrom, (_tokenId, _offerer, _amount)));
+        emit Reentered(ok, ok ? bytes4(0) : bytes4(result));
     }
 }
 
