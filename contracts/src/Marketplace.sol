@@ -10,11 +10,15 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 /**
  * @title NFT Marketplace
  * @notice One contract that is at once the ERC-721 collection (with per-token royalties, ERC-2981) and
- * its market: fixed-price sales, English auctions with a buy-now price, offers the owner accepts or
- * rejects, a service fee for the admin.
+ * its market: fixed-price sales, English auctions with a buy-now price (whose top bid the owner accepts
+ * or rejects), escrowed offers on any token not in an auction, a cart that buys several fixed-price
+ * tokens at once, and a service fee for the admin.
  *
  * Money rules:
  * - Bids are escrowed here. An outbid, rejected, stopped or bought-out bidder is refunded at once.
+ * - Offers are escrowed here until accepted, rejected or cancelled (a replaced offer is refunded at
+ *   once). Burning a token leaves its offers to be cancelled by their offerers: no loop over them.
+ * - So the balance is always exactly the escrowed bids + the escrowed offers + the credits.
  * - Every payout (seller, royalty receivers, service fee, refunds) is pushed with at most
  *   {PUSH_GAS_LIMIT} gas. When the push fails (the receiver reverts, burns gas or cannot take ether)
  *   the amount becomes a credit that the receiver pulls with {withdrawCredits} or {withdrawCreditsTo}.
