@@ -10,11 +10,15 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 /**
  * @title NFT Marketplace
  * @notice One contract that is at once the ERC-721 collection (with per-token royalties, ERC-2981) and
- * its market: fixed-price sales, English auctions with a buy-now price, offers the owner accepts or
- * rejects, a service fee for the admin.
+ * its market: fixed-price sales, English auctions with a buy-now price (whose top bid the owner accepts
+ * or rejects), escrowed offers on any token not in an auction, a cart that buys several fixed-price
+ * tokens at once, and a service fee for the admin.
  *
  * Money rules:
  * - Bids are escrowed here. An outbid, rejected, stopped or bought-out bidder is refunded at once.
+ * - Offers are escrowed here until accepted, rejected or cancelled (a replaced offer is refunded at
+ *   once). Burning a token leaves its offers to be cancelled by their offerers: no loop over them.
+ * - So the balance is always exactly the escrowed bids + the escrowed offers + the credits.
  * - Every payout (seller, royalty receivers, service fee, refunds) is pushed with at most
  *   {PUSH_GAS_LIMIT} gas. When the push fails (the receiver reverts, burns gas or cannot take ether)
  *   the amount becomes a credit that the receiver pulls with {withdrawCredits} or {withdrawCreditsTo}.
@@ -122,6 +126,22 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         uint96 bps;
     }
 
+    /// @dev An escrowed offer on a token, one per (token, offerer); all three fields share one slot.
+    /// `feeBps` is the service fee snapshotted when the offer was made (the fee its sale pays).
+    struct Offer {
+        uint176 amount;
+        uint64 expiresAt;
+        uint16 feeBps;
+    }
+
+    /// @dev The payouts of a cart, summed per payee and pushed once after all its purchases. An empty
+    /// ledger (no payees) means "push at once", as every single sale does.
+    struct Ledger {
+        address[] payees;
+        uint256[] amounts;
+        uint256 count;
+    }
+
     // ------------------------------------------------------------------------------------------
     // Constants
     // ------------------------------------------------------------------------------------------
@@ -144,6 +164,8 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     uint256 public constant MIN_RAISE_BPS = 500;
     /// @notice The gas forwarded with each pushed payout; a failed push becomes a credit.
     uint256 public constant PUSH_GAS_LIMIT = 10_000;
+    /// @notice The most tokens {buyTokens} takes in one cart.
+    uint256 public constant MAX_CART_ITEMS = 20;
 
     // ------------------------------------------------------------------------------------------
     // Storage
@@ -156,12 +178,14 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     uint256 private _lastAuctionId;
     uint256 private _totalEscrowed;
     uint256 private _totalCredits;
+    uint256 private _totalOffers;
 
     mapping(uint256 tokenId => Token) private _tokens;
     mapping(uint256 tokenId => string) private _tokenUris;
     mapping(uint256 tokenId => Royalty[]) private _royalties;
     mapping(uint256 auctionId => Auction) private _auctions;
     mapping(address account => uint256) private _credits;
+    mapping(uint256 tokenId => mapping(address offerer => Offer)) private _offers;
 
     // ------------------------------------------------------------------------------------------
     // Events
@@ -296,6 +320,60 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     /// @param admin The new admin.
     event AdminChanged(address indexed admin);
 
+    /// @notice An offer on a token was made or replaced; its ether is escrowed. A replaced offer's
+    /// amount is refunded to the offerer (pushed, or credited when the push failed).
+    /// @param tokenId The token.
+    /// @param offerer The account offering (one live offer per token and offerer).
+    /// @param amount The amount offered and escrowed.
+    /// @param expiresAt From this time on the offer cannot be accepted (it can still be cancelled).
+    /// @param feeBps The service fee snapshotted now: the fee this offer's sale pays.
+    /// @param replacedAmount The amount of the offer this one replaced, refunded; 0 for a new offer.
+    event OfferMade(
+        uint256 indexed tokenId,
+        address indexed offerer,
+        uint256 amount,
+        uint64 expiresAt,
+        uint96 feeBps,
+        uint256 replacedAmount
+    );
+
+    /// @notice The offerer withdrew its offer (live, expired, or on a burned token); the amount is refunded.
+    /// @param tokenId The token.
+    /// @param offerer The offerer refunded.
+    /// @param amount The amount refunded.
+    event OfferCancelled(uint256 indexed tokenId, address indexed offerer, uint256 amount);
+
+    /// @notice The token's owner rejected an offer; the amount is refunded to the offerer.
+    /// @param tokenId The token.
+    /// @param offerer The offerer refunded.
+    /// @param amount The amount refunded.
+    event OfferRejected(uint256 indexed tokenId, address indexed offerer, uint256 amount);
+
+    /// @notice The token's owner accepted an offer. The sale follows as for a purchase:
+    /// [SaleUpdated(NotForSale)], Transfer, then {Sold} (auction id 0) with the split of `amount`.
+    /// @param tokenId The token.
+    /// @param offerer The buyer.
+    /// @param seller The owner who accepted.
+    /// @param amount The price paid: the escrowed offer.
+    event OfferAccepted(uint256 indexed tokenId, address indexed offerer, address indexed seller, uint256 amount);
+
+    /// @notice A cart item was not bought: no longer on sale at a fixed price (sold, stopped, burned,
+    /// in an auction, owned by the buyer) or its price is now above the price the buyer saw.
+    /// @param tokenId The token.
+    /// @param buyer The cart's buyer.
+    /// @param seenPrice The price the buyer saw (refunded in the same transaction).
+    /// @param price The token's asking price now (0 when not for sale).
+    event CartItemSkipped(uint256 indexed tokenId, address indexed buyer, uint256 seenPrice, uint256 price);
+
+    /// @notice A cart was bought: each item bought emitted its own sale events ({Sold}, auction id 0),
+    /// each item skipped a {CartItemSkipped}; the unspent ether goes back to the buyer.
+    /// @param buyer The buyer.
+    /// @param items The number of items in the cart.
+    /// @param bought How many were bought.
+    /// @param spent The sum of the prices paid.
+    /// @param refunded msg.value - spent, refunded (pushed, or credited when the push failed).
+    event CartPurchased(address indexed buyer, uint256 items, uint256 bought, uint256 spent, uint256 refunded);
+
     // ------------------------------------------------------------------------------------------
     // Errors
     // ------------------------------------------------------------------------------------------
@@ -368,6 +446,20 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     error MarketplaceNoCredits(address account);
     /// @notice Sending the withdrawn credits failed.
     error MarketplaceWithdrawFailed(address recipient, uint256 amount);
+    /// @notice The token is in an auction: no offer can be made or accepted (bid instead).
+    error MarketplaceInAuction(uint256 tokenId);
+    /// @notice The owner cannot make an offer on its own token, nor accept its own offer.
+    error MarketplaceOwnerCannotOffer(uint256 tokenId);
+    /// @notice An offer must expire in the future.
+    error MarketplaceInvalidExpiry(uint64 expiresAt);
+    /// @notice The account has no offer on the token.
+    error MarketplaceNoOffer(uint256 tokenId, address offerer);
+    /// @notice The offer expired: it can be cancelled or rejected, no longer accepted.
+    error MarketplaceOfferExpired(uint256 tokenId, address offerer, uint64 expiresAt);
+    /// @notice The offer's amount is not the one the owner meant to accept (it was replaced meanwhile).
+    error MarketplaceOfferChanged(uint256 expected, uint256 amount);
+    /// @notice A cart needs 1 to {MAX_CART_ITEMS} items and one seen price per item.
+    error MarketplaceInvalidCart();
 
     // ------------------------------------------------------------------------------------------
     // Construction and admin
@@ -570,7 +662,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
 
         _transfer(seller, msg.sender, tokenId);
-        _distribute(tokenId, auctionId, seller, msg.sender, price, feeBps);
+        _distribute(tokenId, auctionId, seller, msg.sender, price, feeBps, _noLedger());
         _push(refundTo, refund);
         ERC721Utils.checkOnERC721Received(msg.sender, seller, msg.sender, tokenId, "");
     }
@@ -648,6 +740,135 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         if (block.timestamp < auction.endTime) revert MarketplaceAuctionNotExpired(tokenId, auction.endTime);
         if (auction.highestBidder == address(0)) revert MarketplaceNoBid(tokenId);
         _settle(tokenId, owner);
+    }
+
+    /**
+     * @notice Buys several fixed-price tokens at once, each at most at the price the buyer saw.
+     * msg.value must equal the sum of the seen prices. An item no longer on sale at a fixed price, or
+     * now priced above its seen price, is skipped ({CartItemSkipped}); an item whose price went down
+     * is bought at its new price. Everything not spent is refunded in the same transaction (credited
+     * if the buyer refuses it). Each purchase pays as {buyToken} does, but the payouts are summed per
+     * payee and pushed once at the end. Tokens are delivered with the safe-transfer check.
+     * @param tokenIds The tokens, 1 to {MAX_CART_ITEMS}.
+     * @param seenPrices The price the buyer saw for each token.
+     */
+    function buyTokens(uint256[] calldata tokenIds, uint256[] calldata seenPrices) external payable nonReentrant {
+        uint256 count = tokenIds.length;
+        if (count == 0 || count > MAX_CART_ITEMS || seenPrices.length != count) revert MarketplaceInvalidCart();
+        uint256 total;
+        for (uint256 i = 0; i < count; ++i) {
+            total += seenPrices[i];
+        }
+        if (msg.value != total) revert MarketplaceWrongValue(total, msg.value);
+
+        // The admin first: every fee adds to the ledger's first row at once.
+        uint256 rows = 1 + count * (1 + MAX_ROYALTY_RECEIVERS);
+        Ledger memory ledger = Ledger({payees: new address[](rows), amounts: new uint256[](rows), count: 1});
+        ledger.payees[0] = _admin;
+        address[] memory sellers = new address[](count); // zero for a skipped item
+        uint256 spent;
+        uint256 bought;
+        for (uint256 i = 0; i < count; ++i) {
+            (address seller, uint256 price) = _buyCartItem(tokenIds[i], seenPrices[i], ledger);
+            if (seller == address(0)) continue;
+            sellers[i] = seller;
+            spent += price;
+            bought += 1;
+        }
+        emit CartPurchased(msg.sender, count, bought, spent, msg.value - spent);
+
+        for (uint256 j = 0; j < ledger.count; ++j) {
+            _push(ledger.payees[j], ledger.amounts[j]);
+        }
+        _push(msg.sender, msg.value - spent);
+        // The safe-transfer checks last, after every payout, as in {buyToken}.
+        _checkReceipts(tokenIds, sellers);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Offers
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * @notice Offers msg.value for a token that is not in an auction (listed at a fixed price or not
+     * for sale); the ether is escrowed until the offer is accepted, rejected or cancelled. Each account
+     * has one offer per token: a new one replaces it and the old amount is refunded. The offer takes
+     * the service fee of this moment, which its sale pays.
+     * @param tokenId The token, not the caller's.
+     * @param expiresAt When the offer stops being acceptable (unix seconds, in the future).
+     */
+    function makeOffer(uint256 tokenId, uint64 expiresAt) external payable nonReentrant {
+        address owner = _requireExists(tokenId);
+        if (msg.sender == owner) revert MarketplaceOwnerCannotOffer(tokenId);
+        if (_tokens[tokenId].saleType == SaleType.Auction) revert MarketplaceInAuction(tokenId);
+        if (msg.value == 0) revert MarketplaceZeroPrice();
+        if (expiresAt <= block.timestamp) revert MarketplaceInvalidExpiry(expiresAt);
+
+        Offer storage offer = _offers[tokenId][msg.sender];
+        uint256 replaced = offer.amount;
+        uint96 feeBps = _serviceFeeBps;
+        // casting to 'uint176' is safe because no amount of ether comes near 2**176 wei; to 'uint16'
+        // because the fee is at most MAX_SERVICE_FEE_BPS (1000)
+        // forge-lint: disable-next-line(unsafe-typecast)
+        _offers[tokenId][msg.sender] = Offer({amount: uint176(msg.value), expiresAt: expiresAt, feeBps: uint16(feeBps)});
+        _totalOffers = _totalOffers + msg.value - replaced;
+        emit OfferMade(tokenId, msg.sender, msg.value, expiresAt, feeBps, replaced);
+
+        _push(msg.sender, replaced);
+    }
+
+    /**
+     * @notice Withdraws the caller's offer on a token and refunds it: at any time, expired or not,
+     * and also after the token was burned (an offer on a burned token can never be accepted).
+     * @param tokenId The token.
+     */
+    function cancelOffer(uint256 tokenId) external nonReentrant {
+        uint256 amount = _takeOffer(tokenId, msg.sender).amount;
+        emit OfferCancelled(tokenId, msg.sender, amount);
+        _push(msg.sender, amount);
+    }
+
+    /**
+     * @notice The owner rejects an offer on its token (expired or not); the offerer is refunded.
+     * @param tokenId The token, owned by the caller.
+     * @param offerer The offerer.
+     */
+    function rejectOfferFrom(uint256 tokenId, address offerer) external nonReentrant {
+        _onlyOwner(tokenId);
+        uint256 amount = _takeOffer(tokenId, offerer).amount;
+        emit OfferRejected(tokenId, offerer, amount);
+        _push(offerer, amount);
+    }
+
+    /**
+     * @notice The owner accepts an offer that has not expired: the token goes to the offerer, any
+     * fixed-price listing is cleared, and the offer pays the service fee (its snapshot), the royalties
+     * and the seller exactly as a purchase does. Not while the token is in an auction.
+     * The owner names the amount it accepts, so an offer replaced meanwhile (say, by a lower one)
+     * makes the call revert instead of selling for less. The offerer gets the token by a plain
+     * transfer, as an auction's winner does.
+     * @param tokenId The token, owned by the caller.
+     * @param offerer The offerer.
+     * @param expectedAmount The offer's amount as the owner saw it.
+     */
+    function acceptOfferFrom(uint256 tokenId, address offerer, uint256 expectedAmount) external nonReentrant {
+        address seller = _onlyOwner(tokenId);
+        if (offerer == seller) revert MarketplaceOwnerCannotOffer(tokenId);
+        Token storage token = _tokens[tokenId];
+        if (token.saleType == SaleType.Auction) revert MarketplaceInAuction(tokenId);
+        Offer memory offer = _takeOffer(tokenId, offerer);
+        if (offer.amount != expectedAmount) revert MarketplaceOfferChanged(expectedAmount, offer.amount);
+        if (block.timestamp >= offer.expiresAt) revert MarketplaceOfferExpired(tokenId, offerer, offer.expiresAt);
+        emit OfferAccepted(tokenId, offerer, seller, expectedAmount);
+
+        if (token.saleType != SaleType.NotForSale) {
+            token.saleType = SaleType.NotForSale;
+            token.feeBps = 0;
+            token.price = 0;
+            emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
+        }
+        _transfer(seller, offerer, tokenId);
+        _distribute(tokenId, 0, seller, offerer, expectedAmount, offer.feeBps, _noLedger());
     }
 
     // ------------------------------------------------------------------------------------------
@@ -728,6 +949,28 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     /// @return The total.
     function totalEscrowed() external view returns (uint256) {
         return _totalEscrowed;
+    }
+
+    /// @notice The sum of all escrowed offers (live or expired, not yet accepted, rejected or cancelled).
+    /// @return The total.
+    function totalOffers() external view returns (uint256) {
+        return _totalOffers;
+    }
+
+    /// @notice An account's offer on a token (all zero when there is none). It stays readable, and
+    /// cancellable, after the token is burned.
+    /// @param tokenId The token.
+    /// @param offerer The offerer.
+    /// @return amount The escrowed amount.
+    /// @return expiresAt When it stops being acceptable.
+    /// @return feeBps The service fee its sale pays (snapshotted when it was made).
+    function offerOf(uint256 tokenId, address offerer)
+        external
+        view
+        returns (uint256 amount, uint64 expiresAt, uint96 feeBps)
+    {
+        Offer storage offer = _offers[tokenId][offerer];
+        return (offer.amount, offer.expiresAt, offer.feeBps);
     }
 
     /// @notice The last token id minted (ids start at 1; burned ids are not reused).
@@ -901,19 +1144,20 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
 
         // A plain transfer: the winner's code must not be able to block the settlement.
         _transfer(seller, buyer, tokenId);
-        _distribute(tokenId, auctionId, seller, buyer, price, feeBps);
+        _distribute(tokenId, auctionId, seller, buyer, price, feeBps, _noLedger());
     }
 
     /// @dev Splits a sale price into royalties, the service fee (at `feeBps`, the sale's snapshot) and
-    /// the seller's proceeds, and pays them. Each share is rounded down; the seller gets the rest, so
-    /// the parts always add up to the price.
+    /// the seller's proceeds, and pays them (or adds them to a cart's `ledger`). Each share is rounded
+    /// down; the seller gets the rest, so the parts always add up to the price.
     function _distribute(
         uint256 tokenId,
         uint256 auctionId,
         address seller,
         address buyer,
         uint256 price,
-        uint256 feeBps
+        uint256 feeBps,
+        Ledger memory ledger
     ) private {
         uint256 fee = (price * feeBps) / BPS_DENOMINATOR;
         Royalty[] storage rows = _royalties[tokenId];
@@ -932,10 +1176,72 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         for (uint256 i = 0; i < count; ++i) {
             if (amounts[i] == 0) continue;
             emit RoyaltyPaid(tokenId, paid[i].receiver, amounts[i]);
-            _push(paid[i].receiver, amounts[i]);
+            _pay(ledger, paid[i].receiver, amounts[i]);
         }
-        _push(_admin, fee);
-        _push(seller, sellerProceeds);
+        _pay(ledger, _admin, fee);
+        _pay(ledger, seller, sellerProceeds);
+    }
+
+    /// @dev Buys one cart item for msg.sender if it is still on sale at a fixed price of at most
+    /// `seenPrice`, its payouts added to `ledger`; returns its seller (zero when skipped) and price.
+    function _buyCartItem(uint256 tokenId, uint256 seenPrice, Ledger memory ledger)
+        private
+        returns (address seller, uint256 price)
+    {
+        seller = _ownerOf(tokenId);
+        Token storage token = _tokens[tokenId];
+        price = token.price;
+        if (
+            seller == address(0) || seller == msg.sender || token.saleType != SaleType.FixedPrice
+                || price > seenPrice
+        ) {
+            emit CartItemSkipped(tokenId, msg.sender, seenPrice, price);
+            return (address(0), 0);
+        }
+        uint256 feeBps = token.feeBps;
+        token.saleType = SaleType.NotForSale;
+        token.feeBps = 0;
+        token.price = 0;
+        emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
+        _transfer(seller, msg.sender, tokenId);
+        _distribute(tokenId, 0, seller, msg.sender, price, feeBps, ledger);
+    }
+
+    /// @dev The ERC-721 receipt check of each token a cart delivered to msg.sender (a zero seller: skipped).
+    function _checkReceipts(uint256[] calldata tokenIds, address[] memory sellers) private {
+        for (uint256 i = 0; i < sellers.length; ++i) {
+            if (sellers[i] != address(0)) {
+                ERC721Utils.checkOnERC721Received(msg.sender, sellers[i], msg.sender, tokenIds[i], "");
+            }
+        }
+    }
+
+    /// @dev Pushes a payout at once, or, in a cart, adds it to the payee's row of the ledger (a new row
+    /// for a new payee) to be pushed once at the end.
+    function _pay(Ledger memory ledger, address to, uint256 amount) private {
+        if (ledger.payees.length == 0) return _push(to, amount);
+        if (amount == 0) return;
+        uint256 n = ledger.count;
+        for (uint256 j = 0; j < n; ++j) {
+            if (ledger.payees[j] == to) {
+                ledger.amounts[j] += amount;
+                return;
+            }
+        }
+        ledger.payees[n] = to;
+        ledger.amounts[n] = amount;
+        ledger.count = n + 1;
+    }
+
+    /// @dev The empty ledger: payouts are pushed at once.
+    function _noLedger() private pure returns (Ledger memory ledger) {}
+
+    /// @dev Removes an offer from escrow and returns it; reverts when there is none.
+    function _takeOffer(uint256 tokenId, address offerer) private returns (Offer memory offer) {
+        offer = _offers[tokenId][offerer];
+        if (offer.amount == 0) revert MarketplaceNoOffer(tokenId, offerer);
+        delete _offers[tokenId][offerer];
+        _totalOffers -= offer.amount;
     }
 
     /// @dev Ends the token's listing. For an open auction: marks it ended unsold and releases its top

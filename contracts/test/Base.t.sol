@@ -59,6 +59,19 @@ abstract contract MarketplaceTestBase is Test {
     event AdminProposed(address indexed pendingAdmin);
     event AdminChanged(address indexed admin);
     event Transfer(address indexed from, address indexed to, uint256 indexed tokenId);
+    event OfferMade(
+        uint256 indexed tokenId,
+        address indexed offerer,
+        uint256 amount,
+        uint64 expiresAt,
+        uint96 feeBps,
+        uint256 replacedAmount
+    );
+    event OfferCancelled(uint256 indexed tokenId, address indexed offerer, uint256 amount);
+    event OfferRejected(uint256 indexed tokenId, address indexed offerer, uint256 amount);
+    event OfferAccepted(uint256 indexed tokenId, address indexed offerer, address indexed seller, uint256 amount);
+    event CartItemSkipped(uint256 indexed tokenId, address indexed buyer, uint256 seenPrice, uint256 price);
+    event CartPurchased(address indexed buyer, uint256 items, uint256 bought, uint256 spent, uint256 refunded);
 
     function setUp() public virtual {
         vm.warp(START);
@@ -144,6 +157,20 @@ abstract contract MarketplaceTestBase is Test {
     /// @dev An auction of one day, base 1 ether, buy-now 10 ether.
     function _mintAuction(address creator) internal returns (uint256) {
         return _mint(creator, Marketplace.SaleType.Auction, uint64(block.timestamp + 1 days), 1 ether, 10 ether);
+    }
+
+    function _offer(address offerer, uint256 tokenId, uint256 amount, uint256 expiresAt) internal {
+        vm.prank(offerer);
+        market.makeOffer{value: amount}(tokenId, uint64(expiresAt));
+    }
+
+    /// @dev The invariant every test can check: the market holds exactly what it owes.
+    function _assertBalanceIsOwed() internal view {
+        assertEq(
+            address(market).balance,
+            market.totalEscrowed() + market.totalOffers() + market.totalCredits(),
+            "balance == escrowed bids + offers + credits"
+        );
     }
 
     function _bid(address bidder, uint256 tokenId, uint256 amount) internal {

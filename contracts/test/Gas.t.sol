@@ -59,5 +59,28 @@ contract GasReportTest is MarketplaceTestBase {
         g = gasleft();
         market.settleAuction(second);
         _measure("settleAuction", g, 250_000);
+
+        vm.prank(alice);
+        uint256 offered = market.mint(URI, Marketplace.SaleType.FixedPrice, receivers, bps, 0, 0, 1 ether);
+        vm.prank(bob);
+        g = gasleft();
+        market.makeOffer{value: 1 ether}(offered, uint64(block.timestamp + 1 days));
+        _measure("makeOffer", g, 100_000);
+        vm.prank(alice);
+        g = gasleft();
+        market.acceptOfferFrom(offered, bob, 1 ether);
+        _measure("acceptOfferFrom (clears the listing)", g, 250_000);
+
+        uint256[] memory ids = new uint256[](3);
+        uint256[] memory prices = new uint256[](3);
+        for (uint256 i = 0; i < 3; ++i) {
+            vm.prank(alice);
+            ids[i] = market.mint(URI, Marketplace.SaleType.FixedPrice, receivers, bps, 0, 0, 1 ether);
+            prices[i] = 1 ether;
+        }
+        vm.prank(carol);
+        g = gasleft();
+        market.buyTokens{value: 3 ether}(ids, prices);
+        _measure("buyTokens (3 items, one seller)", g, 450_000);
     }
 }

@@ -72,6 +72,7 @@ contract Reentrant is Actor {
     uint256 public successes;
     uint256 public targetTokenId;
     uint256 public bidValue;
+    address public offerer; // whose offer on the target the attack tries to accept or reject
 
     constructor(Marketplace market_) Actor(market_) {}
 
@@ -80,20 +81,33 @@ contract Reentrant is Actor {
         bidValue = value;
     }
 
+    function setOfferer(address offerer_) external {
+        offerer = offerer_;
+    }
+
     function _attack() internal {
         uint256 tokenId = targetTokenId;
-        bytes[7] memory calls = [
+        uint256[] memory ids = new uint256[](1);
+        ids[0] = tokenId;
+        uint256[] memory prices = new uint256[](1);
+        prices[0] = bidValue;
+        bytes[12] memory calls = [
             abi.encodeCall(Marketplace.withdrawCredits, ()),
             abi.encodeCall(Marketplace.bid, (tokenId)),
             abi.encodeCall(Marketplace.buyToken, (tokenId)),
+            abi.encodeCall(Marketplace.makeOffer, (tokenId, uint64(block.timestamp + 1 days))),
+            abi.encodeCall(Marketplace.buyTokens, (ids, prices)),
             abi.encodeCall(Marketplace.settleAuction, (tokenId)),
             abi.encodeCall(Marketplace.acceptOffer, (tokenId, true)),
             abi.encodeCall(Marketplace.toggleForSale, (tokenId, Marketplace.SaleType.NotForSale, 0, 0, 0)),
-            abi.encodeCall(Marketplace.transferFrom, (address(this), address(0xdead), tokenId))
+            abi.encodeCall(Marketplace.transferFrom, (address(this), address(0xdead), tokenId)),
+            abi.encodeCall(Marketplace.cancelOffer, (tokenId)),
+            abi.encodeCall(Marketplace.acceptOfferFrom, (tokenId, offerer, bidValue)),
+            abi.encodeCall(Marketplace.rejectOfferFrom, (tokenId, offerer))
         ];
         for (uint256 i = 0; i < calls.length; ++i) {
             attempts += 1;
-            uint256 value = (i == 1 || i == 2) ? bidValue : 0;
+            uint256 value = i >= 1 && i <= 4 ? bidValue : 0;
             if (address(this).balance < value) value = 0;
             (bool ok,) = address(_market).call{value: value}(calls[i]);
             if (ok) successes += 1;
@@ -112,9 +126,51 @@ contract Reentrant is Actor {
     }
 }
 
+/// @notice A seller whose `receive` (run by the capped push of its proceeds) re-enters the market with
+/// the gas it has: it tries to accept another offer, named by immutables (a storage read would eat the
+/// capped gas), and reports the outcome in an event (a storage write would not fit either). Then it
+/// takes the ether, so the push itself succeeds.
+contract ReentrantSeller is Actor {
+    uint256 internal immutable _tokenId;
+    address internal immutable _offerer;
+    uint256 internal immutable _amount;
+
+    /// @notice The re-entrant call's outcome: success, or the selector it reverted with.
+    event Reentered(bool ok, bytes4 selector);
+
+    constructor(Marketplace market_, uint256 tokenId, address offerer, uint256 amount) Actor(market_) {
+        _tokenId = tokenId;
+        _offerer = offerer;
+        _amount = amount;
+    }
+
+    receive() external payable override {
+        if (!_inMarketCall) return;
+        (bool ok, bytes memory result) =
+            address(_market).call(abi.encodeCall(Marketplace.acceptOfferFrom, (_tokenId, _offerer, _amount)));
+        emit Reentered(ok, ok ? bytes4(0) : bytes4(result));
+    }
+}
+
+/// @notice Counts the payments it receives (its counter starts at 1 so that an increment fits in the
+/// capped push's gas).
+contract CountingReceiver is Actor {
+    uint256 public receipts = 1;
+
+    constructor(Marketplace market_) Actor(market_) {}
+
+    receive() external payable override {
+        receipts += 1;
+    }
+}
+
 /// @notice A contract that cannot hold NFTs (no onERC721Received).
 contract NoReceiver {
     function buy(Marketplace market, uint256 tokenId) external payable {
         market.buyToken{value: msg.value}(tokenId);
+    }
+
+    function buyCart(Marketplace market, uint256[] calldata tokenIds, uint256[] calldata seenPrices) external payable {
+        market.buyTokens{value: msg.value}(tokenIds, seenPrices);
     }
 }

@@ -52,6 +52,13 @@ contract Handler is Test {
     uint256 public ghostMissedExtensions; // a late rejection that did not extend the end as a late bid does
     uint256 public ghostLateRejections;
     uint256 public ghostExtendedByRejection;
+    uint256 public ghostOfferMismatches; // an offer event that does not match the offer it closes or replaces
+    uint256 public ghostBadAccepts; // an accept that succeeded although expired or naming a changed amount
+    uint256 public ghostOffersAccepted;
+    uint256 public ghostCartMismatches; // a cart whose spent + refunded != msg.value, or whose items do not add up
+    uint256 public ghostCartItemsBought;
+    uint256 public ghostCartItemsSkipped;
+    uint256 public ghostOffersReplaced;
     mapping(bytes32 => uint256) public calls;
     mapping(bytes32 => uint256) public okCalls;
 
@@ -82,6 +89,19 @@ contract Handler is Test {
     /// before its Sold, so the shadow token's own snapshot is already cleared when Sold is folded.
     mapping(uint256 tokenId => uint96) internal _startFeeBps;
 
+    struct ShadowOffer {
+        uint256 amount;
+        uint64 expiresAt;
+        uint96 feeBps;
+    }
+
+    /// @dev Offers rebuilt from OfferMade / OfferCancelled / OfferRejected / OfferAccepted.
+    mapping(uint256 tokenId => mapping(address offerer => ShadowOffer)) public shadowOffer;
+    /// @dev Every (token, offerer) pair that ever had an offer, to look offers up and sum them.
+    uint256[] internal _offerTokens;
+    address[] internal _offerers;
+    mapping(bytes32 => bool) internal _offerKnown;
+
     bytes32 internal constant T_TRANSFER = keccak256("Transfer(address,address,uint256)");
     bytes32 internal constant T_SALE_UPDATED = keccak256("SaleUpdated(uint256,uint8,uint256,uint256,uint64,uint256)");
     bytes32 internal constant T_PRICE_CHANGED = keccak256("PriceChanged(uint256,uint256)");
@@ -98,6 +118,12 @@ contract Handler is Test {
     bytes32 internal constant T_WITHDRAWN = keccak256("CreditsWithdrawn(address,uint256)");
     bytes32 internal constant T_FEE = keccak256("ServiceFeeChanged(uint96)");
     bytes32 internal constant T_ADMIN = keccak256("AdminChanged(address)");
+    bytes32 internal constant T_OFFER_MADE = keccak256("OfferMade(uint256,address,uint256,uint64,uint96,uint256)");
+    bytes32 internal constant T_OFFER_CANCELLED = keccak256("OfferCancelled(uint256,address,uint256)");
+    bytes32 internal constant T_OFFER_REJECTED = keccak256("OfferRejected(uint256,address,uint256)");
+    bytes32 internal constant T_OFFER_ACCEPTED = keccak256("OfferAccepted(uint256,address,address,uint256)");
+    bytes32 internal constant T_CART_SKIPPED = keccak256("CartItemSkipped(uint256,address,uint256,uint256)");
+    bytes32 internal constant T_CART = keccak256("CartPurchased(address,uint256,uint256,uint256,uint256)");
 
     constructor(Marketplace market_, address admin_) {
         market = market_;
@@ -137,6 +163,21 @@ contract Handler is Test {
 
     function bidsOf(uint256 auctionId) external view returns (uint256[] memory) {
         return _bidsOf[auctionId];
+    }
+
+    function offerKeyCount() external view returns (uint256) {
+        return _offerTokens.length;
+    }
+
+    function offerKeyAt(uint256 i) external view returns (uint256 tokenId, address offerer) {
+        return (_offerTokens[i], _offerers[i]);
+    }
+
+    /// @dev The sum of the live offers as the events tell them.
+    function shadowOffersTotal() external view returns (uint256 sum) {
+        for (uint256 i = 0; i < _offerTokens.length; ++i) {
+            sum += shadowOffer[_offerTokens[i]][_offerers[i]].amount;
+        }
     }
 
     // ---- actions ------------------------------------------------------------------------------
@@ -336,6 +377,87 @@ contract Handler is Test {
         if (ok && caller != pending) ghostWrongAdminAccepted += 1;
     }
 
+    // ---- offers and carts ----------------------------------------------------------------------
+
+    /// @dev Mostly an existing token not in an auction (any token now and then, burned ones included),
+    /// expiring within 2 days (now and then already expired: it must be refused).
+    function makeOffer(uint256 actorSeed, uint256 tokenSeed, uint256 amountSeed, uint256 expirySeed) external {
+        uint256 tokenId = _token(tokenSeed);
+        if (tokenId == 0) return;
+        address offerer = _nonOwner(actorSeed, tokenId);
+        if (actorSeed % 4 == 0) {
+            // Replace a live offer (its amount must come back).
+            (uint256 liveToken, address liveOfferer) = _pickOffer(actorSeed >> 2);
+            if (liveOfferer != address(0)) (tokenId, offerer) = (liveToken, liveOfferer);
+        }
+        uint256 amount = bound(amountSeed, expirySeed % 32 == 0 ? 0 : 1, MAX_PRICE);
+        uint64 expiresAt = uint64(expirySeed % 16 == 0 ? block.timestamp : block.timestamp + bound(expirySeed >> 4, 1, 2 days));
+        _setReentrantTarget(tokenId);
+        _call("makeOffer", offerer, abi.encodeCall(Marketplace.makeOffer, (tokenId, expiresAt)), amount);
+    }
+
+    function cancelOffer(uint256 seed) external {
+        (uint256 tokenId, address offerer) = _pickOffer(seed);
+        if (offerer == address(0)) return;
+        _call("cancelOffer", offerer, abi.encodeCall(Marketplace.cancelOffer, (tokenId)), 0);
+    }
+
+    function rejectOffer(uint256 seed) external {
+        (uint256 tokenId, address offerer) = _pickOffer(seed);
+        if (offerer == address(0)) return;
+        _call("rejectOffer", _owner(tokenId), abi.encodeCall(Marketplace.rejectOfferFrom, (tokenId, offerer)), 0);
+    }
+
+    /// @dev The owner accepts an offer, naming its amount; 1 in 8 seeds name another amount (a changed
+    /// offer), which must be refused, as must an expired offer.
+    function acceptTokenOffer(uint256 seed) external {
+        (uint256 tokenId, address offerer) = _pickOffer(seed);
+        if (offerer == address(0)) return;
+        ShadowOffer memory offer = shadowOffer[tokenId][offerer];
+        uint256 expected = (seed >> 64) % 8 == 0 ? offer.amount + 1 + (seed >> 128) % 2 ether : offer.amount;
+        bytes memory data = abi.encodeCall(Marketplace.acceptOfferFrom, (tokenId, offerer, expected));
+        if (!_call("acceptTokenOffer", _owner(tokenId), data, 0)) return;
+        if (expected != offer.amount || block.timestamp >= offer.expiresAt) ghostBadAccepts += 1;
+        ghostOffersAccepted += 1;
+    }
+
+    /// @dev A cart of up to 5 tokens (mostly listed ones), each at the price seen now, or now and then
+    /// a price seen lower (the item must be skipped) or higher (bought at its price, the rest refunded).
+    function buyCart(uint256 actorSeed, uint256 tokenSeed, uint256 priceSeed) external {
+        uint256 n = 1 + tokenSeed % 5;
+        uint256[] memory ids = new uint256[](n);
+        uint256[] memory seen = new uint256[](n);
+        uint256 value;
+        for (uint256 i = 0; i < n; ++i) {
+            uint256 tokenId = _pick(uint256(keccak256(abi.encode(tokenSeed, i))), Want.Listed);
+            if (tokenId == 0) return;
+            ids[i] = tokenId;
+            uint256 price;
+            try market.tokenInfo(tokenId) returns (Marketplace.TokenInfo memory info) {
+                price = info.price;
+            } catch {}
+            uint256 twist = (priceSeed >> (8 * i)) % 8;
+            if (twist == 0 && price > 0) price -= 1;
+            else if (twist == 1) price += 1 ether;
+            seen[i] = price;
+            value += price;
+        }
+        _setReentrantTarget(ids[0]);
+        _cartValue = value;
+        _call("buyCart", _actor(actorSeed), abi.encodeCall(Marketplace.buyTokens, (ids, seen)), value);
+    }
+
+    uint256 internal _cartValue;
+
+    /// @dev A (token, offerer) with a live offer, searched from a random start; (0, 0) when none.
+    function _pickOffer(uint256 seed) internal view returns (uint256 tokenId, address offerer) {
+        uint256 count = _offerTokens.length;
+        for (uint256 i = 0; i < count; ++i) {
+            uint256 k = (seed % count + i) % count;
+            if (shadowOffer[_offerTokens[k]][_offerers[k]].amount != 0) return (_offerTokens[k], _offerers[k]);
+        }
+    }
+
     // ---- plumbing -----------------------------------------------------------------------------
 
     /// @dev Mostly short auctions (up to 6 hours) so that many end within a run; 1 in 4 up to 168 hours.
@@ -408,6 +530,7 @@ contract Handler is Test {
 
     function _setReentrantTarget(uint256 tokenId) internal {
         reentrant.setTarget(tokenId, 1 ether);
+        reentrant.setOfferer(_actors[tokenId % _actors.length]);
     }
 
     /// @dev Calls the market as `from` (through its own code for contract actors), records the logs
@@ -439,6 +562,9 @@ contract Handler is Test {
         uint256 royaltiesClaimed;
         uint256 awaitingSnapshot; // a token whose sale just started, until its fee snapshot is seen
         uint256 awaitingAuction; // the auction that sale opened (0 for a fixed price)
+        address acceptedOfferer; // an accepted offer's buyer, until its Sold is seen
+        uint256 acceptedAmount;
+        uint256 cartSpent; // the prices of the sales a cart made
         for (uint256 i = 0; i < logs.length; ++i) {
             Vm.Log memory log = logs[i];
             if (log.emitter != address(market)) continue;
@@ -514,6 +640,11 @@ contract Handler is Test {
                 // The fee of the sale's start, not the fee of now.
                 if (fee != (price * _startFeeBps[uint256(log.topics[1])]) / 10_000) ghostSplitMismatches += 1;
                 royaltiesClaimed += royalties;
+                cartSpent += price;
+                if (acceptedOfferer != address(0)) {
+                    if (buyer != acceptedOfferer || price != acceptedAmount || auctionId != 0) ghostOfferMismatches += 1;
+                    acceptedOfferer = address(0);
+                }
                 if (auctionId != 0 && _closeBid(auctionId, buyer, price, 2)) ghostWins[auctionId] += 1;
                 if (auctionId != 0 && _hasOpenBid(auctionId)) ghostUnmatchedBidCloses += 1;
             } else if (t == T_ROYALTY_PAID) {
@@ -531,9 +662,47 @@ contract Handler is Test {
                 shadowPendingAdmin = address(0);
             } else if (t == T_ADMIN_PROPOSED) {
                 shadowPendingAdmin = address(uint160(uint256(log.topics[1])));
+            } else if (t == T_OFFER_MADE) {
+                uint256 tokenId = uint256(log.topics[1]);
+                address offerer = address(uint160(uint256(log.topics[2])));
+                (uint256 amount, uint64 expiresAt, uint96 feeBps, uint256 replaced) =
+                    abi.decode(log.data, (uint256, uint64, uint96, uint256));
+                ShadowOffer storage so = shadowOffer[tokenId][offerer];
+                if (replaced != so.amount) ghostOfferMismatches += 1;
+                if (replaced != 0) ghostOffersReplaced += 1;
+                if (feeBps != shadowFeeBps) ghostSnapshotMismatches += 1;
+                so.amount = amount;
+                so.expiresAt = expiresAt;
+                so.feeBps = feeBps;
+                bytes32 key = keccak256(abi.encode(tokenId, offerer));
+                if (!_offerKnown[key]) {
+                    _offerKnown[key] = true;
+                    _offerTokens.push(tokenId);
+                    _offerers.push(offerer);
+                }
+            } else if (t == T_OFFER_CANCELLED || t == T_OFFER_REJECTED || t == T_OFFER_ACCEPTED) {
+                uint256 tokenId = uint256(log.topics[1]);
+                address offerer = address(uint160(uint256(log.topics[2])));
+                uint256 amount = abi.decode(log.data, (uint256));
+                ShadowOffer storage so = shadowOffer[tokenId][offerer];
+                if (amount != so.amount || amount == 0) ghostOfferMismatches += 1;
+                if (t == T_OFFER_ACCEPTED) {
+                    _startFeeBps[tokenId] = so.feeBps; // the sale that follows pays the offer's snapshot
+                    acceptedOfferer = offerer;
+                    acceptedAmount = amount;
+                }
+                delete shadowOffer[tokenId][offerer];
+            } else if (t == T_CART_SKIPPED) {
+                ghostCartItemsSkipped += 1;
+            } else if (t == T_CART) {
+                (uint256 items, uint256 bought, uint256 spent, uint256 refunded) =
+                    abi.decode(log.data, (uint256, uint256, uint256, uint256));
+                if (spent + refunded != _cartValue || spent != cartSpent || bought > items) ghostCartMismatches += 1;
+                ghostCartItemsBought += bought;
             }
         }
         if (royaltiesSeen != royaltiesClaimed) ghostRoyaltyMismatches += 1;
+        if (acceptedOfferer != address(0)) ghostOfferMismatches += 1; // an accepted offer without its Sold
         if (awaitingSnapshot != 0) ghostSnapshotMismatches += 1;
     }
 

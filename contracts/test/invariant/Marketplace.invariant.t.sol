@@ -30,7 +30,7 @@ abstract contract MarketplaceInvariantBase is Test {
             handler.mint(i + 2, uint8(i), (i + 1) * 1 ether, 1 days + i * 1 hours, 3 * i + 1 + (uint256(2_000) << 16));
         }
 
-        bytes4[] memory selectors = new bytes4[](18);
+        bytes4[] memory selectors = new bytes4[](24);
         selectors[0] = Handler.mint.selector;
         selectors[1] = Handler.mint.selector; // minting twice as likely keeps tokens coming
         selectors[2] = Handler.bid.selector;
@@ -49,13 +49,31 @@ abstract contract MarketplaceInvariantBase is Test {
         selectors[15] = Handler.lateReject.selector;
         selectors[16] = Handler.proposeAdmin.selector;
         selectors[17] = Handler.acceptAdmin.selector;
+        selectors[18] = Handler.makeOffer.selector;
+        selectors[19] = Handler.makeOffer.selector; // offers twice as likely keeps some live
+        selectors[20] = Handler.cancelOffer.selector;
+        selectors[21] = Handler.rejectOffer.selector;
+        selectors[22] = Handler.acceptTokenOffer.selector;
+        selectors[23] = Handler.buyCart.selector;
         targetSelector(FuzzSelector({addr: address(handler), selectors: selectors}));
         targetContract(address(handler));
     }
 
-    /// The market holds exactly the escrowed top bids plus the unwithdrawn credits (so at least them).
+    /// The market holds exactly the escrowed top bids plus the live offers plus the unwithdrawn credits.
     function _assert_balanceCoversEscrowAndCredits() internal view {
-        assertEq(address(market).balance, market.totalEscrowed() + market.totalCredits(), "balance == escrow + credits");
+        assertEq(
+            address(market).balance,
+            market.totalEscrowed() + market.totalOffers() + market.totalCredits(),
+            "balance == escrowed bids + offers + credits"
+        );
+        uint256 offers;
+        uint256 keys = handler.offerKeyCount();
+        for (uint256 i = 0; i < keys; ++i) {
+            (uint256 tokenId, address offerer) = handler.offerKeyAt(i);
+            (uint256 amount,,) = market.offerOf(tokenId, offerer);
+            offers += amount;
+        }
+        assertEq(offers, market.totalOffers(), "offers == sum of the live offers");
         uint256 escrow;
         uint256 last = market.lastAuctionId();
         for (uint256 id = 1; id <= last; ++id) {
@@ -165,6 +183,15 @@ abstract contract MarketplaceInvariantBase is Test {
         }
     }
 
+    /// Offers: every close (cancel, reject, accept) and replacement matches the offer it ends, an
+    /// accepted offer is sold to its offerer at its amount, and no accept succeeds once the offer
+    /// expired or with an amount other than the offer's. Carts: spent + refunded == msg.value.
+    function _assert_offersAndCartsAddUp() internal view {
+        assertEq(handler.ghostOfferMismatches(), 0, "an offer event that does not match its offer");
+        assertEq(handler.ghostBadAccepts(), 0, "an expired or changed offer was accepted");
+        assertEq(handler.ghostCartMismatches(), 0, "a cart that does not add up");
+    }
+
     /// Re-entrant calls made while one of the market's payout paths runs never succeed.
     function _assert_reentrancyNeverSucceeds() internal view {
         assertEq(handler.reentrant().successes(), 0, "re-entry succeeded");
@@ -202,6 +229,16 @@ abstract contract MarketplaceInvariantBase is Test {
         for (uint256 i = 0; i < actors.length; ++i) {
             assertEq(handler.shadowCredits(actors[i]), market.creditsOf(actors[i]), "credits");
         }
+        uint256 keys = handler.offerKeyCount();
+        for (uint256 i = 0; i < keys; ++i) {
+            (uint256 tokenId, address offerer) = handler.offerKeyAt(i);
+            (uint256 amount, uint64 expiresAt, uint96 feeBps) = market.offerOf(tokenId, offerer);
+            (uint256 sAmount, uint64 sExpiresAt, uint96 sFeeBps) = handler.shadowOffer(tokenId, offerer);
+            assertEq(sAmount, amount, "offer amount");
+            assertEq(uint256(sExpiresAt), uint256(expiresAt), "offer expiry");
+            assertEq(uint256(sFeeBps), uint256(feeBps), "offer fee snapshot");
+        }
+        assertEq(handler.shadowOffersTotal(), market.totalOffers(), "total offers");
     }
 
     /// Prints how much the campaign did (run with -vv), so a reader can see it is not vacuous.
@@ -215,10 +252,14 @@ abstract contract MarketplaceInvariantBase is Test {
         console.log("reentry attempts", handler.reentrant().attempts());
         console.log("failed calls", handler.ghostFailedCalls());
         console.log("late rejections", handler.ghostLateRejections());
-        bytes32[15] memory names = [
+        console.log("offers accepted", handler.ghostOffersAccepted());
+        console.log("offers replaced", handler.ghostOffersReplaced());
+        console.log("cart items bought", handler.ghostCartItemsBought());
+        console.log("cart items skipped", handler.ghostCartItemsSkipped());
+        bytes32[20] memory names = [
             bytes32("mint"), "bid", "buy", "acceptOffer", "settle", "closeAuction", "toggleForSale",
             "changeTokenPrice", "transfer", "burn", "withdraw", "setServiceFee", "lateReject", "proposeAdmin",
-            "acceptAdmin"
+            "acceptAdmin", "makeOffer", "cancelOffer", "rejectOffer", "acceptTokenOffer", "buyCart"
         ];
         for (uint256 i = 0; i < names.length; ++i) {
             console.log(string(abi.encodePacked(names[i])), handler.okCalls(names[i]));
@@ -266,6 +307,10 @@ contract MarketplaceInvariantTest is MarketplaceInvariantBase {
         _assert_marketIsNeverItsOwnPayee();
     }
 
+    function invariant_offersAndCartsAddUp() public view {
+        _assert_offersAndCartsAddUp();
+    }
+
     function afterInvariant() public view {
         _printSummary();
     }
@@ -282,7 +327,7 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
             uint256 x = uint256(keccak256(abi.encode(seed, 1)));
             uint256 y = uint256(keccak256(abi.encode(seed, 2)));
             uint256 z = uint256(keccak256(abi.encode(seed, 3)));
-            uint256 action = seed % 19;
+            uint256 action = seed % 25;
             if (action < 2) handler.mint(x, uint8(y), z, x >> 3, y);
             else if (action < 5) handler.bid(x, y, z);
             else if (action == 5) handler.buy(x, y);
@@ -298,12 +343,18 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
             else if (action == 15) handler.lateReject(x, y);
             else if (action == 16) handler.proposeAdmin(x);
             else if (action == 17) handler.acceptAdmin(x);
+            else if (action == 18) handler.makeOffer(x, y, z, x >> 5);
+            else if (action == 19) handler.makeOffer(x & ~uint256(3), y, z, x >> 5); // replaces a live offer
+            else if (action == 20) handler.cancelOffer(x);
+            else if (action == 21) handler.rejectOffer(x);
+            else if (action == 22) handler.acceptTokenOffer(x);
+            else if (action == 23) handler.buyCart(x, y, z);
             else handler.setServiceFee(x);
         }
-        bytes32[16] memory names = [
+        bytes32[21] memory names = [
             bytes32("mint"), "bid", "buy", "acceptOffer", "settle", "closeAuction", "toggleForSale",
             "changeTokenPrice", "transfer", "burn", "withdraw", "warp", "lateReject", "proposeAdmin",
-            "acceptAdmin", "setServiceFee"
+            "acceptAdmin", "setServiceFee", "makeOffer", "cancelOffer", "rejectOffer", "acceptTokenOffer", "buyCart"
         ];
         for (uint256 i = 0; i < names.length; ++i) {
             uint256 succeeded = names[i] == "warp" ? handler.calls(names[i]) : handler.okCalls(names[i]);
@@ -314,6 +365,10 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
         assertGt(handler.ghostCreditsCreated(), 0, "credits");
         assertGt(handler.reentrant().attempts(), 0, "re-entry attempts");
         assertGt(handler.ghostExtendedByRejection(), 0, "late rejections that extended the end");
+        assertGt(handler.ghostOffersAccepted(), 0, "offers accepted");
+        assertGt(handler.ghostOffersReplaced(), 0, "offers replaced");
+        assertGt(handler.ghostCartItemsBought(), 0, "cart items bought");
+        assertGt(handler.ghostCartItemsSkipped(), 0, "cart items skipped");
 
         _assert_balanceCoversEscrowAndCredits();
         _assert_etherIsConserved();
@@ -324,5 +379,6 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
         _assert_reentrancyNeverSucceeds();
         _assert_eventsRebuildTheState();
         _assert_marketIsNeverItsOwnPayee();
+        _assert_offersAndCartsAddUp();
     }
 }

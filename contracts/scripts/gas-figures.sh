@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Gas of offers and carts in real transactions (intrinsic 21,000 and calldata included), on a
+# throw-away anvil, compared with buyToken:
+#   1. buyToken of a fixed-price token  vs  makeOffer + acceptOfferFrom on the same kind of token;
+#   2. ten buyToken transactions  vs  one buyTokens cart of ten, for
+#      (a) ten tokens of one seller with the same two royalty receivers (a creator's collection),
+#      (b) ten tokens of ten sellers, each with its own two royalty receivers (nothing shared).
+# Every token has two royalty receivers, so each sale makes four payouts (2 royalties, fee, seller).
+# Prints each figure and the ratios; exits non-zero when the cart of (a) costs more than 0.7 x the
+# ten purchases (the goal of issue 20). Run from any directory: contracts/scripts/gas-figures.sh
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="$here/node_modules/.bin"
+port="${ANVIL_PORT:-$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}"
+rpc="http://127.0.0.1:$port"
+tmp="$(mktemp -d)"
+"$bin/anvil" --host 127.0.0.1 --port "$port" --chain-id 80001 --accounts 14 --silent --config-out "$tmp/anvil.json" >"$tmp/anvil.log" 2>&1 &
+anvil_pid=$!
+trap 'kill "$anvil_pid" 2>/dev/null || true; wait "$anvil_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+for _ in $(seq 1 100); do "$bin/cast" chain-id --rpc-url "$rpc" >/dev/null 2>&1 && break; sleep 0.1; done
+for _ in $(seq 1 50); do [ -s "$tmp/anvil.json" ] && break; sleep 0.1; done
+acct() { node -e 'const c=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(c[process.argv[2]][+process.argv[3]])' "$tmp/anvil.json" "$1" "$2"; }
+
+# Account 0 deploys (the admin), 1-10 sell, 11-13 buy; royalty receivers are plain addresses.
+deployer="$(acct private_keys 0)"
+sellers=(); for i in $(seq 1 10); do sellers+=("$(acct private_keys "$i")"); done
+buyer1="$(acct private_keys 11)"; buyer2="$(acct private_keys 12)"; buyer3="$(acct private_keys 13)"
+node "$here/scripts/deploy.mjs" --rpc-url "$rpc" --private-key "$deployer" --out "$tmp/d.json" >/dev/null
+m="$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1]))["80001"].address)' "$tmp/d.json")"
+
+uri="ipfs://bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy"
+mint='mint(string,uint8,address[],uint96[],uint64,uint256,uint256)'
+one=1000000000000000000
+token=0
+gas() { # key value sig args... -> prints the transaction's gasUsed (fails if it reverted)
+  local key="$1" value="$2"; shift 2
+  "$bin/cast" send --rpc-url "$rpc" --private-key "$key" --value "$value" --json "$m" "$@" |
+    node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const r=JSON.parse(s);if(r.status!=="0x1")process.exit(1);console.log(Number(BigInt(r.gasUsed)))})'
+}
+receiver() { printf '0x%040x' "$((0x5000 + $1))"; } # a fresh address per number
+mint_fixed() { # seller-key receiver0 receiver1 -> mints at 1 ether, sets $token
+  gas "$1" 0 "$mint" "$uri" 1 "[$2,$3]" "[1000,250]" 0 0 "$one" >/dev/null
+  token=$((token + 1))
+}
+row() { printf '%-58s %10s\n' "$1" "$2"; }
+ratio() { node -e 'console.log((Number(process.argv[1]) / Number(process.argv[2])).toFixed(3))' "$1" "$2"; }
+
+r0="$(receiver 0)"; r1="$(receiver 1)"
+echo "== offer vs buyToken (a fixed-price token at 1 ether, 2 royalties)"
+mint_fixed "${sellers[0]}" "$r0" "$r1"
+row "buyToken (first sale: fresh royalty receivers and buyer)" "$(gas "$buyer1" 1ether 'buyToken(uint256)' "$token")"
+mint_fixed "${sellers[0]}" "$r0" "$r1"
+buy="$(gas "$buyer1" 1ether 'buyToken(uint256)' "$token")"
+row "buyToken (every account already funded, as below)" "$buy"
+mint_fixed "${sellers[0]}" "$r0" "$r1"
+expires="$(( $("$bin/cast" block latest --rpc-url "$rpc" --field timestamp) + 86400 ))"
+make="$(gas "$buyer1" 1ether 'makeOffer(uint256,uint64)' "$token" "$expires")"
+accept="$(gas "${sellers[0]}" 0 'acceptOfferFrom(uint256,address,uint256)' "$token" "$(acct available_accounts 11)" "$one")"
+row "makeOffer" "$make"
+row "acceptOfferFrom (clears the listing, 4 payouts)" "$accept"
+row "makeOffer + acceptOfferFrom" "$((make + accept))"
+row "  ratio to buyToken" "$(ratio "$((make + accept))" "$buy")"
+mint_fixed "${sellers[0]}" "$r0" "$r1"
+make="$(gas "$buyer1" 2ether 'makeOffer(uint256,uint64)' "$token" "$expires")"
+replace="$(gas "$buyer1" 1ether 'makeOffer(uint256,uint64)' "$token" "$expires")"
+cancel="$(gas "$buyer1" 0 'cancelOffer(uint256)' "$token")"
+row "makeOffer (replacing one, old amount pushed back)" "$replace"
+row "cancelOffer" "$cancel"
+
+cart() { # label buyer-key buyer2-key receiver-offset-for-(b)-or-empty
+  local label="$1" single="$2" carter="$3" spread="$4"
+  local ids=() total=0 i key
+  for i in $(seq 0 9); do
+    if [ -n "$spread" ]; then key="${sellers[$i]}"; mint_fixed "$key" "$(receiver $((spread + 2 * i)))" "$(receiver $((spread + 2 * i + 1)))"
+    else mint_fixed "${sellers[0]}" "$r0" "$r1"; fi
+    total=$((total + $(gas "$single" 1ether 'buyToken(uint256)' "$token")))
+  done
+  for i in $(seq 0 9); do
+    if [ -n "$spread" ]; then key="${sellers[$i]}"; mint_fixed "$key" "$(receiver $((spread + 100 + 2 * i)))" "$(receiver $((spread + 100 + 2 * i + 1)))"
+    else mint_fixed "${sellers[0]}" "$r0" "$r1"; fi
+    ids+=("$token")
+  done
+  local list prices
+  list="[$(IFS=,; echo "${ids[*]}")]"
+  prices="[$(for _ in $(seq 1 10); do printf '%s,' "$one"; done | sed 's/,$//')]"
+  local c
+  c="$(gas "$carter" 10ether 'buyTokens(uint256[],uint256[])' "$list" "$prices")"
+  echo "== cart of ten vs ten purchases: $label"
+  row "ten buyToken transactions (sum)" "$total"
+  row "one buyTokens cart of ten" "$c"
+  row "  ratio (goal <= 0.7)" "$(ratio "$c" "$total")"
+  last_ratio="$(ratio "$c" "$total")"
+}
+cart "(a) one seller, shared royalty receivers" "$buyer2" "$buyer3" ""
+goal="$last_ratio"
+cart "(b) ten sellers, each with its own royalty receivers" "$buyer2" "$buyer3" 1000
+node -e 'process.exit(Number(process.argv[1]) <= 0.7 ? 0 : 1)' "$goal" || { echo "cart ratio $goal is above 0.7" >&2; exit 1; }
