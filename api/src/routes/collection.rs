@@ -35,7 +35,7 @@ use uuid::Uuid;
 
 use super::{
     nft::{FORM_OF_SALE, NftCard, ORDER_BY, PAGE, PAGE_SIZE, Paged, SEARCH, SORT_BY, db_error, limit, page_answer},
-    openapi::{BadRequest, Forbidden, NotFound, PayloadTooLarge, SignedIn},
+    openapi::{BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, SignedIn},
     params::{Choice, Params, Text, query_params},
     social::LikeState,
 };
@@ -424,7 +424,12 @@ async fn browse_by_id(State(state): State<AppState>, viewer: MaybeUser, Path(id)
     tag = "collection",
     params(CollectionId),
     security(("bearer" = [])),
-    responses((status = 200, description = "The like's new state", body = Envelope<LikeState>), SignedIn, (status = 404, response = NotFound)),
+    responses(
+        (status = 200, description = "The like's new state", body = Envelope<LikeState>),
+        SignedIn,
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+    ),
 )]
 async fn like_collection(State(state): State<AppState>, me: AuthUser, Path(id): Path<String>) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;

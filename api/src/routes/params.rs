@@ -72,13 +72,14 @@ pub struct Choice<T> {
 impl Params {
     /// The value of `param`, if given and not empty.
     pub fn text(&self, param: &Text) -> Option<&str> {
-        self.raw(param.name)
+        self.given(param.name).filter(|v| !v.is_empty())
     }
 
-    /// The value of `param`, or its default.
+    /// The value of `param`, or its default when absent (given but empty, it is refused as any
+    /// other value outside its bounds: the document allows no empty number).
     pub fn number(&self, param: &Number) -> Result<u32, ApiError> {
         let Number { name, default, min, max, .. } = *param;
-        match self.raw(name) {
+        match self.given(name) {
             None => Ok(default),
             Some(raw) => raw
                 .parse::<u32>()
@@ -88,14 +89,16 @@ impl Params {
         }
     }
 
-    /// The value of `param`, or its default.
+    /// The value of `param`, or its default when absent (given but empty, it is refused: the
+    /// empty string is not among its values).
     pub fn choice<T>(&self, param: &Choice<T>) -> Result<T, ApiError> {
-        let raw = self.raw(param.name).unwrap_or(param.default);
+        let raw = self.given(param.name).unwrap_or(param.default);
         (param.parse)(raw).ok_or_else(|| ApiError::BadRequest(format!("{} must be one of {}", param.name, param.allowed)))
     }
 
-    fn raw(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(|v| v.trim()).filter(|v| !v.is_empty())
+    /// The value of `name` as sent, trimmed, if the query names it.
+    fn given(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(|v| v.trim())
     }
 }
 
@@ -179,12 +182,13 @@ mod tests {
     };
 
     #[test]
-    fn a_choice_takes_its_default_when_absent_and_names_the_field_when_wrong() {
+    fn a_choice_takes_its_default_when_absent_and_names_the_field_when_wrong_or_empty() {
         assert_eq!(params(&[]).choice(&COLOUR).unwrap(), 1);
-        assert_eq!(params(&[("colour", " ")]).choice(&COLOUR).unwrap(), 1);
         assert_eq!(params(&[("colour", "BLUE")]).choice(&COLOUR).unwrap(), 2);
-        let err = params(&[("colour", "GREEN")]).choice(&COLOUR).unwrap_err();
-        assert_eq!(err.to_string(), "colour must be one of RED, BLUE");
+        for wrong in ["GREEN", "", " "] {
+            let err = params(&[("colour", wrong)]).choice(&COLOUR).unwrap_err();
+            assert_eq!(err.to_string(), "colour must be one of RED, BLUE", "{wrong:?}");
+        }
     }
 
     #[test]
@@ -202,5 +206,7 @@ mod tests {
         assert_eq!((doc["schema"]["minimum"].as_u64(), doc["schema"]["maximum"].as_u64()), (Some(1), Some(50)));
         assert_eq!(doc["schema"]["default"], 1);
         assert_eq!(params(&[("page", "51")]).number(&page).unwrap_err().to_string(), "page must be a whole number from 1 to 50");
+        assert_eq!(params(&[("page", "")]).number(&page).unwrap_err().to_string(), "page must be a whole number from 1 to 50");
+        assert_eq!(params(&[]).number(&page).unwrap(), 1);
     }
 }
