@@ -15,6 +15,7 @@ use utoipa::openapi::{
     schema::ObjectBuilder,
 };
 
+use super::limits::MAX_QUERY_TEXT;
 use crate::error::ApiError;
 
 /// A request's query parameters.
@@ -27,11 +28,14 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
         let Query(map) = Query::<HashMap<String, String>>::from_request_parts(parts, state)
             .await
             .map_err(|e| ApiError::BadRequest(format!("Invalid query string: {e}")))?;
+        if let Some(name) = map.iter().find(|(_, value)| value.chars().count() > MAX_QUERY_TEXT).map(|(name, _)| name) {
+            return Err(ApiError::BadRequest(format!("{name}: at most {MAX_QUERY_TEXT} characters")));
+        }
         Ok(Self(map))
     }
 }
 
-/// A free-text parameter; empty counts as absent.
+/// A free-text parameter of at most [`MAX_QUERY_TEXT`] characters; empty counts as absent.
 pub struct Text {
     /// Its name in the query string.
     pub name: &'static str,
@@ -75,6 +79,12 @@ impl Params {
         self.given(param.name).filter(|v| !v.is_empty())
     }
 
+    /// The value of `param` as sent (trimmed), even empty: for text that stands for a number or
+    /// a choice, where empty is a wrong value, not an absent one.
+    pub fn value(&self, param: &Text) -> Option<&str> {
+        self.given(param.name)
+    }
+
     /// The value of `param`, or its default when absent (given but empty, it is refused as any
     /// other value outside its bounds: the document allows no empty number).
     pub fn number(&self, param: &Number) -> Result<u32, ApiError> {
@@ -115,7 +125,7 @@ fn query(name: &str, description: &str, schema: ObjectBuilder) -> Parameter {
 impl Text {
     /// Its OpenAPI description.
     pub fn doc(&self) -> Parameter {
-        query(self.name, self.description, ObjectBuilder::new().schema_type(Type::String))
+        query(self.name, self.description, ObjectBuilder::new().schema_type(Type::String).max_length(Some(MAX_QUERY_TEXT)))
     }
 }
 
@@ -189,6 +199,19 @@ mod tests {
             let err = params(&[("colour", wrong)]).choice(&COLOUR).unwrap_err();
             assert_eq!(err.to_string(), "colour must be one of RED, BLUE", "{wrong:?}");
         }
+    }
+
+    #[tokio::test]
+    async fn a_query_value_longer_than_the_limit_is_refused_by_name() {
+        let read = |query: String| async move {
+            let (mut parts, ()) = axum::http::Request::builder().uri(format!("/x?{query}")).body(()).unwrap().into_parts();
+            Params::from_request_parts(&mut parts, &()).await
+        };
+        // Characters, not bytes: 200 two-byte letters are within it.
+        let at_limit = read(format!("search={}", "%C3%A9".repeat(MAX_QUERY_TEXT))).await.ok().and_then(|p| p.0.get("search").cloned());
+        assert_eq!(at_limit, Some("é".repeat(MAX_QUERY_TEXT)));
+        let err = read(format!("page=1&search={}", "x".repeat(MAX_QUERY_TEXT + 1))).await.err().unwrap();
+        assert_eq!(err.to_string(), format!("search: at most {MAX_QUERY_TEXT} characters"));
     }
 
     #[test]
