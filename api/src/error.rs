@@ -174,3 +174,24 @@ impl IntoResponse for ApiError {
         (status, Json(Envelope { statuscode: status.as_u16(), body: Null, message })).into_response()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_outrun_by_concurrent_writes_is_a_409_never_a_500() {
+        let lost = domain::StoreError::WrongExpectedVersion {
+            stream_id: "social-x".into(),
+            expected: domain::ExpectedVersion::Exact(3),
+            actual: 4,
+        };
+        for err in [lost, domain::StoreError::Contention { attempts: 8 }] {
+            let answer = ApiError::from(err);
+            assert_eq!(answer.status_code(), StatusCode::CONFLICT);
+            assert!(answer.to_string().contains("try again"), "{answer}");
+        }
+        let broken = ApiError::from(domain::StoreError::InvalidAppend("empty".into()));
+        assert_eq!(broken.status_code(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+}

@@ -117,7 +117,10 @@ mod tests {
 
     #[test]
     fn strings_up_to_their_max_length_pass_and_longer_ones_are_refused_by_name() {
-        assert!(check::<Outer>(&json!({ "fullName": "ééééé", "nickname": "abcd", "inner": { "code": "abc" }, "rows": [{ "code": "x" }] })).is_ok());
+        assert!(
+            check::<Outer>(&json!({ "fullName": "ééééé", "nickname": "abcd", "inner": { "code": "abc" }, "rows": [{ "code": "x" }] }))
+                .is_ok()
+        );
         assert_eq!(refused(json!({ "fullName": "abcdef" })), "fullName: at most 5 characters");
         assert_eq!(refused(json!({ "nickname": "abcde" })), "nickname: at most 4 characters");
         assert_eq!(refused(json!({ "inner": { "code": "abcd" } })), "inner.code: at most 3 characters");
@@ -126,7 +129,9 @@ mod tests {
 
     #[test]
     fn other_types_unknown_fields_and_unlimited_strings_are_left_to_the_handler() {
-        assert!(check::<Outer>(&json!({ "fullName": 12345678, "nickname": null, "extra": "x".repeat(1000), "free": "y".repeat(1000) })).is_ok());
+        assert!(
+            check::<Outer>(&json!({ "fullName": 12345678, "nickname": null, "extra": "x".repeat(1000), "free": "y".repeat(1000) })).is_ok()
+        );
         assert!(check::<Vec<Inner>>(&json!([{ "code": "abc" }])).is_ok());
         assert_eq!(check::<Vec<Inner>>(&json!([{ "code": "abcd" }])).unwrap_err().to_string(), "[0].code: at most 3 characters");
     }

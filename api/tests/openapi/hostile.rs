@@ -128,7 +128,10 @@ fn query_parameters(doc: &Value) -> Vec<(String, String, Value)> {
 }
 
 fn request(method: &str, uri: &str, token: &str) -> axum::http::request::Builder {
-    Request::builder().method(Method::from_bytes(method.as_bytes()).unwrap()).uri(uri).header(header::AUTHORIZATION, format!("Bearer {token}"))
+    Request::builder()
+        .method(Method::from_bytes(method.as_bytes()).unwrap())
+        .uri(uri)
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
 }
 
 /// `fields` (text only) as a `multipart/form-data` body.
@@ -180,7 +183,8 @@ async fn every_text_field_of_every_call_has_a_documented_limit_and_the_docs_tabl
     }
     assert!(unlimited.is_empty(), "text without a documented maxLength:\n{}", unlimited.into_iter().collect::<Vec<_>>().join("\n"));
 
-    let table = format!("| Call | In | Field | Most characters |\n|---|---|---|---|\n{}\n", rows.into_iter().collect::<Vec<_>>().join("\n"));
+    let table =
+        format!("| Call | In | Field | Most characters |\n|---|---|---|---|\n{}\n", rows.into_iter().collect::<Vec<_>>().join("\n"));
     let text = std::fs::read_to_string(LIMITS_DOC).unwrap_or_default();
     let (before, rest) = text.split_once("<!-- limits -->\n").unwrap_or((&text, ""));
     let after = rest.split_once("<!-- /limits -->").map_or("", |(_, after)| after);
@@ -300,8 +304,11 @@ async fn malformed_json_and_wrong_types_in_any_json_body_are_400_in_the_envelope
             Some(_) => json!({ "not": "a list" }),
             None => Value::Object(schema["properties"].as_object().unwrap().keys().map(|k| (k.clone(), json!(true))).collect()),
         };
-        for (kind, body) in [("malformed JSON", "{\"broken".to_owned()), ("wrong types", wrong.to_string()), ("a bare number", "42".to_owned())] {
-            let request = request(&method, &concrete(&path), &token).header(header::CONTENT_TYPE, "application/json").body(Body::from(body));
+        for (kind, body) in
+            [("malformed JSON", "{\"broken".to_owned()), ("wrong types", wrong.to_string()), ("a bare number", "42".to_owned())]
+        {
+            let request =
+                request(&method, &concrete(&path), &token).header(header::CONTENT_TYPE, "application/json").body(Body::from(body));
             assert_refused(&app, &format!("{method} {path} with {kind}"), "", request.unwrap()).await;
         }
     }
@@ -316,7 +323,9 @@ async fn an_unknown_api_path_is_404_in_the_envelope_for_any_method_while_client_
     let without_ui = api::app(app.state.clone(), std::path::Path::new("no-ui"));
 
     for router in [&with_ui, &without_ui] {
-        for (method, uri) in [("GET", "/api/nope"), ("POST", "/api/nft/nope/1"), ("PUT", "/api"), ("DELETE", "/api/collection/x/y/z"), ("GET", "/api/")] {
+        for (method, uri) in
+            [("GET", "/api/nope"), ("POST", "/api/nft/nope/1"), ("PUT", "/api"), ("DELETE", "/api/collection/x/y/z"), ("GET", "/api/")]
+        {
             let request = Request::builder().method(method).uri(uri).body(Body::empty()).unwrap();
             let response = tower::ServiceExt::oneshot(router.clone(), request).await.unwrap();
             let status = response.status();

@@ -225,7 +225,8 @@ async fn every_documented_operation_is_served_and_enforces_the_documented_securi
 
         let answer = app.send(request(None)).await;
         // An unrouted path answers the envelope's 404 "No route ...".
-        let unrouted = answer.status == StatusCode::NOT_FOUND && answer.json()["message"].as_str().is_some_and(|m| m.starts_with("No route"));
+        let unrouted =
+            answer.status == StatusCode::NOT_FOUND && answer.json()["message"].as_str().is_some_and(|m| m.starts_with("No route"));
         let routed = answer.status != StatusCode::METHOD_NOT_ALLOWED && !unrouted;
         assert!(routed, "{method} {path} is documented but not served ({})", answer.status);
 

@@ -529,7 +529,13 @@ async fn racing_bookmark_toggles(app: TestApp) {
 async fn racing_collection_like_toggles(app: TestApp) {
     let (alice, bob) = (app.user("alice", &[]).await, app.user("bob", &[]).await);
     let id = Uuid::now_v7();
-    let created = CollectionEvent::CollectionCreated { collection_id: id, creator_user_id: bob.id, title: "Mine".into(), image: "bafy".into(), at: Utc::now() };
+    let created = CollectionEvent::CollectionCreated {
+        collection_id: id,
+        creator_user_id: bob.id,
+        title: "Mine".into(),
+        image: "bafy".into(),
+        at: Utc::now(),
+    };
     let liked = CollectionEvent::CollectionLiked { user_id: bob.id, at: Utc::now() };
     let events = [created, liked].iter().map(|e| e.to_new_event(Metadata::default()).unwrap()).collect();
     app.state.store.append(&collection_stream(id), ExpectedVersion::NoStream, events).await.unwrap();
