@@ -76,7 +76,8 @@ pub enum ApiError {
     /// Signed in but not allowed to do this.
     #[error("{0}")]
     Forbidden(String),
-    /// The request conflicts with existing state (a taken username, e-mail or wallet).
+    /// The request conflicts with existing state (a taken username, e-mail or wallet), or
+    /// concurrent changes to the same thing kept it from going through.
     #[error("{0}")]
     Conflict(String),
     /// Too many requests from this client or for this account.
@@ -109,6 +110,12 @@ impl ApiError {
 
 impl From<domain::StoreError> for ApiError {
     fn from(err: domain::StoreError) -> Self {
+        // Other requests kept winning the race on the same stream until the command's deadline
+        // (`domain::command`): nothing was written, and trying again is the answer.
+        if domain::command::is_race(&err) {
+            tracing::warn!(%err, "a command gave up against concurrent writes");
+            return Self::Conflict("Too many changes to this at once; nothing was changed, please try again".into());
+        }
         Self::Internal(err.into())
     }
 }
@@ -165,5 +172,26 @@ impl IntoResponse for ApiError {
             other => other.to_string(),
         };
         (status, Json(Envelope { statuscode: status.as_u16(), body: Null, message })).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_outrun_by_concurrent_writes_is_a_409_never_a_500() {
+        let lost = domain::StoreError::WrongExpectedVersion {
+            stream_id: "social-x".into(),
+            expected: domain::ExpectedVersion::Exact(3),
+            actual: 4,
+        };
+        for err in [lost, domain::StoreError::Contention { attempts: 8 }] {
+            let answer = ApiError::from(err);
+            assert_eq!(answer.status_code(), StatusCode::CONFLICT);
+            assert!(answer.to_string().contains("try again"), "{answer}");
+        }
+        let broken = ApiError::from(domain::StoreError::InvalidAppend("empty".into()));
+        assert_eq!(broken.status_code(), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, Position, StoreError};
+use crate::{AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, Position, StoreError, command::Retry};
 
 /// Image types a collection accepts (the spec's .png, .jpg and .webp), by sniffed content.
 pub const IMAGE_TYPES: [&str; 3] = ["image/png", "image/jpeg", "image/webp"];
@@ -442,9 +442,6 @@ pub struct Executed {
     pub position: Option<Position>,
 }
 
-/// How many times a command is decided again after another writer moved the stream.
-const RETRIES: usize = 5;
-
 /// Reads and folds a collection's stream: the state and the version to append at.
 pub async fn load(store: &dyn EventStore, collection_id: Uuid) -> Result<(Collection, u64), StoreError> {
     let stream = collection_stream(collection_id);
@@ -459,16 +456,15 @@ pub async fn load(store: &dyn EventStore, collection_id: Uuid) -> Result<(Collec
     }
 }
 
-/// Loads the collection, decides, and appends at the version loaded; decides again (a few
-/// times) when another request appended to the stream in between.
+/// Loads the collection, decides, and appends at the version loaded; decides again when another
+/// request appended to the stream in between, until [`crate::command::DEADLINE`].
 pub async fn execute<F>(store: &dyn EventStore, collection_id: Uuid, metadata: &Metadata, mut decide: F) -> Result<Executed, CommandError>
 where
     F: FnMut(&Collection) -> Result<Vec<CollectionEvent>, CollectionError>,
 {
     let stream = collection_stream(collection_id);
-    let mut attempt = 0;
+    let mut retry = Retry::default();
     loop {
-        attempt += 1;
         let (state, version) = load(store, collection_id).await?;
         let events = decide(&state)?;
         if events.is_empty() {
@@ -481,7 +477,7 @@ where
                 let collection = events.iter().fold(state, evolve);
                 return Ok(Executed { events, collection, position: Some(last_position) });
             }
-            Err(StoreError::WrongExpectedVersion { .. }) if attempt < RETRIES => {}
+            Err(err) if retry.again(&err).await => {}
             Err(err) => return Err(err.into()),
         }
     }

@@ -5,6 +5,7 @@
 //! * [`chain`]: the chain facts the indexer derives from the contract's logs.
 //! * [`catalog`]: off-chain facts about NFTs (titles, categories) only the server knows.
 //! * [`collections`]: users' collections of NFTs and their likes.
+//! * [`command`]: how a command lost to a concurrent write on its stream is decided again.
 //! * [`social`]: likes and bookmarks, one stream per user.
 //! * [`trade`]: which user sent a marketplace transaction, checked against its receipt.
 //!
@@ -15,6 +16,7 @@ pub mod accounts;
 pub mod catalog;
 pub mod chain;
 pub mod collections;
+pub mod command;
 pub mod social;
 pub mod store;
 pub mod trade;

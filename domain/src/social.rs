@@ -15,7 +15,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use crate::{AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, Position, StoreError, StreamAppend};
+use crate::{AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, Position, StoreError, StreamAppend, command::Retry};
 
 /// The stream of one user's likes and bookmarks.
 pub fn social_stream(user_id: Uuid) -> String {
@@ -206,9 +206,6 @@ pub struct Executed {
     pub position: Position,
 }
 
-/// How many times a command is decided again after another request moved the stream.
-const RETRIES: usize = 5;
-
 /// Reads and folds a user's stream: the state and the version to append at.
 pub async fn load(store: &dyn EventStore, user_id: Uuid) -> Result<(Social, u64), StoreError> {
     let stream = social_stream(user_id);
@@ -224,15 +221,15 @@ pub async fn load(store: &dyn EventStore, user_id: Uuid) -> Result<(Social, u64)
 }
 
 /// Loads the user's stream, decides `command`, appends at the version loaded; decides again
-/// when another request appended in between (a double tap: the second toggle sees the first).
+/// when another request appended in between (a double tap: the second toggle sees the first),
+/// until [`crate::command::DEADLINE`].
 pub async fn execute(store: &dyn EventStore, command: SocialCommand, metadata: &Metadata) -> Result<Executed, SocialCommandError> {
     let user_id = match &command {
         SocialCommand::ToggleLike { user_id, .. } | SocialCommand::ToggleBookmark { user_id, .. } => *user_id,
     };
     let stream = social_stream(user_id);
-    let mut attempt = 0;
+    let mut retry = Retry::default();
     loop {
-        attempt += 1;
         let (state, version) = load(store, user_id).await?;
         let events = decide(&state, command.clone())?;
         let append = StreamAppend {
@@ -244,7 +241,7 @@ pub async fn execute(store: &dyn EventStore, command: SocialCommand, metadata: &
             Ok(AppendOutcome { last_position, .. }) => {
                 return Ok(Executed { state: events.iter().fold(state, evolve), position: last_position });
             }
-            Err(StoreError::WrongExpectedVersion { .. }) if attempt < RETRIES => {}
+            Err(err) if retry.again(&err).await => {}
             Err(err) => return Err(err.into()),
         }
     }

@@ -4,14 +4,17 @@
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use axum::{
+    body::Bytes,
     extract::{ConnectInfo, FromRequest, FromRequestParts, Request},
-    http::{header, request::Parts},
+    http::{HeaderValue, Method, StatusCode, header, request::Parts},
 };
 use serde::de::DeserializeOwned;
+use serde_json::Value;
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::tokens::TokenError;
-use crate::{AppState, error::ApiError};
+use crate::{AppState, error::ApiError, routes::limits};
 
 /// The user a valid bearer token names, and when the token was issued. Missing, malformed or
 /// forged: 401 'Unauthorized'; expired: 410 'Token expired'.
@@ -79,10 +82,11 @@ impl FromRequestParts<AppState> for ClientIp {
 }
 
 /// A request body as JSON, or as `application/x-www-form-urlencoded` when it says so. Bad
-/// bodies are 400 in the envelope, naming the field serde stumbled on.
+/// bodies are 400 in the envelope, naming the field serde stumbled on; so is text longer than
+/// its field's documented `maxLength` in `T`'s schema ([`limits`]).
 pub struct Payload<T>(pub T);
 
-impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequest<S> for Payload<T> {
+impl<T: DeserializeOwned + ToSchema + Send, S: Send + Sync> FromRequest<S> for Payload<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
@@ -92,16 +96,36 @@ impl<T: DeserializeOwned + Send, S: Send + Sync> FromRequest<S> for Payload<T> {
             .and_then(|v| v.to_str().ok())
             .is_some_and(|v| v.starts_with("application/x-www-form-urlencoded"));
         if form {
-            let axum::Form(value) = axum::Form::<T>::from_request(req, state).await?;
+            let bytes = body(req, state).await?;
+            let axum::Form(fields) = axum::Form::<Vec<(String, String)>>::from_request(form_request(&bytes), state).await?;
+            limits::check::<T>(&Value::Object(fields.into_iter().map(|(name, text)| (name, Value::String(text))).collect()))?;
+            let axum::Form(value) = axum::Form::<T>::from_request(form_request(&bytes), state).await?;
             return Ok(Self(value));
         }
-        let bytes = axum::body::Bytes::from_request(req, state)
-            .await
-            .map_err(|e| ApiError::BadRequest(format!("Invalid request body: {}", e.body_text())))?;
+        let bytes = body(req, state).await?;
         if bytes.iter().all(u8::is_ascii_whitespace) {
             return Err(ApiError::BadRequest("Request body is empty; expected a JSON object".into()));
+        }
+        // Malformed JSON is left to the typed parse below, whose message is the one answered.
+        if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
+            limits::check::<T>(&value)?;
         }
         let axum::Json(value) = axum::Json::<T>::from_bytes(&bytes)?;
         Ok(Self(value))
     }
+}
+
+async fn body<S: Send + Sync>(req: Request, state: &S) -> Result<Bytes, ApiError> {
+    Bytes::from_request(req, state).await.map_err(|e| match e.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge("Request body is too large".into()),
+        _ => ApiError::BadRequest(format!("Invalid request body: {}", e.body_text())),
+    })
+}
+
+/// A form body read already, to be parsed (again).
+fn form_request(bytes: &Bytes) -> Request {
+    let mut request = Request::new(axum::body::Body::from(bytes.clone()));
+    *request.method_mut() = Method::POST;
+    request.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/x-www-form-urlencoded"));
+    request
 }

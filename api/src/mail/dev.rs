@@ -4,9 +4,10 @@ use std::path::PathBuf;
 
 use async_trait::async_trait;
 use axum::{
-    extract::{Query, State},
+    extract::{Query, State, rejection::QueryRejection},
     response::Response,
 };
+use domain::accounts::validate::MAX_EMAIL;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -112,6 +113,7 @@ impl Mailer for DevMailbox {
 #[into_params(parameter_in = Query)]
 struct MailboxQuery {
     /// The recipient (required; case-insensitive).
+    #[param(max_length = 254)] // validate::MAX_EMAIL
     to: Option<String>,
 }
 
@@ -133,8 +135,12 @@ pub fn router() -> OpenApiRouter<AppState> {
     responses((status = 200, description = "The messages, newest first", body = Envelope<Vec<StoredMail>>), (status = 400, response = BadRequest)),
     extensions(("x-dev-only" = json!(true))),
 )]
-async fn mailbox(State(state): State<AppState>, Query(query): Query<MailboxQuery>) -> Result<Response, ApiError> {
+async fn mailbox(State(state): State<AppState>, query: Result<Query<MailboxQuery>, QueryRejection>) -> Result<Response, ApiError> {
+    let Query(query) = query?;
     let to = query.to.filter(|t| !t.trim().is_empty()).ok_or_else(|| ApiError::BadRequest("to: Required".into()))?;
+    if to.chars().count() > MAX_EMAIL {
+        return Err(ApiError::BadRequest(format!("to: at most {MAX_EMAIL} characters")));
+    }
     let mailbox = state.accounts.mailer.dev_mailbox().ok_or_else(|| ApiError::NotFound("No dev mailbox".into()))?;
     let mails = mailbox.latest(&to, 20).await.map_err(|e| ApiError::Internal(e.into()))?;
     Ok(ok(mails, "Latest messages"))

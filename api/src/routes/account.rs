@@ -20,7 +20,10 @@ use utoipa_axum::{
 };
 use uuid::Uuid;
 
-use super::openapi::{BadRequest, Conflict, NotFound, PayloadTooLarge, SignedIn};
+use super::{
+    limits::form_text,
+    openapi::{BadRequest, Conflict, NotFound, PayloadTooLarge, SignedIn},
+};
 use crate::{
     AppState,
     auth::{AuthUser, Payload, execute, load_signed_in, secrets, siwe},
@@ -189,12 +192,16 @@ async fn read_image(mut field: Field<'_>, name: &str, max: usize) -> Result<Vec<
 #[allow(dead_code, reason = "documents the multipart fields update_profile reads one by one")]
 struct ProfileForm {
     /// Full name.
+    #[schema(max_length = 100)]
     full_name: Option<String>,
     /// Username; blank leaves it unchanged.
+    #[schema(max_length = 30)]
     username: Option<String>,
     /// About text.
+    #[schema(max_length = 1000)]
     bio: Option<String>,
     /// Mobile number.
+    #[schema(max_length = 20)]
     mobile_number: Option<String>,
     /// Avatar image (PNG, JPEG, GIF, WebP or SVG; at most `MAX_IMAGE_BYTES`); empty leaves it.
     #[schema(value_type = Option<String>, format = Binary, content_media_type = "application/octet-stream")]
@@ -231,10 +238,10 @@ async fn update_profile(
     while let Some(field) = multipart.next_field().await? {
         let name = field.name().unwrap_or_default().to_owned();
         match name.as_str() {
-            "fullName" => full_name = Some(field.text().await?),
-            "username" => username = Some(field.text().await?).filter(|u| !u.trim().is_empty()),
-            "bio" => bio = Some(field.text().await?),
-            "mobileNumber" => mobile_number = Some(field.text().await?),
+            "fullName" => full_name = Some(form_text::<ProfileForm>(field).await?),
+            "username" => username = Some(form_text::<ProfileForm>(field).await?).filter(|u| !u.trim().is_empty()),
+            "bio" => bio = Some(form_text::<ProfileForm>(field).await?),
+            "mobileNumber" => mobile_number = Some(form_text::<ProfileForm>(field).await?),
             "avatar" => avatar = Some(read_image(field, &name, max).await?).filter(|b| !b.is_empty()),
             "coverImage" => cover_image = Some(read_image(field, &name, max).await?).filter(|b| !b.is_empty()),
             // Other fields (the disabled e-mail, say) change nothing.
@@ -293,14 +300,17 @@ async fn wallet_nonce(State(state): State<AppState>, me: AuthUser) -> Result<Res
 #[serde(rename_all = "camelCase")]
 struct ConnectWalletRequest {
     /// `Metamask`, `Coinbase` or `Other`.
-    #[schema(example = "Metamask")]
+    #[schema(example = "Metamask", max_length = 20)]
     wallet_provider: String,
     /// The 0x address.
+    #[schema(max_length = 42)]
     wallet_address: String,
     /// The SIWE message: this server's domain, the address, the chain id and a nonce from
     /// `/api/account/walletnonce`.
+    #[schema(max_length = 2000)]
     message: String,
     /// The wallet's signature of `message` (0x hex).
+    #[schema(max_length = 200)]
     signature: String,
 }
 
@@ -350,6 +360,7 @@ async fn connect_wallet(
 #[serde(rename_all = "camelCase")]
 struct DisconnectWalletRequest {
     /// The 0x address.
+    #[schema(max_length = 42)]
     wallet_address: String,
 }
 

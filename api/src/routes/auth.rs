@@ -88,18 +88,20 @@ fn with_attempts(err: AccountError) -> ApiError {
 #[serde(rename_all = "camelCase")]
 struct RegisterRequest {
     /// E-mail address.
-    #[schema(format = "email")]
+    #[schema(format = "email", max_length = 254)]
     email: String,
     /// Full name.
+    #[schema(max_length = 100)]
     full_name: String,
     /// Username (`userName` is accepted too).
     #[serde(alias = "userName")]
+    #[schema(max_length = 30)]
     username: String,
     /// Password.
-    #[schema(format = Password)]
+    #[schema(format = Password, max_length = 128)]
     password: String,
     /// The same password again.
-    #[schema(format = Password)]
+    #[schema(format = Password, max_length = 128)]
     confirm_password: String,
 }
 
@@ -159,6 +161,7 @@ async fn register(
 #[into_params(parameter_in = Query)]
 struct CheckUsernameQuery {
     /// The username to check (required).
+    #[param(max_length = 30)]
     username: Option<String>,
 }
 
@@ -193,10 +196,10 @@ async fn check_username(
 struct VerifyAccountRequest {
     /// The 6-digit code (a JSON number is accepted too).
     #[serde(deserialize_with = "code_text")]
-    #[schema(example = "123456")]
+    #[schema(example = "123456", max_length = 16)]
     verification_code: String,
     /// The account's e-mail.
-    #[schema(format = "email")]
+    #[schema(format = "email", max_length = 254)]
     email: String,
 }
 
@@ -243,10 +246,10 @@ async fn verify_account(
 #[derive(Deserialize, ToSchema)]
 struct LoginRequest {
     /// E-mail address.
-    #[schema(format = "email")]
+    #[schema(format = "email", max_length = 254)]
     email: String,
     /// Password.
-    #[schema(format = Password)]
+    #[schema(format = Password, max_length = 128)]
     password: String,
 }
 
@@ -303,6 +306,7 @@ async fn login(State(state): State<AppState>, ClientIp(ip): ClientIp, Payload(re
 struct GoogleLoginRequest {
     /// The ID token Google Identity Services gave the page (`credential` is accepted too).
     #[serde(alias = "credential")]
+    #[schema(max_length = 4096)]
     id_token: String,
 }
 
@@ -390,7 +394,7 @@ async fn google_login(
 #[derive(Deserialize, ToSchema)]
 struct ResetRequest {
     /// Its e-mail.
-    #[schema(format = "email")]
+    #[schema(format = "email", max_length = 254)]
     email: String,
 }
 
@@ -439,13 +443,14 @@ async fn request_password_reset(
 #[serde(rename_all = "camelCase")]
 struct ResetPasswordRequest {
     /// The last path segment of the reset link (`{userId}.{token}`).
+    #[schema(max_length = 200)]
     reset_password_token: String,
     /// The new password.
-    #[schema(format = Password)]
+    #[schema(format = Password, max_length = 128)]
     new_password: String,
     /// The same again (`confirmNewPassword` is accepted too).
     #[serde(alias = "confirmNewPassword")]
-    #[schema(format = Password)]
+    #[schema(format = Password, max_length = 128)]
     confirm_password: String,
 }
 
@@ -489,14 +494,14 @@ async fn reset_password(
 #[serde(rename_all = "camelCase")]
 struct ChangePasswordRequest {
     /// The current password.
-    #[schema(format = Password)]
+    #[schema(format = Password, max_length = 128)]
     current_password: String,
     /// The new password.
-    #[schema(format = Password)]
+    #[schema(format = Password, max_length = 128)]
     new_password: String,
     /// The same again (`confirmNewPassword` is accepted too).
     #[serde(alias = "confirmNewPassword")]
-    #[schema(format = Password)]
+    #[schema(format = Password, max_length = 128)]
     confirm_password: String,
 }
 
@@ -549,7 +554,7 @@ async fn change_password(
 struct ChangeEmailRequest {
     /// The new address (`changedEmail` is accepted too).
     #[serde(alias = "changedEmail")]
-    #[schema(format = "email")]
+    #[schema(format = "email", max_length = 254)]
     new_email: String,
 }
 
@@ -600,11 +605,11 @@ async fn change_email(
 struct VerifyEmailChangeRequest {
     /// The new address (`changedEmail` is accepted too).
     #[serde(alias = "changedEmail")]
-    #[schema(format = "email")]
+    #[schema(format = "email", max_length = 254)]
     new_email: String,
     /// The 6-digit code (`otp` is accepted too; a JSON number too).
     #[serde(deserialize_with = "code_text", alias = "otp")]
-    #[schema(example = "123456")]
+    #[schema(example = "123456", max_length = 16)]
     verification_code: String,
 }
 

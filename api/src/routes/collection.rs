@@ -7,11 +7,9 @@
 //! read tables show the change.
 
 use axum::{
-    Json,
     extract::{
         DefaultBodyLimit, Multipart, Path, State,
         multipart::{Field, MultipartRejection},
-        rejection::JsonRejection,
     },
     response::Response,
 };
@@ -34,14 +32,15 @@ use utoipa_axum::{
 use uuid::Uuid;
 
 use super::{
+    limits::form_text,
     nft::{FORM_OF_SALE, NftCard, ORDER_BY, PAGE, PAGE_SIZE, Paged, SEARCH, SORT_BY, db_error, limit, page_answer},
-    openapi::{BadRequest, Forbidden, NotFound, PayloadTooLarge, SignedIn},
+    openapi::{BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, SignedIn},
     params::{Choice, Params, Text, query_params},
     social::LikeState,
 };
 use crate::{
     AppState,
-    auth::{AuthUser, MaybeUser, load_signed_in},
+    auth::{AuthUser, MaybeUser, Payload, load_signed_in},
     error::{ApiError, Envelope, Null, ok},
     files,
 };
@@ -175,7 +174,7 @@ async fn read_form(state: &AppState, multipart: Result<Multipart, MultipartRejec
     let mut form = Form { title: None, image: None };
     while let Some(field) = multipart.next_field().await? {
         match field.name().unwrap_or_default() {
-            "title" => form.title = Some(field.text().await?),
+            "title" => form.title = Some(form_text::<CollectionForm>(field).await?),
             "image" => form.image = read_image(field, state.config.max_image_bytes).await?,
             _ => {}
         }
@@ -215,6 +214,7 @@ async fn my_collections(State(state): State<AppState>, me: AuthUser, params: Par
 #[allow(dead_code, reason = "documents the multipart fields the handlers read one by one")]
 struct CollectionForm {
     /// Title (required on create; not blank once trimmed). Left out on update: unchanged.
+    #[schema(max_length = 100)]
     title: Option<String>,
     /// Image: PNG, JPEG or WebP by content (whatever its name), at most `MAX_IMAGE_BYTES`.
     /// Required on create; left out or empty on update: unchanged.
@@ -318,7 +318,7 @@ async fn delete_collection(State(state): State<AppState>, me: AuthUser, Path(id)
 #[serde(rename_all = "camelCase")]
 struct NftRef {
     /// `{chainId}-{tokenId}`.
-    #[schema(example = "80001-1")]
+    #[schema(example = "80001-1", max_length = 100)]
     nft_id: String,
 }
 
@@ -342,11 +342,11 @@ async fn add_nfts(
     State(state): State<AppState>,
     me: AuthUser,
     Path(id): Path<String>,
-    body: Result<Json<Vec<NftRef>>, JsonRejection>,
+    body: Result<Payload<Vec<NftRef>>, ApiError>,
 ) -> Result<Response, ApiError> {
     let user = load_signed_in(&state, me).await?;
     let id = collection_id(&id)?;
-    let Json(nfts) = body?;
+    let Payload(nfts) = body?;
     if nfts.len() > MAX_ADD {
         return Err(ApiError::BadRequest(format!("At most {MAX_ADD} NFTs can be added at once")));
     }
@@ -424,7 +424,12 @@ async fn browse_by_id(State(state): State<AppState>, viewer: MaybeUser, Path(id)
     tag = "collection",
     params(CollectionId),
     security(("bearer" = [])),
-    responses((status = 200, description = "The like's new state", body = Envelope<LikeState>), SignedIn, (status = 404, response = NotFound)),
+    responses(
+        (status = 200, description = "The like's new state", body = Envelope<LikeState>),
+        SignedIn,
+        (status = 404, response = NotFound),
+        (status = 409, response = Conflict),
+    ),
 )]
 async fn like_collection(State(state): State<AppState>, me: AuthUser, Path(id): Path<String>) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;

@@ -35,7 +35,7 @@ struct ContactRequest {
     #[schema(max_length = 100)]
     name: String,
     /// Sender's e-mail.
-    #[schema(format = "email")]
+    #[schema(format = "email", max_length = 254)]
     email: String,
     /// Subject.
     #[schema(max_length = 200)]

@@ -53,7 +53,7 @@ const WIDTH: Text = Text { name: "w", description: "the rendition's width in pix
     ),
 )]
 async fn file(State(state): State<AppState>, Path(cid): Path<String>, params: Params) -> Result<Response, ApiError> {
-    let width = params.text(&WIDTH).map(renditions::parse_width).transpose().map_err(rendition_error)?;
+    let width = params.value(&WIDTH).map(renditions::parse_width).transpose().map_err(rendition_error)?;
     if let Some(width) = width
         && let Some(Rendition::Scaled { bytes, content_type }) = state.renditions.cached(&cid, width).await.map_err(rendition_error)?
     {

@@ -1,7 +1,6 @@
 //! Reference data (categories, the coins prices are in) and client error reports.
 
 use axum::{
-    Json,
     extract::{DefaultBodyLimit, State},
     response::Response,
 };
@@ -15,6 +14,7 @@ use utoipa_axum::{
 use super::openapi::{BadRequest, PayloadTooLarge};
 use crate::{
     AppState,
+    auth::Payload,
     error::{ApiError, Envelope, Null, ok},
 };
 
@@ -34,15 +34,19 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[serde(rename_all = "camelCase")]
 struct ClientError {
     /// The error's message (required, not blank; logged up to 1,000 characters).
+    #[schema(max_length = 1000)]
     message: String,
     /// Its stack trace.
     #[serde(default)]
+    #[schema(max_length = 8000)]
     stack: Option<String>,
     /// The page it happened on.
     #[serde(default)]
+    #[schema(max_length = 2000)]
     url: Option<String>,
     /// The browser.
     #[serde(default)]
+    #[schema(max_length = 300)]
     user_agent: Option<String>,
 }
 
@@ -65,8 +69,7 @@ fn clip(text: &str, max: usize) -> &str {
         (status = 413, response = PayloadTooLarge),
     ),
 )]
-async fn client_error(payload: Result<Json<ClientError>, axum::extract::rejection::JsonRejection>) -> Result<Response, ApiError> {
-    let Json(report) = payload?;
+async fn client_error(Payload(report): Payload<ClientError>) -> Result<Response, ApiError> {
     if report.message.trim().is_empty() {
         return Err(ApiError::BadRequest("message: Required".into()));
     }

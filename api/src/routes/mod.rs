@@ -8,6 +8,7 @@ pub mod collection;
 pub mod contact;
 pub mod health;
 pub mod ipfs;
+pub mod limits;
 pub mod metrics;
 pub mod misc;
 pub mod nft;

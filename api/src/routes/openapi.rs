@@ -35,8 +35,10 @@ pub const BEARER: &str = "bearer";
         description = "Every answer but `/metrics`, `/ipfs/{cid}` and `/rpc` is the envelope \
             `{statuscode, body, message}` with the HTTP status equal to `statuscode`; errors carry \
             `body: null` and a message (a 400 names the field). A 401 or 410 means the bearer token \
-            is missing, invalid or expired: the UI logs out. Any route may also answer 500 with a \
-            generic message. Other GET paths serve the built UI.",
+            is missing, invalid or expired: the UI logs out. A command may answer 409 when \
+            concurrent changes to the same thing kept it from going through for a few seconds \
+            (nothing was changed; try again). Any route may also answer 500 with a generic \
+            message. Other `/api` paths answer 404; other GET paths serve the built UI.",
     ),
     tags(
         (name = "auth", description = "Sign-up, sign-in, passwords and e-mail"),
@@ -141,7 +143,7 @@ error_responses! {
     TokenExpired: 410, "The bearer token has expired; the UI logs out", "Token expired";
     Forbidden: 403, "Not allowed for this account (unverified, signed in with Google, or not the creator of the collection)", "You can't change your email";
     NotFound: 404, "No such resource", "User not found";
-    Conflict: 409, "Taken by another account (e-mail, username or wallet)", "Username is not Available";
+    Conflict: 409, "Taken by another account (e-mail, username or wallet), or concurrent changes to the same thing kept the command from going through (nothing was changed; try again)", "Username is not Available";
     PayloadTooLarge: 413, "The body or an uploaded file is over its limit", "Request body is too large";
     TooManyRequests: 429, "Rate limited, per client address and per account", "Too many requests, please try again in a minute";
 }

@@ -15,6 +15,7 @@ use utoipa::openapi::{
     schema::ObjectBuilder,
 };
 
+use super::limits::MAX_QUERY_TEXT;
 use crate::error::ApiError;
 
 /// A request's query parameters.
@@ -27,11 +28,14 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
         let Query(map) = Query::<HashMap<String, String>>::from_request_parts(parts, state)
             .await
             .map_err(|e| ApiError::BadRequest(format!("Invalid query string: {e}")))?;
+        if let Some(name) = map.iter().find(|(_, value)| value.chars().count() > MAX_QUERY_TEXT).map(|(name, _)| name) {
+            return Err(ApiError::BadRequest(format!("{name}: at most {MAX_QUERY_TEXT} characters")));
+        }
         Ok(Self(map))
     }
 }
 
-/// A free-text parameter; empty counts as absent.
+/// A free-text parameter of at most [`MAX_QUERY_TEXT`] characters; empty counts as absent.
 pub struct Text {
     /// Its name in the query string.
     pub name: &'static str,
@@ -72,13 +76,20 @@ pub struct Choice<T> {
 impl Params {
     /// The value of `param`, if given and not empty.
     pub fn text(&self, param: &Text) -> Option<&str> {
-        self.raw(param.name)
+        self.given(param.name).filter(|v| !v.is_empty())
     }
 
-    /// The value of `param`, or its default.
+    /// The value of `param` as sent (trimmed), even empty: for text that stands for a number or
+    /// a choice, where empty is a wrong value, not an absent one.
+    pub fn value(&self, param: &Text) -> Option<&str> {
+        self.given(param.name)
+    }
+
+    /// The value of `param`, or its default when absent (given but empty, it is refused as any
+    /// other value outside its bounds: the document allows no empty number).
     pub fn number(&self, param: &Number) -> Result<u32, ApiError> {
         let Number { name, default, min, max, .. } = *param;
-        match self.raw(name) {
+        match self.given(name) {
             None => Ok(default),
             Some(raw) => raw
                 .parse::<u32>()
@@ -88,14 +99,16 @@ impl Params {
         }
     }
 
-    /// The value of `param`, or its default.
+    /// The value of `param`, or its default when absent (given but empty, it is refused: the
+    /// empty string is not among its values).
     pub fn choice<T>(&self, param: &Choice<T>) -> Result<T, ApiError> {
-        let raw = self.raw(param.name).unwrap_or(param.default);
+        let raw = self.given(param.name).unwrap_or(param.default);
         (param.parse)(raw).ok_or_else(|| ApiError::BadRequest(format!("{} must be one of {}", param.name, param.allowed)))
     }
 
-    fn raw(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(|v| v.trim()).filter(|v| !v.is_empty())
+    /// The value of `name` as sent, trimmed, if the query names it.
+    fn given(&self, name: &str) -> Option<&str> {
+        self.0.get(name).map(|v| v.trim())
     }
 }
 
@@ -112,7 +125,7 @@ fn query(name: &str, description: &str, schema: ObjectBuilder) -> Parameter {
 impl Text {
     /// Its OpenAPI description.
     pub fn doc(&self) -> Parameter {
-        query(self.name, self.description, ObjectBuilder::new().schema_type(Type::String))
+        query(self.name, self.description, ObjectBuilder::new().schema_type(Type::String).max_length(Some(MAX_QUERY_TEXT)))
     }
 }
 
@@ -179,12 +192,26 @@ mod tests {
     };
 
     #[test]
-    fn a_choice_takes_its_default_when_absent_and_names_the_field_when_wrong() {
+    fn a_choice_takes_its_default_when_absent_and_names_the_field_when_wrong_or_empty() {
         assert_eq!(params(&[]).choice(&COLOUR).unwrap(), 1);
-        assert_eq!(params(&[("colour", " ")]).choice(&COLOUR).unwrap(), 1);
         assert_eq!(params(&[("colour", "BLUE")]).choice(&COLOUR).unwrap(), 2);
-        let err = params(&[("colour", "GREEN")]).choice(&COLOUR).unwrap_err();
-        assert_eq!(err.to_string(), "colour must be one of RED, BLUE");
+        for wrong in ["GREEN", "", " "] {
+            let err = params(&[("colour", wrong)]).choice(&COLOUR).unwrap_err();
+            assert_eq!(err.to_string(), "colour must be one of RED, BLUE", "{wrong:?}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_query_value_longer_than_the_limit_is_refused_by_name() {
+        let read = |query: String| async move {
+            let (mut parts, ()) = axum::http::Request::builder().uri(format!("/x?{query}")).body(()).unwrap().into_parts();
+            Params::from_request_parts(&mut parts, &()).await
+        };
+        // Characters, not bytes: 200 two-byte letters are within it.
+        let at_limit = read(format!("search={}", "%C3%A9".repeat(MAX_QUERY_TEXT))).await.ok().and_then(|p| p.0.get("search").cloned());
+        assert_eq!(at_limit, Some("é".repeat(MAX_QUERY_TEXT)));
+        let err = read(format!("page=1&search={}", "x".repeat(MAX_QUERY_TEXT + 1))).await.err().unwrap();
+        assert_eq!(err.to_string(), format!("search: at most {MAX_QUERY_TEXT} characters"));
     }
 
     #[test]
@@ -202,5 +229,7 @@ mod tests {
         assert_eq!((doc["schema"]["minimum"].as_u64(), doc["schema"]["maximum"].as_u64()), (Some(1), Some(50)));
         assert_eq!(doc["schema"]["default"], 1);
         assert_eq!(params(&[("page", "51")]).number(&page).unwrap_err().to_string(), "page must be a whole number from 1 to 50");
+        assert_eq!(params(&[("page", "")]).number(&page).unwrap_err().to_string(), "page must be a whole number from 1 to 50");
+        assert_eq!(params(&[]).number(&page).unwrap(), 1);
     }
 }

@@ -22,7 +22,7 @@ use uuid::Uuid;
 
 use super::{
     nft::{NftCard, NftId, ORDER_BY, PAGE, PAGE_SIZE, Paged, SEARCH, SORT_BY, db_error, limit, page, page_answer},
-    openapi::{BadRequest, NotFound, SignedIn},
+    openapi::{BadRequest, Conflict, NotFound, SignedIn},
     params::{Choice, Params, query_params},
 };
 use crate::{
@@ -127,13 +127,16 @@ pub(super) struct LikeState {
     tag = "nft",
     params(NftId),
     security(("bearer" = [])),
-    responses((status = 200, description = "The like's new state", body = Envelope<LikeState>), SignedIn, (status = 404, response = NotFound)),
+    responses((status = 200, description = "The like's new state", body = Envelope<LikeState>), SignedIn, (status = 404, response = NotFound), (status = 409, response = Conflict)),
 )]
 async fn like(State(state): State<AppState>, me: AuthUser, Path(id): Path<String>) -> Result<Response, ApiError> {
     let command = |nft_known| SocialCommand::ToggleLike { user_id: me.0, nft_id: id.clone(), nft_known, now: Utc::now() };
     let after = toggle(&state, me, &id, command).await?;
     let is_liked = after.liked.contains(&id);
-    let total_likes = social_queries::total_likes(&state.read, &id).await.map_err(db_error)?.unwrap_or_default();
+    // The caller's own like as this toggle left it, not as the read tables show it: another
+    // toggle of theirs may have reached them since.
+    let others = social_queries::likes_by_others(&state.read, &id, &me.0.to_string()).await.map_err(db_error)?;
+    let total_likes = others + i64::from(is_liked);
     Ok(ok(LikeState { is_liked, total_likes }, if is_liked { "NFT liked" } else { "NFT unliked" }))
 }
 
@@ -152,7 +155,7 @@ struct BookmarkState {
     tag = "nft",
     params(NftId),
     security(("bearer" = [])),
-    responses((status = 200, description = "The bookmark's new state", body = Envelope<BookmarkState>), SignedIn, (status = 404, response = NotFound)),
+    responses((status = 200, description = "The bookmark's new state", body = Envelope<BookmarkState>), SignedIn, (status = 404, response = NotFound), (status = 409, response = Conflict)),
 )]
 async fn bookmark(State(state): State<AppState>, me: AuthUser, Path(id): Path<String>) -> Result<Response, ApiError> {
     let command = |nft_known| SocialCommand::ToggleBookmark { user_id: me.0, nft_id: id.clone(), nft_known, now: Utc::now() };

@@ -40,6 +40,7 @@ use utoipa_axum::{
 use uuid::Uuid;
 
 use super::{
+    limits::{self, form_text},
     nft::{NftCard, card, flags_of},
     openapi::{BadRequest, PayloadTooLarge, SignedIn},
     params::{Number, Params, query_params},
@@ -54,12 +55,10 @@ use crate::{
 
 /// Room for the text fields and multipart framing beside the image.
 const FORM_OVERHEAD: usize = 1024 * 1024;
-/// Longest title accepted (characters).
-const MAX_TITLE: usize = 500;
-/// Longest description accepted (characters).
-const MAX_DESCRIPTION: usize = 10_000;
 /// Most properties an NFT may have.
 const MAX_PROPERTIES: usize = 100;
+/// Longest key or value of a property (characters).
+const MAX_PROPERTY_TEXT: usize = 200;
 
 /// The trading routes; the upload refuses bodies over an image of `max_file_bytes` before
 /// reading them.
@@ -87,12 +86,17 @@ fn internal(err: impl Into<anyhow::Error>) -> ApiError {
 #[allow(dead_code, reason = "documents the multipart fields ipfs_upload reads one by one")]
 struct UploadForm {
     /// The NFT's name.
+    #[schema(max_length = 500)]
     title: String,
     /// Its description.
+    #[schema(max_length = 10000)]
     description: String,
     /// A category id (or its name).
+    #[schema(max_length = 64)]
     nft_category: String,
-    /// JSON text: a list of `{key, value}` (rows with both blank are dropped).
+    /// JSON text: a list of `{key, value}` (rows with both blank are dropped); at most 100
+    /// properties, each key and value at most 200 characters.
+    #[schema(max_length = 50000)]
     properties: Option<String>,
     /// The image: PNG, JPEG, GIF, WebP or a safe SVG, checked by content; at most
     /// `MAX_NFT_FILE_BYTES`.
@@ -152,6 +156,13 @@ fn text_of(value: Option<Value>) -> Result<String, ApiError> {
     }
 }
 
+fn check_property(key: &str, value: &str) -> Result<(), ApiError> {
+    if key.chars().count() > MAX_PROPERTY_TEXT || value.chars().count() > MAX_PROPERTY_TEXT {
+        return Err(ApiError::BadRequest(format!("properties: each key and value at most {MAX_PROPERTY_TEXT} characters")));
+    }
+    Ok(())
+}
+
 /// The properties field: JSON text of `[{key, value}]`; blank rows dropped, half-filled ones refused.
 fn parse_properties(text: Option<&str>) -> Result<Vec<Property>, ApiError> {
     let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else { return Ok(Vec::new()) };
@@ -160,6 +171,7 @@ fn parse_properties(text: Option<&str>) -> Result<Vec<Property>, ApiError> {
     let mut properties = Vec::new();
     for row in rows {
         let (key, value) = (text_of(row.key)?, text_of(row.value)?);
+        check_property(&key, &value)?;
         match (key.is_empty(), value.is_empty()) {
             (true, true) => {}
             (false, false) => properties.push(Property { key, value }),
@@ -276,10 +288,10 @@ async fn ipfs_upload(
     while let Some(field) = multipart.next_field().await? {
         let name = field.name().unwrap_or_default().to_owned();
         match name.as_str() {
-            "title" => title = Some(field.text().await?),
-            "description" => description = Some(field.text().await?),
-            "nftCategory" => nft_category = Some(field.text().await?),
-            "properties" => properties = Some(field.text().await?),
+            "title" => title = Some(form_text::<UploadForm>(field).await?),
+            "description" => description = Some(form_text::<UploadForm>(field).await?),
+            "nftCategory" => nft_category = Some(form_text::<UploadForm>(field).await?),
+            "properties" => properties = Some(form_text::<UploadForm>(field).await?),
             "file" => file = Some(read_file(field, max).await?),
             _ => {}
         }
@@ -298,12 +310,6 @@ async fn ipfs_upload(
         return Err(ApiError::BadRequest("nftCategory: NFT category can't be empty.".into()));
     }
     let file = file.filter(|f| !f.is_empty()).ok_or_else(|| ApiError::BadRequest("file: Please upload image.".into()))?;
-    if title.chars().count() > MAX_TITLE {
-        return Err(ApiError::BadRequest(format!("title: at most {MAX_TITLE} characters")));
-    }
-    if description.chars().count() > MAX_DESCRIPTION {
-        return Err(ApiError::BadRequest(format!("description: at most {MAX_DESCRIPTION} characters")));
-    }
     if category(&state, &nft_category).await?.is_none() {
         return Err(ApiError::BadRequest(format!("nftCategory: no category {nft_category}")));
     }
@@ -335,7 +341,7 @@ async fn ipfs_upload(
 /// `multipart/form-data` text fields (the spec's default body); 400 in the envelope otherwise.
 struct Fields<T>(T);
 
-impl<T: DeserializeOwned + Send> FromRequest<AppState> for Fields<T> {
+impl<T: DeserializeOwned + ToSchema + Send> FromRequest<AppState> for Fields<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {
@@ -351,7 +357,9 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for Fields<T> {
             let name = field.name().unwrap_or_default().to_owned();
             fields.insert(name, Value::String(field.text().await?));
         }
-        serde_json::from_value(Value::Object(fields)).map(Self).map_err(|e| ApiError::BadRequest(format!("Invalid form body: {e}")))
+        let fields = Value::Object(fields);
+        limits::check::<T>(&fields)?;
+        serde_json::from_value(fields).map(Self).map_err(|e| ApiError::BadRequest(format!("Invalid form body: {e}")))
     }
 }
 
@@ -524,14 +532,17 @@ async fn card_answer(state: &AppState, me: AuthUser, nft_id: &str, message: &str
 #[serde(rename_all = "camelCase")]
 struct GenerationRequest {
     /// The token URI minted with: `ipfs://<metadataCid>` from `/api/nft/ipfsupload`.
+    #[schema(max_length = 128)]
     meta_data: String,
     /// The category id (or name).
+    #[schema(max_length = 64)]
     nft_category: String,
     /// The mint's receipt as the wallet returned it (JSON, or JSON text); its
     /// `transactionHash` is read.
     #[schema(value_type = Option<Object>)]
     mint_response: Option<Value>,
     /// The mint transaction's hash, when `mintResponse` is not sent.
+    #[schema(max_length = 66)]
     transaction_hash: Option<String>,
 }
 
@@ -597,6 +608,13 @@ async fn record_generation(
         .await?
         .ok_or_else(|| ApiError::BadRequest(format!("nftCategory: no category {}", request.nft_category.trim())))?;
     let (metadata_cid, metadata) = stored_metadata(&state, &request.meta_data).await?;
+    // Metadata from the IPFS network need not have been uploaded here: the upload's limits hold.
+    let refused = |e: ApiError| ApiError::BadRequest(format!("metaData: {e}"));
+    limits::check_field::<UploadForm>("title", &metadata.name).map_err(refused)?;
+    limits::check_field::<UploadForm>("description", &metadata.description).map_err(refused)?;
+    if metadata.attributes.len() > MAX_PROPERTIES {
+        return Err(refused(ApiError::BadRequest(format!("at most {MAX_PROPERTIES} properties"))));
+    }
     let image = metadata
         .image
         .strip_prefix("ipfs://")
@@ -612,7 +630,10 @@ async fn record_generation(
                 other => other.to_string(),
             },
         })
-        .collect();
+        .collect::<Vec<_>>();
+    for property in &properties {
+        check_property(&property.key, &property.value).map_err(refused)?;
+    }
 
     let verified = verify(&state, me, &hash, &Claim::Mint { token_uri: request.meta_data.trim().to_owned() }).await?;
     let details = CatalogEvent::NftDetailsRecorded {
@@ -641,13 +662,16 @@ async fn record_generation(
 #[serde(rename_all = "camelCase")]
 struct PurchaseRequest {
     /// `FIXEDPRICE`, or `AUCTION` for a buy-now.
+    #[schema(max_length = 20)]
     form_of_sale: Option<String>,
     /// The NFT (`{chainId}-{tokenId}`).
+    #[schema(max_length = 100)]
     nftid: String,
     /// Always 1 (each NFT is unique).
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, max_length = 40)]
     sale_quantity: Option<NumberText>,
     /// The purchase transaction.
+    #[schema(max_length = 66)]
     transaction_hash: String,
 }
 
@@ -697,13 +721,16 @@ async fn record_purchase(
 #[serde(rename_all = "camelCase")]
 struct BidRequest {
     /// `AUCTION`.
+    #[schema(max_length = 20)]
     form_of_sale: Option<String>,
     /// The NFT (`{chainId}-{tokenId}`).
+    #[schema(max_length = 100)]
     nftid: String,
     /// The bid in MATIC; when sent it must be the amount bid on chain.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, max_length = 40)]
     bid_amount: Option<NumberText>,
     /// The bid transaction.
+    #[schema(max_length = 66)]
     transaction_hash: String,
 }
 
@@ -738,22 +765,24 @@ async fn record_bid(State(state): State<AppState>, me: AuthUser, Fields(request)
 #[serde(rename_all = "camelCase")]
 struct UpdateRequest {
     /// `FIXEDPRICE`, `AUCTION` or `NOT_FOR_SALE`: must be what the transaction set.
+    #[schema(max_length = 20)]
     form_of_sale: String,
     /// Fixed (or buy-now) price in MATIC: when sent for a fixed sale or an auction, it must be
     /// the price the transaction set (the chain's value is the one recorded).
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, max_length = 40)]
     fixed_price: Option<NumberText>,
     /// Auction base price in MATIC: when sent for an auction listed by the transaction, it must
     /// be the base price it set.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, max_length = 40)]
     auction_start_price: Option<NumberText>,
     /// Auction end, a timestamp in milliseconds.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, max_length = 20)]
     auction_end_hours: Option<NumberText>,
     /// The sale coin code (1).
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, max_length = 20)]
     sale_coin: Option<NumberText>,
     /// The `toggleForSale` (or `changeTokenPrice`) transaction.
+    #[schema(max_length = 66)]
     transaction_hash: String,
 }
 
@@ -801,6 +830,7 @@ async fn record_update(
 #[serde(rename_all = "camelCase")]
 struct TransactionRequest {
     /// The transaction's hash.
+    #[schema(max_length = 66)]
     transaction_hash: String,
 }
 
@@ -834,6 +864,7 @@ async fn record_stop_sale(
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 struct BurnQuery {
     /// The burn transaction (else in a JSON body).
+    #[param(max_length = 66)]
     transaction_hash: Option<String>,
 }
 

@@ -12,6 +12,9 @@ use domain::{
     accounts::{AuthProvider, UserEvent, WalletProvider, user_stream},
     catalog::CatalogEvent,
     chain::{ChainEvent, Origin, SaleType},
+    collections::{CollectionEvent, collection_stream},
+    social::social_stream,
+    test_utils::TestPostgres,
 };
 use serde_json::Value;
 use support::ProjectorTask;
@@ -25,6 +28,7 @@ struct TestApp {
     state: AppState,
     _projector: ProjectorTask,
     _dir: tempfile::TempDir,
+    _postgres: Option<TestPostgres>,
 }
 
 /// A signed-in user.
@@ -34,11 +38,25 @@ struct User {
 }
 
 impl TestApp {
+    /// On a SQLite log.
     async fn new() -> Self {
+        Self::with_log(None).await
+    }
+
+    /// On a fresh Postgres database (log and read tables).
+    async fn on_postgres() -> Self {
+        Self::with_log(Some(TestPostgres::create().await)).await
+    }
+
+    async fn with_log(postgres: Option<TestPostgres>) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let config = support::config(&dir, &["--jwt-secret", "test-secret", "--contract-address", "0xc0ffee"]);
+        let mut args = vec!["--jwt-secret", "test-secret", "--contract-address", "0xc0ffee"];
+        if let Some(db) = &postgres {
+            args.extend(["--database-url", db.url.as_str()]);
+        }
+        let config = support::config(&dir, &args);
         let (state, projector) = support::fresh_state(config, true).await;
-        Self { state: state.with_chain(support::no_chain(), None), _projector: projector, _dir: dir }
+        Self { state: state.with_chain(support::no_chain(), None), _projector: projector, _dir: dir, _postgres: postgres }
     }
 
     /// Waits until the read tables show everything appended so far.
@@ -439,4 +457,131 @@ async fn a_double_tap_likes_once_and_unlikes_once() {
     assert_eq!(states, [false, true], "one like, then one unlike: never two likes");
     let (_, detail) = app.get("/api/nft/detail/80001-1", Some(&alice)).await;
     assert_eq!(flags(&detail["body"]), ("80001-1".into(), false, false, 0));
+}
+
+/// How many toggles one user sends at once in the tests below.
+const RACERS: usize = 50;
+
+/// What `RACERS` concurrent toggles by one user answered: each 200 (with its own state) or, past
+/// the command's deadline, 409 in the envelope; never anything else.
+async fn race(app: &TestApp, uri: &str, user: &User) -> Vec<Value> {
+    let answers = futures::future::join_all((0..RACERS).map(|_| app.put(uri, Some(user)))).await;
+    let mut states = Vec::new();
+    for (status, body) in answers {
+        match status {
+            StatusCode::OK => states.push(body["body"].clone()),
+            StatusCode::CONFLICT => {
+                assert_eq!((body["statuscode"].as_i64(), &body["body"]), (Some(409), &Value::Null), "{body}");
+                assert!(body["message"].as_str().is_some_and(|m| m.contains("try again")), "{body}");
+            }
+            other => panic!("{uri}: a racing toggle answered {other}: {body}"),
+        }
+    }
+    assert!(!states.is_empty(), "{uri}: no toggle went through");
+    eprintln!("{uri}: {} of {RACERS} racing toggles went through, the others answered 409", states.len());
+    states
+}
+
+/// The toggles that went through alternate from off: as many ons as offs, or one more on.
+fn assert_alternating(states: &[Value], flag: &str) {
+    let on = states.iter().filter(|s| s[flag].as_bool().unwrap()).count();
+    assert_eq!(on, states.len().div_ceil(2), "{flag} in {} answers: {on} on", states.len());
+}
+
+/// 50 like toggles by one user at once, with one like by someone else already in: no 5xx;
+/// each answer's count agrees with its own flag; the stream holds one event per toggle that
+/// went through, and the NFT ends liked exactly when an odd number went through.
+async fn racing_like_toggles(app: TestApp) {
+    market(&app).await;
+    let (alice, bob) = (app.user("alice", &[]).await, app.user("bob", &[]).await);
+    app.put("/api/nft/like/80001-1", Some(&bob)).await;
+
+    let states = race(&app, "/api/nft/like/80001-1", &alice).await;
+
+    for state in &states {
+        let liked = state["isLiked"].as_bool().unwrap();
+        assert_eq!(state["totalLikes"].as_i64(), Some(1 + i64::from(liked)), "bob's like and alice's as answered: {state}");
+    }
+    assert_alternating(&states, "isLiked");
+    let liked = states.len() % 2 == 1;
+    assert_eq!(app.state.store.stream_version(&social_stream(alice.id)).await.unwrap(), states.len() as u64);
+    app.projected().await;
+    let (_, detail) = app.get("/api/nft/detail/80001-1", Some(&alice)).await;
+    assert_eq!(flags(&detail["body"]), ("80001-1".into(), liked, false, 1 + i64::from(liked)));
+}
+
+/// The same for bookmarks.
+async fn racing_bookmark_toggles(app: TestApp) {
+    market(&app).await;
+    let alice = app.user("alice", &[]).await;
+
+    let states = race(&app, "/api/nft/bookmark/80001-1", &alice).await;
+
+    assert_alternating(&states, "isBookmarked");
+    let bookmarked = states.len() % 2 == 1;
+    assert_eq!(app.state.store.stream_version(&social_stream(alice.id)).await.unwrap(), states.len() as u64);
+    app.projected().await;
+    let (_, detail) = app.get("/api/nft/detail/80001-1", Some(&alice)).await;
+    assert_eq!(flags(&detail["body"]), ("80001-1".into(), false, bookmarked, 0));
+}
+
+/// The same for a collection's like, liked by its creator already.
+async fn racing_collection_like_toggles(app: TestApp) {
+    let (alice, bob) = (app.user("alice", &[]).await, app.user("bob", &[]).await);
+    let id = Uuid::now_v7();
+    let created = CollectionEvent::CollectionCreated {
+        collection_id: id,
+        creator_user_id: bob.id,
+        title: "Mine".into(),
+        image: "bafy".into(),
+        at: Utc::now(),
+    };
+    let liked = CollectionEvent::CollectionLiked { user_id: bob.id, at: Utc::now() };
+    let events = [created, liked].iter().map(|e| e.to_new_event(Metadata::default()).unwrap()).collect();
+    app.state.store.append(&collection_stream(id), ExpectedVersion::NoStream, events).await.unwrap();
+    app.projected().await;
+    let uri = format!("/api/collection/like/{id}");
+
+    let states = race(&app, &uri, &alice).await;
+
+    for state in &states {
+        let liked = state["isLiked"].as_bool().unwrap();
+        assert_eq!(state["totalLikes"].as_i64(), Some(1 + i64::from(liked)), "{state}");
+    }
+    assert_alternating(&states, "isLiked");
+    let liked = states.len() % 2 == 1;
+    assert_eq!(app.state.store.stream_version(&collection_stream(id)).await.unwrap(), 2 + states.len() as u64);
+    app.projected().await;
+    let (_, card) = app.get(&format!("/api/collection/browsebyid/{id}"), Some(&alice)).await;
+    assert_eq!((card["body"]["isLiked"].as_bool(), card["body"]["totalLikes"].as_i64()), (Some(liked), Some(1 + i64::from(liked))));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_racing_like_toggles_by_one_user_never_fail_and_end_in_their_parity_on_sqlite() {
+    racing_like_toggles(TestApp::new().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_racing_like_toggles_by_one_user_never_fail_and_end_in_their_parity_on_postgres() {
+    racing_like_toggles(TestApp::on_postgres().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_racing_bookmark_toggles_never_fail_and_end_in_their_parity_on_sqlite() {
+    racing_bookmark_toggles(TestApp::new().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_racing_bookmark_toggles_never_fail_and_end_in_their_parity_on_postgres() {
+    racing_bookmark_toggles(TestApp::on_postgres().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_racing_collection_like_toggles_never_fail_and_end_in_their_parity_on_sqlite() {
+    racing_collection_like_toggles(TestApp::new().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_racing_collection_like_toggles_never_fail_and_end_in_their_parity_on_postgres() {
+    racing_collection_like_toggles(TestApp::on_postgres().await).await;
 }

@@ -4,7 +4,7 @@
 //! The user stream is appended with the version it was loaded at; each claim stream with the
 //! version it was read at (`NoStream` for a value never claimed). Two writers racing for the same
 //! username, e-mail or wallet therefore cannot both succeed: the loser's whole append fails with a
-//! version conflict on the claim stream and is answered as "taken".
+//! version conflict on the claim stream, and deciding again finds the value taken.
 
 use uuid::Uuid;
 
@@ -13,7 +13,7 @@ use super::{
     user::{claim_changes, evolve},
     user_stream,
 };
-use crate::{AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, Position, StoreError, StreamAppend};
+use crate::{EventStore, ExpectedVersion, Metadata, NewEvent, Position, StoreError, StreamAppend, command::Retry};
 
 /// Why a command did not go through.
 #[derive(Debug, thiserror::Error)]
@@ -45,9 +45,6 @@ pub struct Executed {
     /// The last position written, to wait for the read models (`None`: nothing written).
     pub position: Option<Position>,
 }
-
-/// How many times a command is decided again after another writer moved the user's stream.
-const RETRIES: usize = 3;
 
 /// Reads and folds a user's stream.
 pub async fn load(store: &dyn EventStore, user_id: Uuid) -> Result<Loaded, StoreError> {
@@ -95,15 +92,15 @@ fn taken(kind: ClaimKind) -> AccountError {
     }
 }
 
-/// Loads the user, decides, and appends the events with their claims; decides again (up to a
-/// few times) when another request moved the user's stream in between.
+/// Loads the user, decides, and appends the events with their claims; decides again when
+/// another request moved the user's stream or a claim stream in between (the next decision
+/// finds a value someone else claimed taken), until [`crate::command::DEADLINE`].
 pub async fn execute<F>(store: &dyn EventStore, user_id: Uuid, metadata: &Metadata, mut decide: F) -> Result<Executed, CommandError>
 where
     F: FnMut(&User) -> Result<Vec<UserEvent>, AccountError>,
 {
-    let mut attempt = 0;
+    let mut retry = Retry::default();
     loop {
-        attempt += 1;
         let loaded = load(store, user_id).await?;
         let events = decide(&loaded.user)?;
         match append(store, user_id, &loaded, &events, metadata).await {
@@ -111,8 +108,7 @@ where
                 let user = events.iter().fold(loaded.user, evolve);
                 return Ok(Executed { events, user, position });
             }
-            Err(CommandError::Store(StoreError::WrongExpectedVersion { stream_id, .. }))
-                if stream_id == user_stream(user_id) && attempt < RETRIES => {}
+            Err(CommandError::Store(err)) if retry.again(&err).await => {}
             Err(err) => return Err(err),
         }
     }
@@ -134,7 +130,6 @@ async fn append(
         expected: ExpectedVersion::Exact(loaded.version),
         events: events.iter().map(|e| e.to_new_event(metadata.clone())).collect::<Result<Vec<NewEvent>, _>>()?,
     }];
-    let mut kinds = Vec::new();
     for change in claim_changes(&loaded.user, events) {
         let (current, version) = holder(store, change.kind, &change.value).await?;
         let event = match (change.take, current) {
@@ -145,18 +140,7 @@ async fn append(
             (false, Some(_)) => ClaimEvent::ValueReleased { kind: change.kind, value: change.value.clone(), user_id },
         };
         let expected = if version == 0 { ExpectedVersion::NoStream } else { ExpectedVersion::Exact(version) };
-        kinds.push((event.stream_id(), change.kind));
         writes.push(StreamAppend { stream_id: event.stream_id(), expected, events: vec![event.to_new_event(metadata.clone())?] });
     }
-    match store.append_streams(writes).await {
-        Ok(AppendOutcome { last_position, .. }) => Ok(Some(last_position)),
-        Err(StoreError::WrongExpectedVersion { stream_id, expected, actual }) => {
-            match kinds.iter().find(|(stream, _)| *stream == stream_id) {
-                // Someone claimed (or released) the value since we read it.
-                Some((_, kind)) => Err(taken(*kind).into()),
-                None => Err(StoreError::WrongExpectedVersion { stream_id, expected, actual }.into()),
-            }
-        }
-        Err(err) => Err(err.into()),
-    }
+    Ok(Some(store.append_streams(writes).await?.last_position))
 }

@@ -81,6 +81,17 @@ pub async fn total_likes(db: &ReadDb, nft_id: &str) -> Result<Option<i64>, Proje
     Ok(sqlx::query_scalar("SELECT total_likes FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(&db.pool()).await?)
 }
 
+/// How many users besides `user_id` like a token: with the user's own like as a command just
+/// decided it, the count a toggle answers (never at odds with its `isLiked`, whatever the
+/// user's other toggles in flight have reached the read tables).
+pub async fn likes_by_others(db: &ReadDb, nft_id: &str, user_id: &str) -> Result<i64, ProjectionError> {
+    Ok(sqlx::query_scalar("SELECT COUNT(*) FROM likes WHERE nft_id = $1 AND user_id <> $2")
+        .bind(nft_id)
+        .bind(user_id)
+        .fetch_one(&db.pool())
+        .await?)
+}
+
 /// Whether a token can be liked or bookmarked: minted and not burned.
 pub async fn likeable(db: &ReadDb, nft_id: &str) -> Result<bool, ProjectionError> {
     let found: Option<i64> =
