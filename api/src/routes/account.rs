@@ -50,10 +50,28 @@ fn file_url(cid: &Option<String>) -> String {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Wallet {
-    /// `Metamask`, `Coinbase` or `Other`.
+    /// The kind of wallet.
+    #[schema(value_type = WalletKind)]
     wallet_provider: String,
     /// Lower-case 0x address.
     wallet_address: String,
+}
+
+/// The kind of wallet a link was made with.
+#[derive(ToSchema)]
+#[allow(dead_code, reason = "a schema only: the values domain::accounts::WalletProvider writes")]
+enum WalletKind {
+    Metamask,
+    Coinbase,
+    Other,
+}
+
+/// How an account signs in.
+#[derive(ToSchema)]
+#[allow(dead_code, clippy::upper_case_acronyms, reason = "a schema only: the values domain::accounts::AuthProvider writes")]
+enum AuthProvider {
+    EMAIL,
+    GOOGLE,
 }
 
 fn wallets(profile: &UserProfile) -> Vec<Wallet> {
@@ -80,7 +98,8 @@ struct OwnProfile {
     bio: String,
     /// Cover image URL (`/ipfs/<cid>`) or "".
     cover_image: String,
-    /// `EMAIL` or `GOOGLE` (Google accounts cannot change e-mail or password).
+    /// How the account signs in (Google accounts cannot change e-mail or password).
+    #[schema(value_type = AuthProvider)]
     auth_provider: String,
     /// Linked wallets, oldest first.
     connected_wallet: Vec<Wallet>,
@@ -292,8 +311,8 @@ async fn wallet_nonce(State(state): State<AppState>, me: AuthUser) -> Result<Res
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ConnectWalletRequest {
-    /// `Metamask`, `Coinbase` or `Other`.
-    #[schema(example = "Metamask")]
+    /// The kind of wallet.
+    #[schema(value_type = WalletKind, example = "Metamask")]
     wallet_provider: String,
     /// The 0x address.
     wallet_address: String,

@@ -25,8 +25,8 @@ const ARTIFACT: &str = include_str!("../../../contracts/out/Marketplace.json");
 /// The ABI's JSON and its entity tag, read from the artifact once.
 static ABI: LazyLock<(Bytes, HeaderValue)> = LazyLock::new(|| {
     let artifact: serde_json::Value = serde_json::from_str(ARTIFACT).expect("contracts/out/Marketplace.json is JSON");
-    let abi = serde_json::to_vec(&artifact["abi"]).expect("the ABI serialises");
     assert!(artifact["abi"].is_array(), "contracts/out/Marketplace.json has an abi list");
+    let abi = serde_json::to_vec(&artifact["abi"]).expect("the ABI serialises");
     let tag = format!("\"{}\"", hex::encode(&Sha256::digest(&abi)[..16]));
     (Bytes::from(abi), HeaderValue::from_str(&tag).expect("hex is a header value"))
 });

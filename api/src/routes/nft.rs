@@ -597,7 +597,7 @@ pub(crate) struct NftCard {
 /// How an NFT is offered: at a fixed price, in an auction (`fixedPrice` is then its buy-now
 /// price), or not at all.
 #[derive(ToSchema)]
-#[allow(dead_code, non_camel_case_types, reason = "a schema only, its values named as they are sent")]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
 pub(crate) enum FormOfSale {
     FIXEDPRICE,
     AUCTION,
@@ -607,7 +607,7 @@ pub(crate) enum FormOfSale {
 /// A bid's status: `BID` while it stands, `ALLOTED` when it won, `REFUNDED` when it was outbid,
 /// rejected or cleared.
 #[derive(ToSchema)]
-#[allow(dead_code, non_camel_case_types, reason = "a schema only, its values named as they are sent")]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
 pub(crate) enum BidStatus {
     BID,
     ALLOTED,
@@ -616,7 +616,7 @@ pub(crate) enum BidStatus {
 
 /// What a history event records.
 #[derive(ToSchema)]
-#[allow(dead_code, non_camel_case_types, reason = "a schema only, its values named as they are sent")]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
 enum TypeOfEvent {
     MINTED,
     PUT_ON_AUCTION,
