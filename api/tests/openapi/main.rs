@@ -716,7 +716,12 @@ async fn a_client_generated_from_the_document_needs_no_cast() {
     assert!(receipt_or_text.contains("#/components/schemas/MintReceipt") && receipt_or_text.contains("string"), "{receipt_or_text}");
 
     let enumeration = |value: &Value| -> Vec<String> {
-        resolved(&doc, value)["enum"].as_array().unwrap_or_else(|| panic!("not an enum: {value}")).iter().map(|v| v.as_str().unwrap().to_owned()).collect()
+        resolved(&doc, value)["enum"]
+            .as_array()
+            .unwrap_or_else(|| panic!("not an enum: {value}"))
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect()
     };
     assert_eq!(enumeration(&card["formOfSale"]), ["FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"]);
     assert_eq!(enumeration(&schemas["Bid"]["properties"]["status"]), ["BID", "ALLOTED", "REFUNDED"]);
@@ -749,7 +754,10 @@ fn wei_beside_every_amount(value: &Value) -> usize {
             for (key, amount) in map {
                 let is_amount = ["Price", "Bid", "Amount"].iter().any(|end| key.ends_with(end)) || key == "highestBid";
                 if let (true, Some(matic)) = (is_amount, amount.as_str()) {
-                    let wei = map.get(&format!("{key}Wei")).and_then(Value::as_str).unwrap_or_else(|| panic!("{key} without {key}Wei in {value}"));
+                    let wei = map
+                        .get(&format!("{key}Wei"))
+                        .and_then(Value::as_str)
+                        .unwrap_or_else(|| panic!("{key} without {key}Wei in {value}"));
                     let (whole, fraction) = matic.split_once('.').unwrap_or((matic, ""));
                     let expected = format!("{whole}{fraction:0<18}").trim_start_matches('0').to_owned();
                     assert_eq!(wei, if expected.is_empty() { "0" } else { &expected }, "{key}Wei beside {key} {matic}");
@@ -777,7 +785,9 @@ async fn every_amount_has_its_wei_beside_it_and_royalties_their_basis_points() {
     assert_eq!(card["royalty"], json!([{ "walletAddress": "0xalice", "percentage": 2.5, "bps": 250 }]));
     assert_eq!(wei_beside_every_amount(card), 5, "fixedPrice, highestBid and the auction's three prices: {card}");
 
-    for (uri, amounts) in [("/api/nft/nftinauction/80001-1", 3), ("/api/nft/bidhistory/80001-1/1/", 1), ("/api/nft/explore/?formOfSale=ALL", 5)] {
+    for (uri, amounts) in
+        [("/api/nft/nftinauction/80001-1", 3), ("/api/nft/bidhistory/80001-1/1/", 1), ("/api/nft/explore/?formOfSale=ALL", 5)]
+    {
         let answer = app.get(uri).await.json();
         assert_eq!(wei_beside_every_amount(&answer), amounts, "{uri}: {answer}");
     }

@@ -108,7 +108,11 @@ async fn explore_filters_sorts_searches_and_pages() {
         assert_eq!(auctions.total_items, 2);
         let auction = auctions.data[0].current_auction.as_ref().expect("auction data");
         assert_eq!((auction.auction_start_price.as_str(), auction.auction_buy_now_price.as_str()), ("5", "10"));
-        let wei = (auction.auction_start_price_wei.as_str(), auction.auction_buy_now_price_wei.as_str(), auction.auction_highest_bid_wei.as_str());
+        let wei = (
+            auction.auction_start_price_wei.as_str(),
+            auction.auction_buy_now_price_wei.as_str(),
+            auction.auction_highest_bid_wei.as_str(),
+        );
         assert_eq!(wei, ((5 * MATIC).to_string().as_str(), (10 * MATIC).to_string().as_str(), "0"));
         assert!(!auction.auction_ended);
         assert_eq!(
