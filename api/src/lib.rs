@@ -130,6 +130,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::contact::router())
         .merge(dev_mailbox)
         .merge(routes::chain::router())
+        .merge(routes::contract::router())
         .merge(routes::metrics::router());
     let pages = state.clone();
     let api = routes::openapi::serve(api)

@@ -53,10 +53,28 @@ fn file_url(cid: &Option<String>) -> String {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Wallet {
-    /// `Metamask`, `Coinbase` or `Other`.
+    /// The kind of wallet.
+    #[schema(value_type = WalletKind)]
     wallet_provider: String,
     /// Lower-case 0x address.
     wallet_address: String,
+}
+
+/// The kind of wallet a link was made with.
+#[derive(ToSchema)]
+#[allow(dead_code, reason = "a schema only: the values domain::accounts::WalletProvider writes")]
+enum WalletKind {
+    Metamask,
+    Coinbase,
+    Other,
+}
+
+/// How an account signs in.
+#[derive(ToSchema)]
+#[allow(dead_code, clippy::upper_case_acronyms, reason = "a schema only: the values domain::accounts::AuthProvider writes")]
+enum AuthProvider {
+    EMAIL,
+    GOOGLE,
 }
 
 fn wallets(profile: &UserProfile) -> Vec<Wallet> {
@@ -83,7 +101,8 @@ struct OwnProfile {
     bio: String,
     /// Cover image URL (`/ipfs/<cid>`) or "".
     cover_image: String,
-    /// `EMAIL` or `GOOGLE` (Google accounts cannot change e-mail or password).
+    /// How the account signs in (Google accounts cannot change e-mail or password).
+    #[schema(value_type = AuthProvider)]
     auth_provider: String,
     /// Linked wallets, oldest first.
     connected_wallet: Vec<Wallet>,
@@ -158,9 +177,9 @@ async fn my_profile(State(state): State<AppState>, me: AuthUser) -> Result<Respo
 /// Anyone's public profile.
 #[utoipa::path(
     get,
-    path = "/api/account/getuserprofile/{userid}",
+    path = "/api/account/getuserprofile/{userId}",
     tag = "account",
-    params(("userid" = String, Path, description = "The user's id (a UUID)")),
+    params(("userId" = String, Path, description = "The user's id (a UUID)")),
     responses((status = 200, description = "The public profile", body = Envelope<PublicProfile>), (status = 404, response = NotFound)),
 )]
 async fn user_profile(State(state): State<AppState>, Path(user_id): Path<String>) -> Result<Response, ApiError> {
@@ -299,8 +318,8 @@ async fn wallet_nonce(State(state): State<AppState>, me: AuthUser) -> Result<Res
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ConnectWalletRequest {
-    /// `Metamask`, `Coinbase` or `Other`.
-    #[schema(example = "Metamask", max_length = 20)]
+    /// The kind of wallet.
+    #[schema(value_type = WalletKind, example = "Metamask")]
     wallet_provider: String,
     /// The 0x address.
     #[schema(max_length = 42)]

@@ -64,6 +64,9 @@ struct AppConfig {
     contract_address: String,
     /// Its deployment block.
     deployment_block: u64,
+    /// Where its ABI is served (a JSON list, as viem takes it).
+    #[schema(example = "/api/contract/abi")]
+    contract_abi_url: &'static str,
     /// Block explorer base URL ("" when none).
     explorer_url: String,
     /// The prefix file URLs start with.
@@ -90,6 +93,7 @@ async fn app_config(State(state): State<AppState>) -> Response {
             rpc_url: chain.public_rpc_url.clone(),
             contract_address: chain.contract_address.clone().unwrap_or_default(),
             deployment_block: chain.deployment_block,
+            contract_abi_url: super::contract::ABI_PATH,
             explorer_url: chain.explorer_url.clone(),
             ipfs_gateway: "/ipfs/",
             google_client_id: state.config.google_client_id.clone().unwrap_or_default(),

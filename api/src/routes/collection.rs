@@ -258,7 +258,7 @@ async fn create_collection(
 /// Changes a collection's title or image (its creator only).
 #[utoipa::path(
     put,
-    path = "/api/collection/{id}",
+    path = "/api/collection/{collectionId}",
     tag = "collection",
     params(CollectionId),
     request_body(content = CollectionForm, content_type = "multipart/form-data"),
@@ -295,7 +295,7 @@ async fn update_collection(
 /// Deletes a collection (its creator only); its NFTs are untouched.
 #[utoipa::path(
     delete,
-    path = "/api/collection/{id}",
+    path = "/api/collection/{collectionId}",
     tag = "collection",
     params(CollectionId),
     security(("bearer" = [])),
@@ -385,6 +385,7 @@ async fn remove_nft(State(state): State<AppState>, me: AuthUser, Path((id, nft_i
     get,
     path = "/api/collection/browse",
     tag = "collection",
+    security((), ("bearer" = [])),
     params(BrowseQuery),
     responses((status = 200, description = "A page of collections", body = Envelope<Paged<CollectionCard>>), (status = 400, response = BadRequest)),
 )]
@@ -407,8 +408,9 @@ async fn browse_collections(State(state): State<AppState>, viewer: MaybeUser, pa
 /// One collection.
 #[utoipa::path(
     get,
-    path = "/api/collection/browsebyid/{id}",
+    path = "/api/collection/browsebyid/{collectionId}",
     tag = "collection",
+    security((), ("bearer" = [])),
     params(CollectionId),
     responses((status = 200, description = "The collection", body = Envelope<CollectionCard>), (status = 404, response = NotFound)),
 )]
@@ -420,7 +422,7 @@ async fn browse_by_id(State(state): State<AppState>, viewer: MaybeUser, Path(id)
 /// Likes a collection, or takes the like back.
 #[utoipa::path(
     put,
-    path = "/api/collection/like/{id}",
+    path = "/api/collection/like/{collectionId}",
     tag = "collection",
     params(CollectionId),
     security(("bearer" = [])),
@@ -444,9 +446,10 @@ async fn like_collection(State(state): State<AppState>, me: AuthUser, Path(id): 
 /// search, order and shape.
 #[utoipa::path(
     get,
-    path = "/api/nft/browsebycollection/{collectionid}",
+    path = "/api/nft/browsebycollection/{collectionId}",
     tag = "collection",
-    params(("collectionid" = String, Path, description = "The collection's id"), NftsQuery),
+    security((), ("bearer" = [])),
+    params(("collectionId" = String, Path, description = "The collection's id"), NftsQuery),
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest), (status = 404, response = NotFound)),
 )]
 async fn browse_by_collection(
@@ -470,7 +473,7 @@ async fn browse_by_collection(
 
 /// A collection id in a path.
 #[derive(utoipa::IntoParams)]
-#[into_params(names("id"), parameter_in = Path)]
+#[into_params(names("collectionId"), parameter_in = Path)]
 #[allow(dead_code, reason = "documents the path parameter; the handlers read it as a String")]
 struct CollectionId(
     /// The collection's id (a UUID).

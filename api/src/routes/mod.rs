@@ -6,6 +6,7 @@ pub mod auth;
 pub mod chain;
 pub mod collection;
 pub mod contact;
+pub mod contract;
 pub mod health;
 pub mod ipfs;
 pub mod limits;

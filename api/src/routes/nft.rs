@@ -42,7 +42,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(also_at(routes!(explore), "/api/nft/explore"))
         .routes(routes!(detail))
         .routes(routes!(in_auction))
-        .routes(also_at(routes!(bid_history), "/api/nft/bidhistory/{nftid}/{auctionid}"))
+        .routes(also_at(routes!(bid_history), "/api/nft/bidhistory/{nftId}/{auctionId}"))
         .routes(routes!(history))
         .routes(routes!(owners))
         .routes(routes!(trending))
@@ -302,11 +302,15 @@ pub(super) fn db_error(err: impl Into<anyhow::Error>) -> ApiError {
 }
 
 /// Browse: listings filtered by category and sale type, searched and sorted, a page at a time.
+///
+/// Sign-in is optional: with a valid bearer token each card's `isLiked` and `isBookmarked` are
+/// the caller's; without one (or with an invalid one) they are false.
 #[utoipa::path(
     get,
     path = "/api/nft/explore/",
     tag = "nft",
     params(ExploreQuery),
+    security((), ("bearer" = [])),
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest)),
 )]
 async fn explore(State(state): State<AppState>, viewer: MaybeUser, params: Params) -> Result<Response, ApiError> {
@@ -354,11 +358,15 @@ async fn known(state: &AppState, id: &str) -> Result<(), ApiError> {
 }
 
 /// One NFT.
+///
+/// Sign-in is optional: with a valid bearer token `isLiked` and `isBookmarked` are the caller's;
+/// without one (or with an invalid one) they are false.
 #[utoipa::path(
     get,
-    path = "/api/nft/detail/{nftid}",
+    path = "/api/nft/detail/{nftId}",
     tag = "nft",
     params(NftId),
+    security((), ("bearer" = [])),
     responses((status = 200, description = "The NFT", body = Envelope<NftCard>), (status = 404, response = NotFound)),
 )]
 async fn detail(State(state): State<AppState>, viewer: MaybeUser, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -370,7 +378,7 @@ async fn detail(State(state): State<AppState>, viewer: MaybeUser, Path(id): Path
 /// An NFT's open auction (a list of at most one).
 #[utoipa::path(
     get,
-    path = "/api/nft/nftinauction/{nftid}",
+    path = "/api/nft/nftinauction/{nftId}",
     tag = "nft",
     params(NftId),
     responses((status = 200, description = "The open auction, or none", body = Envelope<Vec<Auction>>), (status = 404, response = NotFound)),
@@ -383,9 +391,9 @@ async fn in_auction(State(state): State<AppState>, Path(id): Path<String>) -> Re
 /// An auction's bids, highest first, a page at a time.
 #[utoipa::path(
     get,
-    path = "/api/nft/bidhistory/{nftid}/{auctionid}/",
+    path = "/api/nft/bidhistory/{nftId}/{auctionId}/",
     tag = "nft",
-    params(NftId, ("auctionid" = String, Path, description = "The contract's auction id"), BidQuery),
+    params(NftId, ("auctionId" = String, Path, description = "The contract's auction id"), BidQuery),
     responses((status = 200, description = "A page of bids", body = Envelope<Paged<Bid>>), (status = 400, response = BadRequest), (status = 404, response = NotFound)),
 )]
 async fn bid_history(
@@ -406,7 +414,7 @@ async fn bid_history(
 /// An NFT's history, newest first.
 #[utoipa::path(
     get,
-    path = "/api/nft/nfthistory/{nftid}",
+    path = "/api/nft/nfthistory/{nftId}",
     tag = "nft",
     params(NftId),
     responses((status = 200, description = "The history", body = Envelope<History>), (status = 404, response = NotFound)),
@@ -430,7 +438,7 @@ async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Resul
 /// Every owner an NFT has had, newest first.
 #[utoipa::path(
     get,
-    path = "/api/nft/ownnerhistory/{nftid}",
+    path = "/api/nft/ownnerhistory/{nftId}",
     tag = "nft",
     params(NftId),
     responses((status = 200, description = "The owners", body = Envelope<Vec<Owner>>), (status = 404, response = NotFound)),
@@ -447,6 +455,7 @@ async fn owners(State(state): State<AppState>, Path(id): Path<String>) -> Result
     path = "/api/nft/trendingnfts",
     tag = "nft",
     params(TrendingQuery),
+    security((), ("bearer" = [])),
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest)),
 )]
 async fn trending(State(state): State<AppState>, viewer: MaybeUser, params: Params) -> Result<Response, ApiError> {
@@ -485,7 +494,7 @@ async fn statistics(State(state): State<AppState>) -> Result<Response, ApiError>
 
 /// An NFT id in a path.
 #[derive(utoipa::IntoParams)]
-#[into_params(names("nftid"), parameter_in = Path)]
+#[into_params(names("nftId"), parameter_in = Path)]
 #[allow(dead_code, reason = "documents the path parameter; the handlers read it as a String")]
 pub(super) struct NftId(
     /// `{chainId}-{tokenId}`
@@ -543,8 +552,8 @@ pub(crate) struct NftCard {
     fixed_price: String,
     /// The same in wei.
     fixed_price_wei: String,
-    /// `FIXEDPRICE`, `AUCTION` or `NOT_FOR_SALE`.
-    form_of_sale: String,
+    /// How it is offered.
+    form_of_sale: FormOfSale,
     /// Creator's address.
     creator_address: String,
     /// Current owner's address.
@@ -559,10 +568,12 @@ pub(crate) struct NftCard {
     current_auction: Option<Auction>,
     /// Highest bid in MATIC ("0" without bids).
     highest_bid: String,
+    /// The same in wei.
+    highest_bid_wei: String,
     /// Royalty rows.
     royalty: Vec<Royalty>,
-    /// Properties, as minted (usually `[{key, value}]`).
-    properties: Value,
+    /// Properties, as minted.
+    properties: Vec<NftProperty>,
     /// The mint transaction.
     transaction_hash: String,
     /// The marketplace contract.
@@ -581,6 +592,52 @@ pub(crate) struct NftCard {
     creator: Creator,
     /// The owner, and the user behind the address.
     current_owner: CurrentOwner,
+}
+
+/// How an NFT is offered: at a fixed price, in an auction (`fixedPrice` is then its buy-now
+/// price), or not at all.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+pub(crate) enum FormOfSale {
+    FIXEDPRICE,
+    AUCTION,
+    NOT_FOR_SALE,
+}
+
+/// A bid's status: `BID` while it stands, `ALLOTED` when it won, `REFUNDED` when it was outbid,
+/// rejected or cleared.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+pub(crate) enum BidStatus {
+    BID,
+    ALLOTED,
+    REFUNDED,
+}
+
+/// What a history event records.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum TypeOfEvent {
+    MINTED,
+    PUT_ON_AUCTION,
+    PUT_ON_FIXEDSALE,
+    REMOVED_FROM_SALE,
+    BIDDED_FOR,
+    PURCHASED,
+    WON_AUCTION,
+    BURNED,
+    LIKED,
+    UNLIKED,
+}
+
+/// A property of an NFT, as its creator wrote it.
+#[derive(ToSchema)]
+#[allow(dead_code, reason = "a schema only")]
+struct NftProperty {
+    /// Name (an ERC-721 attribute's `trait_type`).
+    key: String,
+    /// Value.
+    value: String,
 }
 
 /// An NFT's creator; the user fields are null when no account links the address.
@@ -641,10 +698,16 @@ struct Auction {
     auction_id: String,
     /// Base price (MATIC).
     auction_start_price: String,
+    /// The same in wei.
+    auction_start_price_wei: String,
     /// Buy-now price (MATIC).
     auction_buy_now_price: String,
+    /// The same in wei.
+    auction_buy_now_price_wei: String,
     /// Highest bid (MATIC).
     auction_highest_bid: String,
+    /// The same in wei.
+    auction_highest_bid_wei: String,
     /// End (ISO 8601).
     auction_end_hours: String,
     /// Whether bidding is over (settled, or past its end).
@@ -660,6 +723,8 @@ struct Royalty {
     wallet_address: String,
     /// Percent.
     percentage: f64,
+    /// The share in basis points, as the contract takes it (100 = 1%).
+    bps: u32,
 }
 
 /// A bid.
@@ -675,10 +740,12 @@ struct Bid {
     auction_id: String,
     /// Amount in MATIC.
     bid_amount: String,
+    /// The same in wei.
+    bid_amount_wei: String,
     /// Bidder address.
     bidder_address: String,
-    /// `BID`, `ALLOTED` or `REFUNDED`.
-    status: String,
+    /// Standing, won or refunded.
+    status: BidStatus,
     /// The bid's transaction.
     transaction_hash: String,
     /// When (ISO 8601).
@@ -703,9 +770,8 @@ struct HistoryEvent {
     /// Its log position.
     #[schema(rename = "_id")]
     id: i64,
-    /// MINTED, PUT_ON_AUCTION, PUT_ON_FIXEDSALE, REMOVED_FROM_SALE, BIDDED_FOR, PURCHASED,
-    /// WON_AUCTION, BURNED, LIKED or UNLIKED.
-    type_of_event: String,
+    /// What happened.
+    type_of_event: TypeOfEvent,
     /// Who did it ("" for LIKED and UNLIKED: a user, named below).
     address: String,
     /// The transaction ("" for LIKED and UNLIKED).

@@ -32,14 +32,18 @@ pub const BEARER: &str = "bearer";
 #[openapi(
     info(
         title = "NFT marketplace API",
-        description = "Every answer but `/metrics`, `/ipfs/{cid}` and `/rpc` is the envelope \
-            `{statuscode, body, message}` with the HTTP status equal to `statuscode`; errors carry \
-            `body: null` and a message (a 400 names the field). A 401 or 410 means the bearer token \
-            is missing, invalid or expired: the UI logs out. A command may answer 409 when \
-            concurrent changes to the same thing kept it from going through for a few seconds \
-            (nothing was changed; try again). Any route may also answer 500 with a generic \
-            message. Other `/api` paths answer 404; other GET paths serve the built UI.",
+        description = "Every answer but `/metrics`, `/ipfs/{cid}`, `/rpc`, `/api/openapi.json` and \
+            `/api/contract/abi` is the envelope `{statuscode, body, message}` with the HTTP status equal \
+            to `statuscode`; errors carry `body: null` and a message (a 400 names the field). A 401 or \
+            410 means the bearer token is missing, invalid or expired: the UI logs out. A command may \
+            answer 409 when concurrent changes to the same thing kept it from going through for a few \
+            seconds (nothing was changed; try again). Any route may also answer 500 with a generic \
+            message. Other `/api` paths answer 404; other GET paths serve the built UI. Amounts are \
+            decimal text: MATIC with its wei beside it (`fixedPrice` and `fixedPriceWei`, ...); times \
+            are ISO 8601. The flows (which contract call, then which record call) are in \
+            `docs/integrating.md`; the contract's ABI is at `/api/contract/abi`.",
     ),
+    servers((url = "/", description = "This server: the paths are relative to where this document was fetched")),
     tags(
         (name = "auth", description = "Sign-up, sign-in, passwords and e-mail"),
         (name = "account", description = "Profiles and wallet links"),
@@ -77,8 +81,60 @@ pub fn base() -> OpenApiRouter<AppState> {
 /// Adds `/api/openapi.json` to `router`, then serves the document of everything in it.
 pub fn serve(router: OpenApiRouter<AppState>) -> axum::Router<AppState> {
     let (router, doc) = router.routes(routes!(openapi_json)).split_for_parts();
-    let json = doc.to_json().expect("the OpenAPI document serialises");
+    let mut doc = serde_json::to_value(&doc).expect("the OpenAPI document serialises");
+    link_components(&mut doc);
+    let json = serde_json::to_vec(&doc).expect("the OpenAPI document serialises");
     router.layer(Extension(Document(Bytes::from(json))))
+}
+
+/// Makes every copy of a component schema a `$ref` to it, then drops the components nothing
+/// refers to. utoipa writes a generic answer (`Envelope<Paged<NftCard>>`) with its arguments
+/// inlined, so without this a generated client would get a type per copy (one `NftCard` per
+/// list) and the named components would go unused.
+fn link_components(doc: &mut serde_json::Value) {
+    use serde_json::{Value, json};
+    let Some(schemas) = doc.pointer("/components/schemas").and_then(Value::as_object).cloned() else { return };
+    // Larger first: a copy of a card is replaced whole, not part by part.
+    let mut named: Vec<(String, Value)> =
+        schemas.into_iter().filter(|(_, schema)| schema.get("properties").is_some() || schema.get("oneOf").is_some()).collect();
+    named.sort_by_key(|(_, schema)| std::cmp::Reverse(schema.to_string().len()));
+    for (name, schema) in &named {
+        let reference = json!({ "$ref": format!("#/components/schemas/{name}") });
+        replace_copies(&mut doc["paths"], schema, &reference);
+        replace_copies(&mut doc["components"]["responses"], schema, &reference);
+        for (other, definition) in doc["components"]["schemas"].as_object_mut().into_iter().flatten() {
+            if other != name {
+                replace_copies(definition, schema, &reference);
+            }
+        }
+    }
+    // Dropping one unused component may leave another unused.
+    loop {
+        let text = doc.to_string();
+        let schemas = doc["components"]["schemas"].as_object_mut().expect("components.schemas");
+        let unused: Vec<String> =
+            schemas.keys().filter(|name| !text.contains(&format!("\"#/components/schemas/{name}\""))).cloned().collect();
+        if unused.is_empty() {
+            break;
+        }
+        unused.iter().for_each(|name| {
+            schemas.remove(name);
+        });
+    }
+}
+
+/// Replaces every sub-value of `value` equal to `schema` by `reference`.
+fn replace_copies(value: &mut serde_json::Value, schema: &serde_json::Value, reference: &serde_json::Value) {
+    use serde_json::Value;
+    if value == schema {
+        *value = reference.clone();
+        return;
+    }
+    match value {
+        Value::Object(map) => map.values_mut().for_each(|v| replace_copies(v, schema, reference)),
+        Value::Array(items) => items.iter_mut().for_each(|v| replace_copies(v, schema, reference)),
+        _ => {}
+    }
 }
 
 /// The serialised document, built once at start.

@@ -123,7 +123,7 @@ pub(super) struct LikeState {
 /// Likes the NFT, or takes the like back if the caller likes it already.
 #[utoipa::path(
     put,
-    path = "/api/nft/like/{nftid}",
+    path = "/api/nft/like/{nftId}",
     tag = "nft",
     params(NftId),
     security(("bearer" = [])),
@@ -151,7 +151,7 @@ struct BookmarkState {
 /// Bookmarks the NFT, or removes the caller's bookmark if it is there.
 #[utoipa::path(
     put,
-    path = "/api/nft/bookmark/{nftid}",
+    path = "/api/nft/bookmark/{nftId}",
     tag = "nft",
     params(NftId),
     security(("bearer" = [])),
@@ -206,7 +206,7 @@ async fn my_owned(State(state): State<AppState>, me: AuthUser, params: Params) -
 
 /// A user id in a path.
 #[derive(utoipa::IntoParams)]
-#[into_params(names("userid"), parameter_in = Path)]
+#[into_params(names("userId"), parameter_in = Path)]
 #[allow(dead_code, reason = "documents the path parameter; the handlers read it as a String")]
 struct UserId(
     /// The user's id (a UUID).
@@ -216,8 +216,9 @@ struct UserId(
 /// Anyone's created NFTs; the viewer's likes and bookmarks when signed in.
 #[utoipa::path(
     get,
-    path = "/api/nft/usercreatednft/{userid}",
+    path = "/api/nft/usercreatednft/{userId}",
     tag = "nft",
+    security((), ("bearer" = [])),
     params(UserId, ProfileQuery),
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest), (status = 404, response = NotFound)),
 )]
@@ -233,8 +234,9 @@ async fn user_created(
 /// Anyone's owned NFTs; the viewer's likes and bookmarks when signed in.
 #[utoipa::path(
     get,
-    path = "/api/nft/usersnftartwork/{userid}",
+    path = "/api/nft/usersnftartwork/{userId}",
     tag = "nft",
+    security((), ("bearer" = [])),
     params(UserId, ProfileQuery),
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest), (status = 404, response = NotFound)),
 )]
@@ -287,7 +289,7 @@ struct TabCounts {
 /// was opened. The totals are bitmap counts in the browse index: one cheap call instead.
 #[utoipa::path(
     get,
-    path = "/api/nft/profilecounts/{userid}",
+    path = "/api/nft/profilecounts/{userId}",
     tag = "nft",
     params(UserId),
     responses((status = 200, description = "The tabs' totals", body = Envelope<TabCounts>), (status = 404, response = NotFound)),

@@ -404,6 +404,21 @@ fn matic_to_wei(text: &str) -> Option<String> {
     Some(if wei.is_empty() { "0".to_owned() } else { wei.to_owned() })
 }
 
+/// An auction end as the update body sends it: ISO 8601 (RFC 3339), the answers' format, or
+/// milliseconds since the Unix epoch, the spec's; empty counts as absent.
+fn auction_end(text: &str) -> Result<Option<chrono::DateTime<chrono::Utc>>, ApiError> {
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let parsed = match text.parse::<i64>() {
+        Ok(ms) => chrono::DateTime::from_timestamp_millis(ms),
+        Err(_) => chrono::DateTime::parse_from_rfc3339(text).ok().map(|t| t.to_utc()),
+    };
+    parsed.map(Some).ok_or_else(|| {
+        ApiError::BadRequest("auctionEndHours: must be an ISO 8601 time (2026-01-31T18:00:00Z) or milliseconds since 1970".into())
+    })
+}
+
 /// Reads a numeric field: a non-negative decimal.
 fn amount(field: &str, value: &NumberText) -> Result<String, ApiError> {
     matic_to_wei(&value.0).ok_or_else(|| ApiError::BadRequest(format!("{field}: must be a non-negative number with at most 18 decimals")))
@@ -539,11 +554,31 @@ struct GenerationRequest {
     nft_category: String,
     /// The mint's receipt as the wallet returned it (JSON, or JSON text); its
     /// `transactionHash` is read.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Option<MintResponse>)]
     mint_response: Option<Value>,
     /// The mint transaction's hash, when `mintResponse` is not sent.
     #[schema(max_length = 66)]
     transaction_hash: Option<String>,
+}
+
+/// The mint's receipt: an object with its `transactionHash` (its other fields are not read),
+/// or the same as JSON text (a form sends text).
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code, reason = "a schema only; mint_hash reads the value")]
+enum MintResponse {
+    Receipt(MintReceipt),
+    Text(String),
+}
+
+/// A transaction receipt as a wallet returns it.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+struct MintReceipt {
+    /// The mint transaction's hash.
+    #[schema(example = "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060")]
+    transaction_hash: String,
 }
 
 fn mint_hash(request: &GenerationRequest) -> Result<String, ApiError> {
@@ -765,7 +800,7 @@ async fn record_bid(State(state): State<AppState>, me: AuthUser, Fields(request)
 #[serde(rename_all = "camelCase")]
 struct UpdateRequest {
     /// `FIXEDPRICE`, `AUCTION` or `NOT_FOR_SALE`: must be what the transaction set.
-    #[schema(max_length = 20)]
+    #[schema(value_type = super::nft::FormOfSale)]
     form_of_sale: String,
     /// Fixed (or buy-now) price in MATIC: when sent for a fixed sale or an auction, it must be
     /// the price the transaction set (the chain's value is the one recorded).
@@ -775,8 +810,10 @@ struct UpdateRequest {
     /// be the base price it set.
     #[schema(value_type = Option<String>, max_length = 40)]
     auction_start_price: Option<NumberText>,
-    /// Auction end, a timestamp in milliseconds.
-    #[schema(value_type = Option<String>, max_length = 20)]
+    /// Auction end: ISO 8601 (as answers show it, e.g. `2026-01-31T18:00:00Z`) or, as the spec
+    /// sends it, milliseconds since the Unix epoch. Checked for form only: the end recorded is
+    /// the one the transaction set.
+    #[schema(value_type = Option<String>, example = "2026-01-31T18:00:00Z", max_length = 40)]
     auction_end_hours: Option<NumberText>,
     /// The sale coin code (1).
     #[schema(value_type = Option<String>, max_length = 20)]
@@ -790,9 +827,9 @@ struct UpdateRequest {
 /// as the owner; answers the NFT.
 #[utoipa::path(
     put,
-    path = "/api/nft/update/{id}",
+    path = "/api/nft/update/{nftId}",
     tag = "trade",
-    params(("id" = String, Path, description = "The NFT (`{chainId}-{tokenId}`)")),
+    params(("nftId" = String, Path, description = "The NFT (`{chainId}-{tokenId}`)")),
     request_body(content((UpdateRequest = "application/json"), (UpdateRequest = "application/x-www-form-urlencoded"))),
     security(("bearer" = [])),
     responses(
@@ -815,13 +852,14 @@ async fn record_update(
     };
     let price = request.fixed_price.as_ref().map(|v| amount("fixedPrice", v)).transpose()?;
     let base_price = request.auction_start_price.as_ref().map(|v| amount("auctionStartPrice", v)).transpose()?;
-    for (field, value) in [("auctionEndHours", &request.auction_end_hours), ("saleCoin", &request.sale_coin)] {
-        if value.as_ref().is_some_and(|v| v.0.parse::<u64>().is_err()) {
-            return Err(ApiError::BadRequest(format!("{field}: must be a whole number")));
-        }
+    if request.sale_coin.as_ref().is_some_and(|v| v.0.parse::<u64>().is_err()) {
+        return Err(ApiError::BadRequest("saleCoin: must be a whole number".into()));
+    }
+    if let Some(end) = &request.auction_end_hours {
+        auction_end(&end.0)?;
     }
     let claim = |token_id| Claim::UpdateSale { token_id, sale_type, price, base_price };
-    let verified = record_on_token(&state, me, ("id", &id), &request.transaction_hash, claim).await?;
+    let verified = record_on_token(&state, me, ("nftId", &id), &request.transaction_hash, claim).await?;
     card_answer(&state, me, &verified.nft_id, "NFT updated!").await
 }
 
@@ -871,9 +909,9 @@ struct BurnQuery {
 /// Records a burn by its owner; answers `null` (the NFT is gone).
 #[utoipa::path(
     delete,
-    path = "/api/nft/burnnft/{nftid}",
+    path = "/api/nft/burnnft/{nftId}",
     tag = "trade",
-    params(("nftid" = String, Path, description = "The NFT (`{chainId}-{tokenId}`)"), BurnQuery),
+    params(("nftId" = String, Path, description = "The NFT (`{chainId}-{tokenId}`)"), BurnQuery),
     request_body(content((TransactionRequest = "application/json"), (TransactionRequest = "application/x-www-form-urlencoded"))),
     security(("bearer" = [])),
     responses((status = 200, description = "Burned", body = Envelope<Null>), (status = 400, response = BadRequest), SignedIn),
@@ -897,7 +935,7 @@ async fn record_burn(
         let Payload(request) = Payload::<TransactionRequest>::from_request(request, &state).await?;
         request.transaction_hash
     };
-    record_on_token(&state, me, ("nftid", &id), &hash, |token_id| Claim::Burn { token_id }).await?;
+    record_on_token(&state, me, ("nftId", &id), &hash, |token_id| Claim::Burn { token_id }).await?;
     Ok(ok(Null, "NFT Burned!"))
 }
 
@@ -919,6 +957,7 @@ struct MyBidRow<'a> {
     nft_id: &'a str,
     nft_data: Option<super::nft::Card<'a>>,
     bid_amount: &'a str,
+    bid_amount_wei: &'a str,
     status: &'a str,
     transaction_hash: &'a str,
     created_at: &'a str,
@@ -953,6 +992,7 @@ async fn my_bids(State(state): State<AppState>, me: AuthUser, params: Params) ->
         nft_id: &bid.nft_id,
         nft_data: views.get(&bid.nft_id).map(|view| card(&state, view, flags.of(&bid.nft_id))),
         bid_amount: &bid.bid_amount,
+        bid_amount_wei: &bid.bid_amount_wei,
         status: &bid.status,
         transaction_hash: &bid.transaction_hash,
         created_at: &bid.created_at,
@@ -992,8 +1032,10 @@ struct MyBidItem {
     nft_data: Option<NftCard>,
     /// Amount in MATIC.
     bid_amount: String,
-    /// `BID` (standing), `ALLOTED` (won) or `REFUNDED`.
-    status: String,
+    /// The same in wei.
+    bid_amount_wei: String,
+    /// Standing, won or refunded.
+    status: super::nft::BidStatus,
     /// The bid's transaction.
     transaction_hash: String,
     /// When (ISO 8601).
@@ -1012,6 +1054,18 @@ mod tests {
         assert_eq!(matic_to_wei("0").as_deref(), Some("0"));
         for bad in ["", ".", "-1", "1e5", "abc", "0.0000000000000000001", "1.2.3"] {
             assert_eq!(matic_to_wei(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_auction_end_is_iso_8601_or_milliseconds() {
+        let end = chrono::DateTime::parse_from_rfc3339("2026-01-31T18:00:00Z").unwrap().to_utc();
+        assert_eq!(auction_end("2026-01-31T18:00:00Z").unwrap(), Some(end));
+        assert_eq!(auction_end("2026-01-31T19:00:00+01:00").unwrap(), Some(end));
+        assert_eq!(auction_end(&end.timestamp_millis().to_string()).unwrap(), Some(end));
+        assert_eq!(auction_end("").unwrap(), None);
+        for bad in ["tomorrow", "2026-01-31", "1.5", "2026-13-01T00:00:00Z"] {
+            assert!(auction_end(bad).is_err(), "{bad}");
         }
     }
 

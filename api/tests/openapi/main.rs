@@ -15,6 +15,7 @@ use axum::{
 };
 use helpers::{TestApp, operations, shape};
 use serde_json::{Value, json};
+use tower::ServiceExt;
 
 #[tokio::test]
 async fn the_document_is_served_as_json_at_api_openapi_json() {
@@ -27,6 +28,10 @@ async fn the_document_is_served_as_json_at_api_openapi_json() {
     let doc = answer.json();
     assert_eq!(doc["openapi"], "3.1.0");
     assert!(doc["paths"]["/api/openapi.json"]["get"].is_object(), "the document describes itself");
+    // `OPENAPI_OUT=file cargo test -p api --test openapi served_as_json` writes it out (to generate a client offline).
+    if let Ok(out) = std::env::var("OPENAPI_OUT") {
+        std::fs::write(out, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    }
 }
 
 #[tokio::test]
@@ -128,10 +133,12 @@ async fn every_spec_route_the_server_serves_is_documented_at_the_spec_path() {
     let mut not_served = BTreeSet::new();
     let mut misplaced = Vec::new();
     for (method, path) in spec_routes.iter().filter(|(_, path)| path.starts_with("/api/")) {
-        if documented.contains(&(method.clone(), path.clone())) {
+        // The document names path parameters one way (`{nftId}`, `{userId}`, ...) where the spec
+        // mixes spellings; a parameter's name is no part of the URL, so that is the same path.
+        if documented.iter().any(|(m, p)| m == method && shape(p) == shape(path)) {
             continue;
         }
-        // Served under another spelling (parameter names, trailing slash) is a mismatch.
+        // Served under another spelling (a trailing slash) is a mismatch.
         let loose = |p: &str| shape(p).trim_end_matches('/').to_owned();
         match documented.iter().find(|(m, p)| m == method && loose(p) == loose(path)) {
             Some((_, served_at)) => misplaced.push(format!("{method} {path} is documented as {served_at}")),
@@ -174,12 +181,11 @@ fn spec_routes() -> BTreeSet<(String, String)> {
 /// A value for a path parameter that reaches the handler.
 fn sample(parameter: &str) -> String {
     match parameter {
-        // `{id}` names an NFT (update) and a collection; the NFT's value is used for both.
-        "nftid" | "nftId" | "id" => "80001-1".into(),
-        "auctionid" => "1".into(),
-        "userid" => uuid::Uuid::now_v7().to_string(),
+        "nftId" => "80001-1".into(),
+        "auctionId" => "1".into(),
+        "userId" => uuid::Uuid::now_v7().to_string(),
         "cid" => "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku".into(),
-        "collectionId" | "collectionid" => uuid::Uuid::now_v7().to_string(),
+        "collectionId" => uuid::Uuid::now_v7().to_string(),
         other => panic!("no sample value for path parameter {other}"),
     }
 }
@@ -290,7 +296,7 @@ async fn query_parameters_are_documented_with_their_types_defaults_bounds_and_va
     assert_eq!(explore["formOfSale"]["default"], "FIXEDPRICE");
     assert_eq!(explore["sortBy"]["enum"], json!(["DATE", "PRICE", "POPULARITY"]));
     assert_eq!(explore["orderBy"]["enum"], json!(["0", "1"]));
-    assert_eq!(parameters("/api/nft/bidhistory/{nftid}/{auctionid}/")["limit"]["default"], 10);
+    assert_eq!(parameters("/api/nft/bidhistory/{nftId}/{auctionId}/")["limit"]["default"], 10);
     assert_eq!(parameters("/api/nft/trendingnfts")["limit"]["default"], 10);
     assert_eq!(parameters("/api/nft/explore"), explore, "the alias documents the same parameters");
 }
@@ -300,7 +306,7 @@ async fn documented_query_values_are_accepted_and_values_outside_them_answer_400
     let app = TestApp::new().await;
     app.seed_nft().await;
     let doc = app.document().await;
-    for path in ["/api/nft/explore/", "/api/nft/trendingnfts", "/api/nft/bidhistory/{nftid}/{auctionid}/"] {
+    for path in ["/api/nft/explore/", "/api/nft/trendingnfts", "/api/nft/bidhistory/{nftId}/{auctionId}/"] {
         for parameter in doc["paths"][path]["get"]["parameters"].as_array().unwrap().iter().filter(|p| p["in"] == "query") {
             let name = parameter["name"].as_str().unwrap();
             let schema = &parameter["schema"];
@@ -385,9 +391,9 @@ const NO_SUCCESS_HERE: &[(&str, &str)] = &[
     ("POST /api/nft/generation", "needs a mined transaction (tests/trade records real ones on anvil)"),
     ("POST /api/nft/fixedsale/purchase", "needs a mined transaction (tests/trade)"),
     ("POST /api/nft/auction/placebid", "needs a mined transaction (tests/trade)"),
-    ("PUT /api/nft/update/{id}", "needs a mined transaction (tests/trade)"),
+    ("PUT /api/nft/update/{nftId}", "needs a mined transaction (tests/trade)"),
     ("PUT /api/nft/stopsale/{nftId}", "needs a mined transaction (tests/trade)"),
-    ("DELETE /api/nft/burnnft/{nftid}", "needs a mined transaction (tests/trade)"),
+    ("DELETE /api/nft/burnnft/{nftId}", "needs a mined transaction (tests/trade)"),
 ];
 
 #[tokio::test]
@@ -410,6 +416,7 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("GET", "/metrics", "/metrics".into(), None),
         ("GET", "/api/openapi.json", "/api/openapi.json".into(), None),
         ("GET", "/api/config", "/api/config".into(), None),
+        ("GET", "/api/contract/abi", "/api/contract/abi".into(), None),
         ("GET", "/ipfs/{cid}", format!("/ipfs/{cid}"), None),
         ("GET", "/ipfs/{cid}", concrete("/ipfs/{cid}"), None),
         ("GET", "/ipfs/{cid}", format!("/ipfs/{cid}?w=7"), None),
@@ -427,13 +434,13 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("GET", "/api/nft/explore/", "/api/nft/explore/?formOfSale=AUCTION".into(), None),
         ("GET", "/api/nft/explore/", "/api/nft/explore/?limit=0".into(), None),
         ("GET", "/api/nft/explore", "/api/nft/explore?formOfSale=ALL".into(), None),
-        ("GET", "/api/nft/detail/{nftid}", "/api/nft/detail/80001-1".into(), None),
-        ("GET", "/api/nft/detail/{nftid}", "/api/nft/detail/80001-9".into(), None),
-        ("GET", "/api/nft/nftinauction/{nftid}", "/api/nft/nftinauction/80001-1".into(), None),
-        ("GET", "/api/nft/bidhistory/{nftid}/{auctionid}/", "/api/nft/bidhistory/80001-1/1/".into(), None),
-        ("GET", "/api/nft/bidhistory/{nftid}/{auctionid}", "/api/nft/bidhistory/80001-1/1".into(), None),
-        ("GET", "/api/nft/nfthistory/{nftid}", "/api/nft/nfthistory/80001-1".into(), None),
-        ("GET", "/api/nft/ownnerhistory/{nftid}", "/api/nft/ownnerhistory/80001-1".into(), None),
+        ("GET", "/api/nft/detail/{nftId}", "/api/nft/detail/80001-1".into(), None),
+        ("GET", "/api/nft/detail/{nftId}", "/api/nft/detail/80001-9".into(), None),
+        ("GET", "/api/nft/nftinauction/{nftId}", "/api/nft/nftinauction/80001-1".into(), None),
+        ("GET", "/api/nft/bidhistory/{nftId}/{auctionId}/", "/api/nft/bidhistory/80001-1/1/".into(), None),
+        ("GET", "/api/nft/bidhistory/{nftId}/{auctionId}", "/api/nft/bidhistory/80001-1/1".into(), None),
+        ("GET", "/api/nft/nfthistory/{nftId}", "/api/nft/nfthistory/80001-1".into(), None),
+        ("GET", "/api/nft/ownnerhistory/{nftId}", "/api/nft/ownnerhistory/80001-1".into(), None),
         ("GET", "/api/nft/trendingnfts", "/api/nft/trendingnfts?formOfSale=AUCTION".into(), None),
         ("GET", "/api/trendingcreators", "/api/trendingcreators?type=CREATOR".into(), None),
         ("GET", "/api/trendingcreators", "/api/trendingcreators?type=NOBODY".into(), None),
@@ -458,21 +465,21 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("POST", "/api/auth/login", "/api/auth/login".into(), Some(json!({ "email": email, "password": "wrong password" }))),
         ("POST", "/api/auth/login", "/api/auth/login".into(), Some(login.clone())),
         ("GET", "/api/account/myprofile", "/api/account/myprofile".into(), None),
-        ("PUT", "/api/nft/like/{nftid}", "/api/nft/like/80001-1".into(), None),
-        ("PUT", "/api/nft/like/{nftid}", "/api/nft/like/80001-9".into(), None),
-        ("PUT", "/api/nft/bookmark/{nftid}", "/api/nft/bookmark/80001-1".into(), None),
+        ("PUT", "/api/nft/like/{nftId}", "/api/nft/like/80001-1".into(), None),
+        ("PUT", "/api/nft/like/{nftId}", "/api/nft/like/80001-9".into(), None),
+        ("PUT", "/api/nft/bookmark/{nftId}", "/api/nft/bookmark/80001-1".into(), None),
         ("GET", "/api/nft/browsebookmarked", "/api/nft/browsebookmarked?formOfSale=AUCTION".into(), None),
         ("GET", "/api/nft/browsebookmarked", "/api/nft/browsebookmarked?formOfSale=NOT_FOR_SALE".into(), None),
-        ("GET", "/api/nft/detail/{nftid}", "/api/nft/detail/80001-1".into(), None),
+        ("GET", "/api/nft/detail/{nftId}", "/api/nft/detail/80001-1".into(), None),
         ("GET", "/api/nft/explore/", "/api/nft/explore/?formOfSale=AUCTION".into(), None),
         ("GET", "/api/nft/mycreatednft", "/api/nft/mycreatednft".into(), None),
         ("GET", "/api/nft/mynftartwork", "/api/nft/mynftartwork?formOfSale=AUCTION".into(), None),
-        ("GET", "/api/nft/usercreatednft/{userid}", "/api/nft/usercreatednft/{user}".into(), None),
-        ("GET", "/api/nft/usercreatednft/{userid}", concrete("/api/nft/usercreatednft/{userid}"), None),
-        ("GET", "/api/nft/usersnftartwork/{userid}", "/api/nft/usersnftartwork/{user}?sortBy=POPULARITY".into(), None),
-        ("GET", "/api/nft/profilecounts/{userid}", "/api/nft/profilecounts/{user}".into(), None),
-        ("GET", "/api/nft/profilecounts/{userid}", concrete("/api/nft/profilecounts/{userid}"), None),
-        ("GET", "/api/nft/nfthistory/{nftid}", "/api/nft/nfthistory/80001-1".into(), None),
+        ("GET", "/api/nft/usercreatednft/{userId}", "/api/nft/usercreatednft/{user}".into(), None),
+        ("GET", "/api/nft/usercreatednft/{userId}", concrete("/api/nft/usercreatednft/{userId}"), None),
+        ("GET", "/api/nft/usersnftartwork/{userId}", "/api/nft/usersnftartwork/{user}?sortBy=POPULARITY".into(), None),
+        ("GET", "/api/nft/profilecounts/{userId}", "/api/nft/profilecounts/{user}".into(), None),
+        ("GET", "/api/nft/profilecounts/{userId}", concrete("/api/nft/profilecounts/{userId}"), None),
+        ("GET", "/api/nft/nfthistory/{nftId}", "/api/nft/nfthistory/80001-1".into(), None),
         ("PUT", "/api/account/myprofile", "/api/account/myprofile".into(), None),
         ("POST", "/api/nft/ipfsupload", "/api/nft/ipfsupload".into(), None),
         ("POST", "/api/nft/ipfsupload", "/api/nft/ipfsupload".into(), Some(json!({}))),
@@ -484,8 +491,8 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
             "/api/nft/fixedsale/purchase".into(),
             Some(json!({ "nftid": "80001-1", "transactionHash": "0x1" })),
         ),
-        ("GET", "/api/account/getuserprofile/{userid}", "/api/account/getuserprofile/{user}".into(), None),
-        ("GET", "/api/account/getuserprofile/{userid}", concrete("/api/account/getuserprofile/{userid}"), None),
+        ("GET", "/api/account/getuserprofile/{userId}", "/api/account/getuserprofile/{user}".into(), None),
+        ("GET", "/api/account/getuserprofile/{userId}", concrete("/api/account/getuserprofile/{userId}"), None),
         ("GET", "/api/account/walletnonce", "/api/account/walletnonce".into(), None),
         (
             "PUT",
@@ -536,17 +543,17 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("POST", "/api/collection", "/api/collection".into(), None),
         ("POST", "/api/collection", "/api/collection".into(), Some(json!({}))),
         ("GET", "/api/collection", "/api/collection?sortBy=POPULARITY".into(), None),
-        ("PUT", "/api/collection/{id}", "/api/collection/{collection}".into(), None),
+        ("PUT", "/api/collection/{collectionId}", "/api/collection/{collection}".into(), None),
         ("PUT", "/api/collection/nft/{collectionId}", "/api/collection/nft/{collection}".into(), Some(json!([{ "nftId": "80001-1" }]))),
         ("PUT", "/api/collection/nft/{collectionId}", "/api/collection/nft/{collection}".into(), Some(json!([{ "nftId": "80001-1" }]))),
         ("GET", "/api/collection/browse", "/api/collection/browse?search=bird".into(), None),
-        ("GET", "/api/collection/browsebyid/{id}", "/api/collection/browsebyid/{collection}".into(), None),
-        ("GET", "/api/nft/browsebycollection/{collectionid}", "/api/nft/browsebycollection/{collection}?formOfSale=ALL".into(), None),
-        ("PUT", "/api/collection/like/{id}", "/api/collection/like/{collection}".into(), None),
+        ("GET", "/api/collection/browsebyid/{collectionId}", "/api/collection/browsebyid/{collection}".into(), None),
+        ("GET", "/api/nft/browsebycollection/{collectionId}", "/api/nft/browsebycollection/{collection}?formOfSale=ALL".into(), None),
+        ("PUT", "/api/collection/like/{collectionId}", "/api/collection/like/{collection}".into(), None),
         ("PUT", "/api/collection/nft/{collectionId}/{nftId}", "/api/collection/nft/{collection}/80001-1".into(), None),
         ("PUT", "/api/collection/nft/{collectionId}/{nftId}", "/api/collection/nft/{collection}/80001-1".into(), None),
-        ("DELETE", "/api/collection/{id}", "/api/collection/{collection}".into(), None),
-        ("GET", "/api/collection/browsebyid/{id}", "/api/collection/browsebyid/{collection}".into(), None),
+        ("DELETE", "/api/collection/{collectionId}", "/api/collection/{collection}".into(), None),
+        ("GET", "/api/collection/browsebyid/{collectionId}", "/api/collection/browsebyid/{collection}".into(), None),
     ];
     let mut collection = String::new();
 
@@ -591,7 +598,7 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
                     --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\r\n\x89PNG\r\n\x1a\n a picture\r\n--b--\r\n";
                 request.header(header::CONTENT_TYPE, "multipart/form-data; boundary=b").body(Body::from(form)).unwrap()
             }
-            (None, "/api/collection" | "/api/collection/{id}") if method != "GET" && method != "DELETE" => {
+            (None, "/api/collection" | "/api/collection/{collectionId}") if method != "GET" && method != "DELETE" => {
                 let bytes: &[u8] = b"--b\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nBirds\r\n--b\r\n\
                     Content-Disposition: form-data; name=\"image\"; filename=\"a.png\"\r\n\r\n\x89PNG\r\n\x1a\n\r\n--b--\r\n";
                 request.header(header::CONTENT_TYPE, "multipart/form-data; boundary=b").body(Body::from(bytes)).unwrap()
@@ -649,4 +656,172 @@ async fn the_answer_check_refuses_extra_missing_and_mistyped_fields_and_undocume
     let teapot =
         helpers::Answer { status: StatusCode::IM_A_TEAPOT, content_type: answer.content_type.clone(), bytes: answer.bytes.clone() };
     assert!(check_answer(&doc, "GET", "/healthz", &teapot).is_err(), "an undocumented status");
+}
+
+/// `value`, or what its `$ref` points to.
+fn resolved<'a>(doc: &'a Value, value: &'a Value) -> &'a Value {
+    match value["$ref"].as_str() {
+        Some(reference) => doc.pointer(&reference[1..]).unwrap_or_else(|| panic!("dangling {reference}")),
+        None => value,
+    }
+}
+
+/// Every sub-value of `value` equal to `wanted`.
+fn copies(value: &Value, wanted: &Value) -> usize {
+    let inner = match value {
+        Value::Object(map) => map.values().map(|v| copies(v, wanted)).sum(),
+        Value::Array(items) => items.iter().map(|v| copies(v, wanted)).sum(),
+        _ => 0,
+    };
+    inner + usize::from(value == wanted)
+}
+
+/// What a client generated from the document (openapi-typescript, say) needs so that its code
+/// needs no cast: named types used where they appear, every field typed, enums for the closed
+/// sets of values, path parameters named one way, the optional sign-in declared, and a server.
+#[tokio::test]
+async fn a_client_generated_from_the_document_needs_no_cast() {
+    let doc = TestApp::new().await.document().await;
+
+    assert_eq!(doc["servers"][0]["url"], "/", "a server, relative to where the document is fetched");
+
+    let mut refs = Vec::new();
+    collect_refs(&doc, &mut refs);
+    let referred: BTreeSet<&str> = refs.iter().map(String::as_str).collect();
+    for reference in &referred {
+        assert!(doc.pointer(&reference[1..]).is_some(), "dangling reference {reference}");
+    }
+    let schemas = doc["components"]["schemas"].as_object().unwrap();
+    for kind in ["schemas", "responses"] {
+        for name in doc["components"][kind].as_object().unwrap().keys() {
+            assert!(referred.contains(format!("#/components/{kind}/{name}").as_str()), "unused component {kind}/{name}");
+        }
+    }
+    for (name, schema) in schemas.iter().filter(|(_, s)| s.get("properties").is_some()) {
+        assert_eq!(copies(&doc, schema), 1, "{name} is copied where it should be referred to");
+    }
+    let paged = &schemas["Envelope_Paged_NftCard"]["properties"]["body"]["properties"]["data"]["items"];
+    assert_eq!(paged["$ref"], "#/components/schemas/NftCard", "a page of cards refers to NftCard");
+
+    // Every field of every named type has a type (or is a reference, a union or an enum).
+    for (name, schema) in schemas {
+        for (field, field_schema) in schema["properties"].as_object().into_iter().flatten() {
+            let typed = ["type", "$ref", "oneOf", "anyOf", "allOf", "enum"].iter().any(|k| field_schema.get(*k).is_some());
+            assert!(typed, "{name}.{field} is untyped: {field_schema}");
+        }
+    }
+    let card = &schemas["NftCard"]["properties"];
+    let property = resolved(&doc, &card["properties"]["items"]);
+    assert_eq!((&property["properties"]["key"]["type"], &property["properties"]["value"]["type"]), (&json!("string"), &json!("string")));
+    let mint_response = doc["components"]["schemas"]["GenerationRequest"]["properties"]["mintResponse"].to_string();
+    assert!(mint_response.contains("#/components/schemas/MintResponse"), "mintResponse is typed: {mint_response}");
+    let receipt_or_text = schemas["MintResponse"]["oneOf"].to_string();
+    assert!(receipt_or_text.contains("#/components/schemas/MintReceipt") && receipt_or_text.contains("string"), "{receipt_or_text}");
+
+    let enumeration = |value: &Value| -> Vec<String> {
+        resolved(&doc, value)["enum"]
+            .as_array()
+            .unwrap_or_else(|| panic!("not an enum: {value}"))
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(enumeration(&card["formOfSale"]), ["FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"]);
+    assert_eq!(enumeration(&schemas["Bid"]["properties"]["status"]), ["BID", "ALLOTED", "REFUNDED"]);
+    assert_eq!(enumeration(&schemas["MyBidItem"]["properties"]["status"]), ["BID", "ALLOTED", "REFUNDED"]);
+    let events = enumeration(&schemas["HistoryEvent"]["properties"]["typeOfEvent"]);
+    for event in ["MINTED", "PUT_ON_AUCTION", "PURCHASED", "WON_AUCTION", "BURNED", "LIKED", "UNLIKED"] {
+        assert!(events.iter().any(|e| e == event), "typeOfEvent lacks {event}");
+    }
+    assert_eq!(enumeration(&schemas["UpdateRequest"]["properties"]["formOfSale"]), ["FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"]);
+
+    // Path parameters: named one way, each declared (the document test checks the declarations).
+    for (method, path) in operations(&doc) {
+        for name in path.split('{').skip(1).filter_map(|s| s.split_once('}')).map(|(name, _)| name) {
+            assert!(["nftId", "auctionId", "userId", "collectionId", "cid"].contains(&name), "{method} {path}: path parameter {{{name}}}");
+        }
+    }
+
+    // Answers that depend on who asks declare the optional sign-in.
+    for path in ["/api/nft/explore/", "/api/nft/detail/{nftId}", "/api/nft/trendingnfts", "/api/collection/browsebyid/{collectionId}"] {
+        assert_eq!(doc["paths"][path]["get"]["security"], json!([{}, { "bearer": [] }]), "{path}: optional sign-in");
+    }
+}
+
+/// Walks every object of `value` and checks that each MATIC amount has its wei beside it, equal
+/// to it; answers how many it checked.
+fn wei_beside_every_amount(value: &Value) -> usize {
+    let mut checked = 0;
+    match value {
+        Value::Object(map) => {
+            for (key, amount) in map {
+                let is_amount = ["Price", "Bid", "Amount"].iter().any(|end| key.ends_with(end)) || key == "highestBid";
+                if let (true, Some(matic)) = (is_amount, amount.as_str()) {
+                    let wei = map
+                        .get(&format!("{key}Wei"))
+                        .and_then(Value::as_str)
+                        .unwrap_or_else(|| panic!("{key} without {key}Wei in {value}"));
+                    let (whole, fraction) = matic.split_once('.').unwrap_or((matic, ""));
+                    let expected = format!("{whole}{fraction:0<18}").trim_start_matches('0').to_owned();
+                    assert_eq!(wei, if expected.is_empty() { "0" } else { &expected }, "{key}Wei beside {key} {matic}");
+                    checked += 1;
+                }
+            }
+            checked += map.values().map(wei_beside_every_amount).sum::<usize>();
+        }
+        Value::Array(items) => checked += items.iter().map(wei_beside_every_amount).sum::<usize>(),
+        _ => {}
+    }
+    checked
+}
+
+#[tokio::test]
+async fn every_amount_has_its_wei_beside_it_and_royalties_their_basis_points() {
+    let app = TestApp::new().await;
+    app.seed_nft().await;
+
+    let detail = app.get("/api/nft/detail/80001-1").await.json();
+    let card = &detail["body"];
+    assert_eq!(card["highestBidWei"], "1500000000000000000");
+    assert_eq!(card["currentAuction"]["auctionStartPriceWei"], "1000000000000000000");
+    assert_eq!(card["currentAuction"]["auctionBuyNowPriceWei"], "3000000000000000000");
+    assert_eq!(card["royalty"], json!([{ "walletAddress": "0xalice", "percentage": 2.5, "bps": 250 }]));
+    assert_eq!(wei_beside_every_amount(card), 5, "fixedPrice, highestBid and the auction's three prices: {card}");
+
+    for (uri, amounts) in
+        [("/api/nft/nftinauction/80001-1", 3), ("/api/nft/bidhistory/80001-1/1/", 1), ("/api/nft/explore/?formOfSale=ALL", 5)]
+    {
+        let answer = app.get(uri).await.json();
+        assert_eq!(wei_beside_every_amount(&answer), amounts, "{uri}: {answer}");
+    }
+    let bids = app.get("/api/nft/bidhistory/80001-1/1/").await.json();
+    assert_eq!(bids["body"]["data"][0]["bidAmountWei"], "1500000000000000000");
+}
+
+#[tokio::test]
+async fn the_contract_abi_is_served_with_caching_headers_and_named_by_the_config() {
+    let app = TestApp::new().await;
+    let config = app.get("/api/config").await.json();
+    let url = config["body"]["contractAbiUrl"].as_str().expect("the config names the ABI's URL");
+    assert_eq!(url, "/api/contract/abi");
+
+    let answer = app.send(Request::get(url).body(Body::empty()).unwrap()).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert!(answer.content_type.starts_with("application/json"));
+    let artifact: Value =
+        serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../contracts/out/Marketplace.json")).unwrap())
+            .unwrap();
+    assert_eq!(answer.json(), artifact["abi"], "the committed artifact's ABI, as it is");
+    let buy = answer.json().as_array().unwrap().iter().find(|item| item["name"] == "buyToken").cloned().expect("buyToken");
+    assert_eq!(buy["stateMutability"], "payable");
+
+    let response = app.router.clone().oneshot(Request::get(url).body(Body::empty()).unwrap()).await.unwrap();
+    let tag = response.headers()[header::ETAG].to_str().unwrap().to_owned();
+    assert!(response.headers()[header::CACHE_CONTROL].to_str().unwrap().contains("max-age="));
+    let again = Request::get(url).header(header::IF_NONE_MATCH, &tag).body(Body::empty()).unwrap();
+    let revalidated = app.send(again).await;
+    assert_eq!(revalidated.status, StatusCode::NOT_MODIFIED, "the same tag: not sent again");
+    assert!(revalidated.bytes.is_empty());
+    let stale = Request::get(url).header(header::IF_NONE_MATCH, "\"another\"").body(Body::empty()).unwrap();
+    assert_eq!(app.send(stale).await.status, StatusCode::OK);
 }

@@ -379,9 +379,15 @@ async fn sale_updates_stops_and_burns_are_recorded_only_for_the_owner() {
     update_at(&market, &alice, "FIXEDPRICE", "2.5", &listed)
         .await
         .refused("set the price to 3000000000000000000 wei, not 2500000000000000000 wei");
+    // An auction end is ISO 8601, as answers show it, or the spec's milliseconds; nothing else.
+    let with_end = |end: &str| json!({ "formOfSale": "FIXEDPRICE", "fixedPrice": "3", "auctionEndHours": end, "transactionHash": listed });
+    market.json("PUT", "/api/nft/update/80001-1", Some(&alice.token), with_end("next week")).await.refused("auctionEndHours");
     assert_eq!(market.records().await, 0, "refused records write nothing");
     let answer = update(&market, &alice, "FIXEDPRICE", &listed).await.expect(200);
     assert_eq!((answer.message(), answer.body()["fixedPrice"].as_str()), ("NFT updated!", Some("3")));
+    for end in ["2030-01-01T00:00:00Z", "1893456000000"] {
+        market.json("PUT", "/api/nft/update/80001-1", Some(&alice.token), with_end(end)).await.expect(200);
+    }
     // Her retry is answered as the first; Bob's replay is not.
     let again = update(&market, &alice, "FIXEDPRICE", &listed).await.expect(200);
     assert_eq!((again.message(), again.body()), (answer.message(), answer.body()));

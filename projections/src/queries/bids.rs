@@ -21,6 +21,8 @@ pub struct MyBid {
     pub auction_id: String,
     /// Amount in MATIC.
     pub bid_amount: String,
+    /// The same in wei.
+    pub bid_amount_wei: String,
     /// The wallet it came from.
     pub bidder_address: String,
     /// `BID`, `ALLOTED` or `REFUNDED`.
@@ -56,11 +58,13 @@ pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyB
     let data = rows
         .iter()
         .map(|row| {
+            let amount: String = row.try_get(3)?;
             Ok(MyBid {
                 id: row.try_get(0)?,
                 nft_id: row.try_get(1)?,
                 auction_id: row.try_get(2)?,
-                bid_amount: wei_to_matic(&row.try_get::<String, _>(3)?),
+                bid_amount: wei_to_matic(&amount),
+                bid_amount_wei: amount,
                 bidder_address: row.try_get(4)?,
                 status: row.try_get(5)?,
                 transaction_hash: row.try_get(6)?,
@@ -186,6 +190,7 @@ mod tests {
         let rows: Vec<_> =
             page.data.iter().map(|b| (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str(), b.bidder_address.as_str())).collect();
         assert_eq!(rows, [("80001-2", "5", "BID", ALICE_1), ("80001-1", "3", "ALLOTED", ALICE_2)]);
+        assert_eq!(page.data[0].bid_amount_wei, format!("5{MATIC}"), "the amount in wei beside the MATIC");
         assert_eq!((page.total_items, page.last_page), (3, false));
         let next = my_bids(&db, &alice.to_string(), Page { page: 2, limit: 2 }).await.unwrap();
         let rows: Vec<_> = next.data.iter().map(|b| (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str())).collect();

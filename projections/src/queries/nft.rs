@@ -23,10 +23,16 @@ pub struct AuctionView {
     pub auction_id: String,
     /// Base price (MATIC).
     pub auction_start_price: String,
+    /// The same in wei.
+    pub auction_start_price_wei: String,
     /// Buy-now price (MATIC).
     pub auction_buy_now_price: String,
+    /// The same in wei.
+    pub auction_buy_now_price_wei: String,
     /// Highest bid (MATIC).
     pub auction_highest_bid: String,
+    /// The same in wei.
+    pub auction_highest_bid_wei: String,
     /// End (ISO 8601).
     pub auction_end_hours: String,
     /// Whether bidding is over (settled, or past its end).
@@ -74,6 +80,8 @@ pub struct NftView {
     pub current_auction: Option<AuctionView>,
     /// Highest bid in MATIC ("0" without bids).
     pub highest_bid: String,
+    /// The same in wei.
+    pub highest_bid_wei: String,
     /// Royalty rows `{walletAddress, percentage}`.
     pub royalty: Vec<RoyaltyView>,
     /// Properties `{key, value}`.
@@ -99,6 +107,8 @@ pub struct RoyaltyView {
     pub wallet_address: String,
     /// Percent (basis points / 100).
     pub percentage: f64,
+    /// The share in basis points, as the contract takes it (100 = 1%).
+    pub bps: u32,
 }
 
 const NFT_COLUMNS: &str = "n.nft_id, n.token_id, n.token_uri, n.creator, n.owner, n.sale_type, n.price, n.base_price, \
@@ -169,13 +179,19 @@ fn nft_view<R: Columns>(row: &R) -> Result<NftView, R::Error> {
     let end_time = row.int(8)?;
     let highest_bid = row.text(10)?;
     let royalties: Vec<domain::chain::Royalty> = serde_json::from_str(&row.text(11)?).unwrap_or_default();
-    let current_auction = (sale_type == "AUCTION").then(|| AuctionView {
-        auction_id: row.text(9).unwrap_or_default(),
-        auction_start_price: wei_to_matic(&row.text(7).unwrap_or_default()),
-        auction_buy_now_price: wei_to_matic(&price),
-        auction_highest_bid: wei_to_matic(&highest_bid),
-        auction_end_hours: iso(end_time),
-        auction_ended: Utc::now().timestamp() >= end_time,
+    let current_auction = (sale_type == "AUCTION").then(|| {
+        let base_price = row.text(7).unwrap_or_default();
+        AuctionView {
+            auction_id: row.text(9).unwrap_or_default(),
+            auction_start_price: wei_to_matic(&base_price),
+            auction_start_price_wei: base_price,
+            auction_buy_now_price: wei_to_matic(&price),
+            auction_buy_now_price_wei: price.clone(),
+            auction_highest_bid: wei_to_matic(&highest_bid),
+            auction_highest_bid_wei: highest_bid.clone(),
+            auction_end_hours: iso(end_time),
+            auction_ended: Utc::now().timestamp() >= end_time,
+        }
     });
     Ok(NftView {
         id: row.text(0)?,
@@ -187,7 +203,11 @@ fn nft_view<R: Columns>(row: &R) -> Result<NftView, R::Error> {
         fixed_price_wei: price,
         form_of_sale: sale_type,
         highest_bid: wei_to_matic(&highest_bid),
-        royalty: royalties.into_iter().map(|r| RoyaltyView { wallet_address: r.receiver, percentage: f64::from(r.bps) / 100.0 }).collect(),
+        highest_bid_wei: highest_bid,
+        royalty: royalties
+            .into_iter()
+            .map(|r| RoyaltyView { wallet_address: r.receiver, percentage: f64::from(r.bps) / 100.0, bps: r.bps })
+            .collect(),
         total_likes: row.int(12)?,
         created_at: iso(row.int(13)?),
         updated_at: iso(row.int(14)?),
@@ -271,11 +291,15 @@ pub async fn auctions(db: &ReadDb, nft_id: &str) -> Result<Vec<AuctionView>, sql
     rows.iter()
         .map(|row| {
             let end: i64 = row.try_get(4)?;
+            let (start, buy_now, highest): (String, String, String) = (row.try_get(1)?, row.try_get(2)?, row.try_get(3)?);
             Ok(AuctionView {
                 auction_id: row.try_get(0)?,
-                auction_start_price: wei_to_matic(&row.try_get::<String, _>(1)?),
-                auction_buy_now_price: wei_to_matic(&row.try_get::<String, _>(2)?),
-                auction_highest_bid: wei_to_matic(&row.try_get::<String, _>(3)?),
+                auction_start_price: wei_to_matic(&start),
+                auction_start_price_wei: start,
+                auction_buy_now_price: wei_to_matic(&buy_now),
+                auction_buy_now_price_wei: buy_now,
+                auction_highest_bid: wei_to_matic(&highest),
+                auction_highest_bid_wei: highest,
                 auction_end_hours: iso(end),
                 auction_ended: row.try_get::<i64, _>(5)? == 1 || now >= end,
             })
@@ -295,6 +319,8 @@ pub struct BidView {
     pub auction_id: String,
     /// Amount in MATIC.
     pub bid_amount: String,
+    /// The same in wei.
+    pub bid_amount_wei: String,
     /// Bidder address.
     pub bidder_address: String,
     /// `BID`, `ALLOTED` or `REFUNDED`.
@@ -325,11 +351,13 @@ pub async fn bid_history(db: &ReadDb, nft_id: &str, auction_id: &str, page: Page
     let data = rows
         .iter()
         .map(|row| {
+            let amount: String = row.try_get(3)?;
             Ok(BidView {
                 id: row.try_get(0)?,
                 nft_id: row.try_get(1)?,
                 auction_id: row.try_get(2)?,
-                bid_amount: wei_to_matic(&row.try_get::<String, _>(3)?),
+                bid_amount: wei_to_matic(&amount),
+                bid_amount_wei: amount,
                 bidder_address: row.try_get(4)?,
                 status: row.try_get(5)?,
                 transaction_hash: row.try_get(6)?,

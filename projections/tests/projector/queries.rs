@@ -108,6 +108,12 @@ async fn explore_filters_sorts_searches_and_pages() {
         assert_eq!(auctions.total_items, 2);
         let auction = auctions.data[0].current_auction.as_ref().expect("auction data");
         assert_eq!((auction.auction_start_price.as_str(), auction.auction_buy_now_price.as_str()), ("5", "10"));
+        let wei = (
+            auction.auction_start_price_wei.as_str(),
+            auction.auction_buy_now_price_wei.as_str(),
+            auction.auction_highest_bid_wei.as_str(),
+        );
+        assert_eq!(wei, ((5 * MATIC).to_string().as_str(), (10 * MATIC).to_string().as_str(), "0"));
         assert!(!auction.auction_ended);
         assert_eq!(
             nft::explore(&db, &browse(SaleFilter::All, SortBy::Date, false), Page { page: 1, limit: 100 }, at).await.unwrap().total_items,
@@ -238,6 +244,7 @@ async fn detail_bids_history_owners_and_statistics() {
         let bids = nft::bid_history(&db, "80001-1", "1", Page { page: 1, limit: 10 }).await.unwrap();
         let rows: Vec<_> = bids.data.iter().map(|b| (b.bidder_address.as_str(), b.bid_amount.as_str(), b.status.as_str())).collect();
         assert_eq!(rows, [("0xcarol", "7", "ALLOTED"), ("0xbob", "6", "REFUNDED")]);
+        assert_eq!(bids.data[0].bid_amount_wei, (7 * MATIC).to_string(), "the amount in wei beside the MATIC");
 
         let kinds: Vec<_> = nft::history(&db, "80001-1").await.unwrap().into_iter().map(|h| h.type_of_event).collect();
         assert_eq!(
