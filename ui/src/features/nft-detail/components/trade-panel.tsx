@@ -112,7 +112,8 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
   const { t } = useTranslation()
   const navigate = useNavigate()
   const [bidding, setBidding] = useState<false | 'panel' | 'bar'>(false)
-  const buttons = useRef<HTMLDivElement>(null)
+  // The panel's own buttons: while they are on screen the action bar is not needed.
+  const [buttons, setButtons] = useState<HTMLDivElement | null>(null)
   const buttonsInView = useInView(buttons)
   const singleColumn = useSingleColumn()
   const [pending, setPending] = useState<'stop' | 'burn' | null>(null)
@@ -171,7 +172,7 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
             <Alert.Description data-testid="owner-message">{t('trade.ownerMessage')}</Alert.Description>
           </Alert.Root>
           <OwnerWalletNotice ownerAddress={ownerAddress(nft)} />
-          <HStack wrap="wrap" gap="2" ref={buttons}>
+          <HStack wrap="wrap" gap="2" ref={setButtons}>
             {nft.formOfSale === 'NOT_FOR_SALE' ? (
               <>
                 <Button variant="outline" onClick={() => navigate(`/nft/update/${nft._id}`)}>
@@ -197,7 +198,7 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
         ) : null
       ) : (
         <Stack gap="3">
-          <HStack gap="3" wrap="wrap" ref={buttons}>
+          <HStack gap="3" wrap="wrap" ref={setButtons}>
             <Button colorPalette="brand" size="lg" flex="1" onClick={() => void actions.buy()} data-testid="buy-now">
               {t('trade.buyNow')}
             </Button>
@@ -278,15 +279,15 @@ function useSingleColumn() {
 }
 
 /** Whether `target` is on screen above the action bar's height; false where IntersectionObserver is missing. */
-function useInView(target: React.RefObject<HTMLElement | null>) {
+function useInView(node: HTMLElement | null) {
   const [inView, setInView] = useState(false)
   useEffect(() => {
-    const node = target.current
+    setInView(false)
     if (!node || typeof IntersectionObserver === 'undefined') return
     const observer = new IntersectionObserver(([entry]) => setInView(entry.isIntersecting), { rootMargin: `0px 0px -${ACTION_BAR_CLEARANCE}px 0px` })
     observer.observe(node)
     return () => observer.disconnect()
-  })
+  }, [node])
   return inView
 }
 
