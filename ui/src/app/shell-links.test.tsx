@@ -32,8 +32,9 @@ describe('the shell links', () => {
     stubApi([{ path: '/api/account/myprofile', body: me }])
     useSession.setState({ token: 'tok', user: me })
     renderShell()
-    await userEvent.click(await screen.findByTestId('avatar-menu'))
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Favourites' }))
+    // The first render of the shell in a worker loads its lazy parts: slow on a loaded machine.
+    await userEvent.click(await screen.findByTestId('avatar-menu', {}, { timeout: 15000 }))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Favourites' }, { timeout: 15000 }))
     expect(await screen.findByTestId('location')).toHaveTextContent('/favourites')
   })
 
@@ -42,7 +43,7 @@ describe('the shell links', () => {
     useSession.setState({ token: 'tok', user: me })
     renderShell()
     await userEvent.click(screen.getByTestId('drawer-button'))
-    const drawer = await screen.findByTestId('mobile-drawer')
+    const drawer = await screen.findByTestId('mobile-drawer', {}, { timeout: 15000 })
     await userEvent.click(within(drawer).getByRole('link', { name: 'Favourites' }))
     expect(await screen.findByTestId('location')).toHaveTextContent('/favourites')
   })

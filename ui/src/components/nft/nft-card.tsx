@@ -39,14 +39,15 @@ function AuctionPrices({ nft }: { nft: Nft }) {
   }
   return (
     <Stack gap="1.5">
-      <Flex justify="space-between" gap="2" fontSize="sm">
+      {/* Side by side, or one under the other in a phone's two-column grid. */}
+      <Flex direction={{ base: 'column', sm: 'row' }} justify="space-between" gap={{ base: '1', sm: '2' }} fontSize="sm">
         <Stack gap="0">
           <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
             {t('nft.card.basePrice')}
           </Text>
           <Price value={auction.auctionStartPrice} fontWeight="bold" color="brand.fg" />
         </Stack>
-        <Stack gap="0" textAlign="right">
+        <Stack gap="0" textAlign={{ base: 'left', sm: 'right' }}>
           <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
             {t('nft.card.buyNow')}
           </Text>

@@ -35,7 +35,7 @@ export function OwnerWalletNotice({ ownerAddress }: { ownerAddress: string }) {
       <Stack gap="2" flex="1" minW="0">
         <Alert.Description>
           {t('wallet.ownerWalletNeeded')}{' '}
-          <Text as="span" fontFamily="mono" wordBreak="break-all" data-testid="owner-wallet-address">
+          <Text as="span" display="block" fontFamily="mono" wordBreak="break-all" data-testid="owner-wallet-address">
             {checksummed(ownerAddress)}
           </Text>
         </Alert.Description>

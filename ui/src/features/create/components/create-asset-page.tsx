@@ -253,7 +253,7 @@ export function CreateAssetPage() {
         </Stack>
 
         <Flex gap={{ base: '6', md: '10' }} direction={{ base: 'column', md: 'row' }} align="start">
-          <Stack gap="2" w={{ base: '100%', md: '340px' }} flexShrink={0}>
+          <Stack gap="2" w={{ base: '100%', md: '340px' }} flexShrink={0} data-invalid={detailErrors.file ? '' : undefined}>
             <Text fontWeight="medium" fontSize="sm">
               {t('createAsset.image')}
             </Text>
@@ -273,7 +273,6 @@ export function CreateAssetPage() {
               _hover={step === 0 ? { borderColor: 'brand.solid' } : undefined}
               aria-label={preview ? t('createAsset.changeImage') : t('createAsset.chooseImage')}
               aria-describedby={detailErrors.file ? 'asset-file-error' : undefined}
-              data-invalid={detailErrors.file ? '' : undefined}
             >
               <button type="button" onClick={() => fileInput.current?.click()} disabled={step !== 0} data-testid="asset-image-button">
                 {preview ? (

@@ -29,9 +29,9 @@ describe('the wallet balance in the shell', () => {
   it('shows the short and the exact balance in the drawer, where there is no hover', () => {
     connect('9.87654')
     renderPage(<WalletPanel />)
-    const balance = within(screen.getByTestId('wallet-panel')).getByTestId('wallet-balance')
-    expect(balance).toHaveTextContent('9.88 MATIC')
-    expect(within(balance).getByTestId('wallet-balance-exact')).toHaveTextContent('9.87654 MATIC')
+    const panel = screen.getByTestId('wallet-panel')
+    expect(within(panel).getByTestId('wallet-balance')).toHaveTextContent('9.88 MATIC')
+    expect(within(panel).getByTestId('wallet-balance-exact')).toHaveTextContent('9.87654 MATIC')
   })
 
   it('shows a balance that is already exact only once', () => {

@@ -11,7 +11,7 @@ import { useWalletStore } from '@/lib/wallet-store'
 import { disconnectWallet } from '../api/disconnect-wallet'
 import { useWalletActions } from '../hooks/use-wallet-actions'
 import { useWalletStatus } from '../hooks/use-wallet-status'
-import { WalletBalance } from './wallet-balance'
+import { ExactBalance, WalletBalance } from './wallet-balance'
 
 /** Opens the wallet dialog; a visitor is sent to sign-in first (callback = current path). */
 export function useOpenWalletDialog() {
@@ -99,7 +99,8 @@ export function WalletButton() {
                 <Text fontSize="xs" color="fg.muted">
                   {t('wallet.balance')}
                 </Text>
-                <WalletBalance wei={balanceWei} exactBelow fontSize="sm" fontWeight="semibold" alignItems="flex-start" />
+                <WalletBalance wei={balanceWei} fontSize="sm" fontWeight="semibold" />
+                <ExactBalance wei={balanceWei} />
               </Stack>
               {tampered ? (
                 <HStack mt="2" color="orange.fg" fontSize="xs" gap="1">

@@ -7,7 +7,7 @@ import { shortenAddress } from '@/lib/format'
 import { loadChain } from '@/lib/wallet-connection'
 import { useWalletStatus } from '../hooks/use-wallet-status'
 import { useOpenWalletDialog, useWalletMenuActions } from './wallet-button'
-import { WalletBalance } from './wallet-balance'
+import { ExactBalance, WalletBalance } from './wallet-balance'
 
 /** The drawer's wallet information: address, balance, block, network chooser (1, 137, 80001). */
 export function WalletPanel() {
@@ -45,12 +45,15 @@ export function WalletPanel() {
           <LuCopy />
         </Button>
       </HStack>
-      <HStack justify="space-between" align="start">
-        <Text fontSize="sm" color="fg.muted">
-          {t('wallet.balance')}
-        </Text>
-        <WalletBalance wei={balanceWei} exactBelow fontWeight="semibold" textAlign="right" />
-      </HStack>
+      <Stack gap="0.5">
+        <HStack justify="space-between">
+          <Text fontSize="sm" color="fg.muted">
+            {t('wallet.balance')}
+          </Text>
+          <WalletBalance wei={balanceWei} fontWeight="semibold" />
+        </HStack>
+        <ExactBalance wei={balanceWei} textAlign="right" />
+      </Stack>
       <HStack justify="space-between">
         <Text fontSize="sm" color="fg.muted">
           {t('wallet.block')}
