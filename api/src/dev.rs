@@ -200,8 +200,9 @@ const _: () = assert!(crate::demo::plan::FIRST_ACCOUNT as usize + crate::demo::p
 /// The addresses of the dev wallet's accounts, by index (derived once: each derivation
 /// stretches the phrase).
 pub fn dev_addresses() -> &'static [Address] {
-    static ADDRESSES: std::sync::LazyLock<Vec<Address>> =
-        std::sync::LazyLock::new(|| (0..DEV_ACCOUNTS).map(|i| MnemonicBuilder::<English>::from_phrase_nth(DEV_MNEMONIC, i).address()).collect());
+    static ADDRESSES: std::sync::LazyLock<Vec<Address>> = std::sync::LazyLock::new(|| {
+        (0..DEV_ACCOUNTS).map(|i| MnemonicBuilder::<English>::from_phrase_nth(DEV_MNEMONIC, i).address()).collect()
+    });
     &ADDRESSES
 }
 
@@ -264,7 +265,11 @@ async fn wallets(State(state): State<AppState>, MaybeUser(caller): MaybeUser) ->
                 index: index as u32,
                 address: address.to_checksum(None),
                 mine: person.is_some_and(|p| caller.as_deref() == Some(p.user_id.as_str())),
-                linked_to: person.map(|p| DevAccountUser { user_id: p.user_id.clone(), username: p.username.clone(), full_name: p.full_name.clone() }),
+                linked_to: person.map(|p| DevAccountUser {
+                    user_id: p.user_id.clone(),
+                    username: p.username.clone(),
+                    full_name: p.full_name.clone(),
+                }),
             }
         })
         .collect();

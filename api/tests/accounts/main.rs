@@ -731,7 +731,9 @@ async fn the_dev_wallet_accounts_say_who_linked_them_only_on_the_dev_chain() {
     assert_eq!(accounts[19]["mine"], true);
     assert_eq!(accounts[11]["linkedTo"]["userId"], kofi_id);
     assert_eq!(accounts[11]["mine"], false);
-    assert!(accounts.iter().enumerate().filter(|(i, _)| ![10, 11, 19].contains(i)).all(|(_, a)| a["linkedTo"].is_null() && a["mine"] == false));
+    assert!(
+        accounts.iter().enumerate().filter(|(i, _)| ![10, 11, 19].contains(i)).all(|(_, a)| a["linkedTo"].is_null() && a["mine"] == false)
+    );
 
     // Signed out: who linked what, nothing is "mine"; a bad token is simply no caller.
     for token in [None, Some("not-a-token")] {
