@@ -16,10 +16,18 @@ use alloy::{
     signers::local::{MnemonicBuilder, coins_bip39::English},
 };
 use anyhow::{Context, bail};
+use axum::{extract::State, response::Response};
 use serde::{Deserialize, Serialize};
 use tokio::process::{Child, Command};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
 
-use crate::config::Config;
+use crate::{
+    AppState,
+    auth::MaybeUser,
+    config::Config,
+    error::{ApiError, Envelope, ok},
+};
 
 /// anvil's public development mnemonic: its accounts are well-known test keys, never real ones.
 /// The UI's dev wallet derives the same accounts (offered only against the local chain).
@@ -181,4 +189,89 @@ pub async fn ensure_deployed(data_dir: &Path, rpc_url: &str, chain_id: u64) -> a
     std::fs::write(&file, serde_json::to_vec_pretty(&recorded)?).with_context(|| format!("writing {}", file.display()))?;
     tracing::info!(address = %deployment.address, block = deployment.deployment_block, "marketplace deployed");
     Ok(deployment)
+}
+
+/// How many of the dev mnemonic's accounts the dev wallet offers: the end-to-end suites' (0-5)
+/// and the demo people's ([`crate::demo::plan::FIRST_ACCOUNT`] on), with room to spare. The UI's
+/// `DEV_WALLET_ACCOUNTS` is the same number.
+pub const DEV_ACCOUNTS: u32 = 20;
+const _: () = assert!(crate::demo::plan::FIRST_ACCOUNT as usize + crate::demo::plan::PEOPLE.len() <= DEV_ACCOUNTS as usize);
+
+/// The addresses of the dev wallet's accounts, by index (derived once: each derivation
+/// stretches the phrase).
+pub fn dev_addresses() -> &'static [Address] {
+    static ADDRESSES: std::sync::LazyLock<Vec<Address>> = std::sync::LazyLock::new(|| {
+        (0..DEV_ACCOUNTS).map(|i| MnemonicBuilder::<English>::from_phrase_nth(DEV_MNEMONIC, i).address()).collect()
+    });
+    &ADDRESSES
+}
+
+/// A dev wallet account and who linked it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DevAccount {
+    /// Its index in the dev mnemonic (the dev wallet's account number).
+    pub index: u32,
+    /// EIP-55 address.
+    pub address: String,
+    /// The user it is linked to, if any.
+    pub linked_to: Option<DevAccountUser>,
+    /// Whether it is linked to the caller (false without a token).
+    pub mine: bool,
+}
+
+/// The user a dev account is linked to.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DevAccountUser {
+    /// User id.
+    pub user_id: String,
+    /// Username.
+    pub username: String,
+    /// Full name.
+    pub full_name: String,
+}
+
+/// `GET /api/dev/wallets`. Mounted (and documented) only while the server runs the local dev
+/// chain, the only one the dev wallet is offered on.
+pub fn wallets_router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(wallets))
+}
+
+/// Dev only: the dev wallet's accounts and who linked each.
+///
+/// Dev only: served only on the local dev chain (`marketplace dev` with its own anvil), so the
+/// dev wallet can mark the accounts linked to the caller and to other people (the demo's people
+/// hold accounts 10 to 17).
+#[utoipa::path(
+    get,
+    path = "/api/dev/wallets",
+    tag = "dev",
+    responses((status = 200, description = "Every account the dev wallet offers, by index", body = Envelope<Vec<DevAccount>>)),
+    security((), ("bearer" = [])),
+    extensions(("x-dev-only" = json!(true))),
+)]
+async fn wallets(State(state): State<AppState>, MaybeUser(caller): MaybeUser) -> Result<Response, ApiError> {
+    let lower: Vec<String> = dev_addresses().iter().map(|a| a.to_string().to_lowercase()).collect();
+    let people = projections::queries::nft::people(&state.read, &lower).await.map_err(|e| ApiError::Internal(e.into()))?;
+    let caller = caller.map(|id| id.to_string());
+    let accounts: Vec<DevAccount> = dev_addresses()
+        .iter()
+        .zip(&lower)
+        .enumerate()
+        .map(|(index, (address, key))| {
+            let person = people.get(key);
+            DevAccount {
+                index: index as u32,
+                address: address.to_checksum(None),
+                mine: person.is_some_and(|p| caller.as_deref() == Some(p.user_id.as_str())),
+                linked_to: person.map(|p| DevAccountUser {
+                    user_id: p.user_id.clone(),
+                    username: p.username.clone(),
+                    full_name: p.full_name.clone(),
+                }),
+            }
+        })
+        .collect();
+    Ok(ok(accounts, "Dev wallet accounts"))
 }

@@ -116,6 +116,8 @@ impl AppState {
 pub fn app(state: AppState, ui_dir: &Path) -> Router {
     // Only while mail goes to the dev mailbox can it be read over HTTP (and is it documented).
     let dev_mailbox = if state.accounts.mailer.dev_mailbox().is_some() { mail::dev_router() } else { OpenApiRouter::new() };
+    // Only on the local dev chain, the one the dev wallet is offered on.
+    let dev_wallets = if state.chain.dev_wallet { dev::wallets_router() } else { OpenApiRouter::new() };
     let api = routes::openapi::base()
         .merge(routes::health::router())
         .merge(routes::ipfs::router())
@@ -129,6 +131,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::account::router(state.config.max_image_bytes))
         .merge(routes::contact::router())
         .merge(dev_mailbox)
+        .merge(dev_wallets)
         .merge(routes::chain::router())
         .merge(routes::contract::router())
         .merge(routes::metrics::router());

@@ -216,6 +216,26 @@ const screens = [
   ['nft-detail', '/explore/f1', true],
   ['auction-detail', '/auction/a0', true],
   ['avatar-menu', '/', true, async (page, width) => width >= 600 && page.click('[data-testid="avatar-menu"]', { force: true })],
+  // The signed-in person's own NFT (o1, not for sale): the owner's wallet notice, the action bar, the update form.
+  ['nft-owner', '/nft/o1', true],
+  ['update-nft', '/nft/update/o1', true],
+  ['wallet-dialog-owner', '/nft/o1', true, async (page) => page.click('[data-testid="owner-wallet-connect"]')],
+  ['create-asset-errors', '/create-asset', true, async (page) => {
+    await page.keyboard.press('Escape')
+    await page.waitForTimeout(300)
+    await page.click('[data-testid="create-next"]')
+  }],
+  // On a real server: the dev wallet linked (the account offered first, the signed-in person's), then its menu or the drawer.
+  ['wallet-connected', '/', true, async (page, width) => {
+    if (!realBase) return
+    await page.click(width >= 600 ? '[data-testid="connect-wallet"]' : '[data-testid="drawer-button"]')
+    if (width < 600) await page.click('[data-testid="wallet-panel-connect"]')
+    await page.waitForFunction(() => document.querySelector('[data-testid="dev-wallet-account-hint"]'), null, { timeout: 20000 })
+    await page.click('[data-testid="wallet-option-devWallet"]')
+    await page.getByText('Connected!').first().waitFor({ timeout: 20000 })
+    await page.waitForTimeout(1500)
+    await page.click(width >= 600 ? '[data-testid="wallet-menu"]' : '[data-testid="drawer-button"]')
+  }],
 ].filter(([name]) => !only || only.includes(name))
 
 /** On a real server: a signed-in session for --as, and real ids for the sample ones in paths. */
@@ -233,8 +253,9 @@ async function realSession() {
   const someoneElse = sellers.find((u) => u.info && u.coverImage) ?? sellers[0]
   const nft = (await call('/api/nft/explore/?formOfSale=FIXEDPRICE&limit=1')).data[0]
   const auction = (await call('/api/nft/explore/?formOfSale=AUCTION&limit=1')).data[0]
-  const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id }
-  const realPath = (path) => path.replace(/\/(c1|u2|f1|a0)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
+  const own = (await call('/api/nft/explore/?formOfSale=ALL&limit=100')).data.find((n) => n.currentOwner?.userId === me.userId && n.formOfSale === 'NOT_FOR_SALE')
+  const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id, o1: own?._id }
+  const realPath = (path) => path.replace(/\/(c1|u2|f1|a0|o1)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
   return { token: accessToken, profile: me, realPath }
 }
 
@@ -294,9 +315,10 @@ try {
         })
         await page.goto(`${base}${pathOf(group[0][1])}`)
         await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 15000 })
+        let opened = false
         for (const [name, path, , action] of group) {
-          if (action) {
-            // A fresh load, so no dialog or menu of the previous screen is left open.
+          // A fresh load after an action too, so its dialog or menu is not left open on the next screen.
+          if (action || opened) {
             await page.goto(`${base}${pathOf(path)}`)
             await page.waitForSelector('[data-testid="startup-loader"]', { state: 'detached', timeout: 15000 })
           } else {
@@ -307,6 +329,7 @@ try {
           }
           // A real server's images take longer than inline samples.
           await page.waitForTimeout(name === 'token-expiry' ? 400 : real ? 2500 : 900)
+          opened = !!action
           if (action) {
             await action(page, width)
             await page.waitForTimeout(700)

@@ -53,7 +53,7 @@ pub const BEARER: &str = "bearer";
         (name = "misc", description = "Reference data, contact and client error reports"),
         (name = "chain", description = "Chain settings and the JSON-RPC proxy"),
         (name = "ops", description = "Health, metrics, files and this document"),
-        (name = "dev", description = "Only served by a dev server (mail goes to the dev mailbox)"),
+        (name = "dev", description = "Only served by a dev server: the dev mailbox (no SMTP configured) and the dev wallet's accounts (local chain)"),
     ),
     components(responses(BadRequest, Unauthorized, TokenExpired, Forbidden, NotFound, Conflict, PayloadTooLarge, TooManyRequests)),
     modifiers(&BearerScheme),

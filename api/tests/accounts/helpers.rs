@@ -71,6 +71,18 @@ impl TestApp {
         Self { state, router, dir, _projector: projector }
     }
 
+    /// On the local dev chain (`marketplace dev` with its own anvil): the dev wallet's routes are
+    /// served.
+    pub async fn on_dev_chain() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let args = ["--jwt-secret", "test-secret", "--rate-limit-per-ip", "1000", "--rate-limit-per-account", "1000"];
+        let (state, projector) = support::fresh_state(support::config(&dir, &args), false).await;
+        let chain = api::routes::chain::ChainInfo { dev_wallet: true, ..support::no_chain() };
+        let state = state.with_chain(chain, None);
+        let router = api::app(state.clone(), std::path::Path::new("no-ui"));
+        Self { state, router, dir, _projector: projector }
+    }
+
     /// Sends a request and parses the envelope (a body that is not JSON becomes `null`).
     pub async fn send(&self, request: Request<Body>) -> Answer {
         let response = self.router.clone().oneshot(request).await.unwrap();
@@ -285,6 +297,13 @@ pub struct Wallet {
 impl Wallet {
     pub fn new(seed: u8) -> Self {
         Self { key: k256::ecdsa::SigningKey::from_slice(&[seed; 32]).unwrap() }
+    }
+
+    /// The dev mnemonic's account `index`, as the dev wallet derives it.
+    pub fn dev(index: u32) -> Self {
+        use alloy::signers::local::{MnemonicBuilder, coins_bip39::English};
+        let signer = MnemonicBuilder::<English>::from_phrase_nth(api::dev::DEV_MNEMONIC, index);
+        Self { key: k256::ecdsa::SigningKey::from_slice(&signer.credential().to_bytes()).unwrap() }
     }
 
     /// EIP-55 checksummed, as wallets report it.

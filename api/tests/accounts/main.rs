@@ -707,6 +707,50 @@ async fn an_address_linked_to_another_account_is_409_until_released() {
     assert_eq!(app.my_profile(&second).await["connectedWallet"][0]["walletAddress"], wallet.address().to_lowercase());
 }
 
+#[tokio::test]
+async fn the_dev_wallet_accounts_say_who_linked_them_only_on_the_dev_chain() {
+    let app = TestApp::on_dev_chain().await;
+    let ada = app.signed_up("ada@example.com", "ada_lumen").await;
+    let kofi = app.signed_up("kofi@example.com", "kofi_waves").await;
+    for (token, index) in [(&ada, 10), (&kofi, 11), (&ada, 19)] {
+        let wallet = Wallet::dev(index);
+        let message = siwe_message(HOST, &wallet.address(), &nonce(&app, token).await);
+        connect(&app, token, "Other", &wallet.address(), &message, &wallet.sign(&message)).await.expect(200);
+    }
+    let ada_id = app.my_profile(&ada).await["userId"].clone();
+    let kofi_id = app.my_profile(&kofi).await["userId"].clone();
+
+    let accounts = app.get("/api/dev/wallets", Some(&ada)).await.expect(200).body().as_array().cloned().unwrap();
+    assert_eq!(accounts.len(), 20, "every account of the dev wallet, the demo people's 10-17 among them");
+    for (index, account) in accounts.iter().enumerate() {
+        assert_eq!(account["index"], json!(index));
+        assert_eq!(account["address"], json!(Wallet::dev(index as u32).address()), "the dev wallet's own derivation, checksummed");
+    }
+    assert_eq!(accounts[10]["linkedTo"], json!({ "userId": ada_id, "username": "ada_lumen", "fullName": "Test User" }));
+    assert_eq!(accounts[10]["mine"], true);
+    assert_eq!(accounts[19]["mine"], true);
+    assert_eq!(accounts[11]["linkedTo"]["userId"], kofi_id);
+    assert_eq!(accounts[11]["mine"], false);
+    assert!(
+        accounts.iter().enumerate().filter(|(i, _)| ![10, 11, 19].contains(i)).all(|(_, a)| a["linkedTo"].is_null() && a["mine"] == false)
+    );
+
+    // Signed out: who linked what, nothing is "mine"; a bad token is simply no caller.
+    for token in [None, Some("not-a-token")] {
+        let accounts = app.get("/api/dev/wallets", token).await.expect(200).body().as_array().cloned().unwrap();
+        assert_eq!(accounts[10]["linkedTo"]["username"], "ada_lumen");
+        assert!(accounts.iter().all(|a| a["mine"] == false));
+    }
+    let doc = app.get("/api/openapi.json", None).await.json;
+    assert_eq!(doc["paths"]["/api/dev/wallets"]["get"]["x-dev-only"], true);
+
+    // Not on a real chain (`serve`): neither served nor documented.
+    let served = TestApp::new().await;
+    let answer = served.get("/api/dev/wallets", Some(&served.signed_up("x@example.com", "xavier").await)).await;
+    assert_eq!(answer.status, StatusCode::NOT_FOUND);
+    assert!(served.get("/api/openapi.json", None).await.json["paths"].get("/api/dev/wallets").is_none());
+}
+
 // ---------------------------------------------------------------- contact and mail
 
 #[tokio::test]

@@ -39,7 +39,7 @@ impl Answer {
 pub const CHAIN_ID: u64 = support::CHAIN_ID;
 
 impl TestApp {
-    /// With the dev mailbox as the mailer, as a development server runs.
+    /// With the dev mailbox as the mailer and the dev wallet offered, as a development server runs.
     pub async fn new() -> Self {
         Self::with_args(&[]).await
     }
@@ -50,7 +50,7 @@ impl TestApp {
         let mut args = vec!["--jwt-secret", "test-secret", "--contract-address", "0xc0ffee"];
         args.extend_from_slice(extra);
         let (state, projector) = support::fresh_state(support::config(&dir, &args), true).await;
-        let state = state.with_chain(support::no_chain(), None);
+        let state = state.with_chain(api::routes::chain::ChainInfo { dev_wallet: true, ..support::no_chain() }, None);
         let router = api::app(state.clone(), std::path::Path::new("no-ui"));
         Self { state, router, _projector: projector, _dir: dir }
     }

@@ -101,7 +101,7 @@ fn collect_refs(value: &Value, refs: &mut Vec<String>) {
 
 #[tokio::test]
 async fn every_route_the_source_registers_is_documented_and_nothing_else_is() {
-    // A development server: the dev mailbox is mounted, so every route in the source is served.
+    // A development server: the dev mailbox and the dev wallet's routes are mounted, so every route in the source is served.
     let doc = TestApp::new().await.document().await;
     let registrations = sources::registrations(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
     let documented = operations(&doc);
@@ -538,6 +538,7 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
             Some(json!({ "newEmail": new_email, "verificationCode": "{new-code}" })),
         ),
         ("GET", "/api/account/myprofile", "/api/account/myprofile".into(), None),
+        ("GET", "/api/dev/wallets", "/api/dev/wallets".into(), None),
         // Collections: the seeded NFT is 0xalice's, a wallet linked to this user below.
         ("LINK", "", "0xalice".into(), None),
         ("POST", "/api/collection", "/api/collection".into(), None),

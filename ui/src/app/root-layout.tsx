@@ -70,6 +70,7 @@ export function RootLayout() {
             signedIn={signedIn}
             accountLinks={[
               { to: '/mybids', label: t('nav.allBids') },
+              { to: '/favourites', label: t('nav.favourites') },
               { to: '/myprofile', label: t('nav.myProfile') },
               { to: '/profile/user-profile', label: t('nav.settings') },
             ]}

@@ -1,12 +1,12 @@
 import { Box, Button, Menu, Portal, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
-import { LuGavel, LuLogOut, LuSettings, LuUser } from 'react-icons/lu'
+import { LuBookmark, LuGavel, LuLogOut, LuSettings, LuUser } from 'react-icons/lu'
 import { useNavigate } from 'react-router'
 import { UserAvatar } from '@/components/user-avatar'
 import { tokenExpiryPath } from '@/lib/navigation'
 import { useUser } from '@/lib/use-user'
 
-/** The avatar menu: All bids, My profile, Settings, Logout. */
+/** The avatar menu: All bids, Favourites, My profile, Settings, Logout. */
 export function UserMenu() {
   const { t } = useTranslation()
   const navigate = useNavigate()
@@ -34,6 +34,9 @@ export function UserMenu() {
             <Menu.Separator />
             <Menu.Item value="bids" onSelect={() => navigate('/mybids')}>
               <LuGavel /> {t('nav.allBids')}
+            </Menu.Item>
+            <Menu.Item value="favourites" onSelect={() => navigate('/favourites')}>
+              <LuBookmark /> {t('nav.favourites')}
             </Menu.Item>
             <Menu.Item value="profile" onSelect={() => navigate('/myprofile')}>
               <LuUser /> {t('nav.myProfile')}

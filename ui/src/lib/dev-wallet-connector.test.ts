@@ -3,7 +3,7 @@ import { createConfig, http } from 'wagmi'
 import { defineChain, verifyMessage } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, it } from 'vitest'
-import { devWallet, devWalletAddresses, setDevWalletIndex } from './dev-wallet-connector'
+import { DEV_WALLET_ACCOUNTS, devWallet, getDevWalletIndex, setDevWalletIndex } from './dev-wallet-connector'
 
 // The well-known test mnemonic of local development chains (anvil, hardhat).
 const MNEMONIC = 'test test test test test test test test test test test junk'
@@ -25,11 +25,23 @@ function makeConfig() {
 describe('dev wallet connector', () => {
   afterEach(() => localStorage.clear())
 
-  it('offers the first ten accounts of the mnemonic', () => {
-    const addresses = devWalletAddresses(MNEMONIC)
-    expect(addresses).toHaveLength(10)
-    expect(addresses[0]).toBe('0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266')
-    expect(addresses[1]).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
+  it("keeps an account index up to 19, the demo people's 10-17 among them", () => {
+    expect(DEV_WALLET_ACCOUNTS).toBe(20)
+    for (const index of [0, 10, 17, 19]) {
+      setDevWalletIndex(index)
+      expect(getDevWalletIndex()).toBe(index)
+    }
+    setDevWalletIndex(20)
+    expect(getDevWalletIndex()).toBe(0)
+  })
+
+  it("connects as a demo person's account (index 10)", async () => {
+    setDevWalletIndex(10)
+    const config = makeConfig()
+    const result = await connect(config, { connector: config.connectors[0] })
+    // anvil's account 10 of the test mnemonic.
+    expect(result.accounts[0]).toBe('0xBcd4042DE499D14e55001CcbB24a551F3b954096')
+    await disconnect(config)
   })
 
   it('connects with the chosen account on the app chain', async () => {

@@ -15,8 +15,11 @@ import {
 } from 'viem'
 import { type HDAccount, mnemonicToAccount } from 'viem/accounts'
 
-/** How many accounts of the dev mnemonic the wallet dialog offers (0..9). */
-export const DEV_WALLET_ACCOUNTS = 10
+/**
+ * How many accounts of the dev mnemonic the wallet dialog offers (0..19): the end-to-end suites'
+ * and the demo people's (10..17). The server's `GET /api/dev/wallets` answers for as many.
+ */
+export const DEV_WALLET_ACCOUNTS = 20
 export const DEV_WALLET_INDEX_KEY = 'devWallet.accountIndex'
 const CONNECTED_KEY = 'devWallet.connected'
 
@@ -27,11 +30,6 @@ export function getDevWalletIndex(): number {
 
 export function setDevWalletIndex(index: number) {
   localStorage.setItem(DEV_WALLET_INDEX_KEY, String(index))
-}
-
-/** The addresses the dev wallet can use, for the chooser. */
-export function devWalletAddresses(mnemonic: string): Address[] {
-  return Array.from({ length: DEV_WALLET_ACCOUNTS }, (_, i) => mnemonicToAccount(mnemonic, { addressIndex: i }).address)
 }
 
 type TxParams = {

@@ -1,4 +1,4 @@
-import { formatUnits } from 'viem'
+import { formatUnits, getAddress, isAddress } from 'viem'
 
 /** MATIC has 18 decimals; amounts are shown with 3 decimals by default. */
 export const NATIVE_DECIMALS = 18
@@ -38,4 +38,9 @@ export function shortenAddress(address: string | null | undefined): string {
 export function truncate(text: string | null | undefined, max: number): string {
   const value = text ?? ''
   return value.length > max ? `${value.slice(0, max)}...` : value
+}
+
+/** An address in its EIP-55 form, as wallets show it (the text as it is when it is not an address). */
+export function checksummed(address: string): string {
+  return isAddress(address, { strict: false }) ? getAddress(address) : address
 }

@@ -12,9 +12,11 @@ type WalletState = {
   connectorId: string | null
   /** Whether the wallet chooser dialog is open (any screen may ask for it). */
   dialogOpen: boolean
+  /** The address the screen that opened the dialog needs (an NFT's owner), if any: the dialog offers it first. */
+  wantedAddress: string | null
   setWallet: (wallet: { walletType: WalletType; walletAddress: string; connectorId: string }) => void
   clearWallet: () => void
-  openDialog: () => void
+  openDialog: (wantedAddress?: string) => void
   closeDialog: () => void
 }
 
@@ -25,9 +27,10 @@ export const useWalletStore = create<WalletState>()(
       walletAddress: null,
       connectorId: null,
       dialogOpen: false,
+      wantedAddress: null,
       setWallet: (wallet) => set({ ...wallet }),
       clearWallet: () => set({ walletType: null, walletAddress: null, connectorId: null }),
-      openDialog: () => set({ dialogOpen: true }),
+      openDialog: (wantedAddress) => set({ dialogOpen: true, wantedAddress: wantedAddress ?? null }),
       closeDialog: () => set({ dialogOpen: false }),
     }),
     {

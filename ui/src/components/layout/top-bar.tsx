@@ -9,7 +9,8 @@ import { NAV_LINKS, isActive } from './nav-links'
 
 /**
  * Desktop: logo, Home, Explore, Auction, Collections, Create asset, then Sign up / Login for
- * visitors or the wallet button and the avatar menu. Narrow screens: logo and the drawer button.
+ * visitors or the wallet button and the avatar menu. Narrow screens: logo, Login for visitors and
+ * the drawer button.
  */
 export function TopBar({
   signedIn,
@@ -82,9 +83,16 @@ export function TopBar({
           )}
         </HStack>
 
-        <IconButton hideFrom="md" variant="ghost" aria-label={t('nav.openMenu')} onClick={onOpenDrawer} data-testid="drawer-button">
-          <LuMenu />
-        </IconButton>
+        <HStack gap="1" hideFrom="md">
+          {signedIn ? null : (
+            <GradientButton asChild size="sm" data-testid="mobile-login">
+              <Link to="/authentication/sign-in">{t('nav.login')}</Link>
+            </GradientButton>
+          )}
+          <IconButton variant="ghost" aria-label={t('nav.openMenu')} onClick={onOpenDrawer} data-testid="drawer-button">
+            <LuMenu />
+          </IconButton>
+        </HStack>
       </Flex>
     </Box>
   )

@@ -39,14 +39,15 @@ function AuctionPrices({ nft }: { nft: Nft }) {
   }
   return (
     <Stack gap="1.5">
-      <Flex justify="space-between" gap="2" fontSize="sm">
+      {/* Side by side, or one under the other in a phone's two-column grid. */}
+      <Flex direction={{ base: 'column', sm: 'row' }} justify="space-between" gap={{ base: '1', sm: '2' }} fontSize="sm">
         <Stack gap="0">
           <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
             {t('nft.card.basePrice')}
           </Text>
           <Price value={auction.auctionStartPrice} fontWeight="bold" color="brand.fg" />
         </Stack>
-        <Stack gap="0" textAlign="right">
+        <Stack gap="0" textAlign={{ base: 'left', sm: 'right' }}>
           <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
             {t('nft.card.buyNow')}
           </Text>
@@ -197,9 +198,9 @@ export function NftCard({
           </Portal>
         </Menu.Root>
       )}
-      <Stack p="4" gap="3" flex="1">
+      <Stack p={{ base: '3', md: '4' }} gap={{ base: '2', md: '3' }} flex="1">
         <Link to={path}>
-          <Text fontWeight="bold" fontSize="md" lineClamp={1} title={nftTitle(nft)}>
+          <Text fontWeight="bold" fontSize={{ base: 'sm', md: 'md' }} lineClamp={1} title={nftTitle(nft)}>
             {cardTitle(nftTitle(nft))}
           </Text>
         </Link>
@@ -217,7 +218,8 @@ export function NftCard({
             {t('nft.card.notForSale')}
           </Text>
         )}
-        <Flex justify="space-between" align="center" gap="2" mt="auto">
+        {/* Two columns on a phone: the chips one under the other, so each name keeps its width. */}
+        <Flex direction={{ base: 'column', sm: 'row' }} justify="space-between" align={{ base: 'start', sm: 'center' }} gap={{ base: '1.5', sm: '2' }} mt="auto">
           <PersonChip label={t('nft.creator')} person={nft.creator} address={nft.creator?.address} />
           <PersonChip label={t('nft.owner')} person={nft.currentOwner} address={nft.currentOwner?.ownerAddress} />
         </Flex>

@@ -9,6 +9,10 @@ import { NftCard } from './nft-card'
 /** Cards show six skeletons while the first page loads. */
 export const CARD_SKELETONS = 6
 
+/** Two columns from the narrowest phone on (one card per screen made a list a long scroll), three on wide screens. */
+const COLUMNS = { base: 2, lg: 3 }
+const GAP = { base: '3', md: '6' }
+
 /**
  * A grid of NFT cards fed by {@link usePagedList}: six skeletons while the first page loads, the
  * empty message when there is nothing, and the next page when the bottom scrolls into view.
@@ -25,7 +29,7 @@ export function NftGrid({
   const sentinel = useSentinel(list.loadMore, !list.loadingFirst && !list.done && !list.error, list.items.length)
   if (list.loadingFirst) {
     return (
-      <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="6" data-testid="nft-grid-loading">
+      <SimpleGrid columns={COLUMNS} gap={GAP} data-testid="nft-grid-loading">
         {Array.from({ length: CARD_SKELETONS }, (_, i) => (
           <CardSkeleton key={i} />
         ))}
@@ -41,7 +45,7 @@ export function NftGrid({
   }
   return (
     <Box>
-      <SimpleGrid columns={{ base: 1, sm: 2, lg: 3 }} gap="6" data-testid="nft-grid">
+      <SimpleGrid columns={COLUMNS} gap={GAP} data-testid="nft-grid">
         {list.items.map((nft, index) => (
           <NftCard key={nft._id} nft={nft} collectionId={collectionId} eager={index < EAGER_IMAGES} onChanged={() => void list.refresh()} />
         ))}

@@ -1,6 +1,6 @@
 import { act, renderHook } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { UserRejectedRequestError } from 'viem'
+import { UserRejectedRequestError, getAddress } from 'viem'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { BUYER_ADDRESS, nftFixture, OWNER_ADDRESS, profileFixture } from '@/testing/nft'
 
@@ -85,12 +85,20 @@ describe('trade actions', () => {
     expect(chain.writeContract).not.toHaveBeenCalled()
   })
 
-  it("refuses an owner action from a wallet other than the owner's", async () => {
+  it("refuses an owner action from a wallet other than the owner's, naming the owner's address", async () => {
     signInAs(BUYER_ADDRESS)
     const { result } = renderHook(() => useNftActions(nftFixture({ formOfSale: 'NOT_FOR_SALE' })), { wrapper })
     await act(async () => void (await result.current.burn()))
-    expect(notify).toHaveBeenCalledWith('error', 'You are connected to a different wallet.')
+    // The address as wallets show it (EIP-55), whatever case the API sent.
+    expect(notify).toHaveBeenCalledWith('error', `You are connected to a different wallet. This needs ${getAddress(OWNER_ADDRESS)}.`)
     expect(chain.writeContract).not.toHaveBeenCalled()
+  })
+
+  it("opens the wallet dialog offering the owner's address for an owner action without a wallet", async () => {
+    useSession.setState({ token: 'tok', user: profileFixture() })
+    const { result } = renderHook(() => useNftActions(nftFixture({ formOfSale: 'NOT_FOR_SALE' })), { wrapper })
+    await act(async () => void (await result.current.burn()))
+    expect(useWalletStore.getState()).toMatchObject({ dialogOpen: true, wantedAddress: OWNER_ADDRESS.toLowerCase() })
   })
 
   it('buys with the exact price, waits for 1 confirmation, then records the purchase', async () => {

@@ -16,6 +16,7 @@ import { useAppConfig } from '@/lib/app-config'
 import { useSession } from '@/lib/auth'
 import { useBusyStore } from '@/lib/busy-store'
 import { APP_CHAIN_ID } from '@/lib/chains'
+import { checksummed } from '@/lib/format'
 import { currentPath, navigateTo, signInPath } from '@/lib/navigation'
 import { loadChain, useConnectionState } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
@@ -112,9 +113,9 @@ export function useTrade() {
       ownerAddress,
     })
     if (result === 'signIn') navigateTo(signInPath(currentPath()))
-    else if (result === 'wallet') openDialog()
+    else if (result === 'wallet') openDialog(ownerAddress ?? undefined)
     else if (result === 'network') notify('error', t('wallet.differentNetwork'))
-    else if (result === 'wrongWallet') notify('error', t('wallet.differentWallet'))
+    else if (result === 'wrongWallet') notify('error', t('wallet.differentWallet', { address: checksummed(ownerAddress ?? '') }))
     return result === 'ok'
   }
 

@@ -47,6 +47,9 @@ function api({ upload = { status: 200 }, generation = { status: 200 } }: { uploa
   ])
 }
 
+/** A PNG's signature and the start of its header: what the page checks a picked file by. */
+const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
+
 const callsTo = (fetchMock: ReturnType<typeof stubApi>, path: string) =>
   fetchMock.mock.calls.filter(([url]) => String(url).startsWith(path))
 const snackbars = () => screen.queryAllByTestId('snackbar').map((s) => s.textContent)
@@ -57,7 +60,8 @@ async function fillCreateAssetForm(
   user: ReturnType<typeof userEvent.setup>,
   { title, description, category, properties = [] }: { title: string; description: string; category: string; properties?: [string, string][] },
 ) {
-  await user.upload(screen.getByTestId('asset-file-input'), new File(['png'], 'cat.png', { type: 'image/png' }))
+  await user.upload(screen.getByTestId('asset-file-input'), new File([PNG_BYTES], 'cat.png', { type: 'image/png' }))
+  await screen.findByAltText('Preview of the chosen image')
   await user.type(screen.getByLabelText('Name'), title)
   await user.type(screen.getByLabelText('Description'), description)
   await waitFor(() => expect(screen.getByRole('option', { name: 'Art' })).toBeInTheDocument())
@@ -143,21 +147,66 @@ describe('create asset', () => {
     await user.selectOptions(screen.getByLabelText('Category'), 'art')
     expect(screen.queryByText("NFT category can't be empty.")).not.toBeInTheDocument()
     expect(screen.getByText('Please upload image.')).toBeInTheDocument()
-    await user.upload(screen.getByTestId('asset-file-input'), new File(['<svg/>'], 'cat.svg', { type: 'image/svg+xml' }))
+    await user.upload(screen.getByTestId('asset-file-input'), new File(['<svg xmlns="http://www.w3.org/2000/svg"/>'], 'cat.svg', { type: 'image/svg+xml' }))
+    expect(await screen.findByAltText('Preview of the chosen image')).toBeInTheDocument()
     expect(screen.queryByText('Please upload image.')).not.toBeInTheDocument()
-    expect(screen.getByAltText('Preview of the chosen image')).toBeInTheDocument()
     expect(callsTo(fetchMock, '/api/nft/ipfsupload')).toHaveLength(0)
   })
 
-  it('offers PNG, JPEG and SVG and refuses other files', async () => {
+  it('offers PNG, JPEG and SVG and refuses other files by their content, whatever their name', async () => {
     signedIn()
     api()
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     const input = (await screen.findByTestId('asset-file-input')) as HTMLInputElement
     expect(input.accept).toBe('image/png,image/jpeg,image/svg+xml')
     fireEvent.change(input, { target: { files: [new File(['<html>'], 'page.html', { type: 'text/html' })] } })
-    await waitFor(() => expect(snackbars()).toContain('Only PNG, JPEG and SVG images can be uploaded.'))
+    expect(await screen.findByTestId('asset-file-error')).toHaveTextContent('Only PNG, JPEG and SVG images can be uploaded.')
     expect(screen.queryByAltText('Preview of the chosen image')).not.toBeInTheDocument()
+
+    // A text file named .png: no broken preview, the same message, brought into view.
+    fireEvent.change(input, { target: { files: [new File(['just some text'], 'notes.png', { type: 'image/png' })] } })
+    await waitFor(() => expect(screen.getByTestId('asset-image-button')).toHaveFocus())
+    expect(screen.getByTestId('asset-file-error')).toHaveTextContent('Only PNG, JPEG and SVG images can be uploaded.')
+    expect(screen.queryByAltText('Preview of the chosen image')).not.toBeInTheDocument()
+
+    // A real PNG, even named .txt, is taken and clears the message.
+    fireEvent.change(input, { target: { files: [new File([PNG_BYTES], 'cat.txt', { type: 'text/plain' })] } })
+    expect(await screen.findByAltText('Preview of the chosen image')).toBeInTheDocument()
+    expect(screen.queryByTestId('asset-file-error')).not.toBeInTheDocument()
+  })
+
+  it("shows the server's not-an-image refusal as the wrong-type message, under the image", async () => {
+    signedIn()
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    api({ upload: { status: 400, message: 'file: not an image (PNG, JPEG, GIF, WebP or SVG), whatever its name' } })
+    const user = userEvent.setup({ delay: null })
+    renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
+    await screen.findByTestId('create-step-0')
+    await fillCreateAssetForm(user, { title: 'Pink cat', description: 'A cat', category: 'art' })
+    await user.click(screen.getByTestId('create-next'))
+    expect(await screen.findByTestId('asset-file-error')).toHaveTextContent('Only PNG, JPEG and SVG images can be uploaded.')
+    expect(snackbars().join(' ')).not.toContain('whatever its name')
+    expect(screen.getByRole('heading', { name: 'Create Asset' })).toBeInTheDocument()
+  })
+
+  it('brings the first invalid field into view below the sticky header and focuses it', async () => {
+    signedIn()
+    api()
+    const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {})
+    const user = userEvent.setup({ delay: null })
+    renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
+    await screen.findByTestId('create-step-0')
+    await user.click(screen.getByTestId('create-next'))
+    // The image comes first (at the top on a phone).
+    await waitFor(() => expect(screen.getByTestId('asset-image-button')).toHaveFocus())
+    await user.upload(screen.getByTestId('asset-file-input'), new File([PNG_BYTES], 'cat.png', { type: 'image/png' }))
+    await screen.findByAltText('Preview of the chosen image')
+    await user.type(screen.getByLabelText('Name'), 'Pink cat')
+    await user.click(screen.getByTestId('create-next'))
+    // Image and name are fine: the description is the first field with a message.
+    await waitFor(() => expect(screen.getByLabelText('Description')).toHaveFocus())
+    expect(scrollTo).toHaveBeenCalledWith(expect.objectContaining({ behavior: 'smooth' }))
+    scrollTo.mockRestore()
   })
 
   it('edits properties in the popup: remove only with more than one row, both fields required, Save and Close', async () => {

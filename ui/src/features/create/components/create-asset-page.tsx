@@ -9,7 +9,7 @@ import { Form } from '@/components/ui/form'
 import { FormField } from '@/components/ui/form-field'
 import { GradientButton } from '@/components/ui/gradient-button'
 import { notify } from '@/components/ui/toaster'
-import { errorMessage } from '@/lib/api-client'
+import { ApiError, errorMessage } from '@/lib/api-client'
 import { useBusyStore } from '@/lib/busy-store'
 import { useCategories } from '@/lib/nft/api'
 import { useTrade } from '@/lib/nft/trade'
@@ -18,6 +18,8 @@ import { useConnectionState } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { recordGeneration } from '../api/record-generation'
 import { uploadToIpfs } from '../api/upload-to-ipfs'
+import { assetImageKind } from '../image-content'
+import { useRevealInvalid } from '../reveal-invalid'
 import { mintArgs, recordedRoyalties, recordedSale } from '../mint'
 import {
   type AssetDetails,
@@ -35,6 +37,9 @@ import { SaleFields } from './sale-fields'
 
 /** The image types the picker offers and the upload takes (PNG, JPEG, SVG). */
 export const ASSET_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml']
+
+/** The server's refusal of a file that is no image by content (whatever its name), shown as the wrong-type message. */
+export const NOT_AN_IMAGE = 'file: not an image'
 
 /** The longest name and description the upload takes (the server refuses longer ones). */
 export const MAX_TITLE_CHARS = 500
@@ -83,6 +88,7 @@ export function CreateAssetPage() {
   const [submitting, setSubmitting] = useState(false)
   const fileInput = useRef<HTMLInputElement>(null)
   const askedForWallet = useRef(false)
+  const revealInvalid = useRevealInvalid()
 
   // Signed in without a wallet: the wallet dialog opens (the router already asked for sign-in).
   useEffect(() => {
@@ -109,10 +115,12 @@ export function CreateAssetPage() {
     setSaleErrors((e) => without(field === 'formOfSale' ? {} : e, field))
   }
 
-  const onFile = (file: File | undefined) => {
+  /** A picked file is taken only if its content is a PNG, JPEG or SVG image (its name may say anything). */
+  const onFile = async (file: File | undefined) => {
     if (!file) return
-    if (!ASSET_IMAGE_TYPES.includes(file.type)) {
-      notify('error', t('createAsset.imageTypes'))
+    if (!(await assetImageKind(file).catch(() => null))) {
+      setDetailErrors((e) => ({ ...e, file: 'createAsset.imageTypes' }))
+      revealInvalid()
       return
     }
     setDetail('file', file)
@@ -124,7 +132,10 @@ export function CreateAssetPage() {
     event.preventDefault()
     const found = validateAssetDetails(details)
     setDetailErrors(found)
-    if (Object.keys(found).length > 0 || !details.file) return
+    if (Object.keys(found).length > 0 || !details.file) {
+      revealInvalid()
+      return
+    }
     setSubmitting(true)
     busy.show(t('createAsset.uploading'))
     try {
@@ -140,7 +151,12 @@ export function CreateAssetPage() {
       notify('success', t('createAsset.uploaded'))
     } catch (error) {
       console.error('IPFS upload failed', error)
-      notify('error', errorMessage(error, t('createAsset.uploadFailed')))
+      if (error instanceof ApiError && error.statuscode === 400 && error.message.startsWith(NOT_AN_IMAGE)) {
+        setDetailErrors((e) => ({ ...e, file: 'createAsset.imageTypes' }))
+        revealInvalid()
+      } else {
+        notify('error', errorMessage(error, t('createAsset.uploadFailed')))
+      }
     } finally {
       busy.hide()
       setSubmitting(false)
@@ -181,7 +197,10 @@ export function CreateAssetPage() {
       if (!trade.guard()) return
       const found = validateSale(sale, royalties, new Date())
       setSaleErrors(found)
-      if (Object.keys(found).length > 0) return
+      if (Object.keys(found).length > 0) {
+        revealInvalid()
+        return
+      }
       const outcome = await trade.run({
         call: { functionName: 'mint', args: mintArgs(metaData, sale, royalties) },
         progress: t('createAsset.minting'),
@@ -234,7 +253,7 @@ export function CreateAssetPage() {
         </Stack>
 
         <Flex gap={{ base: '6', md: '10' }} direction={{ base: 'column', md: 'row' }} align="start">
-          <Stack gap="2" w={{ base: '100%', md: '340px' }} flexShrink={0}>
+          <Stack gap="2" w={{ base: '100%', md: '340px' }} flexShrink={0} data-invalid={detailErrors.file ? '' : undefined}>
             <Text fontWeight="medium" fontSize="sm">
               {t('createAsset.image')}
             </Text>
@@ -253,6 +272,7 @@ export function CreateAssetPage() {
               placeItems="center"
               _hover={step === 0 ? { borderColor: 'brand.solid' } : undefined}
               aria-label={preview ? t('createAsset.changeImage') : t('createAsset.chooseImage')}
+              aria-describedby={detailErrors.file ? 'asset-file-error' : undefined}
             >
               <button type="button" onClick={() => fileInput.current?.click()} disabled={step !== 0} data-testid="asset-image-button">
                 {preview ? (
@@ -273,12 +293,12 @@ export function CreateAssetPage() {
               hidden
               data-testid="asset-file-input"
               onChange={(e) => {
-                onFile(e.target.files?.[0])
+                void onFile(e.target.files?.[0])
                 e.target.value = ''
               }}
             />
             {detailErrors.file && (
-              <Text color="fg.error" fontSize="xs" data-testid="asset-file-error">
+              <Text color="fg.error" fontSize="xs" id="asset-file-error" data-testid="asset-file-error">
                 {t(detailErrors.file)}
               </Text>
             )}
@@ -377,6 +397,7 @@ export function CreateAssetPage() {
                         alignSelf="start"
                         borderColor={saleErrors.royalty ? 'border.error' : undefined}
                         onClick={() => setRoyaltyOpen(true)}
+                        data-invalid={saleErrors.royalty ? '' : undefined}
                         data-testid="open-royalty"
                       >
                         <LuPercent /> {t('createAsset.editRoyalty')}

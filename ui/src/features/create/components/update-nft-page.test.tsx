@@ -129,16 +129,39 @@ describe('update NFT', () => {
     expect(fetchMock.mock.calls.some(([url]) => String(url).includes('/api/nft/update/'))).toBe(false)
   })
 
-  it('refuses a wallet other than the owner', async () => {
+  it('names the wallet it needs before the form, and refuses another one on submit', async () => {
     api(nft())
     setConnection({ address: OTHER, chainId: 80001, status: 'connected' })
     useWalletStore.setState({ walletType: 'Other', walletAddress: OTHER })
     const user = userEvent.setup({ delay: null })
     render()
+    const notice = await screen.findByTestId('owner-wallet-notice')
+    expect(within(notice).getByTestId('owner-wallet-address')).toHaveTextContent(OWNER)
+    expect(within(notice).getByRole('button', { name: /Switch wallet/ })).toBeInTheDocument()
     await user.type(await screen.findByLabelText('Price (MATIC)'), '2')
     await user.click(screen.getByTestId('update-submit'))
-    await waitFor(() => expect(snackbars()).toContain('You are connected to a different wallet.'))
+    await waitFor(() => expect(snackbars()).toContain(`You are connected to a different wallet. This needs ${OWNER}.`))
     expect(chain.writeContract).not.toHaveBeenCalled()
+  })
+
+  it("says nothing about wallets when the owner's is connected", async () => {
+    api(nft())
+    render()
+    await screen.findByLabelText('Price (MATIC)')
+    expect(screen.queryByTestId('owner-wallet-notice')).toBeNull()
+  })
+
+  it('brings the first invalid field into view below the sticky header on a failed submit', async () => {
+    api(nft())
+    const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {})
+    const user = userEvent.setup({ delay: null })
+    render()
+    const price = await screen.findByLabelText('Price (MATIC)')
+    await user.click(screen.getByTestId('update-submit'))
+    expect(screen.getByText('Please provide NFT price.')).toBeInTheDocument()
+    await waitFor(() => expect(price).toHaveFocus())
+    expect(scrollTo).toHaveBeenCalledWith(expect.objectContaining({ behavior: 'smooth' }))
+    scrollTo.mockRestore()
   })
 
   it('toggles the sale on chain, waits for 1 confirmation, records it and goes to /myprofile', async () => {

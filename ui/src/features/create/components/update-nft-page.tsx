@@ -3,6 +3,7 @@ import { type FormEvent, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate, useParams } from 'react-router'
 import { NftCard } from '@/components/nft'
+import { OwnerWalletNotice } from '@/components/nft/owner-wallet-notice'
 import { PageContainer } from '@/components/page-container'
 import { CardSkeleton } from '@/components/skeletons'
 import { Form } from '@/components/ui/form'
@@ -14,6 +15,7 @@ import { useTrade } from '@/lib/nft/trade'
 import type { Nft } from '@/lib/nft/types'
 import { updateNft } from '../api/update-nft'
 import { chainSale, recordedSale } from '../mint'
+import { useRevealInvalid } from '../reveal-invalid'
 import { type SaleErrors, type SaleValues, checkPrice, parseLocalDateTime, toLocalDateTime, validateSale } from '../validation'
 import { SaleFields } from './sale-fields'
 
@@ -59,6 +61,7 @@ export function UpdateNftPage() {
   const [sale, setSale] = useState<SaleValues>(() => ({ formOfSale: 'FIXEDPRICE', price: '', basePrice: '', buyPrice: '', auctionEnd: toLocalDateTime(new Date()) }))
   const [errors, setErrors] = useState<SaleErrors>({})
   const [submitting, setSubmitting] = useState(false)
+  const revealInvalid = useRevealInvalid()
   const nft = detail.data
   const preview = useMemo(() => (nft ? previewNft(nft, sale) : null), [nft, sale])
 
@@ -77,7 +80,10 @@ export function UpdateNftPage() {
     if (!nft || submitting) return
     const found = validateSale(sale, null, new Date())
     setErrors(found)
-    if (Object.keys(found).length > 0) return
+    if (Object.keys(found).length > 0) {
+      revealInvalid()
+      return
+    }
     setSubmitting(true)
     try {
       const chain = chainSale(sale)
@@ -112,20 +118,23 @@ export function UpdateNftPage() {
     body = <Notice text={t('updateNft.onSale')} to={`/nft/${nft._id}`} />
   } else {
     body = (
-      <Flex gap={{ base: '8', md: '12' }} direction={{ base: 'column', md: 'row' }} align="start">
-        <Form onSubmit={onSubmit} gap="6" flex="1" w="100%" data-testid="update-form">
-          <SaleFields values={sale} errors={errors} onChange={onChange} forms={['FIXEDPRICE', 'AUCTION']} now={new Date()} />
-          <GradientButton type="submit" alignSelf={{ base: 'stretch', md: 'start' }} px="10" loading={submitting} data-testid="update-submit">
-            {t('updateNft.submit')}
-          </GradientButton>
-        </Form>
-        <Stack gap="3" w={{ base: '100%', md: '320px' }} maxW={{ base: 'sm', md: 'none' }} flexShrink={0} data-testid="update-preview">
-          <Text fontWeight="medium" fontSize="sm" color="fg.muted">
-            {t('updateNft.preview')}
-          </Text>
-          <NftCard nft={preview} preview />
-        </Stack>
-      </Flex>
+      <Stack gap="6">
+        <OwnerWalletNotice ownerAddress={ownerAddress(nft)} />
+        <Flex gap={{ base: '8', md: '12' }} direction={{ base: 'column', md: 'row' }} align="start">
+          <Form onSubmit={onSubmit} gap="6" flex="1" w="100%" data-testid="update-form">
+            <SaleFields values={sale} errors={errors} onChange={onChange} forms={['FIXEDPRICE', 'AUCTION']} now={new Date()} />
+            <GradientButton type="submit" alignSelf={{ base: 'stretch', md: 'start' }} px="10" loading={submitting} data-testid="update-submit">
+              {t('updateNft.submit')}
+            </GradientButton>
+          </Form>
+          <Stack gap="3" w={{ base: '100%', md: '320px' }} maxW={{ base: 'sm', md: 'none' }} flexShrink={0} data-testid="update-preview">
+            <Text fontWeight="medium" fontSize="sm" color="fg.muted">
+              {t('updateNft.preview')}
+            </Text>
+            <NftCard nft={preview} preview />
+          </Stack>
+        </Flex>
+      </Stack>
     )
   }
 

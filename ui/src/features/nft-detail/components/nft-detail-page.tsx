@@ -358,6 +358,8 @@ export function NftDetailPage() {
           </Tabs.Content>
         </Tabs.Root>
       </Box>
+      {/* Room for the trade panel's action bar, fixed at the bottom of single-column screens. */}
+      {(isOwner || nft.formOfSale === 'FIXEDPRICE' || live) && <Box h="16" hideFrom="lg" />}
     </PageContainer>
   )
 }

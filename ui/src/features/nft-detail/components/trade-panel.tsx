@@ -1,14 +1,15 @@
 import { Alert, Box, Button, Field, Flex, HStack, Input, Stack, Text } from '@chakra-ui/react'
-import { useState } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { formatEther, parseEther } from 'viem'
 import useSWR from 'swr'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
+import { OwnerWalletNotice } from '@/components/nft/owner-wallet-notice'
 import { Price } from '@/components/nft/price'
 import { useAppConfig } from '@/lib/app-config'
 import type { useNftActions } from '@/lib/nft/actions'
-import { isLiveAuction } from '@/lib/nft/format'
+import { isLiveAuction, ownerAddress } from '@/lib/nft/format'
 import type { Nft } from '@/lib/nft/types'
 import { loadChain } from '@/lib/wallet-connection'
 import { CountdownBoxes } from './countdown-boxes'
@@ -33,8 +34,15 @@ export function bidError(amount: string, minimumWei: bigint | undefined): { key:
   return null
 }
 
-function BidBox({ nft, onBid }: { nft: Nft; onBid: (amount: string) => Promise<unknown> }) {
+/** The bid form; `focus`: opened from the action bar, so it scrolls into view with the amount focused. */
+function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Promise<unknown>; focus: boolean }) {
   const { t } = useTranslation()
+  const input = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (!focus) return
+    input.current?.scrollIntoView({ block: 'center', behavior: 'smooth' })
+    input.current?.focus({ preventScroll: true })
+  }, [focus])
   const { contractAddress } = useAppConfig()
   const [amount, setAmount] = useState('')
   const [error, setError] = useState<{ key: string; min?: string } | null>(null)
@@ -66,6 +74,7 @@ function BidBox({ nft, onBid }: { nft: Nft; onBid: (amount: string) => Promise<u
         </Field.Label>
         <HStack w="100%" align="stretch">
           <Input
+            ref={input}
             type="number"
             inputMode="decimal"
             min={0}
@@ -102,7 +111,11 @@ function BidBox({ nft, onBid }: { nft: Nft; onBid: (amount: string) => Promise<u
 export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boolean; actions: ReturnType<typeof useNftActions> }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const [bidding, setBidding] = useState(false)
+  const [bidding, setBidding] = useState<false | 'panel' | 'bar'>(false)
+  // The panel's own buttons: while they are on screen the action bar is not needed.
+  const [buttons, setButtons] = useState<HTMLDivElement | null>(null)
+  const buttonsInView = useInView(buttons)
+  const singleColumn = useSingleColumn()
   const [pending, setPending] = useState<'stop' | 'burn' | null>(null)
   const auction = nft.currentAuction
   const isAuction = nft.formOfSale === 'AUCTION'
@@ -158,7 +171,8 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
             <Alert.Indicator />
             <Alert.Description data-testid="owner-message">{t('trade.ownerMessage')}</Alert.Description>
           </Alert.Root>
-          <HStack wrap="wrap" gap="2">
+          <OwnerWalletNotice ownerAddress={ownerAddress(nft)} />
+          <HStack wrap="wrap" gap="2" ref={setButtons}>
             {nft.formOfSale === 'NOT_FOR_SALE' ? (
               <>
                 <Button variant="outline" onClick={() => navigate(`/nft/update/${nft._id}`)}>
@@ -184,7 +198,7 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
         ) : null
       ) : (
         <Stack gap="3">
-          <HStack gap="3" wrap="wrap">
+          <HStack gap="3" wrap="wrap" ref={setButtons}>
             <Button colorPalette="brand" size="lg" flex="1" onClick={() => void actions.buy()} data-testid="buy-now">
               {t('trade.buyNow')}
             </Button>
@@ -194,7 +208,7 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
                 size="lg"
                 flex="1"
                 onClick={() => {
-                  if (actions.guard()) setBidding((b) => !b)
+                  if (actions.guard()) setBidding((b) => (b ? false : 'panel'))
                 }}
                 data-testid="place-bid"
               >
@@ -202,8 +216,25 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
               </Button>
             )}
           </HStack>
-          {live && bidding && <BidBox nft={nft} onBid={async (amount) => actions.bid(amount)} />}
+          {live && bidding && <BidBox nft={nft} onBid={async (amount) => actions.bid(amount)} focus={bidding === 'bar'} />}
         </Stack>
+      )}
+      {singleColumn && (isOwner || forSale) && !buttonsInView && (
+        <ActionBar
+          nft={nft}
+          isOwner={isOwner}
+          stopLabel={stopLabel}
+          onBuy={() => void actions.buy()}
+          onBid={
+            live
+              ? () => {
+                  if (actions.guard()) setBidding('bar')
+                }
+              : undefined
+          }
+          onUpdate={() => navigate(`/nft/update/${nft._id}`)}
+          onPending={setPending}
+        />
       )}
       <Box>
         <ConfirmDialog
@@ -230,5 +261,129 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
         />
       </Box>
     </Stack>
+  )
+}
+
+/** Below the `lg` breakpoint (64rem) the detail page is one column, its trade panel far down. */
+const SINGLE_COLUMN = '(max-width: 63.98rem)'
+
+function useSingleColumn() {
+  return useSyncExternalStore(
+    (onChange) => {
+      const query = window.matchMedia(SINGLE_COLUMN)
+      query.addEventListener('change', onChange)
+      return () => query.removeEventListener('change', onChange)
+    },
+    () => window.matchMedia(SINGLE_COLUMN).matches,
+  )
+}
+
+/** Whether `target` is on screen above the action bar's height; false where IntersectionObserver is missing. */
+function useInView(node: HTMLElement | null) {
+  const [inView, setInView] = useState(false)
+  useEffect(() => {
+    setInView(false)
+    if (!node || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver(([entry]) => setInView(entry.isIntersecting), { rootMargin: `0px 0px -${ACTION_BAR_CLEARANCE}px 0px` })
+    observer.observe(node)
+    return () => observer.disconnect()
+  }, [node])
+  return inView
+}
+
+/** The bottom bar and action bar together, in px: buttons under them do not count as on screen. */
+const ACTION_BAR_CLEARANCE = 144
+
+/**
+ * Single-column screens: the price and the primary action (buy or bid; the owner's update, burn
+ * or stop), fixed above the bottom navigation while the panel's own buttons are off screen, so a
+ * phone reaches them without scrolling past the artwork and the description.
+ */
+function ActionBar({
+  nft,
+  isOwner,
+  stopLabel,
+  onBuy,
+  onBid,
+  onUpdate,
+  onPending,
+}: {
+  nft: Nft
+  isOwner: boolean
+  stopLabel: string
+  onBuy: () => void
+  onBid?: () => void
+  onUpdate: () => void
+  onPending: (pending: 'stop' | 'burn') => void
+}) {
+  const { t } = useTranslation()
+  const auction = nft.currentAuction
+  const isAuction = nft.formOfSale === 'AUCTION'
+  const highest = auction?.auctionHighestBid || nft.highestBid
+  const hasBid = !!highest && Number(highest) > 0
+  return (
+    <Box
+      position="fixed"
+      insetX="0"
+      bottom={{ base: 'calc(4rem + env(safe-area-inset-bottom))', md: '0' }}
+      zIndex="sticky"
+      bg="bg.panel"
+      borderTopWidth="1px"
+      boxShadow="0 -6px 16px rgba(0,0,0,0.08)"
+      px="4"
+      py="2.5"
+      data-testid="action-bar"
+    >
+      <Flex maxW="3xl" mx="auto" align="center" gap="3">
+        <Stack gap="0" flex="1" minW="0">
+          {nft.formOfSale === 'NOT_FOR_SALE' ? (
+            <Text fontSize="sm" color="fg.muted" truncate>
+              {t('nft.card.notForSale')}
+            </Text>
+          ) : (
+            <>
+              <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase" truncate>
+                {isAuction ? (hasBid ? t('nft.highestBid') : t('nft.card.basePrice')) : t('nft.card.price')}
+              </Text>
+              <Price
+                value={isAuction ? (hasBid ? highest : auction?.auctionStartPrice) : nft.fixedPrice}
+                fontWeight="bold"
+                color="brand.fg"
+                data-testid="action-bar-price"
+              />
+            </>
+          )}
+        </Stack>
+        {isOwner ? (
+          nft.formOfSale === 'NOT_FOR_SALE' ? (
+            <HStack gap="2">
+              <Button size="sm" variant="outline" onClick={onUpdate} data-testid="action-bar-update">
+                {t('nft.card.updateNft')}
+              </Button>
+              <Button size="sm" variant="outline" colorPalette="red" onClick={() => onPending('burn')} data-testid="action-bar-burn">
+                {t('nft.card.burnNft')}
+              </Button>
+            </HStack>
+          ) : (
+            <Button size="sm" variant="outline" colorPalette="red" onClick={() => onPending('stop')} data-testid="action-bar-stop">
+              {stopLabel}
+            </Button>
+          )
+        ) : onBid ? (
+          <HStack gap="2">
+            <Button size="sm" variant="outline" onClick={onBuy} data-testid="action-bar-buy">
+              {t('trade.buyNow')}
+            </Button>
+            <Button size="sm" colorPalette="brand" onClick={onBid} data-testid="action-bar-bid">
+              {t('trade.bid')}
+            </Button>
+          </HStack>
+        ) : (
+          <Button colorPalette="brand" onClick={onBuy} data-testid="action-bar-buy">
+            {t('trade.buyNow')}
+          </Button>
+        )}
+      </Flex>
+    </Box>
   )
 }

@@ -1,7 +1,7 @@
-import { Button } from '@chakra-ui/react'
+import { Button, HStack } from '@chakra-ui/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LuPencil } from 'react-icons/lu'
+import { LuBookmark, LuPencil } from 'react-icons/lu'
 import { Link } from 'react-router'
 import { PageContainer } from '@/components/page-container'
 import { ProfileSkeleton } from '@/components/skeletons'
@@ -23,11 +23,18 @@ export function MyProfilePage() {
           <ProfileHeader
             profile={user}
             actions={
-              <Button asChild variant="outline" borderRadius="full" size="sm">
-                <Link to="/profile/edit-profile">
-                  <LuPencil /> {t('profile.edit')}
-                </Link>
-              </Button>
+              <HStack gap="2">
+                <Button asChild variant="outline" borderRadius="full" size="sm">
+                  <Link to="/favourites" data-testid="profile-favourites">
+                    <LuBookmark /> {t('nav.favourites')}
+                  </Link>
+                </Button>
+                <Button asChild variant="outline" borderRadius="full" size="sm">
+                  <Link to="/profile/edit-profile">
+                    <LuPencil /> {t('profile.edit')}
+                  </Link>
+                </Button>
+              </HStack>
             }
           />
           <ProfileTabs key={user.userId} userId={user.userId} own />

@@ -1,7 +1,6 @@
 import { Badge, Box, Button, HStack, Menu, Portal, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import { LuCopy, LuLink2Off, LuLogOut, LuTriangleAlert, LuWallet } from 'react-icons/lu'
-import { Amount } from '@/components/amount'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
 import { useSession } from '@/lib/auth'
@@ -12,6 +11,7 @@ import { useWalletStore } from '@/lib/wallet-store'
 import { disconnectWallet } from '../api/disconnect-wallet'
 import { useWalletActions } from '../hooks/use-wallet-actions'
 import { useWalletStatus } from '../hooks/use-wallet-status'
+import { ExactBalance, WalletBalance } from './wallet-balance'
 
 /** Opens the wallet dialog; a visitor is sent to sign-in first (callback = current path). */
 export function useOpenWalletDialog() {
@@ -58,7 +58,7 @@ export function useWalletMenuActions() {
 export function WalletButton() {
   const { t } = useTranslation()
   const openDialog = useOpenWalletDialog()
-  const { connected, address, balance } = useWalletStatus()
+  const { connected, address, balanceWei } = useWalletStatus()
   const { tampered } = useWalletActions()
   const actions = useWalletMenuActions()
 
@@ -77,7 +77,7 @@ export function WalletButton() {
       <Menu.Trigger asChild>
         <Button size="sm" variant="outline" borderRadius="full" data-testid="wallet-menu">
           {tampered ? <LuTriangleAlert color="orange" /> : <LuWallet />}
-          <Amount value={balance} suffix="MATIC" fontWeight="semibold" hideBelow="lg" />
+          <WalletBalance wei={balanceWei} fontWeight="semibold" hideBelow="lg" />
           <Badge variant="subtle" colorPalette="brand" borderRadius="full">
             {shortenAddress(address)}
           </Badge>
@@ -94,6 +94,13 @@ export function WalletButton() {
                 <Text fontFamily="mono" fontSize="sm">
                   {shortenAddress(address)}
                 </Text>
+              </Stack>
+              <Stack gap="0.5" mt="2">
+                <Text fontSize="xs" color="fg.muted">
+                  {t('wallet.balance')}
+                </Text>
+                <WalletBalance wei={balanceWei} fontSize="sm" fontWeight="semibold" />
+                <ExactBalance wei={balanceWei} />
               </Stack>
               {tampered ? (
                 <HStack mt="2" color="orange.fg" fontSize="xs" gap="1">

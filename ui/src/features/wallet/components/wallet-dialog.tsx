@@ -1,17 +1,18 @@
 import { Alert, Box, Button, CloseButton, Dialog, Flex, HStack, Icon, Link, NativeSelect, Portal, Spinner, Stack, Text } from '@chakra-ui/react'
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react'
+import { useEffect, useState, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { IconType } from 'react-icons'
 import { LuFlaskConical, LuWallet } from 'react-icons/lu'
 import { SiWalletconnect } from 'react-icons/si'
 import type { Config, Connector } from 'wagmi'
-import { getConnectors, watchConnectors } from 'wagmi/actions'
+import { disconnect, getConnection, getConnectors, watchConnectors } from 'wagmi/actions'
 import { useAppConfig } from '@/lib/app-config'
-import { DEV_WALLET_ACCOUNTS, devWalletAddresses, getDevWalletIndex, setDevWalletIndex } from '@/lib/dev-wallet-connector'
-import { shortenAddress } from '@/lib/format'
+import { DEV_WALLET_ACCOUNTS, getDevWalletIndex, setDevWalletIndex } from '@/lib/dev-wallet-connector'
+import { checksummed, shortenAddress } from '@/lib/format'
 import { isMobileDevice } from '@/lib/wagmi'
 import { type ChainRuntime, useChain } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
+import { type DevAccount, useDevAccounts } from '../api/dev-wallets'
 import { useLinkWallet } from '../hooks/use-link-wallet'
 import { detectInjectedWallet } from '../wallet-kinds'
 
@@ -34,6 +35,18 @@ function choiceFor(connector: Connector): Choice | null {
   return null
 }
 
+/**
+ * The dev account the dialog offers first: the one the opening screen needs (an NFT's owner),
+ * else the last one used if it is the user's or the user has none, else the user's first.
+ */
+export function preferredDevIndex(accounts: DevAccount[] | undefined, wanted: string | null, stored: number): number {
+  if (!accounts) return stored
+  const needed = wanted && accounts.find((a) => a.address.toLowerCase() === wanted.toLowerCase())
+  if (needed) return needed.index
+  const mine = accounts.filter((a) => a.mine)
+  return mine.length === 0 || mine.some((a) => a.index === stored) ? stored : mine[0].index
+}
+
 /** The wallets configured now (the loadable ones arrive after the dialog opened). */
 function useConnectors(config: Config) {
   return useSyncExternalStore(
@@ -49,6 +62,7 @@ export function WalletDialog() {
   const close = useWalletStore((s) => s.closeDialog)
   // The wallet libraries load as the dialog opens for the first time.
   const chain = useChain()
+  const wanted = useWalletStore((s) => s.wantedAddress)
   return (
     <Dialog.Root open={open} onOpenChange={(e) => (e.open ? undefined : close())} placement="center" size="sm">
       <Portal>
@@ -60,7 +74,7 @@ export function WalletDialog() {
             </Dialog.Header>
             <Dialog.Body>
               {chain ? (
-                <WalletChoices chain={chain} open={open} onLinked={close} />
+                <WalletChoices key={wanted ?? ''} chain={chain} open={open} wanted={wanted} onLinked={close} />
               ) : (
                 <Flex justify="center" py="6">
                   <Spinner data-testid="wallet-dialog-loading" />
@@ -77,7 +91,7 @@ export function WalletDialog() {
   )
 }
 
-function WalletChoices({ chain, open, onLinked }: { chain: ChainRuntime; open: boolean; onLinked: () => void }) {
+function WalletChoices({ chain, open, wanted, onLinked }: { chain: ChainRuntime; open: boolean; wanted: string | null; onLinked: () => void }) {
   const { t } = useTranslation()
   const connectors = useConnectors(chain.config)
   const config = useAppConfig()
@@ -87,11 +101,18 @@ function WalletChoices({ chain, open, onLinked }: { chain: ChainRuntime; open: b
   const link = useLinkWallet(chain.config)
   const [pending, setPending] = useState<string | null>(null)
   const [missing, setMissing] = useState(false)
-  const [devIndex, setDevIndex] = useState(getDevWalletIndex)
-  const devAddresses = useMemo(
-    () => (config.devWallet && config.devMnemonic ? devWalletAddresses(config.devMnemonic) : []),
-    [config.devWallet, config.devMnemonic],
-  )
+  const devOffered = config.devWallet && !!config.devMnemonic
+  const devAccounts = useDevAccounts(devOffered && open).data
+  const [pickedDevIndex, setPickedDevIndex] = useState<number | null>(null)
+  const devIndex = pickedDevIndex ?? preferredDevIndex(devAccounts, wanted, getDevWalletIndex())
+  const devAccount = devAccounts?.[devIndex]
+
+  /** "#10 0xBcd4...4096", and whose it is once the server said. */
+  const devAccountLabel = (index: number, account: DevAccount | undefined) => {
+    const name = account ? `#${index} ${shortenAddress(account.address)}` : `#${index}`
+    if (!account?.linkedTo) return name
+    return account.mine ? t('wallet.devAccountMine', { account: name }) : t('wallet.devAccountTaken', { account: name, username: account.linkedTo.username })
+  }
 
   const mobile = isMobileDevice()
   const choices = connectors
@@ -107,7 +128,14 @@ function WalletChoices({ chain, open, onLinked }: { chain: ChainRuntime; open: b
         setMissing(true)
         return
       }
-      if (choice.connector.id === 'devWallet') setDevWalletIndex(devIndex)
+      if (choice.connector.id === 'devWallet') {
+        setDevWalletIndex(devIndex)
+        // Connected with another of its accounts: connect again, with the chosen one.
+        const current = getConnection(chain.config)
+        if (current.status === 'connected' && current.connector?.id === 'devWallet' && current.address.toLowerCase() !== devAccount?.address.toLowerCase()) {
+          await disconnect(chain.config, { connector: current.connector })
+        }
+      }
       const ok = await link(choice.connector)
       if (ok) onLinked()
     } finally {
@@ -120,6 +148,17 @@ function WalletChoices({ chain, open, onLinked }: { chain: ChainRuntime; open: b
       <Text color="fg.muted" fontSize="sm">
         {t('wallet.dialogText')}
       </Text>
+      {wanted ? (
+        <Alert.Root status="info" borderRadius="lg" data-testid="wallet-dialog-wanted">
+          <Alert.Indicator />
+          <Alert.Description>
+            {t('wallet.wantedAddress')}{' '}
+            <Text as="span" fontFamily="mono" wordBreak="break-all">
+              {checksummed(wanted)}
+            </Text>
+          </Alert.Description>
+        </Alert.Root>
+      ) : null}
       {choices.map((choice) => (
         <Box key={choice.connector.uid}>
           <Button
@@ -140,27 +179,42 @@ function WalletChoices({ chain, open, onLinked }: { chain: ChainRuntime; open: b
             </Text>
             {pending === choice.connector.id ? <Spinner size="sm" /> : null}
           </Button>
-          {choice.connector.id === 'devWallet' && devAddresses.length ? (
-            <HStack mt="2" gap="2">
-              <Text fontSize="xs" color="fg.muted" whiteSpace="nowrap">
-                {t('wallet.devAccount')}
-              </Text>
-              <NativeSelect.Root size="sm">
-                <NativeSelect.Field
-                  value={devIndex}
-                  onChange={(e) => setDevIndex(Number(e.currentTarget.value))}
-                  aria-label={t('wallet.devAccount')}
-                  data-testid="dev-wallet-account"
+          {choice.connector.id === 'devWallet' && devOffered ? (
+            <Stack mt="2" gap="1">
+              <HStack gap="2">
+                <Text fontSize="xs" color="fg.muted" whiteSpace="nowrap">
+                  {t('wallet.devAccount')}
+                </Text>
+                <NativeSelect.Root size="sm">
+                  <NativeSelect.Field
+                    value={devIndex}
+                    onChange={(e) => setPickedDevIndex(Number(e.currentTarget.value))}
+                    aria-label={t('wallet.devAccount')}
+                    data-testid="dev-wallet-account"
+                  >
+                    {Array.from({ length: DEV_WALLET_ACCOUNTS }, (_, i) => (
+                      <option key={i} value={i}>
+                        {devAccountLabel(i, devAccounts?.[i])}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </HStack>
+              {devAccount ? (
+                <Text
+                  fontSize="xs"
+                  color={devAccount.mine ? 'green.fg' : devAccount.linkedTo ? 'orange.fg' : 'fg.muted'}
+                  data-testid="dev-wallet-account-hint"
                 >
-                  {Array.from({ length: DEV_WALLET_ACCOUNTS }, (_, i) => (
-                    <option key={i} value={i}>
-                      {`#${i} ${shortenAddress(devAddresses[i])}`}
-                    </option>
-                  ))}
-                </NativeSelect.Field>
-                <NativeSelect.Indicator />
-              </NativeSelect.Root>
-            </HStack>
+                  {devAccount.mine
+                    ? t('wallet.devAccountMineHint')
+                    : devAccount.linkedTo
+                      ? t('wallet.devAccountTakenHint', { username: devAccount.linkedTo.username })
+                      : t('wallet.devAccountFreeHint')}
+                </Text>
+              ) : null}
+            </Stack>
           ) : null}
         </Box>
       ))}

@@ -1,18 +1,18 @@
 import { Button, HStack, NativeSelect, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import { LuCopy, LuLogOut, LuWallet } from 'react-icons/lu'
-import { Amount } from '@/components/amount'
 import { notify } from '@/components/ui/toaster'
 import { NETWORK_CHOICES, RECOGNISED_CHAINS } from '@/lib/chains'
 import { shortenAddress } from '@/lib/format'
 import { loadChain } from '@/lib/wallet-connection'
 import { useWalletStatus } from '../hooks/use-wallet-status'
 import { useOpenWalletDialog, useWalletMenuActions } from './wallet-button'
+import { ExactBalance, WalletBalance } from './wallet-balance'
 
 /** The drawer's wallet information: address, balance, block, network chooser (1, 137, 80001). */
 export function WalletPanel() {
   const { t } = useTranslation()
-  const { connected, address, balance, blockNumber, chainId } = useWalletStatus()
+  const { connected, address, balanceWei, blockNumber, chainId } = useWalletStatus()
   const openDialog = useOpenWalletDialog()
   const actions = useWalletMenuActions()
 
@@ -45,12 +45,15 @@ export function WalletPanel() {
           <LuCopy />
         </Button>
       </HStack>
-      <HStack justify="space-between">
-        <Text fontSize="sm" color="fg.muted">
-          {t('wallet.balance')}
-        </Text>
-        <Amount value={balance} suffix="MATIC" fontWeight="semibold" />
-      </HStack>
+      <Stack gap="0.5">
+        <HStack justify="space-between">
+          <Text fontSize="sm" color="fg.muted">
+            {t('wallet.balance')}
+          </Text>
+          <WalletBalance wei={balanceWei} fontWeight="semibold" />
+        </HStack>
+        <ExactBalance wei={balanceWei} textAlign="right" />
+      </Stack>
       <HStack justify="space-between">
         <Text fontSize="sm" color="fg.muted">
           {t('wallet.block')}

@@ -1,7 +1,6 @@
-import { formatWei } from '@/lib/format'
 import { useConnectionState, useWalletConnection } from '@/lib/wallet-connection'
 
-/** The connected wallet: address, chain, balance on the app chain (0 when unknown) and block number (polled by the chain runtime). */
+/** The connected wallet: address, chain, balance on the app chain in wei (0 when unknown) and block number (polled by the chain runtime). */
 export function useWalletStatus() {
   const { address, chainId, status } = useConnectionState()
   const balanceWei = useWalletConnection((s) => s.balanceWei)
@@ -10,7 +9,7 @@ export function useWalletStatus() {
     connected: status === 'connected' && !!address,
     address,
     chainId,
-    balance: formatWei(balanceWei ?? 0n),
+    balanceWei: balanceWei ?? 0n,
     blockNumber,
   }
 }

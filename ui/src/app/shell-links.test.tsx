@@ -1,0 +1,68 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it } from 'vitest'
+import { MyProfilePage } from '@/features/profile/components/my-profile-page'
+import { useSession } from '@/lib/auth'
+import { stubApi } from '@/testing/fetch'
+import { LocationProbe, renderRoutes } from '@/testing/render'
+import { RootLayout } from './root-layout'
+
+const me = { userId: 'u1', email: 'ada@demo.example.com', username: 'ada_lumen', fullName: 'Ada Lumen', mobileNumber: '', avatar: '', bio: '', coverImage: '', authProvider: 'EMAIL' as const, connectedWallet: [] }
+
+function renderShell(at = '/') {
+  return renderRoutes(
+    [
+      {
+        element: <RootLayout />,
+        children: [
+          { path: '/', element: <p>home</p> },
+          { path: '/myprofile', element: <MyProfilePage /> },
+          { path: '*', element: <LocationProbe /> },
+        ],
+      },
+    ],
+    at,
+  )
+}
+
+describe('the shell links', () => {
+  afterEach(() => useSession.setState({ token: undefined, user: null }))
+
+  it('reaches /favourites from the avatar menu', async () => {
+    stubApi([{ path: '/api/account/myprofile', body: me }])
+    useSession.setState({ token: 'tok', user: me })
+    renderShell()
+    // The first render of the shell in a worker loads its lazy parts: slow on a loaded machine.
+    await userEvent.click(await screen.findByTestId('avatar-menu', {}, { timeout: 15000 }))
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Favourites' }, { timeout: 15000 }))
+    expect(await screen.findByTestId('location')).toHaveTextContent('/favourites')
+  })
+
+  it('reaches /favourites from the drawer of narrow screens', async () => {
+    stubApi([{ path: '/api/account/myprofile', body: me }])
+    useSession.setState({ token: 'tok', user: me })
+    renderShell()
+    await userEvent.click(screen.getByTestId('drawer-button'))
+    const drawer = await screen.findByTestId('mobile-drawer', {}, { timeout: 15000 })
+    await userEvent.click(within(drawer).getByRole('link', { name: 'Favourites' }))
+    expect(await screen.findByTestId('location')).toHaveTextContent('/favourites')
+  })
+
+  it('links /favourites from the own profile page', async () => {
+    stubApi([{ path: '/api/account/myprofile', body: me }, { path: /\/api\//, body: { data: [], total: 0 } }])
+    useSession.setState({ token: 'tok', user: me, userFresh: true })
+    renderShell('/myprofile')
+    const link = await screen.findByTestId('profile-favourites')
+    expect(link).toHaveAttribute('href', '/favourites')
+    expect(link).toHaveTextContent('Favourites')
+  })
+
+  it('gives a visitor on a phone a way to log in from the header', async () => {
+    stubApi([])
+    renderShell()
+    const login = screen.getByTestId('mobile-login')
+    expect(login).toHaveAttribute('href', '/authentication/sign-in')
+    await userEvent.click(login)
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/authentication/sign-in'))
+  })
+})
