@@ -12,10 +12,7 @@ use std::sync::Arc;
 
 use axum::{
     extract::{Request, State},
-    http::{
-        HeaderMap, HeaderValue, Method, StatusCode,
-        header,
-    },
+    http::{HeaderMap, HeaderValue, Method, StatusCode, header},
     middleware::Next,
     response::{IntoResponse, Response},
 };

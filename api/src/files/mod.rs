@@ -310,7 +310,8 @@ fn is_svg(bytes: &[u8]) -> bool {
         } else if let Some(doctype) = rest.strip_prefix("<!DOCTYPE") {
             // Past its internal subset (`[...]`, where `>` ends each declaration), if any.
             let Some((head, tail)) = doctype.split_once('>') else { break };
-            let after = if head.contains('[') { doctype.split_once(']').and_then(|(_, t)| t.split_once('>')).map(|(_, t)| t) } else { Some(tail) };
+            let after =
+                if head.contains('[') { doctype.split_once(']').and_then(|(_, t)| t.split_once('>')).map(|(_, t)| t) } else { Some(tail) };
             let Some(after) = after else { break };
             rest = after.trim_start();
         } else {
@@ -333,7 +334,10 @@ mod tests {
         assert_eq!(image_type(b"%PDF-1.7"), None);
         assert_eq!(image_type(b"<svgx>"), None);
         // A doctype with entities is still an SVG by content (and refused by `svg::problem`).
-        assert_eq!(image_type(br#"<!DOCTYPE svg [<!ENTITY s "x">]><svg xmlns="http://www.w3.org/2000/svg">&s;</svg>"#), Some("image/svg+xml"));
+        assert_eq!(
+            image_type(br#"<!DOCTYPE svg [<!ENTITY s "x">]><svg xmlns="http://www.w3.org/2000/svg">&s;</svg>"#),
+            Some("image/svg+xml")
+        );
         assert_eq!(image_type(b"MZ\x90\0 not an image.png"), None);
         assert_eq!(sniff(br#"{"name":"x"}"#), "application/json");
     }

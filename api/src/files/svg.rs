@@ -91,7 +91,9 @@ fn href_problem(element: &str, value: &str) -> Option<String> {
     if url.is_empty() || url.starts_with('#') {
         return None;
     }
-    let inline_raster = ["png", "jpeg", "gif", "webp"].iter().any(|t| lower.starts_with(&format!("data:image/{t};")) || lower.starts_with(&format!("data:image/{t},")));
+    let inline_raster = ["png", "jpeg", "gif", "webp"]
+        .iter()
+        .any(|t| lower.starts_with(&format!("data:image/{t};")) || lower.starts_with(&format!("data:image/{t},")));
     if inline_raster && matches!(element, "image" | "feImage") {
         return None;
     }
@@ -164,7 +166,8 @@ fn declared_encoding_problem(text: &str) -> Option<String> {
     let (_, after) = declaration.split_once("encoding")?;
     let value = after.trim_start().strip_prefix('=')?.trim_start();
     let value = value.trim_start_matches(['"', '\'']).split(['"', '\'']).next().unwrap_or_default();
-    (!matches!(value.to_ascii_lowercase().as_str(), "utf-8" | "utf8")).then(|| format!("it declares an encoding other than UTF-8 ({value})"))
+    (!matches!(value.to_ascii_lowercase().as_str(), "utf-8" | "utf8"))
+        .then(|| format!("it declares an encoding other than UTF-8 ({value})"))
 }
 
 #[cfg(test)]
@@ -200,7 +203,8 @@ mod tests {
     fn scripts_are_refused_by_local_name_and_namespace_whatever_the_prefix() {
         assert!(refused(&svg("<script>alert(1)</script>")).contains("script"));
         // The issue's case: a prefix bound to the SVG namespace.
-        let prefixed = r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/2000/svg"><x:script>alert(1)</x:script></svg>"#;
+        let prefixed =
+            r#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/2000/svg"><x:script>alert(1)</x:script></svg>"#;
         assert!(refused(prefixed).contains("script"));
         // The default namespace rebound on the element itself, and the SVG namespace under a prefix at the root.
         assert!(refused(r#"<s:svg xmlns:s="http://www.w3.org/2000/svg"><s:script>alert(1)</s:script></s:svg>"#).contains("script"));
@@ -208,7 +212,10 @@ mod tests {
         assert!(refused(&svg(r#"<g xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></g>"#)).contains("HTML"));
         assert!(refused(&svg(r#"<h:script xmlns:h="http://www.w3.org/1999/xhtml">alert(1)</h:script>"#)).contains("script"));
         assert!(refused(&svg(r#"<h:iframe xmlns:h="http://www.w3.org/1999/xhtml" src="https://x.example"/>"#)).contains("HTML"));
-        assert!(refused(&svg(r##"<ev:listener xmlns:ev="http://www.w3.org/2001/xml-events" event="load" handler="#h"/>"##)).contains("listener"));
+        assert!(
+            refused(&svg(r##"<ev:listener xmlns:ev="http://www.w3.org/2001/xml-events" event="load" handler="#h"/>"##))
+                .contains("listener")
+        );
         assert!(refused(&svg(r#"<handler type="application/ecmascript">alert(1)</handler>"#)).contains("handler"));
         assert!(refused(&svg(r#"<foreignObject><div xmlns="http://www.w3.org/1999/xhtml"/></foreignObject>"#)).contains("foreignObject"));
         assert!(refused(&svg(r#"<x:foreignObject xmlns:x="http://www.w3.org/2000/svg"/>"#)).contains("foreignObject"));
@@ -216,7 +223,9 @@ mod tests {
 
     #[test]
     fn event_handler_attributes_are_refused_in_any_case_and_namespace() {
-        for handler in [r#"<rect onclick="x()"/>"#, r#"<rect ONCLICK = "x()"/>"#, r#"<rect x:onload="x()" xmlns:x="http://www.w3.org/2000/svg"/>"#] {
+        for handler in
+            [r#"<rect onclick="x()"/>"#, r#"<rect ONCLICK = "x()"/>"#, r#"<rect x:onload="x()" xmlns:x="http://www.w3.org/2000/svg"/>"#]
+        {
             assert!(refused(&svg(handler)).contains("event handlers"), "{handler}");
         }
         assert!(refused(r#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#).contains("onload"));

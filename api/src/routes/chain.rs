@@ -206,7 +206,9 @@ fn refusal(call: &Value) -> Option<Value> {
         Some(method) if FORWARDED_METHODS.contains(&method) => None,
         Some(method) => error(
             -32601,
-            format!("Method {method} is not available through this proxy: it forwards only the methods wallets need to read the chain and send signed transactions"),
+            format!(
+                "Method {method} is not available through this proxy: it forwards only the methods wallets need to read the chain and send signed transactions"
+            ),
         ),
     }
 }

@@ -97,8 +97,15 @@ async fn the_rpc_proxy_forwards_what_wallets_need_and_refuses_the_rest_call_by_c
     assert_eq!(by_id(&answers, 2)["error"]["code"], -32601);
     assert_eq!(by_id(&answers, 3)["error"]["code"], -32601);
     assert_eq!(by_id(&answers, 5)["error"]["code"], -32600);
-    let only_refused = rpc(&app, json!([{ "jsonrpc": "2.0", "id": 7, "method": "anvil_mine" }, { "jsonrpc": "2.0", "id": 8, "method": "debug_traceCall" }])).await;
-    assert_eq!(only_refused.as_array().unwrap().iter().map(|a| a["error"]["code"].clone()).collect::<Vec<_>>(), [json!(-32601), json!(-32601)]);
+    let only_refused = rpc(
+        &app,
+        json!([{ "jsonrpc": "2.0", "id": 7, "method": "anvil_mine" }, { "jsonrpc": "2.0", "id": 8, "method": "debug_traceCall" }]),
+    )
+    .await;
+    assert_eq!(
+        only_refused.as_array().unwrap().iter().map(|a| a["error"]["code"].clone()).collect::<Vec<_>>(),
+        [json!(-32601), json!(-32601)]
+    );
     assert_eq!(rpc(&app, json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber" })).await["result"], block, "nothing was mined");
 
     // What a wallet does (the dev wallet too): sign locally, send the raw transaction, wait for its receipt.
@@ -123,11 +130,8 @@ async fn the_rpc_proxy_forwards_what_wallets_need_and_refuses_the_rest_call_by_c
 
 /// A preflight from `origin` for `method` on `path`, asking for `headers`.
 fn preflight(path: &str, origin: &str, method: &str, headers: Option<&str>) -> Request<Body> {
-    let mut request = Request::builder()
-        .method("OPTIONS")
-        .uri(path)
-        .header(header::ORIGIN, origin)
-        .header(header::ACCESS_CONTROL_REQUEST_METHOD, method);
+    let mut request =
+        Request::builder().method("OPTIONS").uri(path).header(header::ORIGIN, origin).header(header::ACCESS_CONTROL_REQUEST_METHOD, method);
     if let Some(headers) = headers {
         request = request.header(header::ACCESS_CONTROL_REQUEST_HEADERS, headers);
     }
@@ -180,7 +184,9 @@ async fn any_origin_may_read_the_public_calls_without_credentials() {
 #[tokio::test]
 async fn writes_from_another_origin_are_refused_unless_an_operator_lists_it() {
     let (app, _projector, _dir) = server(&[]).await;
-    for (method, path) in [("POST", "/api/nft/ipfsupload"), ("PUT", "/api/nft/like/80001-1"), ("POST", "/rpc"), ("DELETE", "/api/collection/x")] {
+    for (method, path) in
+        [("POST", "/api/nft/ipfsupload"), ("PUT", "/api/nft/like/80001-1"), ("POST", "/rpc"), ("DELETE", "/api/collection/x")]
+    {
         let refused = send(&app, preflight(path, ELSEWHERE, method, Some("authorization, content-type"))).await;
         assert_eq!(refused.status, StatusCode::FORBIDDEN, "{method} {path}");
         assert_eq!(refused.header("access-control-allow-origin"), None);
@@ -199,7 +205,11 @@ async fn writes_from_another_origin_are_refused_unless_an_operator_lists_it() {
     assert!(allowed.header("access-control-allow-methods").unwrap().contains("PUT"));
     assert_eq!(allowed.header("access-control-allow-headers"), Some("authorization, content-type"));
     assert_eq!(allowed.header("vary"), Some("origin"));
-    let write = Request::put("/api/nft/like/80001-1").header(header::ORIGIN, listed).header(header::AUTHORIZATION, "Bearer x").body(Body::empty()).unwrap();
+    let write = Request::put("/api/nft/like/80001-1")
+        .header(header::ORIGIN, listed)
+        .header(header::AUTHORIZATION, "Bearer x")
+        .body(Body::empty())
+        .unwrap();
     let written = send(&app, write).await;
     assert_eq!(written.status, StatusCode::UNAUTHORIZED, "the call itself is checked as ever");
     assert_eq!(written.header("access-control-allow-origin"), Some(listed));
