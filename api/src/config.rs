@@ -164,6 +164,12 @@ pub struct Config {
     #[arg(long, env = "TRUST_FORWARDED_FOR")]
     pub trust_forwarded_for: bool,
 
+    /// Other origins (`https://app.example.com`) whose pages may call the whole API with the
+    /// user's token, comma-separated. Public reads (GET of lists, details, config, files) are
+    /// open to any origin without credentials; everything else is for the site's own pages.
+    #[arg(long, env = "ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+
     /// Domains accepted in wallet-link (Sign-In with Ethereum) messages, comma-separated.
     /// Unset: the request's `Host`.
     #[arg(long, env = "SIWE_DOMAINS", value_delimiter = ',')]

@@ -7,6 +7,7 @@ pub mod auth;
 pub mod bootstrap;
 pub mod chain_receipts;
 pub mod config;
+pub mod cors;
 pub mod demo;
 pub mod dev;
 pub mod error;
@@ -112,7 +113,8 @@ impl AppState {
 }
 
 /// The whole HTTP application: API routes with their OpenAPI document at `/api/openapi.json`
-/// (answers compressed for clients that accept it), then the built UI ([`ui_files`]).
+/// (answers compressed for clients that accept it), then the built UI ([`ui_files`]); other
+/// origins' access as [`cors`] allows.
 pub fn app(state: AppState, ui_dir: &Path) -> Router {
     // Only while mail goes to the dev mailbox can it be read over HTTP (and is it documented).
     let dev_mailbox = if state.accounts.mailer.dev_mailbox().is_some() { mail::dev_router() } else { OpenApiRouter::new() };
@@ -136,11 +138,27 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::contract::router())
         .merge(routes::metrics::router());
     let pages = state.clone();
+    let cors = cors::Cors::new(&state.config.allowed_origins);
     let api = routes::openapi::serve(api)
         .layer(axum::middleware::from_fn(routes::metrics::count_responses))
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(SizeAbove::new(COMPRESS_ABOVE))))
         .with_state(state);
-    ui_files::with_ui(api, ui_dir, pages)
+    ui_files::with_ui(api, ui_dir, pages).layer(axum::middleware::from_fn_with_state(cors, cors::cors))
+}
+
+/// The server's listener: every accepted connection with `TCP_NODELAY`. Without it an answer
+/// written in two parts, headers then a streamed body (every static file), waits for the
+/// client's delayed ACK before its second part leaves: about 40 ms a request on a kept-alive
+/// connection.
+pub fn listener(listener: tokio::net::TcpListener) -> axum::serve::TapIo<tokio::net::TcpListener, fn(&mut tokio::net::TcpStream)> {
+    use axum::serve::ListenerExt as _;
+    listener.tap_io(no_delay as fn(&mut tokio::net::TcpStream))
+}
+
+fn no_delay(stream: &mut tokio::net::TcpStream) {
+    if let Err(err) = stream.set_nodelay(true) {
+        tracing::debug!(%err, "could not set TCP_NODELAY on a connection");
+    }
 }
 
 /// API answers smaller than this go out as they are: below about one packet, compressing saves

@@ -330,8 +330,8 @@ async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<ExitCode
     let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("listening on {}", config.listen))?;
     tracing::info!("marketplace listening on http://{}", listener.local_addr()?);
     let mut server_stopped = stopped.clone();
-    let server =
-        axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>()).with_graceful_shutdown(async move {
+    let server = axum::serve(api::listener(listener), app.into_make_service_with_connect_info::<std::net::SocketAddr>())
+        .with_graceful_shutdown(async move {
             let _ = server_stopped.wait_for(|s| *s).await;
         });
     let server = tokio::spawn(async move { server.await });

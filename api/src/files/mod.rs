@@ -18,6 +18,7 @@ mod kubo;
 mod local;
 mod pinning;
 pub mod renditions;
+pub mod svg;
 
 use std::{io, path::Path, sync::Arc, time::Duration};
 
@@ -306,8 +307,13 @@ fn is_svg(bytes: &[u8]) -> bool {
             rest = after.1.trim_start();
         } else if let Some(after) = rest.strip_prefix("<!--").and_then(|r| r.split_once("-->")) {
             rest = after.1.trim_start();
-        } else if let Some(after) = rest.strip_prefix("<!DOCTYPE").and_then(|r| r.split_once('>')) {
-            rest = after.1.trim_start();
+        } else if let Some(doctype) = rest.strip_prefix("<!DOCTYPE") {
+            // Past its internal subset (`[...]`, where `>` ends each declaration), if any.
+            let Some((head, tail)) = doctype.split_once('>') else { break };
+            let after =
+                if head.contains('[') { doctype.split_once(']').and_then(|(_, t)| t.split_once('>')).map(|(_, t)| t) } else { Some(tail) };
+            let Some(after) = after else { break };
+            rest = after.trim_start();
         } else {
             break;
         }
@@ -327,6 +333,11 @@ mod tests {
         assert_eq!(image_type(b"<?xml version=\"1.0\"?>\n<!-- x --><svg xmlns=\"http://www.w3.org/2000/svg\"/>"), Some("image/svg+xml"));
         assert_eq!(image_type(b"%PDF-1.7"), None);
         assert_eq!(image_type(b"<svgx>"), None);
+        // A doctype with entities is still an SVG by content (and refused by `svg::problem`).
+        assert_eq!(
+            image_type(br#"<!DOCTYPE svg [<!ENTITY s "x">]><svg xmlns="http://www.w3.org/2000/svg">&s;</svg>"#),
+            Some("image/svg+xml")
+        );
         assert_eq!(image_type(b"MZ\x90\0 not an image.png"), None);
         assert_eq!(sniff(br#"{"name":"x"}"#), "application/json");
     }

@@ -189,7 +189,8 @@ async fn user_profile(State(state): State<AppState>, Path(user_id): Path<String>
     Ok(ok(profile.as_ref().map(public_body).ok_or_else(not_found)?, "Profile fetched"))
 }
 
-/// Reads a file field, refusing it past `max` bytes without buffering more.
+/// Reads a file field, refusing it past `max` bytes without buffering more, and anything but an
+/// image by content (an SVG only if [`files::svg::problem`] finds none).
 async fn read_image(mut field: Field<'_>, name: &str, max: usize) -> Result<Vec<u8>, ApiError> {
     let mut bytes = Vec::new();
     while let Some(chunk) = field.chunk().await? {
@@ -198,10 +199,17 @@ async fn read_image(mut field: Field<'_>, name: &str, max: usize) -> Result<Vec<
         }
         bytes.extend_from_slice(&chunk);
     }
-    if !bytes.is_empty() && files::image_type(&bytes).is_none() {
-        return Err(ApiError::BadRequest(format!("{name}: not an image (PNG, JPEG, GIF, WebP or SVG)")));
+    if bytes.is_empty() {
+        return Ok(bytes);
     }
-    Ok(bytes)
+    match files::image_type(&bytes) {
+        None => Err(ApiError::BadRequest(format!("{name}: not an image (PNG, JPEG, GIF, WebP or SVG)"))),
+        Some("image/svg+xml") => match files::svg::problem(&bytes) {
+            Some(problem) => Err(ApiError::BadRequest(format!("{name}: this SVG cannot be accepted: {problem}"))),
+            None => Ok(bytes),
+        },
+        Some(_) => Ok(bytes),
+    }
 }
 
 /// The profile edit form: text fields and two optional images. Fields left out are unchanged;

@@ -9,6 +9,7 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use serde::Serialize;
+use serde_json::{Value, json};
 use utoipa::ToSchema;
 use utoipa_axum::{
     router::{OpenApiRouter, UtoipaMethodRouterExt},
@@ -106,8 +107,38 @@ async fn app_config(State(state): State<AppState>) -> Response {
     )
 }
 
+/// The JSON-RPC methods `/rpc` forwards: what wallets and the UI's wagmi/viem send to read the
+/// chain and submit transactions they signed themselves (the dev wallet signs locally too).
+/// Everything else is refused: the node's own methods (`anvil_*`, `evm_*`, `debug_*`, ...) would
+/// let any visitor rewrite a dev chain, and `eth_sendTransaction` would spend its unlocked
+/// accounts.
+pub const FORWARDED_METHODS: [&str; 20] = [
+    "eth_chainId",
+    "eth_blockNumber",
+    "eth_call",
+    "eth_estimateGas",
+    "eth_gasPrice",
+    "eth_maxPriorityFeePerGas",
+    "eth_feeHistory",
+    "eth_getBalance",
+    "eth_getCode",
+    "eth_getStorageAt",
+    "eth_getTransactionCount",
+    "eth_getTransactionReceipt",
+    "eth_getTransactionByHash",
+    "eth_getBlockByNumber",
+    "eth_getBlockByHash",
+    "eth_getLogs",
+    "eth_sendRawTransaction",
+    "eth_syncing",
+    "net_version",
+    "web3_clientVersion",
+];
+
 /// A same-origin JSON-RPC proxy to the chain node the server uses.
 ///
+/// Only the methods wallets need are forwarded (see `FORWARDED_METHODS` in the README); any
+/// other is answered here with JSON-RPC error -32601, each call of a batch judged on its own.
 /// The node's answer is passed through as it is (not in the envelope); 404 when the server has
 /// no chain.
 #[utoipa::path(
@@ -116,7 +147,7 @@ async fn app_config(State(state): State<AppState>) -> Response {
     tag = "chain",
     request_body(content = Object, description = "A JSON-RPC 2.0 request or batch (at most 1 MiB)", content_type = "application/json"),
     responses(
-        (status = 200, description = "The node's JSON-RPC answer, with the node's HTTP status", content_type = "application/json", body = Object),
+        (status = 200, description = "The node's JSON-RPC answer, with the node's HTTP status; a method not forwarded gets error -32601", content_type = "application/json", body = Object),
         (status = 400, response = BadRequest),
         (status = 404, response = NotFound),
         (status = 413, description = "Over 1 MiB (a plain-text answer, not the envelope)", content_type = "text/plain", body = String),
@@ -126,18 +157,66 @@ async fn proxy(State(state): State<AppState>, body: Bytes) -> Result<Response, A
     let Some(url) = state.chain.rpc_url.clone() else {
         return Err(ApiError::NotFound("No chain is configured on this server".into()));
     };
-    if serde_json::from_slice::<serde_json::Value>(&body).is_err() {
-        return Err(ApiError::BadRequest("body must be a JSON-RPC request".into()));
-    }
+    let request: Value = serde_json::from_slice(&body).map_err(|_| ApiError::BadRequest("body must be a JSON-RPC request".into()))?;
+    // What goes to the node (the body as sent while nothing is refused), and the errors of the
+    // calls refused here.
+    let (forwarded, refused) = match request {
+        Value::Array(calls) if !calls.is_empty() => {
+            let refused: Vec<Value> = calls.iter().filter_map(refusal).collect();
+            let forwarded = match refused.len() {
+                0 => Some(body),
+                n if n == calls.len() => None,
+                _ => Some(json_bytes(&calls.into_iter().filter(|call| refusal(call).is_none()).collect::<Vec<_>>())?),
+            };
+            (forwarded, refused)
+        }
+        call => match refusal(&call) {
+            Some(error) => return Ok(rpc_answer(StatusCode::OK, json_bytes(&error)?)),
+            None => (Some(body), Vec::new()),
+        },
+    };
+    let Some(forwarded) = forwarded else { return Ok(rpc_answer(StatusCode::OK, json_bytes(&refused)?)) };
     let answer = state
         .http
         .post(url)
         .header(header::CONTENT_TYPE, "application/json")
-        .body(body)
+        .body(forwarded)
         .send()
         .await
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("the chain node did not answer: {e}")))?;
     let status = StatusCode::from_u16(answer.status().as_u16()).unwrap_or(StatusCode::BAD_GATEWAY);
-    let bytes = answer.bytes().await.map_err(|e| ApiError::Internal(e.into()))?;
-    Ok((status, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], bytes).into_response())
+    let mut bytes = answer.bytes().await.map_err(|e| ApiError::Internal(e.into()))?;
+    // A batch with refused calls: their errors join the node's answers (matched by id, in any order).
+    if !refused.is_empty()
+        && let Ok(Value::Array(mut answers)) = serde_json::from_slice::<Value>(&bytes)
+    {
+        answers.extend(refused);
+        bytes = json_bytes(&answers)?;
+    }
+    Ok(rpc_answer(status, bytes))
+}
+
+fn json_bytes(value: &impl Serialize) -> Result<Bytes, ApiError> {
+    serde_json::to_vec(value).map(Bytes::from).map_err(|e| ApiError::Internal(e.into()))
+}
+
+/// The JSON-RPC error answering `call`, if it is not forwarded: -32600 when it is no request,
+/// -32601 when its method is not one wallets need.
+fn refusal(call: &Value) -> Option<Value> {
+    let id = call.get("id").cloned().unwrap_or(Value::Null);
+    let error = |code: i32, message: String| Some(json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } }));
+    match call.get("method").and_then(Value::as_str) {
+        None => error(-32600, "Invalid request: each call needs a method".into()),
+        Some(method) if FORWARDED_METHODS.contains(&method) => None,
+        Some(method) => error(
+            -32601,
+            format!(
+                "Method {method} is not available through this proxy: it forwards only the methods wallets need to read the chain and send signed transactions"
+            ),
+        ),
+    }
+}
+
+fn rpc_answer(status: StatusCode, bytes: Bytes) -> Response {
+    (status, [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], bytes).into_response()
 }

@@ -546,6 +546,11 @@ async fn a_non_image_upload_is_400_and_stores_nothing() {
     let answer = app.raw("PUT", "/api/account/myprofile", Some(&token), &content_type, body).await.expect(400);
 
     assert_eq!(answer.message(), "coverImage: not an image (PNG, JPEG, GIF, WebP or SVG)");
+    // An SVG avatar is judged as XML: a script under a prefix bound to the SVG namespace is a script.
+    let svg = br#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/2000/svg"><x:script>alert(1)</x:script></svg>"#;
+    let (content_type, body) = Form::new().file("avatar", "me.svg", "image/svg+xml", svg).finish();
+    let answer = app.raw("PUT", "/api/account/myprofile", Some(&token), &content_type, body).await.expect(400);
+    assert_eq!(answer.message(), "avatar: this SVG cannot be accepted: it contains a script");
     assert_eq!(app.event_count().await, events, "no event");
     assert_eq!(app.file_count(), files, "no file");
     assert_eq!(app.my_profile(&token).await["fullName"], "Test User");

@@ -176,6 +176,15 @@ async fn uploads_are_checked_by_content_size_and_fields_and_a_refused_one_stores
     send(full(svg_script)).await.refused("SVG");
     let svg_handler = br#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#;
     send(full(svg_handler)).await.refused("event handlers");
+    // Judged as XML, by local name and resolved namespace: a prefix does not hide a script.
+    let svg_prefixed =
+        br#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:x="http://www.w3.org/2000/svg"><x:script>alert(1)</x:script></svg>"#;
+    send(full(svg_prefixed)).await.refused("it contains a script");
+    let svg_entity =
+        br#"<!DOCTYPE svg [<!ENTITY s "&#60;script&#62;alert(1)&#60;/script&#62;">]><svg xmlns="http://www.w3.org/2000/svg">&s;</svg>"#;
+    send(full(svg_entity)).await.refused("DOCTYPE");
+    let svg_link = br#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:l="http://www.w3.org/1999/xlink"><a l:href="javascript:alert(1)"><text>x</text></a></svg>"#;
+    send(full(svg_link)).await.refused("javascript:");
     send(Form::new().text("title", " ").text("description", "D").text("nftCategory", "art").file("file", "x.png", "image/png", &png(100)))
         .await
         .refused("NFT name can't be empty.");

@@ -1,0 +1,223 @@
+//! What other sites and visitors can reach: the `/rpc` proxy's allow-list (against a real
+//! anvil) and cross-origin access (CORS). The SVG rules are tested in `api::files::svg` and,
+//! through the uploads, in the `trade` and `accounts` binaries.
+
+use std::path::Path;
+
+use alloy::{
+    eips::eip2718::Encodable2718,
+    network::{EthereumWallet, NetworkTransactionBuilder, TransactionBuilder},
+    primitives::U256,
+    rpc::types::TransactionRequest,
+    signers::local::{MnemonicBuilder, coins_bip39::English},
+};
+use api::routes::chain::ChainInfo;
+use axum::{
+    Router,
+    body::Body,
+    http::{HeaderMap, Request, StatusCode, header},
+};
+use indexer::test_utils::{TEST_MNEMONIC, TestChain};
+use serde_json::{Value, json};
+use support::CHAIN_ID;
+use tower::ServiceExt;
+
+#[path = "../support/mod.rs"]
+mod support;
+
+/// An answer: status, headers and the body as JSON (`null` when empty).
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Value,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).map(|v| v.to_str().unwrap())
+    }
+}
+
+async fn send(app: &Router, request: Request<Body>) -> Answer {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let (status, headers) = (response.status(), response.headers().clone());
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
+    Answer { status, headers, body: serde_json::from_slice(&bytes).unwrap_or(Value::Null) }
+}
+
+async fn rpc(app: &Router, call: Value) -> Value {
+    let request = Request::post("/rpc").header(header::CONTENT_TYPE, "application/json").body(Body::from(call.to_string())).unwrap();
+    let answer = send(app, request).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    answer.body
+}
+
+/// The answer to the call with `id` in a batch's answers.
+fn by_id(answers: &Value, id: u64) -> &Value {
+    answers.as_array().unwrap().iter().find(|a| a["id"] == id).unwrap_or_else(|| panic!("no answer {id} in {answers}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rpc_proxy_forwards_what_wallets_need_and_refuses_the_rest_call_by_call() {
+    let chain = TestChain::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (state, _projector) = support::fresh_state(support::config(&dir, &[]), false).await;
+    let state = state.with_chain(ChainInfo { chain_id: CHAIN_ID, rpc_url: Some(chain.url.clone()), ..ChainInfo::default() }, None);
+    let app = api::app(state, Path::new("no-ui"));
+    let (sender, receiver) = (chain.accounts[2], chain.accounts[3]);
+    let balance = |address| json!({ "jsonrpc": "2.0", "id": 9, "method": "eth_getBalance", "params": [address, "latest"] });
+    let before = rpc(&app, balance(receiver)).await["result"].clone();
+    assert!(before.is_string(), "{before}");
+
+    let chain_id = rpc(&app, json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_chainId", "params": [] })).await;
+    assert_eq!(chain_id, json!({ "jsonrpc": "2.0", "id": 1, "result": format!("{CHAIN_ID:#x}") }));
+
+    // The node's own methods, and spending its unlocked accounts, never reach it.
+    let set_balance = rpc(&app, json!({ "jsonrpc": "2.0", "id": "a", "method": "anvil_setBalance", "params": [receiver, "0x1"] })).await;
+    assert_eq!(set_balance["id"], "a");
+    assert_eq!(set_balance["error"]["code"], -32601);
+    assert!(set_balance["error"]["message"].as_str().unwrap().contains("anvil_setBalance is not available"), "{set_balance}");
+    let spend = json!({ "jsonrpc": "2.0", "id": 2, "method": "eth_sendTransaction", "params": [{ "from": sender, "to": receiver, "value": "0x1" }] });
+    assert_eq!(rpc(&app, spend).await["error"]["code"], -32601);
+    assert_eq!(rpc(&app, balance(receiver)).await["result"], before, "the balance was not set");
+
+    // A batch: each call judged on its own, the refused ones answered here.
+    let block = rpc(&app, json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber" })).await["result"].clone();
+    let batch = json!([
+        { "jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber" },
+        { "jsonrpc": "2.0", "id": 2, "method": "anvil_mine", "params": ["0x5"] },
+        { "jsonrpc": "2.0", "id": 3, "method": "evm_snapshot" },
+        { "jsonrpc": "2.0", "id": 4, "method": "eth_getBalance", "params": [receiver, "latest"] },
+        { "jsonrpc": "2.0", "id": 5 },
+    ]);
+    let answers = rpc(&app, batch).await;
+    assert_eq!(answers.as_array().unwrap().len(), 5, "{answers}");
+    assert_eq!(by_id(&answers, 1)["result"], block);
+    assert_eq!(by_id(&answers, 4)["result"], before);
+    assert_eq!(by_id(&answers, 2)["error"]["code"], -32601);
+    assert_eq!(by_id(&answers, 3)["error"]["code"], -32601);
+    assert_eq!(by_id(&answers, 5)["error"]["code"], -32600);
+    let only_refused = rpc(
+        &app,
+        json!([{ "jsonrpc": "2.0", "id": 7, "method": "anvil_mine" }, { "jsonrpc": "2.0", "id": 8, "method": "debug_traceCall" }]),
+    )
+    .await;
+    assert_eq!(
+        only_refused.as_array().unwrap().iter().map(|a| a["error"]["code"].clone()).collect::<Vec<_>>(),
+        [json!(-32601), json!(-32601)]
+    );
+    assert_eq!(rpc(&app, json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_blockNumber" })).await["result"], block, "nothing was mined");
+
+    // What a wallet does (the dev wallet too): sign locally, send the raw transaction, wait for its receipt.
+    let wallet = EthereumWallet::new(MnemonicBuilder::<English>::from_phrase_nth(TEST_MNEMONIC, 2));
+    let nonce = rpc(&app, json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_getTransactionCount", "params": [sender, "pending"] })).await;
+    let transfer = TransactionRequest::default()
+        .with_from(sender)
+        .with_to(receiver)
+        .with_value(U256::from(1_000))
+        .with_nonce(u64::from_str_radix(nonce["result"].as_str().unwrap().trim_start_matches("0x"), 16).unwrap())
+        .with_chain_id(CHAIN_ID)
+        .with_gas_limit(21_000)
+        .with_max_fee_per_gas(20_000_000_000)
+        .with_max_priority_fee_per_gas(1_000_000_000);
+    let raw = format!("0x{}", alloy::hex::encode(transfer.build(&wallet).await.unwrap().encoded_2718()));
+    let sent = rpc(&app, json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_sendRawTransaction", "params": [raw] })).await;
+    let hash = sent["result"].as_str().unwrap_or_else(|| panic!("{sent}")).to_owned();
+    let receipt = rpc(&app, json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_getTransactionReceipt", "params": [hash] })).await;
+    assert_eq!(receipt["result"]["status"], "0x1", "{receipt}");
+    assert_ne!(rpc(&app, balance(receiver)).await["result"], before, "the signed transfer went through");
+}
+
+/// A preflight from `origin` for `method` on `path`, asking for `headers`.
+fn preflight(path: &str, origin: &str, method: &str, headers: Option<&str>) -> Request<Body> {
+    let mut request =
+        Request::builder().method("OPTIONS").uri(path).header(header::ORIGIN, origin).header(header::ACCESS_CONTROL_REQUEST_METHOD, method);
+    if let Some(headers) = headers {
+        request = request.header(header::ACCESS_CONTROL_REQUEST_HEADERS, headers);
+    }
+    request.body(Body::empty()).unwrap()
+}
+
+fn get(path: &str, origin: &str, token: Option<&str>) -> Request<Body> {
+    let mut request = Request::get(path).header(header::ORIGIN, origin);
+    if let Some(token) = token {
+        request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
+    }
+    request.body(Body::empty()).unwrap()
+}
+
+const ELSEWHERE: &str = "https://elsewhere.example";
+
+async fn server(args: &[&str]) -> (Router, support::ProjectorTask, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let (state, projector) = support::fresh_state(support::config(&dir, args), true).await;
+    (api::app(state.with_chain(support::no_chain(), None), Path::new("no-ui")), projector, dir)
+}
+
+#[tokio::test]
+async fn any_origin_may_read_the_public_calls_without_credentials() {
+    let (app, _projector, _dir) = server(&[]).await;
+
+    for path in ["/api/nft/explore/?page=1", "/api/config", "/ipfs/bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e"] {
+        let allowed = send(&app, preflight(path, ELSEWHERE, "GET", Some("content-type"))).await;
+        assert_eq!(allowed.status, StatusCode::NO_CONTENT, "{path}");
+        assert_eq!(allowed.header("access-control-allow-origin"), Some("*"), "{path}");
+        assert_eq!(allowed.header("access-control-allow-credentials"), None, "{path}");
+        assert_eq!(allowed.header("access-control-allow-methods"), Some("GET, HEAD"));
+    }
+    let list = send(&app, get("/api/nft/explore/?page=1", ELSEWHERE, None)).await;
+    assert_eq!(list.status, StatusCode::OK);
+    assert_eq!(list.header("access-control-allow-origin"), Some("*"));
+    assert_eq!(list.header("access-control-allow-credentials"), None);
+    assert_eq!(send(&app, get("/api/config", ELSEWHERE, None)).await.header("access-control-allow-origin"), Some("*"));
+
+    // Not as the visitor: a read with the user's token is for the site's own pages.
+    let with_token = send(&app, preflight("/api/account/myprofile", ELSEWHERE, "GET", Some("authorization"))).await;
+    assert_eq!(with_token.status, StatusCode::FORBIDDEN);
+    assert_eq!(with_token.header("access-control-allow-origin"), None);
+    assert_eq!(with_token.body["statuscode"], 403);
+    assert!(with_token.body["message"].as_str().unwrap().contains("ALLOWED_ORIGINS"), "{}", with_token.body);
+    let answered = send(&app, get("/api/account/myprofile", ELSEWHERE, Some("a-token"))).await;
+    assert_eq!(answered.header("access-control-allow-origin"), None);
+}
+
+#[tokio::test]
+async fn writes_from_another_origin_are_refused_unless_an_operator_lists_it() {
+    let (app, _projector, _dir) = server(&[]).await;
+    for (method, path) in
+        [("POST", "/api/nft/ipfsupload"), ("PUT", "/api/nft/like/80001-1"), ("POST", "/rpc"), ("DELETE", "/api/collection/x")]
+    {
+        let refused = send(&app, preflight(path, ELSEWHERE, method, Some("authorization, content-type"))).await;
+        assert_eq!(refused.status, StatusCode::FORBIDDEN, "{method} {path}");
+        assert_eq!(refused.header("access-control-allow-origin"), None);
+        assert!(refused.body["message"].as_str().unwrap().starts_with("Origin https://elsewhere.example may not send this method"));
+    }
+    // Same-origin pages send no preflight and are unaffected.
+    let same_origin = Request::put("/api/nft/like/80001-1").body(Body::empty()).unwrap();
+    assert_eq!(send(&app, same_origin).await.status, StatusCode::UNAUTHORIZED);
+
+    let listed = "https://app.example.com";
+    let (app, _projector, _dir) = server(&["--allowed-origins", "https://app.example.com/, https://admin.example.com"]).await;
+    let allowed = send(&app, preflight("/api/nft/like/80001-1", listed, "PUT", Some("authorization, content-type"))).await;
+    assert_eq!(allowed.status, StatusCode::NO_CONTENT);
+    assert_eq!(allowed.header("access-control-allow-origin"), Some(listed));
+    assert_eq!(allowed.header("access-control-allow-credentials"), Some("true"));
+    assert!(allowed.header("access-control-allow-methods").unwrap().contains("PUT"));
+    assert_eq!(allowed.header("access-control-allow-headers"), Some("authorization, content-type"));
+    assert_eq!(allowed.header("vary"), Some("origin"));
+    let write = Request::put("/api/nft/like/80001-1")
+        .header(header::ORIGIN, listed)
+        .header(header::AUTHORIZATION, "Bearer x")
+        .body(Body::empty())
+        .unwrap();
+    let written = send(&app, write).await;
+    assert_eq!(written.status, StatusCode::UNAUTHORIZED, "the call itself is checked as ever");
+    assert_eq!(written.header("access-control-allow-origin"), Some(listed));
+    assert_eq!(written.header("access-control-allow-credentials"), Some("true"));
+    // A listed origin reads as itself (with credentials); the others still only read.
+    assert_eq!(send(&app, get("/api/config", listed, None)).await.header("access-control-allow-origin"), Some(listed));
+    let read = send(&app, get("/api/config", ELSEWHERE, None)).await;
+    assert_eq!(read.header("access-control-allow-origin"), Some("*"));
+    assert!(read.headers.get_all(header::VARY).iter().any(|v| v == "origin"), "answers depend on the origin");
+    assert_eq!(send(&app, preflight("/rpc", ELSEWHERE, "POST", Some("content-type"))).await.status, StatusCode::FORBIDDEN);
+}
