@@ -70,6 +70,12 @@ pub struct Config {
     #[arg(long, env = "RPC_URL")]
     pub rpc_url: Option<String>,
 
+    /// The node's WebSocket endpoint, where the indexer subscribes to new heads and indexes each
+    /// block as it arrives (polling stays the fallback). Unset: the RPC URL with `ws` for `http`,
+    /// `wss` for `https` (anvil serves both on one port); `off`: polling only.
+    #[arg(long, env = "RPC_WS_URL")]
+    pub rpc_ws_url: Option<String>,
+
     /// Loopback port of the local chain the dev stack starts.
     #[arg(long, env = "ANVIL_PORT", default_value_t = 8545)]
     pub anvil_port: u16,
@@ -199,6 +205,11 @@ impl Config {
         config.max_reorg_depth = self.max_reorg_depth;
         let poll_ms = self.indexer_poll_ms.unwrap_or(if local { 50 } else { 1_000 });
         config.poll_interval = std::time::Duration::from_millis(poll_ms.max(1));
+        match self.rpc_ws_url.as_deref().map(str::trim) {
+            None | Some("") => {} // derived from the RPC URL
+            Some(off) if off.eq_ignore_ascii_case("off") => config.ws_url = None,
+            Some(url) => config.ws_url = Some(url.to_owned()),
+        }
         config
     }
 

@@ -30,6 +30,14 @@ pub struct IndexerConfig {
     pub max_range: u64,
     /// How often the follower asks for the head.
     pub poll_interval: Duration,
+    /// The node's WebSocket endpoint (ws or wss), where the follower subscribes to new heads
+    /// (`eth_subscribe("newHeads")`) and indexes each block as it arrives; polling goes on
+    /// beside it and alone while the subscription is down. `None`: polling only. Default: the
+    /// `rpc_url` with `ws` for `http` and `wss` for `https`.
+    pub ws_url: Option<String>,
+    /// While the subscription is live, the poll is only a safety net (a subscription that went
+    /// silent, a reorg the node did not announce) and runs at least this far apart.
+    pub subscribed_poll_interval: Duration,
     /// How long [`crate::IndexerHandle::sync_to`] waits at most.
     pub sync_timeout: Duration,
     /// How many requests for block headers are in flight at once.
@@ -46,10 +54,13 @@ pub struct IndexerConfig {
 
 impl IndexerConfig {
     /// A configuration with the defaults of the local stack (no confirmations, reorgs up to 64
-    /// blocks, 10,000-block ranges, a 250 ms poll).
+    /// blocks, 10,000-block ranges, new heads over the RPC URL's WebSocket, a 250 ms poll, every
+    /// 2 s while the subscription is live).
     pub fn new(rpc_url: impl Into<String>, chain_id: u64, contract_address: Address, deployment_block: u64) -> Self {
+        let rpc_url = rpc_url.into();
         Self {
-            rpc_url: rpc_url.into(),
+            ws_url: crate::heads::ws_url_for(&rpc_url),
+            rpc_url,
             chain_id,
             contract_address,
             deployment_block,
@@ -57,6 +68,7 @@ impl IndexerConfig {
             max_reorg_depth: 64,
             max_range: MAX_RANGE_LIMIT,
             poll_interval: Duration::from_millis(250),
+            subscribed_poll_interval: Duration::from_secs(2),
             sync_timeout: Duration::from_secs(30),
             header_concurrency: 4,
             header_batch_size: 25,
@@ -79,6 +91,12 @@ impl IndexerConfig {
         }
         if self.poll_interval.is_zero() {
             return Err(IndexerError::Config("poll_interval must be positive".into()));
+        }
+        if let Some(url) = &self.ws_url
+            && !["ws://", "wss://"].iter().any(|scheme| url.get(..scheme.len()).is_some_and(|s| s.eq_ignore_ascii_case(scheme)))
+        {
+            // Not the URL itself: it may hold an API key.
+            return Err(IndexerError::Config("ws_url must start with ws:// or wss://".into()));
         }
         Ok(())
     }

@@ -31,6 +31,9 @@ pub struct Progress {
     pub running: bool,
     /// Why it stopped, once it has.
     pub stopped: Option<String>,
+    /// Whether a newHeads subscription is live (new blocks are indexed as they arrive; without
+    /// one, at the next poll).
+    pub heads_live: bool,
 }
 
 /// A snapshot of the indexer's counters, for `/metrics`.
@@ -64,12 +67,18 @@ pub struct IndexerMetrics {
     pub chain_head: u64,
     /// Blocks the indexer is behind the head.
     pub lag_blocks: u64,
+    /// Whether a newHeads subscription is live.
+    pub heads_live: bool,
+    /// New heads the node pushed over the subscription.
+    pub heads_received: u64,
+    /// newHeads subscriptions made (the first, then each renewal).
+    pub head_subscriptions: u64,
 }
 
 impl IndexerMetrics {
     /// The counters in the Prometheus text format, each named `marketplace_indexer_*`.
     pub fn render_prometheus(&self) -> String {
-        let rows: [(&str, &str, &str, u64); 14] = [
+        let rows: [(&str, &str, &str, u64); 17] = [
             ("blocks_indexed_total", "counter", "Blocks processed since start.", self.blocks_indexed),
             ("logs_indexed_total", "counter", "Contract logs processed since start.", self.logs_indexed),
             ("events_appended_total", "counter", "Chain events appended since start.", self.events_appended),
@@ -84,6 +93,9 @@ impl IndexerMetrics {
             ("last_block", "gauge", "Last block indexed.", self.last_block),
             ("chain_head", "gauge", "Chain head at the last poll.", self.chain_head),
             ("lag_blocks", "gauge", "Blocks between the head and the last block indexed.", self.lag_blocks),
+            ("heads_subscribed", "gauge", "1 while a newHeads subscription is live, else 0 (polling only).", u64::from(self.heads_live)),
+            ("heads_received_total", "counter", "New heads pushed by the node since start.", self.heads_received),
+            ("head_subscriptions_total", "counter", "newHeads subscriptions made since start (renewals included).", self.head_subscriptions),
         ];
         let mut text = String::new();
         for (name, kind, help, value) in rows {
@@ -228,6 +240,9 @@ impl IndexerHandle {
             last_block: progress.indexed_through,
             chain_head: progress.chain_head,
             lag_blocks: progress.chain_head.saturating_sub(progress.indexed_through),
+            heads_live: progress.heads_live,
+            heads_received: load(&m.heads_received),
+            head_subscriptions: load(&m.head_subscriptions),
         }
     }
 }
@@ -274,10 +289,11 @@ mod tests {
 
     #[test]
     fn metrics_render_as_prometheus_text() {
-        let metrics = IndexerMetrics { last_block: 42, lag_blocks: 3, ..IndexerMetrics::default() };
+        let metrics = IndexerMetrics { last_block: 42, lag_blocks: 3, heads_live: true, ..IndexerMetrics::default() };
         let text = metrics.render_prometheus();
         assert!(text.contains("# TYPE marketplace_indexer_last_block gauge\nmarketplace_indexer_last_block 42\n"));
         assert!(text.contains("marketplace_indexer_lag_blocks 3\n"));
-        assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 14);
+        assert!(text.contains("marketplace_indexer_heads_subscribed 1\n"));
+        assert_eq!(text.lines().filter(|l| !l.starts_with('#')).count(), 17);
     }
 }

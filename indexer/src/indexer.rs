@@ -36,6 +36,7 @@ use crate::{
     IndexerConfig, IndexerError, IndexerHandle,
     checkpoint::{LiveCheckpoints, PreparedBlock, block_append, prepare_block, record_metadata, retraction_id},
     handle::{Progress, Shared},
+    heads::HeadsTask,
     metrics::Metrics,
     rpc::{BlockHeader, Rpc},
 };
@@ -205,6 +206,11 @@ impl Indexer {
     }
 
     async fn follow(&mut self) -> Result<(), IndexerError> {
+        // Aborted when following ends, however it ends.
+        let _heads = self.config.ws_url.clone().map(|url| {
+            let follow = crate::heads::follow(url, self.shared.clone(), self.config.retry_initial_delay, self.config.retry_max_delay);
+            HeadsTask(tokio::spawn(follow), self.shared.clone())
+        });
         loop {
             match self.index_to_head().await {
                 Ok(_) => {}
@@ -216,8 +222,16 @@ impl Indexer {
                 }
                 Err(error) => return Err(error),
             }
+            // A live subscription wakes the follower on every block; the poll is then a safety
+            // net and can be sparse. (A dropped subscription wakes it, so the fallback interval
+            // applies again at once.)
+            let interval = if self.shared.progress.borrow().heads_live {
+                self.config.poll_interval.max(self.config.subscribed_poll_interval)
+            } else {
+                self.config.poll_interval
+            };
             tokio::select! {
-                () = tokio::time::sleep(self.config.poll_interval) => {}
+                () = tokio::time::sleep(interval) => {}
                 () = self.shared.wake.notified() => {}
             }
         }

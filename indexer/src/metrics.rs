@@ -16,6 +16,9 @@ pub(crate) struct Metrics {
     pub rpc_retries: AtomicU64,
     pub range_shrinks: AtomicU64,
     pub range: AtomicU64,
+    /// New heads pushed by the node, and newHeads subscriptions made (renewals included).
+    pub heads_received: AtomicU64,
+    pub head_subscriptions: AtomicU64,
     /// Header batches that failed in a row.
     pub batch_failures: AtomicU32,
 }

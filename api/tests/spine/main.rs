@@ -168,6 +168,12 @@ async fn trading_on_chain_shows_up_in_the_read_api() {
 
     let stats = spine.get("/api/getmarketplacestatistics").await;
     assert_eq!(stats["body"], serde_json::json!({ "totalNftMinted": 1, "totalSeller": 2, "totalNftSold": 2 }));
+
+    // The indexer follows the heads anvil pushes, and /metrics says so.
+    let app = api::app(spine.state.clone(), std::path::Path::new("no-ui"));
+    let response = app.oneshot(Request::get("/metrics").body(Body::empty()).unwrap()).await.unwrap();
+    let text = String::from_utf8(axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap().to_vec()).unwrap();
+    assert!(text.contains("marketplace_indexer_heads_subscribed 1\n"), "{text}");
 }
 
 /// Indexes the chain into a new store and read database from scratch; returns their content checksum.
@@ -296,4 +302,18 @@ async fn nfts_bids_and_history_name_the_users_behind_the_addresses() {
     assert_eq!((card["creator"]["username"].as_str(), card["currentOwner"]["fullName"].as_str()), (Some("alice"), Some("Alice Liddell")));
     let detail = spine.get("/api/nft/detail/80001-2").await;
     assert_eq!(detail["body"]["creator"], card["creator"]);
+}
+
+#[test]
+fn the_indexer_subscribes_at_the_rpc_urls_websocket_unless_rpc_ws_url_says_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let indexer_config = |args: &[&str], rpc_url: &str| support::config(&dir, args).indexer_config(rpc_url, Address::ZERO, 0, false);
+    assert_eq!(indexer_config(&[], "http://127.0.0.1:8545").ws_url.as_deref(), Some("ws://127.0.0.1:8545"));
+    assert_eq!(indexer_config(&[], "https://node.example/v2/key").ws_url.as_deref(), Some("wss://node.example/v2/key"));
+    assert_eq!(indexer_config(&["--rpc-ws-url", "off"], "http://127.0.0.1:8545").ws_url, None);
+    let explicit = indexer_config(&["--rpc-ws-url", "wss://ws.node.example/ws/v3/key"], "https://node.example/v3/key");
+    assert_eq!(explicit.ws_url.as_deref(), Some("wss://ws.node.example/ws/v3/key"));
+    // Not a WebSocket URL: the indexer refuses to start with a clear error.
+    let wrong = indexer_config(&["--rpc-ws-url", "https://node.example"], "https://node.example");
+    assert!(wrong.validate().unwrap_err().to_string().contains("ws:// or wss://"));
 }

@@ -6,6 +6,7 @@ mod proxy;
 
 mod adaptive_range;
 mod facts;
+mod heads;
 mod reorgs;
 mod restart;
 mod sync;
