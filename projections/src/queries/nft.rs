@@ -23,6 +23,9 @@ pub enum SaleFilter {
     FixedPrice,
     /// Auctions.
     Auction,
+    /// Auctions still taking bids: the public auction list (an auction past its end is no
+    /// longer open, though it waits for its settlement).
+    LiveAuction,
     /// Tokens not for sale.
     NotForSale,
 }
@@ -43,7 +46,7 @@ impl SaleFilter {
         match self {
             Self::All => None,
             Self::FixedPrice => Some("FIXEDPRICE"),
-            Self::Auction => Some("AUCTION"),
+            Self::Auction | Self::LiveAuction => Some("AUCTION"),
             Self::NotForSale => Some("NOT_FOR_SALE"),
         }
     }
@@ -54,10 +57,15 @@ impl SaleFilter {
 pub enum SortBy {
     /// Mint time.
     Date,
+    /// When last put on sale (fixed price or auction; mint time for a token never listed):
+    /// explore's "most recent", where a relisted NFT comes back to the top.
+    Listed,
     /// Price (exact, in wei).
     Price,
     /// Likes, bids and sales: `total_likes + bid_count + 2 * sales`.
     Popularity,
+    /// Auction end. Lists only auctions still taking bids, whatever the sale filter.
+    Ending,
 }
 
 impl SortBy {
@@ -155,6 +163,9 @@ pub struct NftView {
     pub created_at: String,
     /// Last change (ISO 8601).
     pub updated_at: String,
+    /// When it was last put on sale (ISO 8601; the mint time if never): explore's "most
+    /// recent" order.
+    pub listed_at: String,
     /// The open auction, if any.
     pub current_auction: Option<AuctionView>,
     /// Highest bid in MATIC ("0" without bids).
@@ -190,7 +201,7 @@ const NFT_COLUMNS: &str = "n.nft_id, n.token_id, n.token_uri, n.creator, n.owner
     n.end_time, n.auction_id, n.highest_bid, n.royalties, n.total_likes, n.minted_at, n.updated_at, n.mint_tx, \
     COALESCE(d.title, ''), COALESCE(d.description, ''), COALESCE(d.category_id, ''), COALESCE(d.file, ''), \
     COALESCE(d.metadata_url, ''), COALESCE(d.properties, '[]'), \
-    cu.user_id, cu.username, cu.full_name, cu.avatar, ou.user_id, ou.username, ou.full_name, ou.avatar";
+    cu.user_id, cu.username, cu.full_name, cu.avatar, ou.user_id, ou.username, ou.full_name, ou.avatar, n.listed_at";
 
 /// The tables [`NFT_COLUMNS`] come from: a token, its details, the users behind its creator and
 /// owner.
@@ -276,6 +287,7 @@ fn nft_view<R: Columns>(row: &R) -> Result<NftView, R::Error> {
         total_likes: row.int(12)?,
         created_at: iso(row.int(13)?),
         updated_at: iso(row.int(14)?),
+        listed_at: iso(row.int(30)?),
         transaction_hash: row.text(15)?,
         title: row.text(16)?,
         description: row.text(17)?,
@@ -321,6 +333,13 @@ pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -
         data.extend(ids.iter().filter_map(|id| rows.remove(id)));
     }
     Ok(Paged::new(data, total as i64, page))
+}
+
+/// When the next live auction ends after `now` (Unix seconds): a list of live auctions
+/// ([`SaleFilter::LiveAuction`], [`SortBy::Ending`]) read from the index changes then, though
+/// the read tables do not. Call it after [`explore`], which brings the index up to date.
+pub fn next_auction_end(db: &ReadDb, now: i64) -> Option<i64> {
+    db.browse().next_auction_end(now)
 }
 
 /// Builds the browse index now, from read tables at `at` at least, so that the first visitor
