@@ -1,12 +1,13 @@
 import { Alert, Box, Button, Field, Flex, HStack, Input, Stack, Text } from '@chakra-ui/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useNavigate } from 'react-router'
+import { useNavigate, useSearchParams } from 'react-router'
 import { formatEther, parseEther } from 'viem'
 import useSWR from 'swr'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
 import { Price } from '@/components/nft/price'
 import { useAppConfig } from '@/lib/app-config'
+import { CURRENCY } from '@/lib/format'
 import type { useNftActions } from '@/lib/nft/actions'
 import { isLiveAuction } from '@/lib/nft/format'
 import type { Nft } from '@/lib/nft/types'
@@ -80,7 +81,7 @@ function BidBox({ nft, onBid }: { nft: Nft; onBid: (amount: string) => Promise<u
             aria-label={t('trade.bidAmount')}
           />
           <Flex align="center" px="3" bg="bg.muted" borderRadius="md" fontWeight="semibold" fontSize="sm">
-            {t('nft.currency')}
+            {CURRENCY}
           </Flex>
         </HStack>
         {minimumWei !== undefined && (
@@ -102,7 +103,9 @@ function BidBox({ nft, onBid }: { nft: Nft; onBid: (amount: string) => Promise<u
 export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boolean; actions: ReturnType<typeof useNftActions> }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const [bidding, setBidding] = useState(false)
+  // `?bid=1` (my bids' "Raise bid") opens the bid box at once.
+  const [params] = useSearchParams()
+  const [bidding, setBidding] = useState(() => params.get('bid') === '1')
   const [pending, setPending] = useState<'stop' | 'burn' | null>(null)
   const auction = nft.currentAuction
   const isAuction = nft.formOfSale === 'AUCTION'
