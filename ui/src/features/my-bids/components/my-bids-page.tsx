@@ -56,7 +56,8 @@ export function MyBidFooter({ bid }: { bid: MyBid }) {
           </Text>
           <Price value={bid.bidAmount} fontWeight="semibold" />
         </Stack>
-        {top !== undefined && Number(top) > 0 && (
+        {/* Beside the caller's bid when another one leads (or won). */}
+        {top !== undefined && Number(top) > 0 && Number(top) !== Number(bid.bidAmount) && (
           <Stack gap="0" textAlign="right" data-testid="my-bid-top">
             <Text fontSize="xs" color="fg.muted">
               {t('myBids.topBid')}
