@@ -312,6 +312,7 @@ impl Batch {
                     transfers: 0,
                     burned: 0,
                     updated_at: origin.block_time,
+                    listed_at: origin.block_time,
                     bid_count: 0,
                     sales: 0,
                 };
@@ -342,6 +343,9 @@ impl Batch {
                     // A new sale's fee comes with the ServiceFeeSnapshotted right after; none otherwise.
                     row.fee_bps = 0;
                     row.updated_at = origin.block_time;
+                    if sale_type != SaleType::NotForSale {
+                        row.listed_at = origin.block_time;
+                    }
                 }
                 let auctions = self.auctions.entry(nft.clone()).or_default();
                 if sale_type == SaleType::Auction {
@@ -648,6 +652,8 @@ struct Nft {
     transfers: i64,
     burned: i64,
     updated_at: i64,
+    /// When last put on sale (the mint's time until then).
+    listed_at: i64,
     bid_count: i64,
     sales: i64,
 }
@@ -665,7 +671,7 @@ struct Minted {
 
 impl Nft {
     /// The id, then the columns events change.
-    const CHANGING: [&str; 17] = [
+    const CHANGING: [&str; 18] = [
         "nft_id",
         "owner",
         "previous_owner",
@@ -683,6 +689,7 @@ impl Nft {
         "bid_count",
         "sales",
         "fee_bps",
+        "listed_at",
     ];
     /// The columns a mint fixes.
     const MINTED: [&str; 7] = ["chain_id", "token_id", "token_uri", "creator", "royalties", "minted_at", "mint_tx"];
@@ -708,6 +715,7 @@ impl Nft {
             bid_count: row.try_get(14)?,
             sales: row.try_get(15)?,
             fee_bps: row.try_get(16)?,
+            listed_at: row.try_get(17)?,
         })
     }
 
@@ -731,6 +739,7 @@ impl Nft {
             self.bid_count.into(),
             self.sales.into(),
             self.fee_bps.into(),
+            self.listed_at.into(),
         ];
         if let Some(minted) = &self.minted {
             values.extend::<[Value<'_>; 7]>([

@@ -97,10 +97,11 @@ impl From<CommandError> for ApiError {
 const COLLECTION_SORT: Choice<CollectionSort> = Choice {
     name: "sortBy",
     default: "DATE",
-    values: &["DATE", "POPULARITY"],
-    allowed: "DATE, POPULARITY",
+    values: &["DATE", "POPULARITY", "ITEMS", "TITLE"],
+    allowed: "DATE, POPULARITY, ITEMS, TITLE",
     parse: CollectionSort::parse,
-    description: "Sort key: creation time, or likes",
+    description: "Sort key: DATE, creation time; POPULARITY, likes; ITEMS, the NFTs its page lists (`nftCount`); TITLE, \
+        the title (orderBy 1: A to Z)",
 };
 const USER_ID: Text = Text { name: "userId", description: "Only this user's collections (a user id)" };
 const TITLE_SEARCH: Text = Text { name: "search", description: "Text to look for in titles (case-insensitive)" };
@@ -204,6 +205,7 @@ async fn my_collections(State(state): State<AppState>, me: AuthUser, params: Par
         sort_by: params.choice(&COLLECTION_SORT)?,
         ascending: params.choice(&ORDER_BY)?,
         viewer: Some(me.0.to_string()),
+        empty_last: false,
     };
     let paged = queries::browse(&state.read, &request, page(&params)?).await.map_err(db_error)?;
     Ok(grid(paged, "Collections fetched"))
@@ -380,7 +382,8 @@ async fn remove_nft(State(state): State<AppState>, me: AuthUser, Path((id, nft_i
     Ok(ok(card(&state, id, Some(me.0)).await?, "NFT removed from collection"))
 }
 
-/// Everyone's collections, or one user's; `isLiked` for a signed-in viewer.
+/// Everyone's collections, or one user's; `isLiked` for a signed-in viewer. Collections whose
+/// page lists no NFT (`nftCount` 0) come after the others, whatever the order.
 #[utoipa::path(
     get,
     path = "/api/collection/browse",
@@ -400,6 +403,7 @@ async fn browse_collections(State(state): State<AppState>, viewer: MaybeUser, pa
         sort_by: params.choice(&COLLECTION_SORT)?,
         ascending: params.choice(&ORDER_BY)?,
         viewer: viewer.0.map(|v| v.to_string()),
+        empty_last: true,
     };
     let paged = queries::browse(&state.read, &request, page(&params)?).await.map_err(db_error)?;
     Ok(grid(paged, "Collections fetched"))
@@ -511,7 +515,8 @@ struct CollectionCard {
     image: String,
     /// Who made it.
     creator: CollectionCreator,
-    /// NFTs it shows: those not burned and still owned by a wallet of its creator.
+    /// NFTs its page lists: members not burned, still owned by a wallet of its creator and for
+    /// sale at a fixed price.
     nft_count: i64,
     /// The same.
     total_items: i64,
@@ -521,6 +526,6 @@ struct CollectionCard {
     is_liked: bool,
     /// Likes.
     total_likes: i64,
-    /// Images of up to three of its NFTs, latest added first.
+    /// Images of up to three of the NFTs its page lists, latest added first.
     nft_images: Vec<String>,
 }

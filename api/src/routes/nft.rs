@@ -73,6 +73,22 @@ pub(super) const SORT_BY: Choice<SortBy> = Choice {
     description: "Sort key: mint time, price, or likes, bids and sales",
 };
 
+/// Explore's sort keys: its `DATE` is when a token was last put on sale (a relisted NFT comes
+/// back to the top), and `ENDING` orders the auctions still taking bids by their end.
+const EXPLORE_SORT_BY: Choice<SortBy> = Choice {
+    name: "sortBy",
+    default: "DATE",
+    values: &["DATE", "PRICE", "POPULARITY", "ENDING"],
+    allowed: "DATE, PRICE, POPULARITY, ENDING",
+    parse: |v| match v {
+        "DATE" => Some(SortBy::Listed),
+        "ENDING" => Some(SortBy::Ending),
+        other => SortBy::parse(other),
+    },
+    description: "Sort key: DATE, when last put on sale (or minted, if never); PRICE; POPULARITY, likes, bids and sales; \
+        ENDING, the auction's end: lists only auctions still taking bids, whatever formOfSale says (orderBy 1: the soonest first)",
+};
+
 /// `true` for ascending.
 pub(super) const ORDER_BY: Choice<bool> = Choice {
     name: "orderBy",
@@ -92,7 +108,7 @@ pub(super) const SEARCH: Text = Text { name: "search", description: "Words to lo
 
 query_params!(
     /// The browse list's query.
-    ExploreQuery: CATEGORY, PAGE, limit(PAGE_SIZE), FORM_OF_SALE, SORT_BY, ORDER_BY, SEARCH
+    ExploreQuery: CATEGORY, PAGE, limit(PAGE_SIZE), FORM_OF_SALE, EXPLORE_SORT_BY, ORDER_BY, SEARCH
 );
 query_params!(
     /// The bid list's query.
@@ -305,6 +321,9 @@ pub(super) fn db_error(err: impl Into<anyhow::Error>) -> ApiError {
 ///
 /// Sign-in is optional: with a valid bearer token each card's `isLiked` and `isBookmarked` are
 /// the caller's; without one (or with an invalid one) they are false.
+///
+/// `formOfSale=AUCTION` lists the auctions still taking bids: one past its end (waiting for its
+/// settlement, `auctionEnded` true) is no longer on the list.
 #[utoipa::path(
     get,
     path = "/api/nft/explore/",
@@ -314,10 +333,14 @@ pub(super) fn db_error(err: impl Into<anyhow::Error>) -> ApiError {
     responses((status = 200, description = "A page of NFTs", body = Envelope<Paged<NftCard>>), (status = 400, response = BadRequest)),
 )]
 async fn explore(State(state): State<AppState>, viewer: MaybeUser, params: Params) -> Result<Response, ApiError> {
+    let sale = match params.choice(&FORM_OF_SALE)? {
+        SaleFilter::Auction => SaleFilter::LiveAuction,
+        sale => sale,
+    };
     let request = Explore {
         category: params.text(&CATEGORY).filter(|c| *c != "all").map(str::to_owned),
-        sale: params.choice(&FORM_OF_SALE)?,
-        sort_by: params.choice(&SORT_BY)?,
+        sale,
+        sort_by: params.choice(&EXPLORE_SORT_BY)?,
         ascending: params.choice(&ORDER_BY)?,
         search: params.text(&SEARCH).map(str::to_owned),
         ..Explore::all(SortBy::Date)
@@ -325,9 +348,12 @@ async fn explore(State(state): State<AppState>, viewer: MaybeUser, params: Param
     let page = page(&params, PAGE_SIZE)?;
     // The answer is the same for everyone until the read tables change: popular pages are
     // answered from the cache, and a signed-in viewer's likes and bookmarks laid on top.
-    let answer = shared_answer(&state, format!("explore {request:?} {page:?}"), async |version, _| {
+    let answer = shared_answer(&state, format!("explore {request:?} {page:?}"), async |version, now| {
         let paged = nft::explore(&state.read, &request, page, version.position).await.map_err(db_error)?;
-        let until = paged.data.iter().filter_map(|nft| nft.auction_ends_at).min();
+        // A list of live auctions changes when any of them ends, on this page or not.
+        let live_auctions = request.sale == SaleFilter::LiveAuction || request.sort_by == SortBy::Ending;
+        let next_end = live_auctions.then(|| nft::next_auction_end(&state.read, now)).flatten();
+        let until = paged.data.iter().filter_map(|nft| nft.auction_ends_at).chain(next_end).min();
         Ok((CardsPage::new(&state, &paged, "NFTs fetched")?, until))
     })
     .await?;
@@ -564,6 +590,9 @@ pub(crate) struct NftCard {
     created_at: String,
     /// Last change (ISO 8601).
     updated_at: String,
+    /// When it was last put on sale (ISO 8601; the mint time if never): what explore's `DATE`
+    /// order sorts by.
+    listed_at: String,
     /// The open auction, if any.
     current_auction: Option<Auction>,
     /// Highest bid in MATIC ("0" without bids).
@@ -830,6 +859,7 @@ mod tests {
     fn every_documented_choice_is_accepted_and_named_in_the_400_message() {
         check(&FORM_OF_SALE);
         check(&SORT_BY);
+        check(&EXPLORE_SORT_BY);
         check(&ORDER_BY);
     }
 }

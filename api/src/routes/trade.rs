@@ -914,6 +914,8 @@ struct MyBidRow<'a> {
     status: &'a str,
     transaction_hash: &'a str,
     created_at: &'a str,
+    auction_id: &'a str,
+    auction_highest_bid: &'a str,
 }
 
 /// The caller's bids from every wallet linked to their account, newest first, each with the
@@ -949,6 +951,8 @@ async fn my_bids(State(state): State<AppState>, me: AuthUser, params: Params) ->
         status: &bid.status,
         transaction_hash: &bid.transaction_hash,
         created_at: &bid.created_at,
+        auction_id: &bid.auction_id,
+        auction_highest_bid: &bid.auction_highest_bid,
     });
     Ok(ok(body, "Bids fetched"))
 }
@@ -993,6 +997,12 @@ struct MyBidItem {
     transaction_hash: String,
     /// When (ISO 8601).
     created_at: String,
+    /// The contract's id of the auction the bid was for (the NFT's `currentAuction` while it
+    /// runs).
+    auction_id: String,
+    /// That auction's top bid now, in MATIC ("0" when none stands): what a raise must beat, or
+    /// what won.
+    auction_highest_bid: String,
 }
 
 #[cfg(test)]

@@ -362,6 +362,22 @@ async fn grids_filter_by_user_search_sort_and_page_past_the_end() {
     assert_eq!(titles(&bobs), ["Shells"]);
     let (_, everyone) = app.call("GET", "/api/collection/browse?limit=9", None, None).await;
     assert_eq!(everyone["body"]["totalItems"], 4);
+    assert_eq!(titles(&everyone), ["Shells", "Trees", "Sea birds", "Birds"], "newest first");
+
+    // The public grid puts the collections with NFTs on their page first, whatever the order.
+    let (_, birds) = app.call("GET", "/api/collection/browse?search=birds&orderBy=1", None, None).await;
+    let birds = birds["body"]["data"][0]["_id"].as_str().unwrap().to_owned();
+    let sunset = app.nft("1", "0xa11ce", "Sunset").await;
+    let (status, _) = app.call("PUT", &format!("/api/collection/nft/{birds}"), Some(&alice), Some(json!([{ "nftId": sunset }]))).await;
+    assert_eq!(status, StatusCode::OK);
+    let (_, everyone) = app.call("GET", "/api/collection/browse", None, None).await;
+    assert_eq!(titles(&everyone), ["Birds", "Shells", "Trees", "Sea birds"]);
+    let (_, by_title) = app.call("GET", "/api/collection/browse?sortBy=TITLE&orderBy=1", None, None).await;
+    assert_eq!(titles(&by_title), ["Birds", "Sea birds", "Shells", "Trees"]);
+    let (_, by_items) = app.call("GET", "/api/collection/browse?sortBy=ITEMS", None, None).await;
+    assert_eq!(titles(&by_items)[0], "Birds");
+    let (_, mine) = app.call("GET", "/api/collection", Some(&alice), None).await;
+    assert_eq!(titles(&mine), ["Trees", "Sea birds", "Birds"], "the user's own list (the add dialog) stays newest first");
 
     let (status, past) = app.call("GET", "/api/collection/browse?page=7&limit=9", None, None).await;
     assert_eq!(status, StatusCode::OK);
@@ -372,7 +388,7 @@ async fn grids_filter_by_user_search_sort_and_page_past_the_end() {
     let (status, body) = app.call("GET", "/api/collection/browse?userId=nobody", None, None).await;
     assert_eq!((status, body["message"].as_str()), (StatusCode::BAD_REQUEST, Some("userId must be a user id")));
     let (status, body) = app.call("GET", "/api/collection/browse?sortBy=PRICE", None, None).await;
-    assert_eq!((status, body["message"].as_str()), (StatusCode::BAD_REQUEST, Some("sortBy must be one of DATE, POPULARITY")));
+    assert_eq!((status, body["message"].as_str()), (StatusCode::BAD_REQUEST, Some("sortBy must be one of DATE, POPULARITY, ITEMS, TITLE")));
 }
 
 #[tokio::test]

@@ -294,7 +294,7 @@ async fn query_parameters_are_documented_with_their_types_defaults_bounds_and_va
     assert_eq!(explore["page"]["minimum"], 1);
     assert_eq!(explore["formOfSale"]["enum"], json!(["ALL", "FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"]));
     assert_eq!(explore["formOfSale"]["default"], "FIXEDPRICE");
-    assert_eq!(explore["sortBy"]["enum"], json!(["DATE", "PRICE", "POPULARITY"]));
+    assert_eq!(explore["sortBy"]["enum"], json!(["DATE", "PRICE", "POPULARITY", "ENDING"]));
     assert_eq!(explore["orderBy"]["enum"], json!(["0", "1"]));
     assert_eq!(parameters("/api/nft/bidhistory/{nftId}/{auctionId}/")["limit"]["default"], 10);
     assert_eq!(parameters("/api/nft/trendingnfts")["limit"]["default"], 10);

@@ -149,6 +149,51 @@ async fn a_browse_answer_is_reused_only_until_the_read_tables_change() {
     assert_eq!(after["body"]["totalItems"], 2);
 }
 
+fn auction(token: &str, end_time: i64) -> ChainEvent {
+    ChainEvent::SaleUpdated {
+        token_id: token.into(),
+        sale_type: SaleType::Auction,
+        price: "2000".into(),
+        base_price: "1000".into(),
+        end_time,
+        auction_id: token.into(),
+        origin: origin(2),
+    }
+}
+
+#[tokio::test]
+async fn the_auction_list_holds_open_auctions_only_and_lets_one_go_when_it_ends() {
+    let app = TestApp::new().await;
+    let now = chrono::Utc::now().timestamp();
+    // Token 1's auction ended unsettled; token 2's ends in a moment; token 3's in an hour.
+    app.chain(&[minted("1"), auction("1", now - 10), minted("2"), auction("2", now + 2), minted("3"), auction("3", now + 3_600)]).await;
+    let ids =
+        |body: &Value| body["body"]["data"].as_array().unwrap().iter().map(|n| n["_id"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
+    let open = "/api/nft/explore/?formOfSale=AUCTION&sortBy=PRICE";
+    let ending = "/api/nft/explore/?formOfSale=ALL&sortBy=ENDING&orderBy=1";
+
+    let (_, list) = app.get(open).await;
+    assert_eq!((list["body"]["totalItems"].as_i64(), ids(&list).len()), (Some(2), 2), "the ended auction is not open: {list}");
+    let (_, soonest) = app.get(ending).await;
+    assert_eq!(ids(&soonest), ["80001-2", "80001-3"]);
+    // A page that does not show token 2 still counts it.
+    let latest = "/api/nft/explore/?formOfSale=AUCTION&sortBy=ENDING&orderBy=0&limit=1";
+    let (_, page) = app.get(latest).await;
+    assert_eq!((ids(&page), page["body"]["totalItems"].as_i64()), (vec!["80001-3".to_owned()], Some(2)));
+    let (_, profile_like) = app.get("/api/nft/explore/?formOfSale=ALL&sortBy=PRICE").await;
+    assert_eq!(profile_like["body"]["totalItems"], 3, "ALL still lists every token");
+
+    // Once token 2's auction ends, both lists let it go, though no read table changed (the
+    // answers were kept in the read cache).
+    tokio::time::sleep(std::time::Duration::from_millis(((now + 3) * 1000 - chrono::Utc::now().timestamp_millis()).max(0) as u64)).await;
+    let (_, list) = app.get(open).await;
+    assert_eq!(ids(&list), ["80001-3"]);
+    let (_, soonest) = app.get(ending).await;
+    assert_eq!(ids(&soonest), ["80001-3"]);
+    let (_, page) = app.get(latest).await;
+    assert_eq!(page["body"]["totalItems"], 1, "the count follows too");
+}
+
 #[tokio::test]
 async fn bad_query_values_answer_400_naming_the_field() {
     let app = TestApp::new().await;

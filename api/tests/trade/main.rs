@@ -338,6 +338,11 @@ async fn bids_are_recorded_for_their_bidders_and_my_bids_show_each_ones_outcome(
     bid(&market, &carol, "80001-1", "2", &second).await.expect(200);
     assert_eq!(my_bids(&market, &bob).await, [("80001-1".into(), "1".into(), "REFUNDED".into())]);
     assert_eq!(my_bids(&market, &carol).await, [("80001-1".into(), "2".into(), "BID".into())]);
+    // Bob's outbid row shows the top bid that beat it, and which auction it was for.
+    let bobs = market.get("/api/nft/mybids", Some(&bob.token)).await.expect(200);
+    let row = &bobs.body()["data"][0];
+    assert_eq!(row["auctionHighestBid"], "2");
+    assert_eq!(row["auctionId"], row["nftData"]["currentAuction"]["auctionId"], "the NFT's running auction");
 
     // Alice accepts carol's bid (no record call: the indexer records it).
     market.transact(&alice, Marketplace::acceptOfferCall { tokenId: token(1), accept: true }, U256::ZERO).await;

@@ -31,6 +31,9 @@ pub struct MyBid {
     pub transaction_hash: String,
     /// When (ISO 8601).
     pub created_at: String,
+    /// The auction's top bid now, in MATIC ("0" when it has none standing): what a raise must
+    /// beat, or what won.
+    pub auction_highest_bid: String,
 }
 
 fn iso(seconds: i64) -> String {
@@ -42,8 +45,9 @@ fn iso(seconds: i64) -> String {
 pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyBid>, sqlx::Error> {
     let pool = db.pool();
     let rows = sqlx::query(&format!(
-        "SELECT b.position, b.nft_id, b.auction_id, b.amount, b.bidder, b.status, b.tx_hash, b.created_at \
-         FROM bids b JOIN user_wallets w ON w.address = b.bidder WHERE w.user_id = $1 \
+        "SELECT b.position, b.nft_id, b.auction_id, b.amount, b.bidder, b.status, b.tx_hash, b.created_at, \
+         COALESCE(a.highest_bid, '0') FROM bids b JOIN user_wallets w ON w.address = b.bidder \
+         LEFT JOIN auctions a ON a.nft_id = b.nft_id AND a.auction_id = b.auction_id WHERE w.user_id = $1 \
          ORDER BY b.position DESC LIMIT {} OFFSET {}",
         page.limit,
         page.offset()
@@ -69,6 +73,7 @@ pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyB
                 status: row.try_get(5)?,
                 transaction_hash: row.try_get(6)?,
                 created_at: iso(row.try_get(7)?),
+                auction_highest_bid: wei_to_matic(&row.try_get::<String, _>(8)?),
             })
         })
         .collect::<Result<_, sqlx::Error>>()?;
@@ -187,14 +192,18 @@ mod tests {
         Projector::new(store, db.clone()).await.unwrap().catch_up().await.unwrap();
 
         let page = my_bids(&db, &alice.to_string(), Page { page: 1, limit: 2 }).await.unwrap();
-        let rows: Vec<_> =
-            page.data.iter().map(|b| (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str(), b.bidder_address.as_str())).collect();
-        assert_eq!(rows, [("80001-2", "5", "BID", ALICE_1), ("80001-1", "3", "ALLOTED", ALICE_2)]);
+        let rows: Vec<_> = page
+            .data
+            .iter()
+            .map(|b| (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str(), b.bidder_address.as_str(), b.auction_highest_bid.as_str()))
+            .collect();
+        assert_eq!(rows, [("80001-2", "5", "BID", ALICE_1, "5"), ("80001-1", "3", "ALLOTED", ALICE_2, "3")]);
         assert_eq!(page.data[0].bid_amount_wei, format!("5{MATIC}"), "the amount in wei beside the MATIC");
         assert_eq!((page.total_items, page.last_page), (3, false));
         let next = my_bids(&db, &alice.to_string(), Page { page: 2, limit: 2 }).await.unwrap();
-        let rows: Vec<_> = next.data.iter().map(|b| (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str())).collect();
-        assert_eq!(rows, [("80001-1", "1", "REFUNDED")]);
+        let rows: Vec<_> =
+            next.data.iter().map(|b| (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str(), b.auction_highest_bid.as_str())).collect();
+        assert_eq!(rows, [("80001-1", "1", "REFUNDED", "3")], "an outbid bid shows the top bid that beat it");
         assert!(next.last_page);
         assert!(next.data[0].transaction_hash.starts_with("0x"));
 

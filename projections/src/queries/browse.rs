@@ -39,6 +39,9 @@ pub enum SaleFilter {
     FixedPrice,
     /// Auctions.
     Auction,
+    /// Auctions still taking bids: the public auction list (an auction past its end is no
+    /// longer open, though it waits for its settlement).
+    LiveAuction,
     /// Tokens not for sale.
     NotForSale,
 }
@@ -59,7 +62,7 @@ impl SaleFilter {
         match self {
             Self::All => None,
             Self::FixedPrice => Some("FIXEDPRICE"),
-            Self::Auction => Some("AUCTION"),
+            Self::Auction | Self::LiveAuction => Some("AUCTION"),
             Self::NotForSale => Some("NOT_FOR_SALE"),
         }
     }
@@ -70,10 +73,15 @@ impl SaleFilter {
 pub enum SortBy {
     /// Mint time.
     Date,
+    /// When last put on sale (fixed price or auction; mint time for a token never listed):
+    /// explore's "most recent", where a relisted NFT comes back to the top.
+    Listed,
     /// Price (exact, in wei).
     Price,
     /// Likes, bids and sales: `total_likes + bid_count + 2 * sales`.
     Popularity,
+    /// Auction end. Lists only auctions still taking bids, whatever the sale filter.
+    Ending,
 }
 
 impl SortBy {
@@ -156,6 +164,10 @@ struct Token {
     /// Wei as three 26-digit parts, most significant first: exact order up to 78 digits.
     price: (u128, u128, u128),
     minted_at: i64,
+    /// When last put on sale (its mint time if never).
+    listed_at: i64,
+    /// Its auction's end (Unix seconds), when it is in one.
+    end_time: i64,
     popularity: i64,
     category: String,
     owner: String,
@@ -166,7 +178,7 @@ struct Token {
 
 /// The columns a [`Token`] is read from (popularity as `SortBy::Popularity` orders by it).
 const COLUMNS: &str = "n.nft_id, n.sale_type, n.price_key, n.minted_at, n.total_likes + n.bid_count + 2 * n.sales, n.burned, \
-    n.owner, n.creator, COALESCE(d.category_id, ''), COALESCE(d.title, ''), COALESCE(d.description, '')";
+    n.owner, n.creator, COALESCE(d.category_id, ''), COALESCE(d.title, ''), COALESCE(d.description, ''), n.listed_at, n.end_time";
 
 /// The token in `row`, whose [`COLUMNS`] start at `at`; `None` when the token has no row (a
 /// reorg removed it).
@@ -187,6 +199,8 @@ fn token(row: &AnyRow, at: usize) -> Result<Option<Token>, sqlx::Error> {
         creator: row.try_get(at + 7)?,
         category: row.try_get(at + 8)?,
         words: distinct_words(&row.try_get::<String, _>(at + 9)?, &row.try_get::<String, _>(at + 10)?),
+        listed_at: row.try_get(at + 11)?,
+        end_time: row.try_get(at + 12)?,
     }))
 }
 
@@ -197,8 +211,12 @@ fn price_parts(key: &str) -> (u128, u128, u128) {
     (part(0..26), part(26..52), part(52..78))
 }
 
-/// The sort keys, by their index in [`Index::orders`].
-const KEYS: [SortBy; 3] = [SortBy::Date, SortBy::Price, SortBy::Popularity];
+/// The sort keys, by their index in [`Index::orders`]. The [`SortBy::Ending`] order holds only
+/// the tokens in an auction ([`in_order`]).
+const KEYS: [SortBy; 5] = [SortBy::Date, SortBy::Listed, SortBy::Price, SortBy::Popularity, SortBy::Ending];
+
+/// The index in [`Index::orders`] of the auctions by end.
+const ENDING: usize = 4;
 
 fn key_index(key: SortBy) -> usize {
     KEYS.iter().position(|k| *k == key).unwrap_or(0)
@@ -221,11 +239,19 @@ fn compare_in(tokens: &[Option<Token>], order: usize, a: u32, b: u32) -> Orderin
     };
     let by_key = match KEYS.get(order) {
         Some(SortBy::Date) => a.minted_at.cmp(&b.minted_at),
+        Some(SortBy::Listed) => a.listed_at.cmp(&b.listed_at),
         Some(SortBy::Price) => a.price.cmp(&b.price),
         Some(SortBy::Popularity) => a.popularity.cmp(&b.popularity),
+        Some(SortBy::Ending) => a.end_time.cmp(&b.end_time),
         None => a.popularity.cmp(&b.popularity).then(a.minted_at.cmp(&b.minted_at)),
     };
     by_key.then_with(|| a.nft_id.cmp(&b.nft_id))
+}
+
+/// Whether `orders[order]` holds `token`: every order holds every token, but [`ENDING`] only
+/// those in an auction.
+fn in_order(order: usize, token: &Token) -> bool {
+    order != ENDING || token.sale == sale_index("AUCTION")
 }
 
 /// The tokens of one generation of the read tables, at one checkpoint.
@@ -246,8 +272,9 @@ struct Index {
     owners: HashMap<String, RoaringBitmap>,
     creators: HashMap<String, RoaringBitmap>,
     words: BTreeMap<String, RoaringBitmap>,
-    /// Every occupied slot in ascending order of each key of [`KEYS`], then of [`TRENDING`].
-    orders: [Vec<u32>; 4],
+    /// Every occupied slot ([`in_order`]) in ascending order of each key of [`KEYS`], then of
+    /// [`TRENDING`].
+    orders: [Vec<u32>; 6],
 }
 
 /// Below this many changed tokens, each moves in the orders on its own; above, they are sorted
@@ -311,6 +338,9 @@ impl Index {
         let occupied: Vec<u32> = (0..self.tokens.len() as u32).filter(|&s| self.tokens[s as usize].is_some()).collect();
         for (key, order) in self.orders.iter_mut().enumerate() {
             order.clone_from(&occupied);
+            if key == ENDING {
+                order.retain(|&s| self.tokens[s as usize].as_ref().is_some_and(|t| in_order(key, t)));
+            }
             order.sort_unstable_by(|&a, &b| compare_in(&self.tokens, key, a, b));
         }
     }
@@ -333,6 +363,9 @@ impl Index {
                 let slot = self.add(token);
                 if few {
                     for (key, order) in self.orders.iter_mut().enumerate() {
+                        if !self.tokens[slot as usize].as_ref().is_some_and(|t| in_order(key, t)) {
+                            continue;
+                        }
                         let at = order.binary_search_by(|&s| compare_in(&self.tokens, key, s, slot)).unwrap_or_else(|at| at);
                         order.insert(at, slot);
                     }
@@ -344,11 +377,19 @@ impl Index {
         }
     }
 
-    /// The ids of `page` of the tokens `request` matches, in its order, and how many match.
-    fn find(&self, request: &Explore, page: Page) -> (Vec<String>, u64) {
+    /// The ids of `page` of the tokens `request` matches at time `now` (Unix seconds), in its
+    /// order, and how many match.
+    fn find(&self, request: &Explore, page: Page, now: i64) -> (Vec<String>, u64) {
         let mut sets: Vec<Cow<'_, RoaringBitmap>> = vec![Cow::Borrowed(&self.live)];
+        let key = request.sort_by;
+        // Live auctions only: the auctions, less those ended, which lead the order by end.
+        let live_auctions = request.sale == SaleFilter::LiveAuction || key == SortBy::Ending;
+        let ended = if live_auctions { self.ended_auctions(now) } else { 0 };
         if let Some(sale) = request.sale.sale_type() {
             sets.push(Cow::Borrowed(&self.sales[sale_index(sale)]));
+        }
+        if live_auctions && request.sale.sale_type() != Some("AUCTION") {
+            sets.push(Cow::Borrowed(&self.sales[sale_index("AUCTION")]));
         }
         if let Some(category) = &request.category {
             match self.categories.get(category) {
@@ -388,14 +429,17 @@ impl Index {
         for set in sets {
             matches &= set.as_ref();
         }
+        for slot in &self.orders[ENDING][..ended] {
+            matches.remove(*slot);
+        }
 
         let total = matches.len();
         let (offset, limit) = (page.offset().max(0) as u64, u64::from(page.limit));
         if offset >= total || limit == 0 {
             return (Vec::new(), total);
         }
-        let key = request.sort_by;
-        let order = &self.orders[key_index(key)];
+        // The live auctions by end are what follows the ended ones.
+        let order = &self.orders[key_index(key)][if key == SortBy::Ending { ended } else { 0 }..];
         let end = (offset + limit).min(total);
         // Walking the sorted order meets a match every len/total slots; sorting the matches
         // costs about total·log(total) comparisons. Take the cheaper.
@@ -437,6 +481,17 @@ impl Index {
         };
         let ids = slots.into_iter().filter_map(|slot| self.tokens[slot as usize].as_ref().map(|t| t.nft_id.clone())).collect();
         (ids, total)
+    }
+
+    /// How many auctions have ended at `now`: they lead the [`ENDING`] order.
+    fn ended_auctions(&self, now: i64) -> usize {
+        self.orders[ENDING].partition_point(|&slot| self.tokens[slot as usize].as_ref().is_some_and(|t| t.end_time <= now))
+    }
+
+    /// When the next of the live auctions ends (after `now`), if one is running.
+    fn next_auction_end(&self, now: i64) -> Option<i64> {
+        let order = &self.orders[ENDING];
+        order.get(self.ended_auctions(now)).and_then(|&slot| self.tokens[slot as usize].as_ref()).map(|t| t.end_time)
     }
 
     /// The ids of `page` of the live tokens on sale as `sale` (any when `None`), by `scores`
@@ -504,7 +559,13 @@ impl BrowseIndex {
         at: Position,
     ) -> Result<(Vec<String>, u64), sqlx::Error> {
         self.cover(generation, pool, at).await?;
-        Ok(self.read().find(request, page))
+        Ok(self.read().find(request, page, chrono::Utc::now().timestamp()))
+    }
+
+    /// When the next live auction ends after `now`: lists of live auctions change then, with
+    /// no change in the read tables. (The index as it stands: call it after [`Self::find`].)
+    pub(crate) fn next_auction_end(&self, now: i64) -> Option<i64> {
+        self.read().next_auction_end(now)
     }
 
     /// [`Index::trending`] from read tables of `generation` (behind `pool`) that include
@@ -572,6 +633,9 @@ impl BrowseIndex {
 mod tests {
     use super::*;
 
+    /// The time the tests browse at: about a third of the sample's auctions have ended by then.
+    const NOW: i64 = 1_000 + 15;
+
     fn token(id: u32, sale: usize, price: u128, title: &str) -> Token {
         Token {
             nft_id: format!("1-{id:03}"),
@@ -579,6 +643,9 @@ mod tests {
             burned: false,
             price: price_parts(&price.to_string()),
             minted_at: i64::from(id),
+            // Listings in another order than mints, with ties.
+            listed_at: i64::from((id * 7) % 53),
+            end_time: if sale == 2 { 1_000 + i64::from((id * 13) % 47) } else { 0 },
             popularity: i64::from(id % 3),
             category: if id.is_multiple_of(2) { "art".into() } else { "music".into() },
             owner: format!("0xowner{}", id % 4),
@@ -594,6 +661,7 @@ mod tests {
     /// What a plain filter-then-sort over every token gives: the reference the index must equal.
     fn naive(index: &Index, request: &Explore, page: Page) -> (Vec<String>, u64) {
         let terms = request.search.as_deref().map(search_terms).unwrap_or_default();
+        let live_auctions = request.sale == SaleFilter::LiveAuction || request.sort_by == SortBy::Ending;
         let mut hits: Vec<u32> = (0..index.tokens.len() as u32)
             .filter(|&s| {
                 let Some(t) = &index.tokens[s as usize] else {
@@ -601,6 +669,7 @@ mod tests {
                 };
                 !t.burned
                     && request.sale.sale_type().is_none_or(|sale| SALES[t.sale] == sale)
+                    && (!live_auctions || (SALES[t.sale] == "AUCTION" && t.end_time > NOW))
                     && request.category.as_ref().is_none_or(|c| &t.category == c)
                     && request.owners.as_ref().is_none_or(|o| o.contains(&t.owner))
                     && request.creators.as_ref().is_none_or(|c| c.contains(&t.creator))
@@ -647,13 +716,13 @@ mod tests {
         let index = Index::built("g", 1, sample(500));
         let searches = [None, Some("tiger"), Some("caf"), Some("CAFÉ"), Some("golden tig"), Some("nothing"), Some("t")];
         for search in searches {
-            for sale in [SaleFilter::All, SaleFilter::FixedPrice, SaleFilter::Auction] {
+            for sale in [SaleFilter::All, SaleFilter::FixedPrice, SaleFilter::Auction, SaleFilter::LiveAuction] {
                 for sort_by in KEYS {
                     for ascending in [true, false] {
                         for page in [1, 2, 7, 60] {
                             let request = request(sale, sort_by, ascending, search);
                             let page = Page { page, limit: 9 };
-                            assert_eq!(index.find(&request, page), naive(&index, &request, page), "{request:?} {page:?}");
+                            assert_eq!(index.find(&request, page, NOW), naive(&index, &request, page), "{request:?} {page:?}");
                         }
                     }
                 }
@@ -663,9 +732,48 @@ mod tests {
         art.category = Some("art".into());
         art.owners = Some(vec!["0xowner2".into()]);
         let page = Page { page: 1, limit: 9 };
-        assert_eq!(index.find(&art, page), naive(&index, &art, page));
+        assert_eq!(index.find(&art, page, NOW), naive(&index, &art, page));
         art.category = Some("unknown".into());
-        assert_eq!(index.find(&art, page), (vec![], 0));
+        assert_eq!(index.find(&art, page, NOW), (vec![], 0));
+    }
+
+    #[test]
+    fn live_auctions_leave_the_list_at_their_end_and_ending_soon_lists_the_soonest_first() {
+        let index = Index::built("g", 1, sample(300));
+        let everything = Page { page: 1, limit: 1_000 };
+        let end_of = |id: &String| index.tokens[index.slots[id] as usize].as_ref().unwrap().end_time;
+        let (auctions, all) = index.find(&request(SaleFilter::Auction, SortBy::Date, false, None), everything, NOW);
+        let (live, open) = index.find(&request(SaleFilter::LiveAuction, SortBy::Date, false, None), everything, NOW);
+        assert!(open > 0 && open < all, "{open} of {all} auctions still open");
+        assert!(live.iter().all(|id| end_of(id) > NOW) && auctions.iter().filter(|id| end_of(id) > NOW).count() as u64 == open);
+
+        // Ending soon lists the live auctions whatever the sale filter asks, the soonest first.
+        let soonest = request(SaleFilter::All, SortBy::Ending, true, None);
+        let (ending, total) = index.find(&soonest, everything, NOW);
+        assert_eq!(total, open);
+        assert!(ending.windows(2).all(|w| (end_of(&w[0]), &w[0]) < (end_of(&w[1]), &w[1])), "soonest end first");
+        assert_eq!(index.next_auction_end(NOW), Some(end_of(&ending[0])));
+
+        // At its end an auction leaves both lists.
+        let later = end_of(&ending[0]);
+        let (ending_later, total_later) = index.find(&soonest, everything, later);
+        assert!(!ending_later.contains(&ending[0]) && total_later < total);
+        assert_eq!(index.find(&request(SaleFilter::LiveAuction, SortBy::Price, true, None), everything, later).1, total_later);
+        assert!(index.next_auction_end(later).is_some_and(|next| next > later));
+        assert_eq!(index.next_auction_end(i64::MAX), None);
+    }
+
+    #[test]
+    fn most_recent_listings_come_first_whatever_their_mint_time() {
+        let mut tokens = sample(30);
+        // Token 1 (fixed price), minted among the first, listed again last.
+        tokens[1].listed_at = 10_000;
+        let index = Index::built("g", 1, tokens);
+        let recent = request(SaleFilter::FixedPrice, SortBy::Listed, false, None);
+        let (ids, _) = index.find(&recent, Page { page: 1, limit: 3 }, NOW);
+        assert_eq!(ids[0], "1-001");
+        let (by_mint, _) = index.find(&request(SaleFilter::FixedPrice, SortBy::Date, false, None), Page { page: 1, limit: 3 }, NOW);
+        assert_eq!(by_mint[0], "1-028", "by mint time it stays where it was");
     }
 
     #[test]
@@ -686,7 +794,7 @@ mod tests {
                 // The naive filter compares addresses as given: give it the index's lower case.
                 let lower =
                     Explore { owners: request.owners.clone().map(|o| o.iter().map(|a| a.to_lowercase()).collect()), ..request.clone() };
-                assert_eq!(index.find(&request, page), naive(&index, &lower, page), "{request:?} {page:?}");
+                assert_eq!(index.find(&request, page, NOW), naive(&index, &lower, page), "{request:?} {page:?}");
             }
         }
         for empty in [
@@ -694,10 +802,10 @@ mod tests {
             Explore { creators: owners(&["0xnobody"]), ..request(SaleFilter::All, SortBy::Date, false, None) },
             Explore { within: Some(vec![]), ..request(SaleFilter::All, SortBy::Date, false, None) },
         ] {
-            assert_eq!(index.find(&empty, Page { page: 1, limit: 9 }), (vec![], 0), "{empty:?}");
+            assert_eq!(index.find(&empty, Page { page: 1, limit: 9 }, NOW), (vec![], 0), "{empty:?}");
         }
         let counted = Explore { owners: owners(&["0xowner1", "0xowner3"]), ..request(SaleFilter::All, SortBy::Date, false, None) };
-        assert_eq!(index.find(&counted, Page { page: 1, limit: 0 }), (vec![], 150), "a count alone reads no page");
+        assert_eq!(index.find(&counted, Page { page: 1, limit: 0 }, NOW), (vec![], 150), "a count alone reads no page");
     }
 
     #[test]
@@ -719,8 +827,8 @@ mod tests {
                 for sort_by in KEYS {
                     let request = request(SaleFilter::All, sort_by, false, search);
                     let page = Page { page: 1, limit: 50 };
-                    assert_eq!(index.find(&request, page), naive(&index, &request, page), "{changed} changes, {request:?}");
-                    assert_eq!(index.find(&request, page), rebuilt.find(&request, page));
+                    assert_eq!(index.find(&request, page, NOW), naive(&index, &request, page), "{changed} changes, {request:?}");
+                    assert_eq!(index.find(&request, page, NOW), rebuilt.find(&request, page, NOW));
                 }
             }
         }

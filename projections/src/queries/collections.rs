@@ -4,7 +4,9 @@
 //! A member shows while it is not burned and a wallet linked to the collection's creator owns
 //! it: an NFT sold, given away or burned leaves the collection's lists and counts (its
 //! membership stays in the log, so one that comes back to the creator shows again). The rule is
-//! [`VISIBLE`], used by every query here, so counts and lists always agree.
+//! [`VISIBLE`], used by every query here, so counts and lists always agree. A collection's page
+//! lists the members for sale at a fixed price (the spec's collection detail), so its card counts
+//! and previews those ([`LISTED`]).
 
 use std::collections::HashMap;
 
@@ -19,6 +21,9 @@ use crate::ReadDb;
 const VISIBLE: &str = "JOIN nfts n ON n.nft_id = cn.nft_id AND n.burned = 0 \
     JOIN user_wallets w ON w.address = n.owner AND w.user_id = c.creator_user_id";
 
+/// Of the members shown, those a collection's page lists: its card counts and previews these.
+const LISTED: &str = "n.sale_type = 'FIXEDPRICE'";
+
 /// How many NFT images a card previews.
 pub const PREVIEWS: usize = 3;
 
@@ -29,14 +34,20 @@ pub enum CollectionSort {
     Date,
     /// Likes, then creation time.
     Popularity,
+    /// NFTs its page lists ([`CollectionView::nft_count`]), then creation time.
+    Items,
+    /// Title (case-insensitive), then creation time.
+    Title,
 }
 
 impl CollectionSort {
-    /// Parses `DATE`, `POPULARITY`.
+    /// Parses `DATE`, `POPULARITY`, `ITEMS`, `TITLE`.
     pub fn parse(value: &str) -> Option<Self> {
         match value {
             "DATE" => Some(Self::Date),
             "POPULARITY" => Some(Self::Popularity),
+            "ITEMS" => Some(Self::Items),
+            "TITLE" => Some(Self::Title),
             _ => None,
         }
     }
@@ -55,6 +66,9 @@ pub struct Browse {
     pub ascending: bool,
     /// The signed-in viewer, for `isLiked`.
     pub viewer: Option<String>,
+    /// Collections whose page lists no NFT come after the others, in any order (the public
+    /// grid: empty ones are no place to start).
+    pub empty_last: bool,
 }
 
 /// The creator on a card.
@@ -84,7 +98,7 @@ pub struct CollectionView {
     pub image: String,
     /// Who made it.
     pub creator: CollectionCreator,
-    /// NFTs it shows.
+    /// NFTs its page lists (members shown and for sale at a fixed price).
     pub nft_count: i64,
     /// The same (the spec carries both).
     pub total_items: i64,
@@ -94,7 +108,7 @@ pub struct CollectionView {
     pub is_liked: bool,
     /// Likes.
     pub total_likes: i64,
-    /// Images of up to [`PREVIEWS`] of its NFTs, latest added first.
+    /// Images of up to [`PREVIEWS`] of the NFTs its page lists, latest added first.
     pub nft_images: Vec<String>,
 }
 
@@ -119,15 +133,16 @@ fn like_pattern(search: &str) -> String {
     pattern
 }
 
-/// The card columns of collection `c` (`$1` the viewer, or "" when signed out).
+/// The card columns of collection `c` (`$1` the viewer, or "" when signed out); the count
+/// ([`VISIBLE`] and [`LISTED`]) is named `items`, for the order.
 const CARD: &str = "c.collection_id, c.title, c.image, c.created_at, c.total_likes, c.creator_user_id, \
     COALESCE(u.username, ''), COALESCE(u.full_name, ''), u.avatar, \
     CAST((SELECT COUNT(*) FROM collection_nfts cn JOIN collections cc ON cc.collection_id = cn.collection_id \
         JOIN nfts n ON n.nft_id = cn.nft_id AND n.burned = 0 \
         JOIN user_wallets w ON w.address = n.owner AND w.user_id = cc.creator_user_id \
-        WHERE cn.collection_id = c.collection_id) AS BIGINT), \
+        WHERE cn.collection_id = c.collection_id AND n.sale_type = 'FIXEDPRICE') AS BIGINT) AS items, \
     CAST(CASE WHEN EXISTS (SELECT 1 FROM collection_likes l WHERE l.collection_id = c.collection_id AND l.user_id = $1) \
-        THEN 1 ELSE 0 END AS BIGINT)";
+        THEN 1 ELSE 0 END AS BIGINT), c.title_lower AS title_key";
 
 fn card(row: &sqlx::any::AnyRow) -> Result<CollectionView, sqlx::Error> {
     let count: i64 = row.try_get(9)?;
@@ -158,7 +173,8 @@ async fn previews(db: &ReadDb, cards: &mut [CollectionView]) -> Result<(), sqlx:
     }
     let sql = format!(
         "SELECT cn.collection_id, d.file FROM collection_nfts cn JOIN collections c ON c.collection_id = cn.collection_id {VISIBLE} \
-         JOIN nft_details d ON d.nft_id = cn.nft_id WHERE cn.collection_id IN ({}) ORDER BY cn.collection_id, cn.added_at DESC, cn.nft_id",
+         JOIN nft_details d ON d.nft_id = cn.nft_id WHERE cn.collection_id IN ({}) AND {LISTED} \
+         ORDER BY cn.collection_id, cn.added_at DESC, cn.nft_id",
         placeholders(cards.len())
     );
     let mut query = sqlx::query(&sql);
@@ -192,15 +208,23 @@ pub async fn browse(db: &ReadDb, request: &Browse, page: Page) -> Result<Paged<C
     }
     let filter = if conditions.is_empty() { String::new() } else { format!("WHERE {}", conditions.join(" AND ")) };
     let direction = if request.ascending { "ASC" } else { "DESC" };
-    let order = match request.sort_by {
-        CollectionSort::Date => format!("c.created_at {direction}, c.collection_id {direction}"),
-        CollectionSort::Popularity => {
-            format!("c.total_likes {direction}, c.created_at {direction}, c.collection_id {direction}")
-        }
+    let key = match request.sort_by {
+        CollectionSort::Date => "",
+        CollectionSort::Popularity => "x.total_likes",
+        CollectionSort::Items => "x.items",
+        CollectionSort::Title => "x.title_key",
     };
+    let mut order: Vec<String> = Vec::new();
+    if request.empty_last {
+        order.push("CASE WHEN x.items > 0 THEN 0 ELSE 1 END".into());
+    }
+    order.extend([key, "x.created_at", "x.collection_id"].iter().filter(|k| !k.is_empty()).map(|k| format!("{k} {direction}")));
+    // Wrapped, so that the order can name the card's count (Postgres takes no output name
+    // inside an expression).
     let sql = format!(
-        "SELECT {CARD} FROM collections c LEFT JOIN users u ON u.user_id = c.creator_user_id {filter} ORDER BY {order} \
-         LIMIT {} OFFSET {}",
+        "SELECT * FROM (SELECT {CARD} FROM collections c LEFT JOIN users u ON u.user_id = c.creator_user_id {filter}) x \
+         ORDER BY {} LIMIT {} OFFSET {}",
+        order.join(", "),
         page.limit,
         page.offset()
     );

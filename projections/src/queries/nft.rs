@@ -76,6 +76,9 @@ pub struct NftView {
     pub created_at: String,
     /// Last change (ISO 8601).
     pub updated_at: String,
+    /// When it was last put on sale (ISO 8601; the mint time if never): explore's "most
+    /// recent" order.
+    pub listed_at: String,
     /// The open auction, if any.
     pub current_auction: Option<AuctionView>,
     /// Highest bid in MATIC ("0" without bids).
@@ -115,7 +118,7 @@ const NFT_COLUMNS: &str = "n.nft_id, n.token_id, n.token_uri, n.creator, n.owner
     n.end_time, n.auction_id, n.highest_bid, n.royalties, n.total_likes, n.minted_at, n.updated_at, n.mint_tx, \
     COALESCE(d.title, ''), COALESCE(d.description, ''), COALESCE(d.category_id, ''), COALESCE(d.file, ''), \
     COALESCE(d.metadata_url, ''), COALESCE(d.properties, '[]'), \
-    cu.user_id, cu.username, cu.full_name, cu.avatar, ou.user_id, ou.username, ou.full_name, ou.avatar";
+    cu.user_id, cu.username, cu.full_name, cu.avatar, ou.user_id, ou.username, ou.full_name, ou.avatar, n.listed_at";
 
 /// The tables [`NFT_COLUMNS`] come from: a token, its details, the users behind its creator and
 /// owner.
@@ -211,6 +214,7 @@ fn nft_view<R: Columns>(row: &R) -> Result<NftView, R::Error> {
         total_likes: row.int(12)?,
         created_at: iso(row.int(13)?),
         updated_at: iso(row.int(14)?),
+        listed_at: iso(row.int(30)?),
         transaction_hash: row.text(15)?,
         title: row.text(16)?,
         description: row.text(17)?,
@@ -256,6 +260,13 @@ pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -
         data.extend(ids.iter().filter_map(|id| rows.remove(id)));
     }
     Ok(Paged::new(data, total as i64, page))
+}
+
+/// When the next live auction ends after `now` (Unix seconds): a list of live auctions
+/// ([`SaleFilter::LiveAuction`], [`SortBy::Ending`]) read from the index changes then, though
+/// the read tables do not. Call it after [`explore`], which brings the index up to date.
+pub fn next_auction_end(db: &ReadDb, now: i64) -> Option<i64> {
+    db.browse().next_auction_end(now)
 }
 
 /// Builds the browse index now, from read tables at `at` at least, so that the first visitor

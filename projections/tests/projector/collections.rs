@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use domain::{
     EventStore, ExpectedVersion, Metadata,
     accounts::{UserEvent, WalletProvider},
-    chain::ChainEvent,
+    chain::{ChainEvent, SaleType},
     collections::{CollectionEvent, collection_stream},
 };
 use projections::{
@@ -74,6 +74,20 @@ fn minted(token: &str, creator: &str) -> ChainEvent {
     }
 }
 
+/// The token put on sale as `sale_type` (fixed price or auction).
+fn on_sale(token: &str, sale_type: SaleType) -> ChainEvent {
+    let auction = sale_type == SaleType::Auction;
+    ChainEvent::SaleUpdated {
+        token_id: token.into(),
+        sale_type,
+        price: "1000000000000000000".into(),
+        base_price: if auction { "1".into() } else { "0".into() },
+        end_time: if auction { 4_000_000_000 } else { 0 },
+        auction_id: if auction { token.into() } else { "0".into() },
+        origin: origin(2),
+    }
+}
+
 fn browse(creator: Option<Uuid>, search: Option<&str>, viewer: Option<Uuid>) -> Browse {
     Browse {
         creator: creator.map(|c| c.to_string()),
@@ -81,15 +95,17 @@ fn browse(creator: Option<Uuid>, search: Option<&str>, viewer: Option<Uuid>) -> 
         sort_by: CollectionSort::Date,
         ascending: false,
         viewer: viewer.map(|v| v.to_string()),
+        empty_last: false,
     }
 }
 
-/// Alice with three tokens in "Birds" (one liked by Bob), Bob with "Sea shells", and a deleted
-/// collection of Alice's.
+/// Alice with three tokens on sale at a fixed price in "Birds" (one liked by Bob), Bob with "Sea
+/// shells", and a deleted collection of Alice's.
 async fn history(store: &dyn EventStore) -> (Uuid, Uuid) {
     user(store, ALICE, "alice", "0xa11ce").await;
     user(store, BOB, "bob", "0xb0b").await;
     append(store, &[minted("1", "0xa11ce"), minted("2", "0xa11ce"), minted("3", "0xa11ce")]).await;
+    append(store, &[on_sale("1", SaleType::FixedPrice), on_sale("2", SaleType::FixedPrice), on_sale("3", SaleType::FixedPrice)]).await;
     let (birds, shells, gone) = (Uuid::from_u128(1), Uuid::from_u128(2), Uuid::from_u128(3));
     collection(store, birds, &[created(birds, ALICE, "Birds", 1), added("1"), added("2"), added("3")]).await;
     collection(store, shells, &[created(shells, BOB, "Sea shells", 2)]).await;
@@ -170,6 +186,41 @@ async fn a_replay_of_collections_equals_the_live_state() {
         let rebuilt = ReadDb::open_generation(&url, "g2").await.unwrap();
         Projector::new(store.clone(), rebuilt.clone()).await.unwrap().catch_up().await.unwrap();
         assert_eq!(rebuilt.checksum().await.unwrap(), live.checksum().await.unwrap());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_card_counts_what_its_page_lists_and_the_grid_sorts_by_items_title_and_puts_empty_ones_last() {
+    each_read_db(async |store: Arc<dyn EventStore>, url| {
+        let (birds, shells) = history(store.as_ref()).await;
+        // Token 4 in "Birds" too, but in an auction; token 5 not for sale: the page lists neither.
+        append(store.as_ref(), &[minted("4", "0xa11ce"), minted("5", "0xa11ce"), on_sale("4", SaleType::Auction)]).await;
+        collection(store.as_ref(), birds, &[added("4"), added("5")]).await;
+        let aardvarks = Uuid::from_u128(4);
+        append(store.as_ref(), &[minted("6", "0xb0b"), on_sale("6", SaleType::FixedPrice)]).await;
+        collection(store.as_ref(), aardvarks, &[created(aardvarks, BOB, "aardvarks", 10), added("6")]).await;
+        let db = ReadDb::open(&url).await.unwrap();
+        Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
+
+        let card = collections::by_id(&db, &birds.to_string(), None).await.unwrap().unwrap();
+        assert_eq!(card.nft_count, 3, "the auction and the token not for sale are not on its page");
+
+        let page = Page { page: 1, limit: 9 };
+        let titles = async |sort_by, ascending, empty_last| {
+            let request = Browse { sort_by, ascending, empty_last, ..browse(None, None, None) };
+            collections::browse(&db, &request, page).await.unwrap().data.into_iter().map(|c| c.title).collect::<Vec<_>>()
+        };
+        assert_eq!(titles(CollectionSort::Date, false, false).await, ["aardvarks", "Sea shells", "Birds of prey"]);
+        assert_eq!(titles(CollectionSort::Date, false, true).await, ["aardvarks", "Birds of prey", "Sea shells"], "the empty one last");
+        assert_eq!(titles(CollectionSort::Items, false, true).await, ["Birds of prey", "aardvarks", "Sea shells"]);
+        assert_eq!(titles(CollectionSort::Items, true, true).await, ["aardvarks", "Birds of prey", "Sea shells"], "empty last either way");
+        assert_eq!(titles(CollectionSort::Title, true, false).await, ["aardvarks", "Birds of prey", "Sea shells"], "case-insensitive");
+        assert_eq!(titles(CollectionSort::Title, false, true).await, ["Birds of prey", "aardvarks", "Sea shells"], "Z to A, empty last");
+        let searched = Browse { search: Some("s".into()), empty_last: true, ..browse(None, None, None) };
+        let searched = collections::browse(&db, &searched, page).await.unwrap();
+        assert_eq!(searched.total_items, 3);
+        assert_eq!(searched.data.last().map(|c| c.id.clone()), Some(shells.to_string()));
     })
     .await;
 }

@@ -123,6 +123,57 @@ async fn explore_filters_sorts_searches_and_pages() {
     .await;
 }
 
+/// Token put on sale in block `block`; an auction (its id the token's) ends at `end_time`.
+fn on_sale_at(token: u32, sale_type: SaleType, end_time: i64, block: u64) -> ChainEvent {
+    let auction = sale_type == SaleType::Auction;
+    ChainEvent::SaleUpdated {
+        token_id: token.to_string(),
+        sale_type,
+        price: (10 * MATIC).to_string(),
+        base_price: if auction { MATIC.to_string() } else { "0".into() },
+        end_time: if auction { end_time } else { 0 },
+        auction_id: if auction { token.to_string() } else { "0".into() },
+        origin: origin(block),
+    }
+}
+
+#[tokio::test]
+async fn explore_lists_open_auctions_by_end_and_the_latest_listings_first() {
+    each_read_db(async |store, url| {
+        market(store.as_ref()).await;
+        // Token 15 goes into an auction that has already ended (not settled), token 13's auction
+        // moves to end before token 14's, and token 1, the first minted, is listed again last.
+        append(
+            store.as_ref(),
+            &[
+                on_sale_at(15, SaleType::Auction, 1_000, 400),
+                on_sale_at(13, SaleType::Auction, 3_000_000_000, 401),
+                on_sale_at(1, SaleType::FixedPrice, 0, 402),
+            ],
+        )
+        .await;
+        let db = ReadDb::open(&url).await.unwrap();
+        let at = Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
+        let all = Page { page: 1, limit: 100 };
+        let tokens = |page: &projections::queries::Paged<nft::NftView>| page.data.iter().map(|n| n.nft_token_id.clone()).collect::<Vec<_>>();
+
+        let auctions = nft::explore(&db, &browse(SaleFilter::Auction, SortBy::Date, false), all, at).await.unwrap();
+        assert_eq!(auctions.total_items, 3, "every auction, the ended one too (a profile's tab)");
+        let open = nft::explore(&db, &browse(SaleFilter::LiveAuction, SortBy::Date, false), all, at).await.unwrap();
+        assert_eq!((tokens(&open), open.total_items), (vec!["14".to_string(), "13".to_string()], 2), "open means open");
+        let ending = nft::explore(&db, &browse(SaleFilter::All, SortBy::Ending, true), all, at).await.unwrap();
+        assert_eq!(tokens(&ending), ["13", "14"], "the soonest end first, live auctions only");
+        assert_eq!(nft::next_auction_end(&db, chrono::Utc::now().timestamp()), Some(3_000_000_000));
+
+        let recent = nft::explore(&db, &browse(SaleFilter::FixedPrice, SortBy::Listed, false), all, at).await.unwrap();
+        assert_eq!(tokens(&recent)[..3], ["1", "12", "11"], "a relisted NFT comes back to the top");
+        assert_eq!(recent.data[0].listed_at, "2023-11-14T22:20:02Z", "block 402");
+        let minted_first = nft::explore(&db, &browse(SaleFilter::FixedPrice, SortBy::Date, false), all, at).await.unwrap();
+        assert_eq!(tokens(&minted_first)[0], "12", "by mint time it stays where it was");
+    })
+    .await;
+}
+
 /// Browsing follows the projector: what a later batch changed, and what a reorg took away,
 /// shows in the next answer at the new position.
 #[tokio::test]

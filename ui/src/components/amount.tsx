@@ -1,16 +1,18 @@
 import { Text, type TextProps } from '@chakra-ui/react'
-import { formatAmount, shortAmount } from '@/lib/format'
+import { useTranslation } from 'react-i18next'
+import { displayMatic } from '@/lib/format'
 import { Tooltip } from './ui/tooltip'
 
-/** An amount with 3 decimals; longer than 6 characters it is shortened with the full value in a tooltip. */
+/** An amount in the language's digits; past 6 characters it is shortened with the full value in a tooltip. */
 export function Amount({ value, suffix, ...rest }: { value: number | string | null | undefined; suffix?: string } & TextProps) {
-  const full = formatAmount(value)
-  const { text, truncated } = shortAmount(full)
+  const { i18n } = useTranslation()
+  const { text, full, truncated } = displayMatic(value, i18n.resolvedLanguage)
+  const unit = suffix ? `\u00a0${suffix}` : ''
   return (
-    <Tooltip content={`${full}${suffix ? ` ${suffix}` : ''}`} disabled={!truncated}>
+    <Tooltip content={`${full}${unit}`} disabled={!truncated}>
       <Text as="span" {...rest}>
         {text}
-        {suffix ? ` ${suffix}` : ''}
+        {unit}
       </Text>
     </Tooltip>
   )

@@ -1,27 +1,206 @@
 import { describe, expect, it } from 'vitest'
-import { formatAmount, formatWei, shortAmount, shortenAddress, truncate } from './format'
+import {
+  LOCALE_TAGS,
+  displayMatic,
+  formatAmount,
+  formatCount,
+  formatCountdown,
+  formatDate,
+  formatDateTime,
+  formatMatic,
+  formatRelative,
+  formatWei,
+  localeTag,
+  shortenAddress,
+  truncate,
+} from './format'
+import { SUPPORTED_LANGUAGES } from './i18n'
 
-describe('formatAmount', () => {
-  it('shows 3 decimals by default', () => {
-    expect(formatAmount(1.23456)).toBe('1.235')
-    expect(formatAmount('2')).toBe('2.000')
-  })
-  it('falls back to zero for missing or bad values', () => {
-    expect(formatAmount(undefined)).toBe('0.000')
-    expect(formatAmount('abc')).toBe('0.000')
-  })
-  it('formats wei as MATIC', () => {
-    expect(formatWei(1_500_000_000_000_000_000n)).toBe('1.500')
-    expect(formatWei(undefined)).toBe('0.000')
+/** No-break and narrow no-break spaces (French groups, "MATIC"'s space) read as spaces here. */
+const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ')
+
+const NOW = Date.parse('2026-11-25T15:04:05Z')
+const remaining = (days: number, hours: number, minutes: number, seconds: number) => ({ days, hours, minutes, seconds, done: false })
+
+/** What each of the seven languages writes. */
+const EXPECTED: Record<string, Record<string, string>> = {
+  en: {
+    thousand: '1,000 MATIC',
+    half: '1.5 MATIC',
+    card: '1,235',
+    big: '123.5M',
+    count: '12,345',
+    dateTime: 'Nov 25, 2026, 3:04 PM',
+    date: 'Nov 25, 2026',
+    hours: '3 hours ago',
+    yesterday: 'yesterday',
+    now: 'now',
+    days: '2 days 4 hr',
+    hoursLeft: '23 hr 12 min',
+    lastMinute: '42 sec',
+  },
+  pt: {
+    thousand: '1.000 MATIC',
+    half: '1,5 MATIC',
+    card: '1.235',
+    big: '123 mi',
+    count: '12.345',
+    dateTime: '25 de nov. de 2026, 15:04',
+    date: '25 de nov. de 2026',
+    hours: 'há 3 horas',
+    yesterday: 'ontem',
+    now: 'agora',
+    days: '2 dias 4 h',
+    hoursLeft: '23 h 12 min',
+    lastMinute: '42 s',
+  },
+  fr: {
+    thousand: '1 000 MATIC',
+    half: '1,5 MATIC',
+    card: '1 235',
+    big: '123 M',
+    count: '12 345',
+    dateTime: '25 nov. 2026, 15:04',
+    date: '25 nov. 2026',
+    hours: 'il y a 3 heures',
+    yesterday: 'hier',
+    now: 'maintenant',
+    days: '2 j 4 h',
+    hoursLeft: '23 h 12 min',
+    lastMinute: '42 s',
+  },
+  ge: {
+    thousand: '1.000 MATIC',
+    half: '1,5 MATIC',
+    card: '1.235',
+    big: '123 Mio.',
+    count: '12.345',
+    dateTime: '25.11.2026, 15:04',
+    date: '25.11.2026',
+    hours: 'vor 3 Stunden',
+    yesterday: 'gestern',
+    now: 'jetzt',
+    days: '2 Tg. 4 Std.',
+    hoursLeft: '23 Std. 12 Min.',
+    lastMinute: '42 Sek.',
+  },
+  bn: {
+    thousand: '১,০০০ MATIC',
+    half: '১.৫ MATIC',
+    card: '১,২৩৫',
+    big: '১২ কো',
+    count: '১২,৩৪৫',
+    dateTime: '২৫ নভেঃ, ২০২৬, ৩:০৪ PM',
+    date: '২৫ নভেঃ, ২০২৬',
+    hours: '৩ ঘণ্টা আগে',
+    yesterday: 'গতকাল',
+    now: 'এখন',
+    days: '২ দিন ৪ ঘণ্টা',
+    hoursLeft: '২৩ ঘণ্টা ১২ মিনিট',
+    lastMinute: '৪২ সেকেন্ড',
+  },
+  hi: {
+    thousand: '1,000 MATIC',
+    half: '1.5 MATIC',
+    card: '1,235',
+    big: '12 क॰',
+    count: '12,345',
+    dateTime: '25 नव॰ 2026, 3:04 pm',
+    date: '25 नव॰ 2026',
+    hours: '3 घंटे पहले',
+    yesterday: 'कल',
+    now: 'अब',
+    days: '2 दिन 4 घं॰',
+    hoursLeft: '23 घं॰ 12 मि॰',
+    lastMinute: '42 से॰',
+  },
+  ta: {
+    thousand: '1,000 MATIC',
+    half: '1.5 MATIC',
+    card: '1,235',
+    big: '123மி',
+    count: '12,345',
+    dateTime: '25 நவ., 2026, 3:04 PM',
+    date: '25 நவ., 2026',
+    hours: '3 மணிநேரம் முன்',
+    yesterday: 'நேற்று',
+    now: 'இப்போது',
+    days: '2 நாட்கள் 4 ம.',
+    hoursLeft: '23 ம. 12 நிமி.',
+    lastMinute: '42 விநாடி',
+  },
+}
+
+describe('locale tags', () => {
+  it('map each of the seven languages to a BCP 47 tag (ge is German)', () => {
+    expect(Object.keys(LOCALE_TAGS).sort()).toEqual([...SUPPORTED_LANGUAGES].sort())
+    expect(localeTag('ge')).toBe('de-DE')
+    expect(localeTag('xx')).toBe('en-US')
   })
 })
 
-describe('shortAmount', () => {
-  it('keeps amounts of up to 6 characters', () => {
-    expect(shortAmount('12.345')).toEqual({ text: '12.345', truncated: false })
+describe.each(SUPPORTED_LANGUAGES)('in %s', (lng) => {
+  const expected = EXPECTED[lng]
+
+  it('writes amounts with the language’s separators and MATIC after them', () => {
+    expect(plain(formatMatic('1000', lng))).toBe(expected.thousand)
+    expect(plain(formatMatic(1.5, lng))).toBe(expected.half)
+    expect(formatMatic('1.5', lng)).toContain('\u00a0MATIC')
   })
-  it('shows an ellipsis and the last 2 characters beyond 6', () => {
-    expect(shortAmount('123.456')).toEqual({ text: '...56', truncated: true })
+
+  it('shortens card amounts to 6 characters with the full amount for the tooltip', () => {
+    const card = displayMatic('1234.5678', lng)
+    expect(plain(card.text)).toBe(expected.card)
+    expect(card.truncated).toBe(true)
+    expect(plain(card.full)).toBe(plain(formatMatic('1234.5678', lng)).replace(' MATIC', ''))
+    expect(plain(displayMatic('123456789', lng).text)).toBe(expected.big)
+    expect(displayMatic('1.5', lng)).toEqual({ text: displayMatic('1.5', lng).full, full: displayMatic('1.5', lng).full, truncated: false })
+  })
+
+  it('writes counts with the language’s grouping', () => {
+    expect(plain(formatCount(12345, lng))).toBe(expected.count)
+  })
+
+  it('writes dates and times without seconds', () => {
+    expect(plain(formatDateTime('2026-11-25T15:04:05Z', lng, 'UTC'))).toBe(expected.dateTime)
+    expect(plain(formatDate('2026-11-25T15:04:05Z', lng, 'UTC'))).toBe(expected.date)
+  })
+
+  it('says how long ago', () => {
+    expect(plain(formatRelative(NOW - 3 * 3600_000, NOW, lng))).toBe(expected.hours)
+    expect(plain(formatRelative(NOW - 86400_000, NOW, lng))).toBe(expected.yesterday)
+    expect(plain(formatRelative(NOW - 20_000, NOW, lng))).toBe(expected.now)
+  })
+
+  it('counts down in its two largest units, seconds only in the last minute', () => {
+    expect(plain(formatCountdown(remaining(2, 4, 3, 1), lng))).toBe(expected.days)
+    expect(plain(formatCountdown(remaining(0, 23, 12, 59), lng))).toBe(expected.hoursLeft)
+    expect(plain(formatCountdown(remaining(0, 0, 0, 42), lng))).toBe(expected.lastMinute)
+  })
+})
+
+describe('amounts', () => {
+  it('shows dust as less than the smallest shown amount', () => {
+    expect(displayMatic('0.0001', 'en')).toEqual({ text: '<0.001', full: '0.0001', truncated: true })
+    expect(displayMatic('0', 'en').text).toBe('0')
+  })
+  it('keeps every decimal for the tooltip', () => {
+    expect(displayMatic('1.23456', 'en')).toEqual({ text: '1.235', full: '1.23456', truncated: true })
+  })
+  it('falls back to zero for missing or bad values', () => {
+    expect(formatMatic(undefined, 'en')).toBe('0\u00a0MATIC')
+    expect(displayMatic('abc', 'en').text).toBe('0')
+  })
+  it('gives plain digits for values (the wallet balance)', () => {
+    expect(formatAmount('2')).toBe('2.000')
+    expect(formatWei(1_500_000_000_000_000_000n)).toBe('1.500')
+  })
+})
+
+describe('countdown', () => {
+  it('leaves out a zero second unit', () => {
+    expect(formatCountdown(remaining(3, 0, 5, 0), 'en')).toBe('3 days')
+    expect(plain(formatCountdown(remaining(0, 0, 12, 30), 'en'))).toBe('12 min')
   })
 })
 

@@ -5,6 +5,7 @@ import { FaHeart, FaRegHeart } from 'react-icons/fa6'
 import { LuLayers } from 'react-icons/lu'
 import { Link, useNavigate } from 'react-router'
 import { useSession } from '@/lib/auth'
+import { formatCount } from '@/lib/format'
 import { likeCollection } from '@/lib/collection/save-collection'
 import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import type { Collection } from '@/lib/collection/types'
@@ -22,7 +23,7 @@ export function profilePath(userId: string | undefined, myUserId: string | undef
  * accepted the like (section 4); a failure is only logged. Visitors go to sign-in first.
  */
 function LikeButton({ collection }: { collection: Collection }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const navigate = useNavigate()
   const token = useSession((s) => s.token)
   const [state, setState] = useState({ liked: !!collection.isLiked, count: collection.totalLikes ?? 0 })
@@ -61,7 +62,7 @@ function LikeButton({ collection }: { collection: Collection }) {
         {state.liked ? <FaHeart /> : <FaRegHeart />}
       </IconButton>
       <Text fontSize="sm" color="fg.muted" data-testid="collection-likes">
-        {state.count}
+        {formatCount(state.count, i18n.resolvedLanguage)}
       </Text>
     </HStack>
   )
@@ -86,7 +87,7 @@ export function CollectionCard({
   myUserId?: string
   eager?: boolean
 }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const src = collection.image || collection.artworkImage
   const image = useImageSources(src, IMAGE_SIZES.card)
   const count = collection.nftCount ?? collection.totalItems ?? 0
@@ -98,7 +99,7 @@ export function CollectionCard({
           {src ? <Image {...image} {...loadingHints(eager)} alt={collection.title} w="100%" h="100%" objectFit="cover" /> : <HeroArt />}
           <HStack position="absolute" bottom="3" left="3" bg="blackAlpha.600" color="white" px="2.5" py="1" borderRadius="full" fontSize="xs" gap="1.5" backdropFilter="blur(6px)" title={t('collections.nftCount')} aria-label={`${t('collections.nftCount')}: ${count}`}>
             <LuLayers />
-            <Text>{count}</Text>
+            <Text>{formatCount(count, i18n.resolvedLanguage)}</Text>
           </HStack>
         </Box>
       </Link>

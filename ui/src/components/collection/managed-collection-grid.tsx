@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useBrowseCollections } from '@/lib/collection/browse-collections'
+import { type CollectionSortBy, useBrowseCollections } from '@/lib/collection/browse-collections'
 import { useUser } from '@/lib/use-user'
 import { EAGER_IMAGES } from '@/lib/image-sources'
 import { CollectionCard } from './collection-card'
@@ -19,6 +19,9 @@ export function ManagedCollectionGrid({
   detailPath,
   emptyText,
   refreshKey = 0,
+  sortBy,
+  orderBy,
+  search,
 }: {
   userId?: string
   ownProfile?: boolean
@@ -26,6 +29,9 @@ export function ManagedCollectionGrid({
   detailPath: (id: string) => string
   emptyText: string
   refreshKey?: number
+  sortBy?: CollectionSortBy
+  orderBy?: 0 | 1
+  search?: string
 }) {
   const { user } = useUser()
   const [editing, setEditing] = useState<string | null>(null)
@@ -33,6 +39,9 @@ export function ManagedCollectionGrid({
     userId,
     enabled,
     refresh: refreshKey,
+    sortBy,
+    orderBy,
+    search,
     // Section 8: a failed collection call only stops the loading (the empty message shows).
     onError: (error) => console.error('Could not load collections', error),
   })

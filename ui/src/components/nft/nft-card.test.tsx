@@ -31,9 +31,9 @@ describe('NFT card', () => {
   it('shows the cut title, the price, the chips with cut usernames, the age and the likes', () => {
     renderPage(<NftCard nft={nftFixture({ title: 'An extraordinarily long NFT title here' })} />)
     expect(screen.getByText('An extraordinarily long N...')).toBeInTheDocument()
-    expect(screen.getByText('1.500 MATIC')).toBeInTheDocument()
+    expect(screen.getByText('1.5 MATIC')).toBeInTheDocument()
     expect(screen.getAllByText('alice_t...')).toHaveLength(2)
-    expect(screen.getByText('2 h ago')).toBeInTheDocument()
+    expect(screen.getByText('2 hours ago')).toBeInTheDocument()
     expect(screen.getByTestId('card-likes')).toHaveTextContent('3')
     expect(screen.getByRole('link', { name: 'An extraordinarily long NFT title here' })).toHaveAttribute('href', '/explore/80001-1')
   })
@@ -53,24 +53,32 @@ describe('NFT card', () => {
     expect(screen.getByRole('img', { name: 'Sunset over the harbour' })).toHaveAttribute('fetchpriority', 'high')
   })
 
-  it('shortens a long price to an ellipsis and its last 2 characters', () => {
+  it('shortens a long price to 6 characters (the full one in the tooltip)', () => {
     renderPage(<NftCard nft={nftFixture({ fixedPrice: '12345.678' })} />)
-    expect(screen.getByText('...78 MATIC')).toBeInTheDocument()
+    expect(screen.getByText('12,346 MATIC')).toBeInTheDocument()
   })
 
-  it('shows base and buy-now prices with a countdown for a live auction, linking to /auction/{id}', () => {
-    renderPage(<NftCard nft={auctionFixture(90_000)} />)
-    expect(screen.getByText('Base price')).toBeInTheDocument()
-    expect(screen.getByText('1.000 MATIC')).toBeInTheDocument()
-    expect(screen.getByText('5.000 MATIC')).toBeInTheDocument()
-    expect(screen.getByTestId('card-countdown')).toHaveTextContent(/0d 00h 01m (29|30)s/)
+  it('shows the top bid and buy-now price with a readable countdown for a live auction, linking to /auction/{id}', () => {
+    const { unmount } = renderPage(<NftCard nft={auctionFixture(90_000)} />)
+    expect(screen.getByText('Top bid')).toBeInTheDocument()
+    expect(screen.getByText('1.2 MATIC')).toBeInTheDocument()
+    expect(screen.getByText('5 MATIC')).toBeInTheDocument()
+    expect(screen.getByTestId('card-countdown')).toHaveTextContent(/^1 min$/)
     expect(screen.getAllByRole('link')[0]).toHaveAttribute('href', '/auction/80001-1')
+    unmount()
+
+    // No bid yet: what a first bid must reach; in the last minute the seconds show.
+    const noBid = auctionFixture(42_500)
+    renderPage(<NftCard nft={{ ...noBid, currentAuction: { ...noBid.currentAuction!, auctionHighestBid: '0' } }} />)
+    expect(screen.getByText('Minimum bid')).toBeInTheDocument()
+    expect(screen.getByText('1 MATIC')).toBeInTheDocument()
+    expect(screen.getByTestId('card-countdown')).toHaveTextContent(/^4[12] sec$/)
   })
 
   it("shows 'Auction ended' instead of prices once the auction ended", () => {
     renderPage(<NftCard nft={auctionFixture(-1000)} />)
     expect(screen.getByTestId('auction-ended')).toHaveTextContent('Auction ended')
-    expect(screen.queryByText('Base price')).not.toBeInTheDocument()
+    expect(screen.queryByText('Top bid')).not.toBeInTheDocument()
   })
 
   it('links the creator chip to /myprofile for the signed-in creator and /user/{id} otherwise', () => {

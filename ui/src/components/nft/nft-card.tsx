@@ -10,10 +10,10 @@ import { useSession } from '@/lib/auth'
 import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import { useNftActions } from '@/lib/nft/actions'
 import { removeFromCollection } from '@/lib/nft/api'
-import { formatRemaining, useCountdown } from '@/lib/nft/countdown'
+import { formatCount, formatCountdown, formatDateTime, formatRelative } from '@/lib/format'
+import { useCountdown } from '@/lib/nft/countdown'
 import { cardTitle, nftTitle } from '@/lib/nft/format'
 import type { Nft } from '@/lib/nft/types'
-import { timeAgo } from '@/lib/time-ago'
 import { PersonChip } from './person-chip'
 import { Price } from './price'
 
@@ -26,8 +26,15 @@ export function nftPath(nft: Pick<Nft, '_id' | 'formOfSale'>) {
   return nft.formOfSale === 'AUCTION' ? `/auction/${nft._id}` : `/explore/${nft._id}`
 }
 
+/** The auction's top bid, or what a first bid must reach when there is none yet. */
+export function auctionLead(auction: NonNullable<Nft['currentAuction']>): { key: string; value: string } {
+  return Number(auction.auctionHighestBid) > 0
+    ? { key: 'nft.card.topBid', value: auction.auctionHighestBid }
+    : { key: 'nft.card.minimumBid', value: auction.auctionStartPrice }
+}
+
 function AuctionPrices({ nft }: { nft: Nft }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const auction = nft.currentAuction
   const left = useCountdown(auction && !auction.auctionEnded ? auction.auctionEndHours : null)
   if (!auction || auction.auctionEnded || left?.done) {
@@ -37,15 +44,16 @@ function AuctionPrices({ nft }: { nft: Nft }) {
       </Text>
     )
   }
+  const lead = auctionLead(auction)
   return (
     <Stack gap="1.5">
       {/* Side by side, or one under the other in a phone's two-column grid. */}
       <Flex direction={{ base: 'column', sm: 'row' }} justify="space-between" gap={{ base: '1', sm: '2' }} fontSize="sm">
-        <Stack gap="0">
+        <Stack gap="0" data-testid="card-lead" data-kind={lead.key}>
           <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
-            {t('nft.card.basePrice')}
+            {t(lead.key)}
           </Text>
-          <Price value={auction.auctionStartPrice} fontWeight="bold" color="brand.fg" />
+          <Price value={lead.value} fontWeight="bold" color="brand.fg" />
         </Stack>
         <Stack gap="0" textAlign={{ base: 'left', sm: 'right' }}>
           <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
@@ -57,7 +65,9 @@ function AuctionPrices({ nft }: { nft: Nft }) {
       {left && (
         <HStack gap="1.5" fontSize="xs" color="fg.muted" data-testid="card-countdown">
           <LuTimer />
-          <Text fontVariantNumeric="tabular-nums">{formatRemaining(left)}</Text>
+          <Text fontVariantNumeric="tabular-nums" title={formatDateTime(auction.auctionEndHours, i18n.resolvedLanguage)}>
+            {formatCountdown(left, i18n.resolvedLanguage)}
+          </Text>
         </HStack>
       )}
     </Stack>
@@ -96,7 +106,7 @@ export function NftCard({
   preview?: boolean
   eager?: boolean
 }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const navigate = useNavigate()
   const me = useSession((s) => s.user?.userId)
   const actions = useNftActions(nft)
@@ -105,7 +115,8 @@ export function NftCard({
   const [dialogsWanted, setDialogsWanted] = useState(false)
   if (!dialogsWanted && (pending || adding)) setDialogsWanted(true)
   const isOwner = !preview && !!me && nft.currentOwner?.userId === me
-  const age = timeAgo(nft.createdAt || nft.updatedAt)
+  // A listing's age counts from when it was put on sale, as "most recent" orders them.
+  const since = (nft.formOfSale !== 'NOT_FOR_SALE' && nft.listedAt) || nft.createdAt || nft.updatedAt
   const path = nftPath(nft)
   const image = useImageSources(nft.file, IMAGE_SIZES.card)
 
@@ -149,7 +160,7 @@ export function NftCard({
           )}
           <HStack position="absolute" top="3" left="3" bg="blackAlpha.600" color="white" px="2.5" py="1" borderRadius="full" fontSize="xs" gap="1.5" backdropFilter="blur(6px)" data-testid="card-likes">
             {nft.isLiked ? <FaHeart color="#ec4899" /> : <FaRegHeart />}
-            <Text>{nft.totalLikes ?? 0}</Text>
+            <Text>{formatCount(nft.totalLikes ?? 0, i18n.resolvedLanguage)}</Text>
           </HStack>
           {nft.formOfSale === 'AUCTION' && (
             <Badge position="absolute" bottom="3" left="3" colorPalette="purple" variant="solid" borderRadius="full">
@@ -223,8 +234,8 @@ export function NftCard({
           <PersonChip label={t('nft.creator')} person={nft.creator} address={nft.creator?.address} />
           <PersonChip label={t('nft.owner')} person={nft.currentOwner} address={nft.currentOwner?.ownerAddress} />
         </Flex>
-        <Text fontSize="xs" color="fg.subtle">
-          {t(age.key, { count: age.count })}
+        <Text fontSize="xs" color="fg.subtle" title={formatDateTime(since, i18n.resolvedLanguage)}>
+          {formatRelative(since, Date.now(), i18n.resolvedLanguage)}
         </Text>
         {footer && (
           <Box borderTopWidth="1px" pt="3">

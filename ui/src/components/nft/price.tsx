@@ -1,17 +1,17 @@
 import { Text, type TextProps } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import { Tooltip } from '@/components/ui/tooltip'
-import { displayPrice } from '@/lib/nft/format'
+import { CURRENCY, displayMatic } from '@/lib/format'
 
-/** A MATIC amount: 3 decimals, shortened past 6 characters with the full value in a tooltip. */
+/** A MATIC amount in the language's digits, shortened past 6 characters with the full value in a tooltip. */
 export function Price({ value, ...rest }: { value: string | number | null | undefined } & TextProps) {
-  const { t } = useTranslation()
-  const { text, full, truncated } = displayPrice(value)
-  const currency = t('nft.currency')
+  const { i18n } = useTranslation()
+  const { text, full, truncated } = displayMatic(value, i18n.resolvedLanguage)
   return (
-    <Tooltip content={`${full} ${currency}`} disabled={!truncated}>
+    <Tooltip content={`${full}\u00a0${CURRENCY}`} disabled={!truncated}>
       <Text as="span" whiteSpace="nowrap" {...rest}>
-        {text} {currency}
+        {text}
+        {`\u00a0${CURRENCY}`}
       </Text>
     </Tooltip>
   )

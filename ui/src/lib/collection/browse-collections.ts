@@ -5,6 +5,9 @@ import { COLLECTION_PAGE_SIZE, type Collection } from './types'
 
 export const BROWSE_COLLECTIONS_PATH = '/api/collection/browse'
 
+/** The grid's sort keys. */
+export type CollectionSortBy = 'DATE' | 'POPULARITY' | 'ITEMS' | 'TITLE'
+
 /** One page of GET /api/collection/browse. */
 export async function fetchCollectionsPage(path: string, query: PagedQuery): Promise<Paged<Collection>> {
   return (await apiRequest<Paged<Collection>>(path, { query })).body
@@ -19,13 +22,24 @@ export async function fetchCollectionsPage(path: string, query: PagedQuery): Pro
 export function useBrowseCollections({
   userId,
   search,
+  sortBy = 'DATE',
+  orderBy = 0,
   enabled = true,
   refresh = 0,
   onError,
-}: { userId?: string; search?: string; enabled?: boolean; refresh?: number; onError?: (error: unknown) => void } = {}) {
+}: {
+  userId?: string
+  search?: string
+  /** DATE, POPULARITY, ITEMS or TITLE (the server sorts; collections with nothing to show come last). */
+  sortBy?: CollectionSortBy
+  orderBy?: 0 | 1
+  enabled?: boolean
+  refresh?: number
+  onError?: (error: unknown) => void
+} = {}) {
   return usePagedList<Collection>(
     enabled ? BROWSE_COLLECTIONS_PATH : null,
-    { userId, search: search || undefined, sortBy: 'DATE', orderBy: 0, limit: COLLECTION_PAGE_SIZE, refresh: refresh || undefined },
+    { userId, search: search || undefined, sortBy, orderBy, limit: COLLECTION_PAGE_SIZE, refresh: refresh || undefined },
     (path, { refresh: _refresh, ...query }) => fetchCollectionsPage(path, query),
     { onError },
   )

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react'
+import type { Remaining } from '@/lib/format'
+
+export type { Remaining }
 
 /** The countdown ticks once a second. */
 export const COUNTDOWN_TICK_MS = 1000
-
-export type Remaining = { days: number; hours: number; minutes: number; seconds: number; done: boolean }
 
 /** Days, hours, minutes and seconds from `now` to `end` (all 0 and `done` once it passed). */
 export function remaining(end: string | number | Date, now = Date.now()): Remaining {
@@ -29,10 +30,4 @@ export function useCountdown(end: string | number | Date | null | undefined): Re
     return () => clearInterval(timer)
   }, [running])
   return end ? remaining(end, now) : null
-}
-
-/** `1d 02h 03m 04s`, as cards show it. */
-export function formatRemaining(r: Remaining): string {
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${r.days}d ${pad(r.hours)}h ${pad(r.minutes)}m ${pad(r.seconds)}s`
 }

@@ -1,4 +1,4 @@
-import { formatAmount, shortAmount, shortenAddress, truncate } from '@/lib/format'
+import { displayMatic, shortenAddress, truncate } from '@/lib/format'
 import type { Nft } from './types'
 
 /** Card title: 25 characters plus an ellipsis. */
@@ -17,14 +17,9 @@ export const nftTitle = (nft: Pick<Nft, 'title' | 'nftTokenId'>) => nft.title ||
 export const cardUsername = (username: string | null | undefined) => truncate(username, CARD_USERNAME_MAX)
 export { shortenAddress }
 
-/**
- * A MATIC amount as shown: 3 decimals, shortened to '...' plus its last 2 characters when longer
- * than 6 characters; `full` is what the tooltip shows.
- */
-export function displayPrice(value: string | number | null | undefined): { text: string; full: string; truncated: boolean } {
-  const full = formatAmount(value)
-  const { text, truncated } = shortAmount(full)
-  return { text, full, truncated }
+/** A MATIC amount as cards show it (see `displayMatic`); `full` is what the tooltip shows. */
+export function displayPrice(value: string | number | null | undefined, lng?: string): { text: string; full: string; truncated: boolean } {
+  return displayMatic(value, lng)
 }
 
 /** The royalty fee shown on the detail page: the sum of the royalty percentages. */

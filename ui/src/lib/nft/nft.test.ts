@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { auctionFixture, BUYER_ADDRESS, nftFixture, OWNER_ADDRESS } from '@/testing/nft'
 import { exploreQuery } from './api'
 import { buyValueWei } from './actions'
-import { formatRemaining, remaining } from './countdown'
+import { formatCountdown } from '@/lib/format'
+import { remaining } from './countdown'
 import { cardTitle, cardUsername, displayPrice, explorerLink, isLiveAuction, profilePath, royaltyFee } from './format'
 import { fetchableUrl, ipfsPath, metadataMismatch } from './metadata'
 import { checkGuards, type GuardInput } from './trade'
@@ -15,9 +16,10 @@ describe('NFT formatting', () => {
     expect(cardUsername('bob')).toBe('bob')
   })
 
-  it('shortens prices longer than 6 characters to an ellipsis and the last 2, keeping the full value', () => {
-    expect(displayPrice('1.5')).toEqual({ text: '1.500', full: '1.500', truncated: false })
-    expect(displayPrice('1234.5')).toEqual({ text: '...00', full: '1234.500', truncated: true })
+  it('shortens prices longer than 6 characters, keeping the full value for the tooltip', () => {
+    expect(displayPrice('1.5', 'en')).toEqual({ text: '1.5', full: '1.5', truncated: false })
+    expect(displayPrice('1234.5', 'en')).toEqual({ text: '1,235', full: '1,234.5', truncated: true })
+    expect(displayPrice('1234.5', 'ge')).toEqual({ text: '1.235', full: '1.234,5', truncated: true })
   })
 
   it('sums the royalty percentages', () => {
@@ -61,7 +63,8 @@ describe('countdown', () => {
     const now = 1_000_000
     const r = remaining(now + ((2 * 24 + 3) * 3600 + 4 * 60 + 5) * 1000, now)
     expect(r).toEqual({ days: 2, hours: 3, minutes: 4, seconds: 5, done: false })
-    expect(formatRemaining(r)).toBe('2d 03h 04m 05s')
+    expect(formatCountdown(r, 'en').replace(/\u00a0/g, ' ')).toBe('2 days 3 hr')
+    expect(formatCountdown(remaining(now + 59_000, now), 'ge').replace(/\u00a0/g, ' ')).toBe('59 Sek.')
     expect(remaining(now - 1, now).done).toBe(true)
   })
 })

@@ -50,6 +50,8 @@ export type Nft = {
   isBookmarked: boolean
   createdAt: string
   updatedAt: string
+  /** When it was last put on sale (the mint time if never). */
+  listedAt?: string
   currentAuction: NftAuction | null
   highestBid: string
   royalty: NftRoyalty[]
@@ -107,6 +109,9 @@ export type Collection = {
   nftCount?: number
 }
 
-/** The browse sort keys and orders (0 newest / highest first, 1 oldest / lowest first). */
-export type SortBy = 'DATE' | 'PRICE' | 'POPULARITY'
+/**
+ * The browse sort keys and orders (0 newest / highest first, 1 oldest / lowest first). ENDING (explore
+ * only): live auctions by their end.
+ */
+export type SortBy = 'DATE' | 'PRICE' | 'POPULARITY' | 'ENDING'
 export type OrderBy = 0 | 1

@@ -1,5 +1,6 @@
 import { Box, Button, Flex, Heading, HStack, Input, InputGroup, Menu, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useEffect, useRef, useState } from 'react'
+import { type TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { LuArrowDownUp, LuCheck, LuSearch } from 'react-icons/lu'
 import { NftGrid } from '@/components/nft'
@@ -9,7 +10,12 @@ import { errorMessage } from '@/lib/api-client'
 import { EXPLORE_PATH, exploreQuery, fetchNftPage, useCategories } from '@/lib/nft/api'
 import type { FormOfSale, Nft } from '@/lib/nft/types'
 import { usePagedList } from '@/lib/nft/use-paged-list'
-import { SORT_OPTIONS, useBrowseFilter } from '../hooks/use-browse-filter'
+import { SORT_OPTIONS, sortOptions, useBrowseFilter } from '../hooks/use-browse-filter'
+
+/** A category's name in the language shown; the API's name for one the translations do not know. */
+export function categoryLabel(t: TFunction, category: { id: string; categoryName: string }) {
+  return t(`browse.categories.${category.id}`, { defaultValue: category.categoryName })
+}
 
 /** Typing in the search box updates the URL (and the list) after this pause. */
 export const SEARCH_DEBOUNCE_MS = 400
@@ -37,7 +43,7 @@ function CategoryBar({ value, onChange }: { value: string; onChange: (id: string
           colorPalette={value === c.id ? 'brand' : 'gray'}
           onClick={() => onChange(c.id)}
         >
-          {c.categoryName}
+          {c.id === 'all' ? c.categoryName : categoryLabel(t, c)}
         </Button>
       ))}
       {isLoading && Array.from({ length: 4 }, (_, i) => <Skeleton key={i} h="8" w="20" borderRadius="full" flexShrink={0} />)}
@@ -45,9 +51,9 @@ function CategoryBar({ value, onChange }: { value: string; onChange: (id: string
   )
 }
 
-function SortMenu({ value, onChange }: { value: string; onChange: (id: string) => void }) {
+function SortMenu({ value, options, onChange }: { value: string; options: readonly (typeof SORT_OPTIONS)[number][]; onChange: (id: string) => void }) {
   const { t } = useTranslation()
-  const current = SORT_OPTIONS.find((o) => o.id === value) ?? SORT_OPTIONS[0]
+  const current = options.find((o) => o.id === value) ?? options[0]
   return (
     <Menu.Root positioning={{ placement: 'bottom-end' }}>
       <Menu.Trigger asChild>
@@ -59,7 +65,7 @@ function SortMenu({ value, onChange }: { value: string; onChange: (id: string) =
       <Portal>
         <Menu.Positioner>
           <Menu.Content minW="52">
-            {SORT_OPTIONS.map((o) => (
+            {options.map((o) => (
               <Menu.Item key={o.id} value={o.id} onSelect={() => onChange(o.id)}>
                 <Box w="4">{o.id === value ? <LuCheck /> : null}</Box>
                 {t(o.labelKey)}
@@ -134,6 +140,7 @@ export function BrowsePage({ formOfSale }: { formOfSale: Extract<FormOfSale, 'FI
           <SearchBox value={filter.search} onChange={(search) => update({ search })} />
           <SortMenu
             value={sortId}
+            options={sortOptions(formOfSale)}
             onChange={(id) => {
               const option = SORT_OPTIONS.find((o) => o.id === id) ?? SORT_OPTIONS[0]
               update({ sortBy: option.sortBy, orderBy: option.orderBy })

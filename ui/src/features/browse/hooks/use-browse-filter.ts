@@ -9,9 +9,15 @@ export const SORT_OPTIONS = [
   { id: 'priceAsc', labelKey: 'browse.sort.priceAsc', sortBy: 'PRICE', orderBy: 1 },
   { id: 'priceDesc', labelKey: 'browse.sort.priceDesc', sortBy: 'PRICE', orderBy: 0 },
   { id: 'popular', labelKey: 'browse.sort.popular', sortBy: 'POPULARITY', orderBy: 0 },
+  { id: 'endingSoon', labelKey: 'browse.sort.endingSoon', sortBy: 'ENDING', orderBy: 1 },
 ] as const satisfies readonly { id: string; labelKey: string; sortBy: SortBy; orderBy: OrderBy }[]
 
-const SORT_KEYS: SortBy[] = ['DATE', 'PRICE', 'POPULARITY']
+const SORT_KEYS: SortBy[] = ['DATE', 'PRICE', 'POPULARITY', 'ENDING']
+
+/** The sort menu of a list: ending soon only where auctions are listed. */
+export function sortOptions(formOfSale: FormOfSale) {
+  return SORT_OPTIONS.filter((o) => o.sortBy !== 'ENDING' || formOfSale === 'AUCTION')
+}
 
 /** The browse list's filter that the URL query `params` names (see {@link useBrowseFilter}). */
 export function browseFilter(params: URLSearchParams, formOfSale: FormOfSale): ExploreFilter {
@@ -19,7 +25,7 @@ export function browseFilter(params: URLSearchParams, formOfSale: FormOfSale): E
   return {
     formOfSale,
     category: params.get('type') || 'all',
-    sortBy: sortBy && SORT_KEYS.includes(sortBy) ? sortBy : 'DATE',
+    sortBy: sortBy && SORT_KEYS.includes(sortBy) && (sortBy !== 'ENDING' || formOfSale === 'AUCTION') ? sortBy : 'DATE',
     orderBy: params.get('orderBy') === '1' ? 1 : 0,
     search: params.get('search') ?? '',
   }

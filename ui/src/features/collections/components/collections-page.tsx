@@ -1,24 +1,110 @@
-import { Heading, Stack, Text } from '@chakra-ui/react'
-import { useEffect } from 'react'
+import { Box, Button, Flex, Heading, Input, InputGroup, Menu, Portal, Stack, Text } from '@chakra-ui/react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { LuArrowDownUp, LuCheck, LuSearch } from 'react-icons/lu'
+import { useSearchParams } from 'react-router'
 import { ManagedCollectionGrid } from '@/components/collection/managed-collection-grid'
 import { PageContainer } from '@/components/page-container'
+import type { CollectionSortBy } from '@/lib/collection/browse-collections'
 
-/** /collections: every collection as a card, newest first, infinite. */
+/** Typing in the search box updates the URL (and the grid) after this pause. */
+export const SEARCH_DEBOUNCE_MS = 400
+
+/** The sort menu: each entry a server sort key and order. The server puts empty collections last. */
+export const COLLECTION_SORTS = [
+  { id: 'newest', labelKey: 'collections.sort.newest', sortBy: 'DATE', orderBy: 0 },
+  { id: 'items', labelKey: 'collections.sort.items', sortBy: 'ITEMS', orderBy: 0 },
+  { id: 'liked', labelKey: 'collections.sort.liked', sortBy: 'POPULARITY', orderBy: 0 },
+  { id: 'name', labelKey: 'collections.sort.name', sortBy: 'TITLE', orderBy: 1 },
+] as const satisfies readonly { id: string; labelKey: string; sortBy: CollectionSortBy; orderBy: 0 | 1 }[]
+
+/** The grid's sort and search as the URL holds them (`sort`, `search`; defaults left out). */
+export function collectionsFilter(params: URLSearchParams) {
+  const sort = COLLECTION_SORTS.find((s) => s.id === params.get('sort')) ?? COLLECTION_SORTS[0]
+  return { sort, search: (params.get('search') ?? '').trim() }
+}
+
+/**
+ * /collections: every collection as a card, infinite; those with NFTs to show first (newest by
+ * default), a sort menu and a title search, both kept in the URL.
+ */
 export function CollectionsPage() {
   const { t } = useTranslation()
+  const [params, setParams] = useSearchParams()
+  const { sort, search } = collectionsFilter(params)
+  const [text, setText] = useState(search)
+  const latest = useRef(search)
+  latest.current = search
   useEffect(() => {
     document.title = `${t('collections.title')} | ${t('app.name')}`
   }, [t])
+  useEffect(() => setText(search), [search])
+  const set = (key: string, value: string, fallback: string) =>
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous)
+        if (value && value !== fallback) next.set(key, value)
+        else next.delete(key)
+        return next
+      },
+      { replace: key === 'search' },
+    )
+  useEffect(() => {
+    if (text.trim() === latest.current) return
+    const timer = setTimeout(() => set('search', text.trim(), ''), SEARCH_DEBOUNCE_MS)
+    return () => clearTimeout(timer)
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text])
   return (
     <PageContainer>
-      <Stack gap="2" mb="8">
+      <Stack gap="2" mb="6">
         <Heading as="h1" size="3xl">
           {t('collections.title')}
         </Heading>
         <Text color="fg.muted">{t('collections.subtitle')}</Text>
       </Stack>
-      <ManagedCollectionGrid detailPath={(id) => `/collections/collection/${encodeURIComponent(id)}`} emptyText={t('collections.empty')} />
+      <Flex gap="3" direction={{ base: 'column', md: 'row' }} justify="space-between" mb="6">
+        <InputGroup startElement={<LuSearch />} flex="1" maxW={{ md: 'sm' }}>
+          <Input
+            type="search"
+            value={text}
+            placeholder={t('collections.searchPlaceholder')}
+            aria-label={t('collections.searchPlaceholder')}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') set('search', text.trim(), '')
+            }}
+            data-testid="collections-search"
+          />
+        </InputGroup>
+        <Menu.Root positioning={{ placement: 'bottom-end' }}>
+          <Menu.Trigger asChild>
+            <Button variant="outline" data-testid="collections-sort" flexShrink={0}>
+              <LuArrowDownUp />
+              {t(sort.labelKey)}
+            </Button>
+          </Menu.Trigger>
+          <Portal>
+            <Menu.Positioner>
+              <Menu.Content minW="52">
+                {COLLECTION_SORTS.map((o) => (
+                  <Menu.Item key={o.id} value={o.id} onSelect={() => set('sort', o.id, COLLECTION_SORTS[0].id)}>
+                    <Box w="4">{o.id === sort.id ? <LuCheck /> : null}</Box>
+                    {t(o.labelKey)}
+                  </Menu.Item>
+                ))}
+              </Menu.Content>
+            </Menu.Positioner>
+          </Portal>
+        </Menu.Root>
+      </Flex>
+      <ManagedCollectionGrid
+        detailPath={(id) => `/collections/collection/${encodeURIComponent(id)}`}
+        emptyText={t('collections.empty')}
+        sortBy={sort.sortBy}
+        orderBy={sort.orderBy}
+        search={search}
+      />
     </PageContainer>
   )
 }

@@ -5,7 +5,7 @@ import { Amount } from '@/components/amount'
 import { UserAvatar } from '@/components/user-avatar'
 import { truncate } from '@/lib/format'
 import { loadingHints, useImageSources } from '@/lib/image-sources'
-import { timeAgo } from '@/lib/time-ago'
+import { CURRENCY, formatCount, formatRelative } from '@/lib/format'
 import type { NftUser, TrendingNft } from '../api/trending-nfts'
 
 export const DECK_TITLE_MAX = 15
@@ -34,16 +34,15 @@ function Person({ label, user }: { label: string; user: NftUser }) {
  * the card on top of the deck, the hero's picture, so it loads at once and first.
  */
 export function DeckCard({ nft, top = false }: { nft: TrendingNft; top?: boolean }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const image = useImageSources(nft.file, DECK_IMAGE_SIZES)
-  const age = timeAgo(nft.updatedAt)
   return (
     <Stack gap="0" bg="bg.panel" borderRadius="2xl" borderWidth="1px" overflow="hidden" boxShadow="card" w="100%" h="100%" data-testid="deck-card">
       <Box position="relative" flex="1" minH="0" bg="bg.muted">
         <Image {...image} {...loadingHints(top)} alt={nft.title} w="100%" h="100%" objectFit="cover" draggable={false} />
         <HStack position="absolute" top="3" right="3" bg="blackAlpha.600" color="white" px="2.5" py="1" borderRadius="full" fontSize="xs" gap="1.5" backdropFilter="blur(6px)">
           {nft.isLiked ? <FaHeart color="#ec4899" /> : <FaRegHeart />}
-          <Text>{nft.totalLikes ?? 0}</Text>
+          <Text>{formatCount(nft.totalLikes ?? 0, i18n.resolvedLanguage)}</Text>
         </HStack>
       </Box>
       <Stack p="4" gap="3">
@@ -51,14 +50,14 @@ export function DeckCard({ nft, top = false }: { nft: TrendingNft; top?: boolean
           <Text fontWeight="bold" fontSize="md">
             {truncate(nft.title, DECK_TITLE_MAX)}
           </Text>
-          <Amount value={nft.fixedPrice} suffix={t('landing.deck.currency')} fontWeight="bold" color="brand.fg" fontSize="sm" whiteSpace="nowrap" />
+          <Amount value={nft.fixedPrice} suffix={CURRENCY} fontWeight="bold" color="brand.fg" fontSize="sm" whiteSpace="nowrap" />
         </Flex>
         <Flex justify="space-between" align="center" gap="2">
           <Person label={t('landing.deck.creator')} user={nft.creator} />
           <Person label={t('landing.deck.owner')} user={nft.currentOwner} />
         </Flex>
         <Text fontSize="xs" color="fg.subtle">
-          {t(age.key, { count: age.count })}
+          {formatRelative(nft.updatedAt, Date.now(), i18n.resolvedLanguage)}
         </Text>
       </Stack>
     </Stack>

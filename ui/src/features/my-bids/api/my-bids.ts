@@ -19,6 +19,10 @@ export type MyBid = {
   bidAmount: string
   status: BidStatus
   transactionHash: string
+  /** The auction the bid was for (the NFT's `currentAuction` while it runs). */
+  auctionId?: string
+  /** That auction's top bid now, MATIC ("0" when none stands). */
+  auctionHighestBid?: string
 }
 
 /** GET /api/nft/mybids?page&limit: one page of the caller's bids, newest first. */

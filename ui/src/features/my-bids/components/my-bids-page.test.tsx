@@ -18,9 +18,9 @@ const nft = (id: string, title: string): Nft => ({
 })
 const hash = (n: number) => `0x${String(n).repeat(64)}`
 const bids = [
-  { id: 3, nftData: nft('80001-3', 'Standing bid'), bidAmount: '1.2', status: 'BID', transactionHash: hash(3) },
-  { id: 2, nftData: nft('80001-2', 'Won auction'), bidAmount: '5', status: 'ALLOTED', transactionHash: hash(2) },
-  { id: 1, nftData: nft('80001-1', 'Outbid'), bidAmount: '0.5', status: 'REFUNDED', transactionHash: hash(1) },
+  { id: 3, nftData: nft('80001-3', 'Standing bid'), bidAmount: '1.2', status: 'BID', transactionHash: hash(3), auctionId: '1', auctionHighestBid: '1.2' },
+  { id: 2, nftData: nft('80001-2', 'Won auction'), bidAmount: '5', status: 'ALLOTED', transactionHash: hash(2), auctionId: '1', auctionHighestBid: '5' },
+  { id: 1, nftData: nft('80001-1', 'Outbid'), bidAmount: '0.5', status: 'REFUNDED', transactionHash: hash(1), auctionId: '1', auctionHighestBid: '1.2' },
 ]
 
 function signedIn() {
@@ -54,14 +54,19 @@ describe('my bids', () => {
       ['ALLOTED', 'ALLOTED'],
       ['REFUNDED', 'REFUNDED'],
     ])
-    // BID blue, ALLOTED green, REFUNDED red.
-    expect(badges.map((b) => b.getAttribute('data-palette'))).toEqual(['blue', 'green', 'red'])
+    // BID blue, ALLOTED green, REFUNDED a calm grey (no error red for money returned).
+    expect(badges.map((b) => b.getAttribute('data-palette'))).toEqual(['blue', 'green', 'gray'])
+    // The outbid row shows the top bid beside the caller's and offers a raise on the live auction.
+    expect(within(cards[2]).getByTestId('my-bid-top')).toHaveTextContent('Top bid1.2 MATIC')
+    expect(within(cards[2]).getByTestId('raise-bid')).toHaveAttribute('href', '/auction/80001-1?bid=1')
+    expect(within(cards[1]).queryByTestId('raise-bid')).not.toBeInTheDocument()
+    expect(within(cards[0]).queryByTestId('my-bid-top')).not.toBeInTheDocument()
     expect(badges.map((b) => b.closest('a')?.getAttribute('href'))).toEqual([
       `https://explorer.example/tx/${hash(3)}`,
       `https://explorer.example/tx/${hash(2)}`,
       `https://explorer.example/tx/${hash(1)}`,
     ])
-    expect(within(cards[1]).getByText(/^5\.000/)).toBeInTheDocument()
+    expect(within(cards[1]).getByText(/^5 MATIC/)).toBeInTheDocument()
     expect(String(fetchMock.mock.calls[0][0])).toBe('/api/nft/mybids?limit=10&page=1')
   })
 

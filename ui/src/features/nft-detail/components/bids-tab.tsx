@@ -11,7 +11,7 @@ import { explorerLink, shortenAddress } from '@/lib/nft/format'
 import type { Bid, Paged } from '@/lib/nft/types'
 import { usePagedList } from '@/lib/nft/use-paged-list'
 import { apiRequest } from '@/lib/api-client'
-import { timeAgo } from '@/lib/time-ago'
+import { formatDateTime, formatRelative } from '@/lib/format'
 
 /** Bid rows show four skeletons while loading. */
 export const BID_SKELETON_ROWS = 4
@@ -38,7 +38,7 @@ export function BidsTab({
   /** Changes when the NFT changed (a bid, a rejection), to reload the list. */
   version: string
 }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const { explorerUrl } = useAppConfig()
   const auctions = useNftInAuction(nftId)
   const auctionId = auctions.data?.[0]?.auctionId
@@ -77,7 +77,6 @@ export function BidsTab({
   return (
     <Stack gap="2" data-testid="bids-list">
       {list.items.map((bid, index) => {
-        const age = timeAgo(bid.createdAt)
         const link = explorerLink(explorerUrl, 'tx', bid.transactionHash)
         const top = index === 0 && (!bid.status || bid.status === 'BID')
         return (
@@ -87,8 +86,8 @@ export function BidsTab({
               <Text fontWeight="semibold" truncate>
                 {bid.bidder?.fullName || bid.bidder?.username || shortenAddress(bid.bidderAddress)}
               </Text>
-              <Text fontSize="xs" color="fg.subtle" title={new Date(bid.createdAt).toLocaleString()}>
-                {t(age.key, { count: age.count })}
+              <Text fontSize="xs" color="fg.subtle" title={formatDateTime(bid.createdAt, i18n.resolvedLanguage)}>
+                {formatRelative(bid.createdAt, Date.now(), i18n.resolvedLanguage)}
                 {bid.status && bid.status !== 'BID' ? ` · ${t(`nft.bidStatus.${bid.status}`, { defaultValue: bid.status })}` : ''}
               </Text>
             </Stack>

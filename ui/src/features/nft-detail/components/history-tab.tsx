@@ -1,12 +1,13 @@
 import { Center, Flex, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
+import { formatDateTime } from '@/lib/format'
 import { UserAvatar } from '@/components/user-avatar'
 import { useNftHistory } from '@/lib/nft/api'
 import { shortenAddress } from '@/lib/nft/format'
 
 /** The History tab: who did what and when (GET /api/nft/nfthistory/{id}, body.data). */
 export function HistoryTab({ nftId }: { nftId: string }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const { data, isLoading } = useNftHistory(nftId)
   if (isLoading) {
     return (
@@ -38,7 +39,7 @@ export function HistoryTab({ nftId }: { nftId: string }) {
             </Text>
           </Stack>
           <Text fontSize="xs" color="fg.subtle" textAlign="right">
-            {new Date(event.timestamp).toLocaleString()}
+            {formatDateTime(event.timestamp, i18n.resolvedLanguage)}
           </Text>
         </Flex>
       ))}

@@ -53,7 +53,7 @@ describe('NFT detail', () => {
     serve(nftFixture())
     renderRoutes(routes, '/explore/80001-1')
     expect(await screen.findByTestId('detail-title')).toHaveTextContent('Sunset over the harbour')
-    expect(screen.getByTestId('detail-price')).toHaveTextContent('1.500 MATIC')
+    expect(screen.getByTestId('detail-price')).toHaveTextContent('1.5 MATIC')
     const details = screen.getByTestId('details')
     expect(details).toHaveTextContent('Royalty fee7.5%')
     expect(details).toHaveTextContent('Transaction fee5%')
@@ -61,7 +61,7 @@ describe('NFT detail', () => {
     expect(details).toHaveTextContent('0x5FbD...0aa3')
     expect(screen.queryByTestId('explorer-link')).not.toBeInTheDocument()
     expect(screen.getByTestId('properties')).toHaveTextContent('ColorPink')
-    expect(screen.getByTestId('created-ago')).toHaveTextContent('Created 2 h ago')
+    expect(screen.getByTestId('created-ago')).toHaveTextContent('Created 2 hours ago')
     expect(document.title).toBe('Sunset over the harbour | NFT Marketplace')
     expect(document.head.querySelector('meta[property="og:title"]')).toHaveAttribute('content', 'Sunset over the harbour | NFT Marketplace')
     expect(document.head.querySelector('meta[name="twitter:image"]')?.getAttribute('content')).toMatch(/\/ipfs\/bafyimage$/)
@@ -118,7 +118,7 @@ describe('NFT detail', () => {
   it('shows a live auction with base price, highest bid and a countdown ticking every second', async () => {
     serve(auctionFixture(3 * 86400_000 + 5000))
     renderRoutes(routes, '/auction/80001-1')
-    expect(await screen.findByTestId('highest-bid')).toHaveTextContent('1.200 MATIC')
+    expect(await screen.findByTestId('highest-bid')).toHaveTextContent('1.2 MATIC')
     expect(screen.getByTestId('countdown-days')).toHaveTextContent('03')
     const before = screen.getByTestId('countdown-seconds').textContent
     await waitFor(() => expect(screen.getByTestId('countdown-seconds').textContent).not.toBe(before), { timeout: 2500 })

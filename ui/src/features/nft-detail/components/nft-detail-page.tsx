@@ -42,7 +42,7 @@ import { useMetadataVerification } from '@/lib/nft/metadata'
 import type { Nft } from '@/lib/nft/types'
 import { currentPath, navigateTo, signInPath } from '@/lib/navigation'
 import { truncate } from '@/lib/format'
-import { timeAgo } from '@/lib/time-ago'
+import { formatDateTime, formatRelative } from '@/lib/format'
 import { useMetaTags } from '../hooks/use-meta-tags'
 import { BidsTab } from './bids-tab'
 import { HistoryTab } from './history-tab'
@@ -275,7 +275,7 @@ function Social({ nft }: { nft: Nft }) {
  * trade actions of the viewer's role and the Recent bid and History tabs.
  */
 export function NftDetailPage() {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const { id } = useParams()
   const { ipfsGateway } = useAppConfig()
   const { data: nft, error, isLoading } = useNftDetail(id)
@@ -307,7 +307,6 @@ export function NftDetailPage() {
   }
 
   const isOwner = !!me && nft.currentOwner?.userId === me
-  const created = timeAgo(nft.createdAt)
   const live = isLiveAuction(nft)
   const version = `${nft.updatedAt} ${nft.highestBid} ${ownerAddress(nft)}`
 
@@ -328,9 +327,9 @@ export function NftDetailPage() {
               </HStack>
               <Social nft={nft} />
             </Flex>
-            <Tooltip content={new Date(nft.createdAt).toLocaleString()}>
+            <Tooltip content={formatDateTime(nft.createdAt, i18n.resolvedLanguage)}>
               <Text fontSize="sm" color="fg.subtle" w="fit-content" data-testid="created-ago">
-                {t('nft.created', { ago: t(created.key, { count: created.count }) })}
+                {t('nft.created', { ago: formatRelative(nft.createdAt, Date.now(), i18n.resolvedLanguage) })}
               </Text>
             </Tooltip>
           </Stack>

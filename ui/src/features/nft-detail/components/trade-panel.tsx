@@ -1,13 +1,14 @@
 import { Alert, Box, Button, Field, Flex, HStack, Input, Stack, Text } from '@chakra-ui/react'
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useNavigate } from 'react-router'
+import { useNavigate, useSearchParams } from 'react-router'
 import { formatEther, parseEther } from 'viem'
 import useSWR from 'swr'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
 import { OwnerWalletNotice } from '@/components/nft/owner-wallet-notice'
 import { Price } from '@/components/nft/price'
 import { useAppConfig } from '@/lib/app-config'
+import { CURRENCY } from '@/lib/format'
 import type { useNftActions } from '@/lib/nft/actions'
 import { isLiveAuction, ownerAddress } from '@/lib/nft/format'
 import type { Nft } from '@/lib/nft/types'
@@ -89,7 +90,7 @@ function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Pr
             aria-label={t('trade.bidAmount')}
           />
           <Flex align="center" px="3" bg="bg.muted" borderRadius="md" fontWeight="semibold" fontSize="sm">
-            {t('nft.currency')}
+            {CURRENCY}
           </Flex>
         </HStack>
         {minimumWei !== undefined && (
@@ -111,7 +112,9 @@ function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Pr
 export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boolean; actions: ReturnType<typeof useNftActions> }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
-  const [bidding, setBidding] = useState<false | 'panel' | 'bar'>(false)
+  // `?bid=1` (my bids' "Raise bid") opens the bid box at once.
+  const [params] = useSearchParams()
+  const [bidding, setBidding] = useState<false | 'panel' | 'bar'>(() => (params.get('bid') === '1' ? 'panel' : false))
   // The panel's own buttons: while they are on screen the action bar is not needed.
   const [buttons, setButtons] = useState<HTMLDivElement | null>(null)
   const buttonsInView = useInView(buttons)
