@@ -119,10 +119,14 @@ async fn offers_are_made_cancelled_rejected_and_accepted_through_checked_record_
     assert_eq!(market.get("/api/myoffers?state=ACCEPTED", Some(&bob.token)).await.expect(200).body()["totalItems"], 1);
 
     // Carol's new offer expires: listed EXPIRED, and the owner can no longer accept it.
+    // The server reads the state at its own clock, the contract at the block's: both must pass.
     let (_, now) = market.chain.latest().await;
-    let carols = offer(&market, &carol, 1, 10, now + 60).await;
-    record(&market, &carol, "make", body(&carols)).await.expect(200);
-    market.chain.advance_time(120).await;
+    let expires_at = now.max(chrono::Utc::now().timestamp() as u64) + 4;
+    let carols = offer(&market, &carol, 1, 10, expires_at).await;
+    let made = record(&market, &carol, "make", body(&carols)).await.expect(200);
+    assert_eq!(made.body()["offer"]["state"], "ACTIVE");
+    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+    market.chain.advance_time(10).await;
     market.chain.mine().await;
     let expired = market.get("/api/nft/80001-1/offers?state=EXPIRED", None).await.expect(200);
     assert_eq!((expired.body()["totalItems"].as_i64(), expired.body()["data"][0]["withdrawable"].as_bool()), (Some(1), Some(true)));
