@@ -133,6 +133,21 @@ async fn offers_are_made_cancelled_rejected_and_accepted_through_checked_record_
     let late = Marketplace::acceptOfferFromCall { tokenId: token(1), offerer: market.address(&carol), expectedAmount: matic(10) };
     let late = market.transact_failing(&bob, late, U256::ZERO).await;
     record(&market, &bob, "accept", body(&late)).await.refused("failed");
+
+    // An offer on a burned NFT stays listed, only withdrawable, and its cancel is recorded.
+    market.transact(&alice, mint_call("ipfs://two", 0, &[], 0, U256::ZERO, U256::ZERO), U256::ZERO).await;
+    let (_, now) = market.chain.latest().await;
+    let on_two = offer(&market, &carol, 2, 10, now + 86_400).await;
+    record(&market, &carol, "make", json!({ "nftid": "80001-2", "transactionHash": on_two })).await.expect(200);
+    market.transact(&alice, Marketplace::burnCall { tokenId: token(2) }, U256::ZERO).await;
+    market.indexed().await;
+    let listed = market.get("/api/nft/80001-2/offers", None).await.expect(200);
+    let row = &listed.body()["data"][0];
+    assert_eq!((row["state"].as_str(), row["nftBurned"].as_bool()), (Some("ACTIVE"), Some(true)));
+    assert_eq!((row["withdrawable"].as_bool(), row["acceptable"].as_bool()), (Some(true), Some(false)));
+    let cancel = hash(&market.transact(&carol, Marketplace::cancelOfferCall { tokenId: token(2) }, U256::ZERO).await);
+    let cancelled = record(&market, &carol, "cancel", json!({ "nftid": "80001-2", "transactionHash": cancel })).await.expect(200);
+    assert_eq!((cancelled.body()["offer"]["state"].as_str(), &cancelled.body()["nftData"]), (Some("CANCELLED"), &json!(null)));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
