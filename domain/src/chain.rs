@@ -536,8 +536,13 @@ mod tests {
             amount: "1000".into(),
             origin: origin.clone(),
         };
-        let skipped =
-            ChainEvent::CartItemSkipped { token_id: "8".into(), buyer: "0xc0".into(), seen_price: "5".into(), price: "6".into(), origin: origin.clone() };
+        let skipped = ChainEvent::CartItemSkipped {
+            token_id: "8".into(),
+            buyer: "0xc0".into(),
+            seen_price: "5".into(),
+            price: "6".into(),
+            origin: origin.clone(),
+        };
         let cart =
             ChainEvent::CartPurchased { buyer: "0xc0".into(), items: 3, bought: 2, spent: "10".into(), refunded: "5".into(), origin };
         for (event, stream, field, value) in [

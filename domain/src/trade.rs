@@ -894,7 +894,15 @@ mod tests {
     fn offer(kind: &str, token: &str, offerer: &str, seller: &str) -> ChainEvent {
         let (token_id, offerer, amount, origin) = (token.into(), offerer.into(), "700".into(), origin());
         match kind {
-            "made" => ChainEvent::OfferMade { token_id, offerer, amount, expires_at: 1_700_009_000, fee_bps: 500, replaced_amount: "0".into(), origin },
+            "made" => ChainEvent::OfferMade {
+                token_id,
+                offerer,
+                amount,
+                expires_at: 1_700_009_000,
+                fee_bps: 500,
+                replaced_amount: "0".into(),
+                origin,
+            },
             "cancelled" => ChainEvent::OfferCancelled { token_id, offerer, amount, origin },
             "rejected" => ChainEvent::OfferRejected { token_id, offerer, amount, origin },
             _ => ChainEvent::OfferAccepted { token_id, offerer, seller: seller.into(), amount, origin },
@@ -937,10 +945,7 @@ mod tests {
         let sent_by_bob = Transaction { from: BOB.into(), ..accepted.clone() };
         let wallets = [BOB.to_owned()];
         let bob = Recorder { chain_id: 80001, contract: CONTRACT, user_id: USER, wallets: &wallets };
-        assert_eq!(
-            decide(&bob, &sent_by_bob, &claim(BOB)),
-            Err(TradeError::NotSender { role: "seller", actual: ALICE.into() })
-        );
+        assert_eq!(decide(&bob, &sent_by_bob, &claim(BOB)), Err(TradeError::NotSender { role: "seller", actual: ALICE.into() }));
         assert_eq!(when(&accepted, purchase("4")), Err(TradeError::NotSender { role: "buyer", actual: BOB.into() }));
 
         let rejected = given(ALICE, vec![offer("rejected", "4", BOB, "")]);

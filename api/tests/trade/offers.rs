@@ -38,8 +38,7 @@ async fn offers_are_made_cancelled_rejected_and_accepted_through_checked_record_
     record(&market, &bob, "make", json!({ "nftid": "80001-1", "transactionHash": bobs, "amount": "2" })).await.refused("wei");
     record(&market, &bob, "make", json!({ "nftid": "80001-7", "transactionHash": bobs })).await.refused("concerns token 1");
     record(&market, &bob, "cancel", body(&bobs)).await.refused("not a cancelled offer");
-    let failed =
-        market.transact_failing(&alice, Marketplace::makeOfferCall { tokenId: token(1), expiresAt: now + 60 }, matic(1)).await;
+    let failed = market.transact_failing(&alice, Marketplace::makeOfferCall { tokenId: token(1), expiresAt: now + 60 }, matic(1)).await;
     record(&market, &alice, "make", body(&failed)).await.refused("failed");
     let foreign = market.transfer(&bob, market.address(&carol)).await;
     record(&market, &bob, "make", body(&foreign)).await.refused("not sent to the marketplace contract");
@@ -77,8 +76,9 @@ async fn offers_are_made_cancelled_rejected_and_accepted_through_checked_record_
         .await
         .refused("not of");
     record(&market, &alice, "reject", json!({ "nftid": "80001-1", "transactionHash": reject, "offerer": "bob" })).await.refused("offerer");
-    let rejected =
-        record(&market, &alice, "reject", json!({ "nftid": "80001-1", "transactionHash": reject, "offerer": carol_address })).await.expect(200);
+    let rejected = record(&market, &alice, "reject", json!({ "nftid": "80001-1", "transactionHash": reject, "offerer": carol_address }))
+        .await
+        .expect(200);
     assert_eq!(rejected.body()["offer"]["state"], "REJECTED");
 
     // The lists: the NFT's offers, newest first; mine; received; a bad filter.

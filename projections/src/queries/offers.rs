@@ -133,7 +133,13 @@ const SELECT: &str = "SELECT o.position, o.nft_id, o.offerer, w.user_id, u.usern
                       LEFT JOIN user_wallets w ON w.address = o.offerer LEFT JOIN users u ON u.user_id = w.user_id";
 
 /// The offers of `scope` in `state` (any when `None`) at `now` (Unix seconds), newest first.
-pub async fn offers(db: &ReadDb, scope: Scope<'_>, state: Option<OfferState>, now: i64, page: Page) -> Result<Paged<OfferView>, sqlx::Error> {
+pub async fn offers(
+    db: &ReadDb,
+    scope: Scope<'_>,
+    state: Option<OfferState>,
+    now: i64,
+    page: Page,
+) -> Result<Paged<OfferView>, sqlx::Error> {
     let pool = db.pool();
     // $1 is the scope's key, $2 the time.
     let (from, key) = match scope {

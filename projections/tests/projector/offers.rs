@@ -89,11 +89,7 @@ async fn offers_fold_into_their_states_and_read_per_nft_per_offerer_and_per_owne
         let on_1 = offers(&db, Scope::Nft("80001-1"), None, EARLY, ALL).await.unwrap();
         assert_eq!(
             summary(&on_1.data),
-            [
-                ("80001-1", D, OfferState::Rejected, "1"),
-                ("80001-1", C, OfferState::Active, "3"),
-                ("80001-1", B, OfferState::Accepted, "2"),
-            ]
+            [("80001-1", D, OfferState::Rejected, "1"), ("80001-1", C, OfferState::Active, "3"), ("80001-1", B, OfferState::Accepted, "2"),]
         );
         let accepted = &on_1.data[2];
         assert_eq!((accepted.replaced, accepted.seller.as_deref(), accepted.amount_wei.as_str()), (1, Some(A), "2000000000000000000"));

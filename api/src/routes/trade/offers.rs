@@ -19,9 +19,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
-use super::{
-    Fields, LIMIT, NumberText, PAGE, Verified, amount, card, commit, flags_of, internal, record_on_token, token_id, verify,
-};
+use super::{Fields, LIMIT, NumberText, PAGE, Verified, amount, card, commit, flags_of, internal, record_on_token, token_id, verify};
 use crate::{
     AppState,
     auth::{AuthUser, MaybeUser, load_signed_in},
@@ -205,7 +203,11 @@ fn offerer_field(request: &OfferRequest) -> Result<Option<String>, ApiError> {
         SignedIn,
     ),
 )]
-async fn record_make_offer(State(state): State<AppState>, me: AuthUser, Fields(request): Fields<OfferRequest>) -> Result<Response, ApiError> {
+async fn record_make_offer(
+    State(state): State<AppState>,
+    me: AuthUser,
+    Fields(request): Fields<OfferRequest>,
+) -> Result<Response, ApiError> {
     let amount = request.amount.as_ref().map(|a| amount("amount", a)).transpose()?;
     let verified =
         record_on_token(&state, me, ("nftid", &request.nftid), &request.transaction_hash, |token_id| Claim::MakeOffer { token_id, amount })
@@ -232,7 +234,8 @@ async fn record_cancel_offer(
     Fields(request): Fields<OfferRequest>,
 ) -> Result<Response, ApiError> {
     let verified =
-        record_on_token(&state, me, ("nftid", &request.nftid), &request.transaction_hash, |token_id| Claim::CancelOffer { token_id }).await?;
+        record_on_token(&state, me, ("nftid", &request.nftid), &request.transaction_hash, |token_id| Claim::CancelOffer { token_id })
+            .await?;
     offer_answer(&state, me, &verified, "Offer cancelled").await
 }
 
@@ -329,7 +332,11 @@ struct CartAnswer<'a> {
         SignedIn,
     ),
 )]
-async fn record_cart_purchase(State(state): State<AppState>, me: AuthUser, Fields(request): Fields<CartRequest>) -> Result<Response, ApiError> {
+async fn record_cart_purchase(
+    State(state): State<AppState>,
+    me: AuthUser,
+    Fields(request): Fields<CartRequest>,
+) -> Result<Response, ApiError> {
     let verified = verify(&state, me, &request.transaction_hash, &Claim::CartPurchase).await?;
     commit(&state, &verified, vec![]).await?;
     let chain = state.chain.chain_id;
