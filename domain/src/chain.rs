@@ -6,8 +6,9 @@
 //! lower-case 0x-hex, times are Unix seconds of the block.
 //!
 //! Streams:
-//! * `nft-{chain}-{token}`: everything about one token, in chain order;
-//! * `account-{chain}-{address}`: credits and withdrawals of one address;
+//! * `nft-{chain}-{token}`: everything about one token (its offers and skipped cart items too), in
+//!   chain order;
+//! * `account-{chain}-{address}`: credits and withdrawals of one address, and its carts' summaries;
 //! * `market-{chain}`: service fee changes, admin proposals and admin changes;
 //! * `chain-{chain}`: the indexer's own record: every processed block ([`ChainEvent::BlockIndexed`],
 //!   its checkpoint) and every retraction after a reorg ([`ChainEvent::BlocksRetracted`]).
@@ -274,6 +275,90 @@ pub enum ChainEvent {
         /// Where.
         origin: Origin,
     },
+    /// An offer on a token was made, or replaced the offerer's live one (whose amount went back):
+    /// its ether is escrowed until it is accepted, rejected or cancelled.
+    OfferMade {
+        /// Token id.
+        token_id: String,
+        /// Offerer address.
+        offerer: String,
+        /// Amount offered and escrowed (wei).
+        amount: String,
+        /// From this time on the offer cannot be accepted (Unix seconds); it can still be cancelled.
+        expires_at: i64,
+        /// The service fee its sale would pay (basis points, snapshotted now).
+        fee_bps: u32,
+        /// The amount of the offer it replaced, refunded (wei; "0" for a new offer).
+        replaced_amount: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// The offerer withdrew its offer (live, expired, or on a burned token) and was refunded.
+    OfferCancelled {
+        /// Token id.
+        token_id: String,
+        /// Offerer address.
+        offerer: String,
+        /// Amount refunded (wei).
+        amount: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// The token's owner rejected an offer; the offerer was refunded.
+    OfferRejected {
+        /// Token id.
+        token_id: String,
+        /// Offerer address.
+        offerer: String,
+        /// Amount refunded (wei).
+        amount: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// The token's owner accepted an offer. The sale follows in the same transaction as a purchase
+    /// does ([`ChainEvent::NftTransferred`], then [`ChainEvent::NftSold`] with auction id "0").
+    OfferAccepted {
+        /// Token id.
+        token_id: String,
+        /// Offerer address, the buyer.
+        offerer: String,
+        /// The owner who accepted, the seller.
+        seller: String,
+        /// The price paid: the escrowed offer (wei).
+        amount: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// A cart item was not bought (no longer on sale at a fixed price, or repriced above the price
+    /// the buyer saw); its money went back to the buyer in the same transaction.
+    CartItemSkipped {
+        /// Token id.
+        token_id: String,
+        /// The cart's buyer.
+        buyer: String,
+        /// The price the buyer saw (wei).
+        seen_price: String,
+        /// The token's asking price then (wei; "0" when not for sale).
+        price: String,
+        /// Where.
+        origin: Origin,
+    },
+    /// A cart was bought: each item bought has its own sale facts, each item skipped a
+    /// [`ChainEvent::CartItemSkipped`].
+    CartPurchased {
+        /// The buyer.
+        buyer: String,
+        /// Items in the cart.
+        items: u32,
+        /// Items bought.
+        bought: u32,
+        /// The sum of the prices paid (wei).
+        spent: String,
+        /// What went back to the buyer (wei).
+        refunded: String,
+        /// Where.
+        origin: Origin,
+    },
     /// The indexer processed a block: its checkpoint, appended atomically with the block's events.
     BlockIndexed {
         /// Block number.
@@ -325,6 +410,12 @@ impl ChainEvent {
             Self::ServiceFeeChanged { .. } => "ServiceFeeChanged",
             Self::AdminProposed { .. } => "AdminProposed",
             Self::AdminChanged { .. } => "AdminChanged",
+            Self::OfferMade { .. } => "OfferMade",
+            Self::OfferCancelled { .. } => "OfferCancelled",
+            Self::OfferRejected { .. } => "OfferRejected",
+            Self::OfferAccepted { .. } => "OfferAccepted",
+            Self::CartItemSkipped { .. } => "CartItemSkipped",
+            Self::CartPurchased { .. } => "CartPurchased",
             Self::BlockIndexed { .. } => "BlockIndexed",
             Self::BlocksRetracted { .. } => "BlocksRetracted",
         }
@@ -350,8 +441,14 @@ impl ChainEvent {
             | Self::RoyaltyPaid { token_id, .. }
             | Self::NftTransferred { token_id, .. }
             | Self::NftBurned { token_id, .. }
-            | Self::ServiceFeeSnapshotted { token_id, .. } => nft_stream(chain_id, token_id),
-            Self::Credited { account, .. } | Self::CreditsWithdrawn { account, .. } => {
+            | Self::ServiceFeeSnapshotted { token_id, .. }
+            | Self::OfferMade { token_id, .. }
+            | Self::OfferCancelled { token_id, .. }
+            | Self::OfferRejected { token_id, .. }
+            | Self::OfferAccepted { token_id, .. }
+            | Self::CartItemSkipped { token_id, .. } => nft_stream(chain_id, token_id),
+            // A cart spans tokens: its summary goes with the buyer's account.
+            Self::Credited { account, .. } | Self::CreditsWithdrawn { account, .. } | Self::CartPurchased { buyer: account, .. } => {
                 format!("account-{chain_id}-{account}")
             }
             Self::ServiceFeeChanged { .. } | Self::AdminProposed { .. } | Self::AdminChanged { .. } => {
@@ -418,6 +515,49 @@ mod tests {
         assert_eq!(json["origin"]["blockNumber"], 1);
         assert_eq!(serde_json::from_value::<ChainEvent>(json).unwrap(), event);
         assert_eq!(event.stream_id(80001), "nft-80001-7");
+    }
+
+    #[test]
+    fn offer_and_cart_facts_round_trip_in_their_streams() {
+        let origin = Origin { block_number: 5, block_time: 6, tx_hash: "0x3".into(), log_index: 2 };
+        let made = ChainEvent::OfferMade {
+            token_id: "7".into(),
+            offerer: "0xb0".into(),
+            amount: "1000".into(),
+            expires_at: 1_700_000_000,
+            fee_bps: 500,
+            replaced_amount: "0".into(),
+            origin: origin.clone(),
+        };
+        let accepted = ChainEvent::OfferAccepted {
+            token_id: "7".into(),
+            offerer: "0xb0".into(),
+            seller: "0xa0".into(),
+            amount: "1000".into(),
+            origin: origin.clone(),
+        };
+        let skipped = ChainEvent::CartItemSkipped {
+            token_id: "8".into(),
+            buyer: "0xc0".into(),
+            seen_price: "5".into(),
+            price: "6".into(),
+            origin: origin.clone(),
+        };
+        let cart =
+            ChainEvent::CartPurchased { buyer: "0xc0".into(), items: 3, bought: 2, spent: "10".into(), refunded: "5".into(), origin };
+        for (event, stream, field, value) in [
+            (&made, "nft-80001-7", "expiresAt", serde_json::json!(1_700_000_000)),
+            (&made, "nft-80001-7", "replacedAmount", serde_json::json!("0")),
+            (&accepted, "nft-80001-7", "seller", serde_json::json!("0xa0")),
+            (&skipped, "nft-80001-8", "seenPrice", serde_json::json!("5")),
+            (&cart, "account-80001-0xc0", "bought", serde_json::json!(2)),
+        ] {
+            let json = serde_json::to_value(event).unwrap();
+            assert_eq!(json["type"], event.event_type());
+            assert_eq!(json[field], value);
+            assert_eq!(&serde_json::from_value::<ChainEvent>(json).unwrap(), event);
+            assert_eq!(event.stream_id(80001), stream);
+        }
     }
 
     #[test]

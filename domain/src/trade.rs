@@ -35,6 +35,16 @@ pub enum ChainAction {
     StopSale,
     /// Burned a token.
     Burn,
+    /// Made (or replaced) an offer on a token.
+    MakeOffer,
+    /// Cancelled one's offer on a token.
+    CancelOffer,
+    /// Accepted an offer on one's token (sold it to the offerer).
+    AcceptOffer,
+    /// Rejected an offer on one's token.
+    RejectOffer,
+    /// Bought a cart (several tokens at once); recorded under the cart's first token.
+    CartPurchase,
 }
 
 impl ChainAction {
@@ -47,6 +57,11 @@ impl ChainAction {
             Self::UpdateSale => "a sale update",
             Self::StopSale => "a stopped sale",
             Self::Burn => "a burn",
+            Self::MakeOffer => "an offer",
+            Self::CancelOffer => "a cancelled offer",
+            Self::AcceptOffer => "an accepted offer",
+            Self::RejectOffer => "a rejected offer",
+            Self::CartPurchase => "a cart purchase",
         }
     }
 }
@@ -161,6 +176,34 @@ pub enum Claim {
         /// Token id (decimal).
         token_id: String,
     },
+    /// Made (or replaced) an offer on this token, of `amount` wei when the caller says.
+    MakeOffer {
+        /// Token id (decimal).
+        token_id: String,
+        /// The amount the caller says they offered (wei), checked when given.
+        amount: Option<String>,
+    },
+    /// Cancelled their offer on this token.
+    CancelOffer {
+        /// Token id (decimal).
+        token_id: String,
+    },
+    /// Accepted an offer on this token, from `offerer` when the caller says.
+    AcceptOffer {
+        /// Token id (decimal).
+        token_id: String,
+        /// The offerer the caller says they accepted (lower-case 0x-hex), checked when given.
+        offerer: Option<String>,
+    },
+    /// Rejected an offer on this token, from `offerer` when the caller says.
+    RejectOffer {
+        /// Token id (decimal).
+        token_id: String,
+        /// The offerer the caller says they rejected (lower-case 0x-hex), checked when given.
+        offerer: Option<String>,
+    },
+    /// Bought a cart.
+    CartPurchase,
 }
 
 impl Claim {
@@ -173,6 +216,11 @@ impl Claim {
             Self::UpdateSale { .. } => ChainAction::UpdateSale,
             Self::StopSale { .. } => ChainAction::StopSale,
             Self::Burn { .. } => ChainAction::Burn,
+            Self::MakeOffer { .. } => ChainAction::MakeOffer,
+            Self::CancelOffer { .. } => ChainAction::CancelOffer,
+            Self::AcceptOffer { .. } => ChainAction::AcceptOffer,
+            Self::RejectOffer { .. } => ChainAction::RejectOffer,
+            Self::CartPurchase => ChainAction::CartPurchase,
         }
     }
 }
@@ -241,8 +289,16 @@ pub enum TradeError {
         /// The URI on chain.
         actual: String,
     },
-    /// The bid's amount differs from what the caller says.
-    #[error("The bid on chain is {actual} wei, not {claimed} wei")]
+    /// The offer concerns another offerer than the caller says.
+    #[error("The transaction concerns the offer of {actual}, not of {claimed}")]
+    WrongOfferer {
+        /// The offerer in the call.
+        claimed: String,
+        /// The offerer on chain.
+        actual: String,
+    },
+    /// The bid's (or offer's) amount differs from what the caller says.
+    #[error("The amount on chain is {actual} wei, not {claimed} wei")]
     WrongAmount {
         /// The amount in the call (wei).
         claimed: String,
@@ -305,6 +361,11 @@ pub fn decide(recorder: &Recorder<'_>, tx: &Transaction, claim: &Claim) -> Resul
         }
         Claim::StopSale { token_id } => sale_set(tx, token_id, SaleType::NotForSale, Prices::default(), claim.action())?,
         Claim::Burn { token_id } => burned(tx, token_id)?,
+        Claim::MakeOffer { token_id, amount } => offer_made(tx, token_id, amount.as_deref())?,
+        Claim::CancelOffer { token_id } => offer_cancelled(tx, token_id)?,
+        Claim::AcceptOffer { token_id, offerer } => offer_accepted(tx, token_id, offerer.as_deref())?,
+        Claim::RejectOffer { token_id, offerer } => offer_rejected(tx, token_id, offerer.as_deref())?,
+        Claim::CartPurchase => cart_bought(tx)?,
     };
     Ok(TradeEvent::ChainActionRecorded {
         kind: claim.action(),
@@ -463,6 +524,82 @@ fn burned(tx: &Transaction, token_id: &str) -> Result<String, TradeError> {
         return Err(TradeError::NotSender { role: "owner", actual: owner.clone() });
     }
     Ok(token_id.to_owned())
+}
+
+fn offer_made(tx: &Transaction, token_id: &str, amount: Option<&str>) -> Result<String, TradeError> {
+    let (offerer, actual) = find(tx, ChainAction::MakeOffer, token_id, |e| match e {
+        ChainEvent::OfferMade { token_id, offerer, amount, .. } => Some((token_id.as_str(), (offerer, amount))),
+        _ => None,
+    })?;
+    if !same(offerer, &tx.from) {
+        return Err(TradeError::NotSender { role: "offerer", actual: offerer.clone() });
+    }
+    if let Some(claimed) = amount.filter(|claimed| claimed != actual) {
+        return Err(TradeError::WrongAmount { claimed: claimed.to_owned(), actual: actual.clone() });
+    }
+    Ok(token_id.to_owned())
+}
+
+fn offer_cancelled(tx: &Transaction, token_id: &str) -> Result<String, TradeError> {
+    let offerer = find(tx, ChainAction::CancelOffer, token_id, |e| match e {
+        ChainEvent::OfferCancelled { token_id, offerer, .. } => Some((token_id.as_str(), offerer)),
+        _ => None,
+    })?;
+    if !same(offerer, &tx.from) {
+        return Err(TradeError::NotSender { role: "offerer", actual: offerer.clone() });
+    }
+    Ok(token_id.to_owned())
+}
+
+fn check_offerer(claimed: Option<&str>, actual: &str) -> Result<(), TradeError> {
+    match claimed {
+        Some(claimed) if !same(claimed, actual) => Err(TradeError::WrongOfferer { claimed: claimed.to_owned(), actual: actual.to_owned() }),
+        _ => Ok(()),
+    }
+}
+
+fn offer_accepted(tx: &Transaction, token_id: &str, offerer: Option<&str>) -> Result<String, TradeError> {
+    let (seller, actual) = find(tx, ChainAction::AcceptOffer, token_id, |e| match e {
+        ChainEvent::OfferAccepted { token_id, seller, offerer, .. } => Some((token_id.as_str(), (seller, offerer))),
+        _ => None,
+    })?;
+    if !same(seller, &tx.from) {
+        return Err(TradeError::NotSender { role: "seller", actual: seller.clone() });
+    }
+    check_offerer(offerer, actual)?;
+    Ok(token_id.to_owned())
+}
+
+/// The contract lets only the token's owner reject an offer, so the sender was the owner.
+fn offer_rejected(tx: &Transaction, token_id: &str, offerer: Option<&str>) -> Result<String, TradeError> {
+    let actual = find(tx, ChainAction::RejectOffer, token_id, |e| match e {
+        ChainEvent::OfferRejected { token_id, offerer, .. } => Some((token_id.as_str(), offerer)),
+        _ => None,
+    })?;
+    check_offerer(offerer, actual)?;
+    Ok(token_id.to_owned())
+}
+
+/// A cart bought by the sender: recorded under its first item (bought or skipped), in log order.
+fn cart_bought(tx: &Transaction) -> Result<String, TradeError> {
+    let buyer = tx
+        .events
+        .iter()
+        .find_map(|e| match e {
+            ChainEvent::CartPurchased { buyer, .. } => Some(buyer),
+            _ => None,
+        })
+        .ok_or(TradeError::WrongAction { expected: ChainAction::CartPurchase })?;
+    if !same(buyer, &tx.from) {
+        return Err(TradeError::NotSender { role: "buyer", actual: buyer.clone() });
+    }
+    tx.events
+        .iter()
+        .find_map(|e| match e {
+            ChainEvent::NftSold { token_id, .. } | ChainEvent::CartItemSkipped { token_id, .. } => Some(token_id.clone()),
+            _ => None,
+        })
+        .ok_or(TradeError::WrongAction { expected: ChainAction::CartPurchase })
 }
 
 #[cfg(test)]
@@ -752,5 +889,106 @@ mod tests {
             (Some("ChainActionRecorded"), Some("BID"), Some("80001-4"))
         );
         assert_eq!(serde_json::from_value::<TradeEvent>(json).unwrap(), event);
+    }
+
+    fn offer(kind: &str, token: &str, offerer: &str, seller: &str) -> ChainEvent {
+        let (token_id, offerer, amount, origin) = (token.into(), offerer.into(), "700".into(), origin());
+        match kind {
+            "made" => ChainEvent::OfferMade {
+                token_id,
+                offerer,
+                amount,
+                expires_at: 1_700_009_000,
+                fee_bps: 500,
+                replaced_amount: "0".into(),
+                origin,
+            },
+            "cancelled" => ChainEvent::OfferCancelled { token_id, offerer, amount, origin },
+            "rejected" => ChainEvent::OfferRejected { token_id, offerer, amount, origin },
+            _ => ChainEvent::OfferAccepted { token_id, offerer, seller: seller.into(), amount, origin },
+        }
+    }
+
+    #[test]
+    fn offers_are_recorded_for_the_party_who_sent_them() {
+        let made = given(ALICE, vec![offer("made", "4", ALICE, "")]);
+        assert_eq!(when(&made, Claim::MakeOffer { token_id: "4".into(), amount: None }), Ok(recorded(ChainAction::MakeOffer, "4")));
+        assert_eq!(
+            when(&made, Claim::MakeOffer { token_id: "4".into(), amount: Some("800".into()) }),
+            Err(TradeError::WrongAmount { claimed: "800".into(), actual: "700".into() })
+        );
+        assert_eq!(
+            when(&made, Claim::MakeOffer { token_id: "5".into(), amount: None }),
+            Err(TradeError::WrongToken { claimed: "5".into(), actual: "4".into() })
+        );
+        // Someone else's offer in Alice's transaction cannot be hers: only the offerer sends it.
+        let bobs = given(ALICE, vec![offer("cancelled", "4", BOB, "")]);
+        assert_eq!(
+            when(&bobs, Claim::CancelOffer { token_id: "4".into() }),
+            Err(TradeError::NotSender { role: "offerer", actual: BOB.into() })
+        );
+        let cancelled = given(ALICE, vec![offer("cancelled", "4", ALICE, "")]);
+        assert_eq!(when(&cancelled, Claim::CancelOffer { token_id: "4".into() }), Ok(recorded(ChainAction::CancelOffer, "4")));
+        // A cancellation is no rejection, and the reverse.
+        assert_eq!(
+            when(&cancelled, Claim::RejectOffer { token_id: "4".into(), offerer: None }),
+            Err(TradeError::WrongAction { expected: ChainAction::RejectOffer })
+        );
+
+        let mut accepted = vec![offer("accepted", "4", BOB, ALICE)];
+        accepted.extend(sold("4", BOB, ALICE));
+        let accepted = given(ALICE, accepted);
+        let claim = |offerer: &str| Claim::AcceptOffer { token_id: "4".into(), offerer: Some(offerer.into()) };
+        assert_eq!(when(&accepted, claim(BOB)), Ok(recorded(ChainAction::AcceptOffer, "4")));
+        assert_eq!(when(&accepted, claim(ALICE)), Err(TradeError::WrongOfferer { claimed: ALICE.into(), actual: BOB.into() }));
+        // The offerer cannot record the owner's acceptance as theirs, nor as a purchase.
+        let sent_by_bob = Transaction { from: BOB.into(), ..accepted.clone() };
+        let wallets = [BOB.to_owned()];
+        let bob = Recorder { chain_id: 80001, contract: CONTRACT, user_id: USER, wallets: &wallets };
+        assert_eq!(decide(&bob, &sent_by_bob, &claim(BOB)), Err(TradeError::NotSender { role: "seller", actual: ALICE.into() }));
+        assert_eq!(when(&accepted, purchase("4")), Err(TradeError::NotSender { role: "buyer", actual: BOB.into() }));
+
+        let rejected = given(ALICE, vec![offer("rejected", "4", BOB, "")]);
+        let claim = |offerer: Option<&str>| Claim::RejectOffer { token_id: "4".into(), offerer: offerer.map(str::to_owned) };
+        assert_eq!(when(&rejected, claim(Some(BOB))), Ok(recorded(ChainAction::RejectOffer, "4")));
+        assert_eq!(when(&rejected, claim(None)), Ok(recorded(ChainAction::RejectOffer, "4")));
+    }
+
+    #[test]
+    fn a_cart_is_recorded_for_its_buyer_under_its_first_item() {
+        let mut events = vec![ChainEvent::CartItemSkipped {
+            token_id: "9".into(),
+            buyer: ALICE.into(),
+            seen_price: "100".into(),
+            price: "0".into(),
+            origin: origin(),
+        }];
+        events.extend(sold("4", ALICE, BOB));
+        let summary = ChainEvent::CartPurchased {
+            buyer: ALICE.into(),
+            items: 2,
+            bought: 1,
+            spent: "100".into(),
+            refunded: "100".into(),
+            origin: origin(),
+        };
+        events.push(summary);
+        let cart = given(ALICE, events.clone());
+        assert_eq!(when(&cart, Claim::CartPurchase), Ok(recorded(ChainAction::CartPurchase, "9")));
+        // A single purchase is no cart; a cart of someone else is not the caller's.
+        assert_eq!(
+            when(&given(ALICE, sold("4", ALICE, BOB)), Claim::CartPurchase),
+            Err(TradeError::WrongAction { expected: ChainAction::CartPurchase })
+        );
+        let for_bob: Vec<ChainEvent> = events
+            .into_iter()
+            .map(|e| match e {
+                ChainEvent::CartPurchased { items, bought, spent, refunded, origin, .. } => {
+                    ChainEvent::CartPurchased { buyer: BOB.into(), items, bought, spent, refunded, origin }
+                }
+                other => other,
+            })
+            .collect();
+        assert_eq!(when(&given(ALICE, for_bob), Claim::CartPurchase), Err(TradeError::NotSender { role: "buyer", actual: BOB.into() }));
     }
 }

@@ -185,6 +185,58 @@ pub fn decode_log(log: &Log, block_time: i64) -> Result<Option<ChainEvent>, Inde
             let e = decode!(M::AdminChanged);
             ChainEvent::AdminChanged { admin: address(e.admin), origin }
         }
+        M::OfferMade::SIGNATURE_HASH => {
+            let e = decode!(M::OfferMade);
+            ChainEvent::OfferMade {
+                token_id: e.tokenId.to_string(),
+                offerer: address(e.offerer),
+                amount: amount(e.amount),
+                expires_at: time(e.expiresAt, &fail)?,
+                fee_bps: fee(e.feeBps, &fail)?,
+                replaced_amount: amount(e.replacedAmount),
+                origin,
+            }
+        }
+        M::OfferCancelled::SIGNATURE_HASH => {
+            let e = decode!(M::OfferCancelled);
+            ChainEvent::OfferCancelled { token_id: e.tokenId.to_string(), offerer: address(e.offerer), amount: amount(e.amount), origin }
+        }
+        M::OfferRejected::SIGNATURE_HASH => {
+            let e = decode!(M::OfferRejected);
+            ChainEvent::OfferRejected { token_id: e.tokenId.to_string(), offerer: address(e.offerer), amount: amount(e.amount), origin }
+        }
+        M::OfferAccepted::SIGNATURE_HASH => {
+            let e = decode!(M::OfferAccepted);
+            ChainEvent::OfferAccepted {
+                token_id: e.tokenId.to_string(),
+                offerer: address(e.offerer),
+                seller: address(e.seller),
+                amount: amount(e.amount),
+                origin,
+            }
+        }
+        M::CartItemSkipped::SIGNATURE_HASH => {
+            let e = decode!(M::CartItemSkipped);
+            ChainEvent::CartItemSkipped {
+                token_id: e.tokenId.to_string(),
+                buyer: address(e.buyer),
+                seen_price: amount(e.seenPrice),
+                price: amount(e.price),
+                origin,
+            }
+        }
+        M::CartPurchased::SIGNATURE_HASH => {
+            let e = decode!(M::CartPurchased);
+            let count = |value: U256| u32::try_from(value).map_err(|_| fail(format!("cart count {value} out of range")));
+            ChainEvent::CartPurchased {
+                buyer: address(e.buyer),
+                items: count(e.items)?,
+                bought: count(e.bought)?,
+                spent: amount(e.spent),
+                refunded: amount(e.refunded),
+                origin,
+            }
+        }
         M::Approval::SIGNATURE_HASH | M::ApprovalForAll::SIGNATURE_HASH => return Ok(None),
         other => {
             tracing::debug!(block, log_index, topic0 = %other, "log with an unknown topic skipped");
@@ -305,6 +357,61 @@ mod tests {
         assert!(matches!(
             decode_log(&encoded(&proposed), 9).unwrap(),
             Some(ChainEvent::AdminProposed { ref pending_admin, .. }) if pending_admin == "0x00000000000000000000000000000000000000a1"
+        ));
+    }
+
+    #[test]
+    fn offers_and_carts_are_decoded_with_their_values() {
+        let offerer = addr!("00000000000000000000000000000000000000B2");
+        let made = Marketplace::OfferMade {
+            tokenId: U256::from(4),
+            offerer,
+            amount: U256::from(10).pow(U256::from(24)),
+            expiresAt: 1_700_000_600,
+            feeBps: alloy::primitives::aliases::U96::from(500),
+            replacedAmount: U256::from(3),
+        };
+        assert_eq!(
+            decode_log(&encoded(&made), 9).unwrap().map(|e| serde_json::to_value(e).unwrap()),
+            Some(serde_json::json!({
+                "type": "OfferMade", "tokenId": "4", "offerer": "0x00000000000000000000000000000000000000b2",
+                "amount": format!("1{}", "0".repeat(24)), "expiresAt": 1_700_000_600, "feeBps": 500, "replacedAmount": "3",
+                "origin": { "blockNumber": 7, "blockTime": 9, "txHash": format!("0x{}aa", "0".repeat(62)), "logIndex": 3 }
+            }))
+        );
+        let cancelled = Marketplace::OfferCancelled { tokenId: U256::from(4), offerer, amount: U256::from(5) };
+        assert!(matches!(
+            decode_log(&encoded(&cancelled), 9).unwrap(),
+            Some(ChainEvent::OfferCancelled { ref token_id, ref amount, .. }) if token_id == "4" && amount == "5"
+        ));
+        let rejected = Marketplace::OfferRejected { tokenId: U256::from(4), offerer, amount: U256::from(6) };
+        assert!(matches!(
+            decode_log(&encoded(&rejected), 9).unwrap(),
+            Some(ChainEvent::OfferRejected { ref amount, .. }) if amount == "6"
+        ));
+        let seller = addr!("00000000000000000000000000000000000000A1");
+        let accepted = Marketplace::OfferAccepted { tokenId: U256::from(4), offerer, seller, amount: U256::from(7) };
+        assert!(matches!(
+            decode_log(&encoded(&accepted), 9).unwrap(),
+            Some(ChainEvent::OfferAccepted { ref seller, ref offerer, ref amount, .. })
+                if seller.ends_with("a1") && offerer.ends_with("b2") && amount == "7"
+        ));
+        let skipped = Marketplace::CartItemSkipped { tokenId: U256::from(8), buyer: offerer, seenPrice: U256::from(5), price: U256::ZERO };
+        assert!(matches!(
+            decode_log(&encoded(&skipped), 9).unwrap(),
+            Some(ChainEvent::CartItemSkipped { ref token_id, ref seen_price, ref price, .. })
+                if token_id == "8" && seen_price == "5" && price == "0"
+        ));
+        let cart = Marketplace::CartPurchased {
+            buyer: offerer,
+            items: U256::from(3),
+            bought: U256::from(2),
+            spent: U256::from(10),
+            refunded: U256::from(5),
+        };
+        assert!(matches!(
+            decode_log(&encoded(&cart), 9).unwrap(),
+            Some(ChainEvent::CartPurchased { items: 3, bought: 2, ref spent, ref refunded, .. }) if spent == "10" && refunded == "5"
         ));
     }
 

@@ -13,6 +13,7 @@ mod collections;
 pub mod credits;
 mod error;
 mod nft;
+mod offers;
 mod projector;
 pub mod queries;
 mod read_db;
@@ -37,5 +38,6 @@ pub fn read_models() -> Vec<Box<dyn ReadModel>> {
         Box::new(social::Socials::default()),
         Box::new(collections::Collections),
         Box::new(credits::Credits),
+        Box::new(offers::Offers),
     ]
 }

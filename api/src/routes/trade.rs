@@ -13,6 +13,8 @@
 //! The chain facts themselves come from the indexer, which the call nudges to the receipt's
 //! block; it answers once the projector has folded both.
 
+mod offers;
+
 use std::collections::HashMap;
 
 use axum::{
@@ -72,6 +74,7 @@ pub fn router(max_file_bytes: usize) -> OpenApiRouter<AppState> {
         .routes(routes!(record_stop_sale))
         .routes(routes!(record_burn))
         .routes(routes!(my_bids))
+        .merge(offers::router())
 }
 
 fn internal(err: impl Into<anyhow::Error>) -> ApiError {

@@ -394,6 +394,11 @@ const NO_SUCCESS_HERE: &[(&str, &str)] = &[
     ("PUT /api/nft/update/{nftId}", "needs a mined transaction (tests/trade)"),
     ("PUT /api/nft/stopsale/{nftId}", "needs a mined transaction (tests/trade)"),
     ("DELETE /api/nft/burnnft/{nftId}", "needs a mined transaction (tests/trade)"),
+    ("POST /api/nft/offer/make", "needs a mined transaction (tests/trade/offers.rs)"),
+    ("POST /api/nft/offer/cancel", "needs a mined transaction (tests/trade/offers.rs)"),
+    ("POST /api/nft/offer/accept", "needs a mined transaction (tests/trade/offers.rs)"),
+    ("POST /api/nft/offer/reject", "needs a mined transaction (tests/trade/offers.rs)"),
+    ("POST /api/nft/cart/purchase", "needs a mined transaction (tests/trade/offers.rs)"),
 ];
 
 #[tokio::test]
@@ -485,6 +490,11 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("POST", "/api/nft/ipfsupload", "/api/nft/ipfsupload".into(), Some(json!({}))),
         ("GET", "/api/nft/mybids", "/api/nft/mybids".into(), None),
         ("GET", "/api/nft/mybids", "/api/nft/mybids?limit=0".into(), None),
+        ("GET", "/api/myoffers", "/api/myoffers".into(), None),
+        ("GET", "/api/myoffers", "/api/myoffers?state=nope".into(), None),
+        ("GET", "/api/myoffers/received", "/api/myoffers/received?state=ACTIVE".into(), None),
+        ("GET", "/api/nft/{nftId}/offers", "/api/nft/80001-1/offers".into(), None),
+        ("GET", "/api/nft/{nftId}/offers", "/api/nft/not-an-id/offers".into(), None),
         (
             "POST",
             "/api/nft/fixedsale/purchase",

@@ -3,6 +3,7 @@
 //! tags of shared NFT links.
 
 mod helpers;
+mod offers;
 #[path = "../support/mod.rs"]
 mod support;
 

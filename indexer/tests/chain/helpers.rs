@@ -81,7 +81,13 @@ pub fn without_origin(mut event: ChainEvent) -> ChainEvent {
         | ServiceFeeSnapshotted { origin, .. }
         | ServiceFeeChanged { origin, .. }
         | AdminProposed { origin, .. }
-        | AdminChanged { origin, .. } => {
+        | AdminChanged { origin, .. }
+        | OfferMade { origin, .. }
+        | OfferCancelled { origin, .. }
+        | OfferRejected { origin, .. }
+        | OfferAccepted { origin, .. }
+        | CartItemSkipped { origin, .. }
+        | CartPurchased { origin, .. } => {
             *origin = Origin { block_number: 0, block_time: 0, tx_hash: String::new(), log_index: 0 };
         }
         BlockIndexed { .. } | BlocksRetracted { .. } => {}
@@ -110,7 +116,13 @@ pub fn origin(event: &ChainEvent) -> Option<&Origin> {
         | ServiceFeeSnapshotted { origin, .. }
         | ServiceFeeChanged { origin, .. }
         | AdminProposed { origin, .. }
-        | AdminChanged { origin, .. } => Some(origin),
+        | AdminChanged { origin, .. }
+        | OfferMade { origin, .. }
+        | OfferCancelled { origin, .. }
+        | OfferRejected { origin, .. }
+        | OfferAccepted { origin, .. }
+        | CartItemSkipped { origin, .. }
+        | CartPurchased { origin, .. } => Some(origin),
         BlockIndexed { .. } | BlocksRetracted { .. } => None,
     }
 }

@@ -4,6 +4,7 @@ pub mod bids;
 pub(crate) mod browse;
 pub mod collections;
 pub mod nft;
+pub mod offers;
 pub mod profiles;
 mod scores;
 pub mod social;

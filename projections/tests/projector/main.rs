@@ -14,6 +14,7 @@ use uuid::Uuid;
 
 mod batches;
 mod collections;
+mod offers;
 mod queries;
 mod replay;
 mod social;

@@ -1,0 +1,114 @@
+//! `offers`: the offers on NFTs, folded from the `Offer*` facts of the `nft-{chain}-{token}`
+//! streams (see `migrations/*/0009_offers.sql` for the table).
+//!
+//! Each fact is one statement that never reads the table back (a replacement and a closing
+//! change the offerer's live row wherever it is), so a fresh generation fills it in its pipeline
+//! like any other. An accepted offer's sale is an ordinary `NftSold` for the NFT model; here it
+//! only closes the offer.
+
+use async_trait::async_trait;
+use domain::{RecordedEvent, chain::ChainEvent};
+
+use crate::{
+    ProjectionError, ReadModel,
+    sql::{self, Conn, Value},
+};
+
+/// The offers table.
+#[derive(Default)]
+pub struct Offers;
+
+/// What a new offer sets (`seller` and `closed_at` stay NULL until it closes).
+const COLUMNS: [&str; 12] = [
+    "position",
+    "nft_id",
+    "offerer",
+    "amount",
+    "expires_at",
+    "fee_bps",
+    "state",
+    "replaced",
+    "made_at",
+    "updated_at",
+    "made_tx",
+    "last_tx",
+];
+
+/// Changes the offerer's live offer on the NFT.
+const REPLACE: &str = "UPDATE offers SET amount = $1, expires_at = $2, fee_bps = $3, replaced = replaced + 1, updated_at = $4, \
+                       last_tx = $5 WHERE nft_id = $6 AND offerer = $7 AND state = 'ACTIVE'";
+/// Closes the offerer's live offer on the NFT.
+const CLOSE: &str = "UPDATE offers SET state = $1, seller = $2, updated_at = $3, closed_at = $3, last_tx = $4 \
+                     WHERE nft_id = $5 AND offerer = $6 AND state = 'ACTIVE'";
+
+/// The NFT id (`{chain}-{token}`) of an event of an `nft-{chain}-{token}` stream.
+fn nft_of(event: &RecordedEvent) -> Result<&str, ProjectionError> {
+    event
+        .stream_id
+        .strip_prefix("nft-")
+        .filter(|rest| rest.split_once('-').is_some())
+        .ok_or_else(|| ProjectionError::malformed(event, "not in an nft-{chain}-{token} stream"))
+}
+
+#[async_trait]
+impl ReadModel for Offers {
+    fn handles(&self, event_type: &str) -> bool {
+        matches!(event_type, "OfferMade" | "OfferCancelled" | "OfferRejected" | "OfferAccepted")
+    }
+
+    async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
+        for event in events {
+            let nft_id = nft_of(event)?;
+            let parsed: ChainEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
+            let (state, offerer, seller, origin) = match parsed {
+                ChainEvent::OfferMade { offerer, amount, expires_at, fee_bps, replaced_amount, origin, .. } => {
+                    let fee_bps = i64::from(fee_bps);
+                    if replaced_amount != "0" {
+                        let values = [
+                            (&amount).into(),
+                            expires_at.into(),
+                            fee_bps.into(),
+                            origin.block_time.into(),
+                            (&origin.tx_hash).into(),
+                            nft_id.into(),
+                            (&offerer).into(),
+                        ];
+                        sql::execute(conn, REPLACE, &values).await?;
+                        continue;
+                    }
+                    let row: Vec<Value<'_>> = vec![
+                        (event.position as i64).into(),
+                        nft_id.into(),
+                        (&offerer).into(),
+                        (&amount).into(),
+                        expires_at.into(),
+                        fee_bps.into(),
+                        "ACTIVE".into(),
+                        0_i64.into(),
+                        origin.block_time.into(),
+                        origin.block_time.into(),
+                        (&origin.tx_hash).into(),
+                        (&origin.tx_hash).into(),
+                    ];
+                    sql::insert(conn, "offers", &COLUMNS, "", &[row]).await?;
+                    continue;
+                }
+                ChainEvent::OfferCancelled { offerer, origin, .. } => ("CANCELLED", offerer, None, origin),
+                ChainEvent::OfferRejected { offerer, origin, .. } => ("REJECTED", offerer, None, origin),
+                ChainEvent::OfferAccepted { offerer, seller, origin, .. } => ("ACCEPTED", offerer, Some(seller), origin),
+                _ => return Err(ProjectionError::malformed(event, "not an offer fact")),
+            };
+            let values =
+                [state.into(), (&seller).into(), origin.block_time.into(), (&origin.tx_hash).into(), nft_id.into(), (&offerer).into()];
+            sql::execute(conn, CLOSE, &values).await?;
+        }
+        Ok(())
+    }
+
+    async fn forget_stream(&self, conn: &mut Conn<'_>, stream_id: &str, _at: i64) -> Result<(), ProjectionError> {
+        let Some(nft_id) = stream_id.strip_prefix("nft-") else {
+            return Ok(());
+        };
+        sql::execute(conn, "DELETE FROM offers WHERE nft_id = $1", &[nft_id.into()]).await
+    }
+}
