@@ -524,8 +524,25 @@ struct GenerationRequest {
 #[allow(dead_code, reason = "a schema only; mint_hash reads the value")]
 enum MintResponse {
     Receipt(MintReceipt),
-    Text(String),
+    Text(#[schema(inline)] ReceiptText),
 }
+
+/// The receipt as JSON text (a few KB with its logs; longer is refused).
+#[derive(Deserialize)]
+#[allow(dead_code, reason = "a schema only")]
+struct ReceiptText(String);
+
+impl utoipa::PartialSchema for ReceiptText {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .max_length(Some(100_000))
+            .description(Some("The receipt as JSON text."))
+            .into()
+    }
+}
+
+impl ToSchema for ReceiptText {}
 
 /// A transaction receipt as a wallet returns it.
 #[derive(Deserialize, ToSchema)]
@@ -533,7 +550,7 @@ enum MintResponse {
 #[allow(dead_code, reason = "a schema only")]
 struct MintReceipt {
     /// The mint transaction's hash.
-    #[schema(example = "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060")]
+    #[schema(example = "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060", max_length = 66)]
     transaction_hash: String,
 }
 
