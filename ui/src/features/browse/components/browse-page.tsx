@@ -1,6 +1,5 @@
 import { Box, Button, Flex, Heading, HStack, Input, InputGroup, Menu, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useEffect, useRef, useState } from 'react'
-import { type TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { LuArrowDownUp, LuCheck, LuSearch } from 'react-icons/lu'
 import { NftGrid } from '@/components/nft'
@@ -8,14 +7,10 @@ import { notify } from '@/components/ui/toaster'
 import { PageContainer } from '@/components/page-container'
 import { errorMessage } from '@/lib/api-client'
 import { EXPLORE_PATH, exploreQuery, fetchNftPage, useCategories } from '@/lib/nft/api'
+import { categoryLabel } from '@/lib/nft/category'
 import type { FormOfSale, Nft } from '@/lib/nft/types'
 import { usePagedList } from '@/lib/nft/use-paged-list'
 import { SORT_OPTIONS, sortOptions, useBrowseFilter } from '../hooks/use-browse-filter'
-
-/** A category's name in the language shown; the API's name for one the translations do not know. */
-export function categoryLabel(t: TFunction, category: { id: string; categoryName: string }) {
-  return t(`browse.categories.${category.id}`, { defaultValue: category.categoryName })
-}
 
 /** Typing in the search box updates the URL (and the list) after this pause. */
 export const SEARCH_DEBOUNCE_MS = 400

@@ -12,6 +12,7 @@ import { notify } from '@/components/ui/toaster'
 import { ApiError, errorMessage } from '@/lib/api-client'
 import { useBusyStore } from '@/lib/busy-store'
 import { useCategories } from '@/lib/nft/api'
+import { categoryLabel } from '@/lib/nft/category'
 import { useTrade } from '@/lib/nft/trade'
 import type { Errors } from '@/lib/validation'
 import { useConnectionState } from '@/lib/wallet-connection'
@@ -340,7 +341,7 @@ export function CreateAssetPage() {
                       <option value="">{t('createAsset.categoryPlaceholder')}</option>
                       {(categories.data ?? []).map((c) => (
                         <option key={c.id} value={c.id}>
-                          {c.categoryName}
+                          {categoryLabel(t, c)}
                         </option>
                       ))}
                     </NativeSelect.Field>
