@@ -1,3 +1,4 @@
+// vitest: isolated (see mockingTestFiles in vite.config.ts: its avatar menu item)
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
