@@ -123,7 +123,15 @@ async fn the_rpc_proxy_forwards_what_wallets_need_and_refuses_the_rest_call_by_c
     let raw = format!("0x{}", alloy::hex::encode(transfer.build(&wallet).await.unwrap().encoded_2718()));
     let sent = rpc(&app, json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_sendRawTransaction", "params": [raw] })).await;
     let hash = sent["result"].as_str().unwrap_or_else(|| panic!("{sent}")).to_owned();
-    let receipt = rpc(&app, json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_getTransactionReceipt", "params": [hash] })).await;
+    // anvil mines the transaction as it arrives, but its receipt may show a moment later.
+    let mut receipt = Value::Null;
+    for _ in 0..100 {
+        receipt = rpc(&app, json!({ "jsonrpc": "2.0", "id": 1, "method": "eth_getTransactionReceipt", "params": [hash] })).await;
+        if !receipt["result"].is_null() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     assert_eq!(receipt["result"]["status"], "0x1", "{receipt}");
     assert_ne!(rpc(&app, balance(receiver)).await["result"], before, "the signed transfer went through");
 }
