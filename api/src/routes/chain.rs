@@ -133,8 +133,10 @@ pub const FORWARDED_METHODS: [&str; 20] = [
 
 /// A same-origin JSON-RPC proxy to the chain node the server uses.
 ///
-/// Only the methods wallets need are forwarded (see `FORWARDED_METHODS` in the README); any
-/// other is answered here with JSON-RPC error -32601, each call of a batch judged on its own.
+/// Only the methods wallets need are forwarded (`eth_chainId`, `eth_call`, `eth_estimateGas`,
+/// `eth_sendRawTransaction`, the block, transaction, receipt, balance and log reads: see
+/// docs/security.md); any other is answered here with JSON-RPC error -32601, each call of a
+/// batch judged on its own.
 /// The node's answer is passed through as it is (not in the envelope); 404 when the server has
 /// no chain.
 #[utoipa::path(
