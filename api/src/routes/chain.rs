@@ -108,11 +108,14 @@ async fn app_config(State(state): State<AppState>) -> Response {
 /// Everything else is refused: the node's own methods (`anvil_*`, `evm_*`, `debug_*`, ...) would
 /// let any visitor rewrite a dev chain, and `eth_sendTransaction` would spend its unlocked
 /// accounts.
-pub const FORWARDED_METHODS: [&str; 20] = [
+pub const FORWARDED_METHODS: [&str; 21] = [
     "eth_chainId",
     "eth_blockNumber",
     "eth_call",
     "eth_estimateGas",
+    // viem fills a transaction with it first (nonce, gas, fees; nothing signed), then falls back
+    // to the single calls on nodes without it.
+    "eth_fillTransaction",
     "eth_gasPrice",
     "eth_maxPriorityFeePerGas",
     "eth_feeHistory",
