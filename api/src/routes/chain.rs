@@ -112,11 +112,14 @@ async fn app_config(State(state): State<AppState>) -> Response {
 /// Everything else is refused: the node's own methods (`anvil_*`, `evm_*`, `debug_*`, ...) would
 /// let any visitor rewrite a dev chain, and `eth_sendTransaction` would spend its unlocked
 /// accounts.
-pub const FORWARDED_METHODS: [&str; 20] = [
+pub const FORWARDED_METHODS: [&str; 21] = [
     "eth_chainId",
     "eth_blockNumber",
     "eth_call",
     "eth_estimateGas",
+    // viem fills a transaction with it first (nonce, gas, fees; nothing signed), then falls back
+    // to the single calls on nodes without it.
+    "eth_fillTransaction",
     "eth_gasPrice",
     "eth_maxPriorityFeePerGas",
     "eth_feeHistory",
@@ -137,8 +140,10 @@ pub const FORWARDED_METHODS: [&str; 20] = [
 
 /// A same-origin JSON-RPC proxy to the chain node the server uses.
 ///
-/// Only the methods wallets need are forwarded (`FORWARDED_METHODS`, docs/security.md); any
-/// other is answered here with JSON-RPC error -32601, each call of a batch judged on its own.
+/// Only the methods wallets need are forwarded (`eth_chainId`, `eth_call`, `eth_estimateGas`,
+/// `eth_sendRawTransaction`, the block, transaction, receipt, balance and log reads: see
+/// docs/security.md); any other is answered here with JSON-RPC error -32601, each call of a
+/// batch judged on its own.
 /// The node's answer is passed through as it is (not in the envelope); 404 when the server has
 /// no chain.
 #[utoipa::path(
