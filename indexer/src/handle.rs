@@ -95,7 +95,12 @@ impl IndexerMetrics {
             ("lag_blocks", "gauge", "Blocks between the head and the last block indexed.", self.lag_blocks),
             ("heads_subscribed", "gauge", "1 while a newHeads subscription is live, else 0 (polling only).", u64::from(self.heads_live)),
             ("heads_received_total", "counter", "New heads pushed by the node since start.", self.heads_received),
-            ("head_subscriptions_total", "counter", "newHeads subscriptions made since start (renewals included).", self.head_subscriptions),
+            (
+                "head_subscriptions_total",
+                "counter",
+                "newHeads subscriptions made since start (renewals included).",
+                self.head_subscriptions,
+            ),
         ];
         let mut text = String::new();
         for (name, kind, help, value) in rows {

@@ -70,7 +70,12 @@ async fn metrics(State(state): State<AppState>) -> Result<Response, ApiError> {
             ("indexer_reorgs_total", "counter", "Reorgs compensated since start.", m.reorgs),
             ("indexer_rpc_retries_total", "counter", "RPC calls retried after an error.", m.rpc_retries),
             ("indexer_get_logs_range_blocks", "gauge", "The current eth_getLogs range.", m.range),
-            ("indexer_heads_subscribed", "gauge", "1 while the newHeads subscription is live, 0 when following by polling alone.", u64::from(m.heads_live)),
+            (
+                "indexer_heads_subscribed",
+                "gauge",
+                "1 while the newHeads subscription is live, 0 when following by polling alone.",
+                u64::from(m.heads_live),
+            ),
             ("indexer_heads_received_total", "counter", "New heads the node pushed since start.", m.heads_received),
         ] {
             metric(&mut out, &format!("marketplace_{name}"), kind, help, value);

@@ -12,8 +12,9 @@ use std::{
 use alloy::primitives::U256;
 use domain::chain::ChainEvent;
 use indexer::{
-    IndexerHandle, Progress, ws_url_for,
+    IndexerHandle, Progress,
     test_utils::{TestChain, mint_call, read_log, sqlite_store},
+    ws_url_for,
 };
 use tokio::{
     net::{TcpListener, TcpStream},
