@@ -35,8 +35,11 @@ describe('the shell links', () => {
     renderShell()
     // The first render of the shell in a worker loads its lazy parts: slow on a loaded machine.
     await userEvent.click(await screen.findByTestId('avatar-menu', {}, { timeout: 15000 }))
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Favourites' }, { timeout: 15000 }))
-    expect(await screen.findByTestId('location')).toHaveTextContent('/favourites')
+    const item = await screen.findByRole('menuitem', { name: 'Favourites' }, { timeout: 15000 })
+    // Chosen once the menu has finished opening (a click during its opening animation only closes it).
+    await waitFor(() => expect(screen.getByRole('menu')).toHaveAttribute('data-state', 'open'))
+    await userEvent.click(item)
+    expect(await screen.findByTestId('location', {}, { timeout: 15000 })).toHaveTextContent('/favourites')
   })
 
   it('reaches /favourites from the drawer of narrow screens', async () => {
