@@ -11,7 +11,7 @@ use axum::{
 };
 use domain::{chain::ChainEvent, trade::Claim};
 use projections::queries::{
-    Page, Paged, nft,
+    Page, nft,
     offers::{self, OfferState, OfferView, Scope},
     wei_to_matic,
 };
@@ -25,7 +25,7 @@ use crate::{
     auth::{AuthUser, MaybeUser, load_signed_in},
     error::{ApiError, Envelope, ok},
     routes::{
-        nft::NftCard,
+        nft::{NftCard, Paged},
         openapi::{BadRequest, SignedIn},
         params::{Choice, Params, query_params},
     },
@@ -66,7 +66,7 @@ fn now() -> i64 {
     chrono::Utc::now().timestamp()
 }
 
-async fn list(state: &AppState, scope: Scope<'_>, params: &Params) -> Result<Paged<OfferView>, ApiError> {
+async fn list(state: &AppState, scope: Scope<'_>, params: &Params) -> Result<projections::queries::Paged<OfferView>, ApiError> {
     let page = Page { page: params.number(&PAGE)?, limit: params.number(&LIMIT)? };
     let filter = params.choice(&STATE)?;
     offers::offers(&state.read, scope, filter, now(), page).await.map_err(internal)
@@ -79,7 +79,7 @@ async fn list(state: &AppState, scope: Scope<'_>, params: &Params) -> Result<Pag
     path = "/api/nft/{nftId}/offers",
     tag = "trade",
     params(("nftId" = String, Path, description = "The NFT (`{chainId}-{tokenId}`)"), OffersQuery),
-    responses((status = 200, description = "A page of offers", body = Envelope<OffersPage>), (status = 400, response = BadRequest)),
+    responses((status = 200, description = "A page of offers", body = Envelope<Paged<OfferItem>>), (status = 400, response = BadRequest)),
 )]
 async fn nft_offers(State(state): State<AppState>, Path(id): Path<String>, params: Params) -> Result<Response, ApiError> {
     let nft_id = format!("{}-{}", state.chain.chain_id, token_id(&state, "id", &id)?);
@@ -94,7 +94,7 @@ async fn nft_offers(State(state): State<AppState>, Path(id): Path<String>, param
     tag = "trade",
     params(OffersQuery),
     security(("bearer" = [])),
-    responses((status = 200, description = "A page of offers", body = Envelope<OffersPage>), (status = 400, response = BadRequest), SignedIn),
+    responses((status = 200, description = "A page of offers", body = Envelope<Paged<OfferItem>>), (status = 400, response = BadRequest), SignedIn),
 )]
 async fn my_offers(State(state): State<AppState>, me: AuthUser, params: Params) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;
@@ -109,7 +109,7 @@ async fn my_offers(State(state): State<AppState>, me: AuthUser, params: Params) 
     tag = "trade",
     params(OffersQuery),
     security(("bearer" = [])),
-    responses((status = 200, description = "A page of offers", body = Envelope<OffersPage>), (status = 400, response = BadRequest), SignedIn),
+    responses((status = 200, description = "A page of offers", body = Envelope<Paged<OfferItem>>), (status = 400, response = BadRequest), SignedIn),
 )]
 async fn received_offers(State(state): State<AppState>, me: AuthUser, params: Params) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;
@@ -386,25 +386,6 @@ async fn record_cart_purchase(
 }
 
 // ---------------------------------------------------------------------------------- schemas
-
-/// A page of offers.
-#[derive(ToSchema)]
-#[schema(rename_all = "camelCase")]
-#[allow(dead_code, reason = "a schema only")]
-struct OffersPage {
-    /// This page's offers.
-    data: Vec<OfferItem>,
-    /// Offers on this page.
-    count: u64,
-    /// Offers on all pages.
-    total_items: u64,
-    /// This page's number.
-    current_page: u32,
-    /// Whether no page follows.
-    last_page: bool,
-    /// Same as `count`.
-    current_item_count: u64,
-}
 
 /// One offer.
 #[derive(ToSchema)]
