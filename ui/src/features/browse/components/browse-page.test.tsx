@@ -5,7 +5,8 @@ import { nftFixture, page } from '@/testing/nft'
 import { renderRoutes } from '@/testing/render'
 import { FALLBACK_CONFIG, useConfigStore } from '@/lib/app-config'
 import { prefetch } from '../prefetch'
-import { BrowsePage, SEARCH_DEBOUNCE_MS } from './browse-page'
+import { SEARCH_DEBOUNCE_MS } from '@/components/search-box'
+import { BrowsePage } from './browse-page'
 
 const routes = [
   { path: '/explore', element: <BrowsePage formOfSale="FIXEDPRICE" /> },

@@ -1,19 +1,17 @@
-import { Box, Button, Flex, Heading, HStack, Input, InputGroup, Menu, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
-import { useEffect, useRef, useState } from 'react'
+import { Box, Button, Flex, Heading, HStack, Menu, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LuArrowDownUp, LuCheck, LuSearch } from 'react-icons/lu'
+import { LuArrowDownUp, LuCheck } from 'react-icons/lu'
 import { NftGrid } from '@/components/nft'
 import { notify } from '@/components/ui/toaster'
 import { PageContainer } from '@/components/page-container'
+import { SearchBox } from '@/components/search-box'
 import { errorMessage } from '@/lib/api-client'
 import { EXPLORE_PATH, exploreQuery, fetchNftPage, useCategories } from '@/lib/nft/api'
 import { categoryLabel } from '@/lib/nft/category'
 import type { FormOfSale, Nft } from '@/lib/nft/types'
 import { usePagedList } from '@/lib/nft/use-paged-list'
 import { SORT_OPTIONS, sortOptions, useBrowseFilter } from '../hooks/use-browse-filter'
-
-/** Typing in the search box updates the URL (and the list) after this pause. */
-export const SEARCH_DEBOUNCE_MS = 400
 
 function CategoryBar({ value, onChange }: { value: string; onChange: (id: string) => void }) {
   const { t } = useTranslation()
@@ -73,34 +71,6 @@ function SortMenu({ value, options, onChange }: { value: string; options: readon
   )
 }
 
-/** The search box: shows what the URL says and writes back after a short pause in typing. */
-function SearchBox({ value, onChange }: { value: string; onChange: (text: string) => void }) {
-  const { t } = useTranslation()
-  const [text, setText] = useState(value)
-  const latest = useRef(onChange)
-  latest.current = onChange
-  useEffect(() => setText(value), [value])
-  useEffect(() => {
-    if (text.trim() === value.trim()) return
-    const timer = setTimeout(() => latest.current(text), SEARCH_DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-  }, [text, value])
-  return (
-    <InputGroup startElement={<LuSearch />} flex="1" maxW={{ md: 'sm' }}>
-      <Input
-        type="search"
-        value={text}
-        placeholder={t('browse.searchPlaceholder')}
-        aria-label={t('browse.searchPlaceholder')}
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') onChange(text)
-        }}
-      />
-    </InputGroup>
-  )
-}
-
 /**
  * /explore (FIXEDPRICE) and /auction (AUCTION): category bar, sort menu, search, and the infinite
  * grid of GET /api/nft/explore/ (9 a page). Category, sort, order and search live in the URL.
@@ -132,7 +102,7 @@ export function BrowsePage({ formOfSale }: { formOfSale: Extract<FormOfSale, 'FI
         </Stack>
         <CategoryBar value={filter.category} onChange={(category) => update({ category })} />
         <Flex gap="3" direction={{ base: 'column', md: 'row' }} justify="space-between">
-          <SearchBox value={filter.search} onChange={(search) => update({ search })} />
+          <SearchBox value={filter.search} onChange={(search) => update({ search })} placeholder={t('browse.searchPlaceholder')} />
           <SortMenu
             value={sortId}
             options={sortOptions(formOfSale)}

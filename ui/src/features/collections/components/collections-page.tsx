@@ -1,14 +1,12 @@
-import { Box, Button, Flex, Heading, Input, InputGroup, Menu, Portal, Stack, Text } from '@chakra-ui/react'
-import { useEffect, useRef, useState } from 'react'
+import { Box, Button, Flex, Heading, Menu, Portal, Stack, Text } from '@chakra-ui/react'
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LuArrowDownUp, LuCheck, LuSearch } from 'react-icons/lu'
+import { LuArrowDownUp, LuCheck } from 'react-icons/lu'
 import { useSearchParams } from 'react-router'
 import { ManagedCollectionGrid } from '@/components/collection/managed-collection-grid'
 import { PageContainer } from '@/components/page-container'
+import { SearchBox } from '@/components/search-box'
 import type { CollectionSortBy } from '@/lib/collection/browse-collections'
-
-/** Typing in the search box updates the URL (and the grid) after this pause. */
-export const SEARCH_DEBOUNCE_MS = 400
 
 /** The sort menu: each entry a server sort key and order. The server puts empty collections last. */
 export const COLLECTION_SORTS = [
@@ -32,13 +30,9 @@ export function CollectionsPage() {
   const { t } = useTranslation()
   const [params, setParams] = useSearchParams()
   const { sort, search } = collectionsFilter(params)
-  const [text, setText] = useState(search)
-  const latest = useRef(search)
-  latest.current = search
   useEffect(() => {
     document.title = `${t('collections.title')} | ${t('app.name')}`
   }, [t])
-  useEffect(() => setText(search), [search])
   const set = (key: string, value: string, fallback: string) =>
     setParams(
       (previous) => {
@@ -49,12 +43,6 @@ export function CollectionsPage() {
       },
       { replace: key === 'search' },
     )
-  useEffect(() => {
-    if (text.trim() === latest.current) return
-    const timer = setTimeout(() => set('search', text.trim(), ''), SEARCH_DEBOUNCE_MS)
-    return () => clearTimeout(timer)
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [text])
   return (
     <PageContainer>
       <Stack gap="2" mb="6">
@@ -64,19 +52,12 @@ export function CollectionsPage() {
         <Text color="fg.muted">{t('collections.subtitle')}</Text>
       </Stack>
       <Flex gap="3" direction={{ base: 'column', md: 'row' }} justify="space-between" mb="6">
-        <InputGroup startElement={<LuSearch />} flex="1" maxW={{ md: 'sm' }}>
-          <Input
-            type="search"
-            value={text}
-            placeholder={t('collections.searchPlaceholder')}
-            aria-label={t('collections.searchPlaceholder')}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') set('search', text.trim(), '')
-            }}
-            data-testid="collections-search"
-          />
-        </InputGroup>
+        <SearchBox
+          value={search}
+          onChange={(text) => set('search', text, '')}
+          placeholder={t('collections.searchPlaceholder')}
+          testId="collections-search"
+        />
         <Menu.Root positioning={{ placement: 'bottom-end' }}>
           <Menu.Trigger asChild>
             <Button variant="outline" data-testid="collections-sort" flexShrink={0}>
