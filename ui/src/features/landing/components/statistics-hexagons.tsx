@@ -1,5 +1,6 @@
 import { Box, Flex, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
+import { formatCount } from '@/lib/format'
 import { ACCENT_GRADIENT } from '@/lib/theme'
 import { useMarketplaceStatistics } from '../api/marketplace-statistics'
 
@@ -12,7 +13,7 @@ function Hexagon({ value, label }: { value: number | undefined; label: string })
       <Box w={{ base: '96px', sm: '140px', md: '180px' }} h={{ base: '84px', sm: '122px', md: '156px' }} bgImage={ACCENT_GRADIENT} style={{ clipPath: HEXAGON }} p="3px">
         <Flex w="100%" h="100%" bg="bg.panel" style={{ clipPath: HEXAGON }} align="center" justify="center" direction="column">
           <Text fontSize={{ base: 'lg', sm: '2xl', md: '3xl' }} fontWeight="extrabold" bgImage={ACCENT_GRADIENT} bgClip="text" color="transparent" data-testid="statistic-value">
-            {value === undefined ? '—' : new Intl.NumberFormat(i18n.language === 'ge' ? 'de' : i18n.language).format(value)}
+            {value === undefined ? '—' : formatCount(value, i18n.language)}
           </Text>
         </Flex>
       </Box>
