@@ -86,7 +86,7 @@ impl FromRequestParts<AppState> for ClientIp {
 /// its field's documented `maxLength` in `T`'s schema ([`limits`]).
 pub struct Payload<T>(pub T);
 
-impl<T: DeserializeOwned + ToSchema + Send, S: Send + Sync> FromRequest<S> for Payload<T> {
+impl<T: DeserializeOwned + ToSchema + Send + 'static, S: Send + Sync> FromRequest<S> for Payload<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {

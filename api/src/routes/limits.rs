@@ -7,6 +7,12 @@
 //! code points), as JSON Schema's `maxLength` does. Query strings have one limit for every
 //! value ([`MAX_QUERY_TEXT`]).
 
+use std::{
+    any::TypeId,
+    collections::HashMap,
+    sync::{Arc, LazyLock, PoisonError, RwLock},
+};
+
 use axum::extract::multipart::Field;
 use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
@@ -19,23 +25,42 @@ pub const MAX_QUERY_TEXT: usize = 200;
 
 /// Refuses `value` (a request body as JSON) if a string in it is longer than the `maxLength`
 /// its field has in `T`'s schema.
-pub fn check<T: ToSchema>(value: &Value) -> Result<(), ApiError> {
+pub fn check<T: ToSchema + 'static>(value: &Value) -> Result<(), ApiError> {
+    let schema = schema_of::<T>()?;
+    walk(&schema.root, value, "", &schema.definitions).map_err(ApiError::BadRequest)
+}
+
+/// A request type's schema as JSON, with the schemas it refers to.
+struct RequestSchema {
+    root: Value,
+    definitions: Map<String, Value>,
+}
+
+/// `T`'s schema, made once per type (every request body is checked against it: building and
+/// serializing the schema each time would cost more than the check).
+fn schema_of<T: ToSchema + 'static>() -> Result<Arc<RequestSchema>, ApiError> {
+    static SCHEMAS: LazyLock<RwLock<HashMap<TypeId, Arc<RequestSchema>>>> = LazyLock::new(Default::default);
+    if let Some(schema) = SCHEMAS.read().unwrap_or_else(PoisonError::into_inner).get(&TypeId::of::<T>()) {
+        return Ok(schema.clone());
+    }
     let mut referenced = Vec::new();
     T::schemas(&mut referenced);
     let definitions: Map<String, Value> =
         referenced.into_iter().filter_map(|(name, schema)| Some((name, serde_json::to_value(schema).ok()?))).collect();
-    let schema = serde_json::to_value(T::schema()).map_err(|e| ApiError::Internal(e.into()))?;
-    walk(&schema, value, "", &definitions).map_err(ApiError::BadRequest)
+    let root = serde_json::to_value(T::schema()).map_err(|e| ApiError::Internal(e.into()))?;
+    let schema = Arc::new(RequestSchema { root, definitions });
+    SCHEMAS.write().unwrap_or_else(PoisonError::into_inner).insert(TypeId::of::<T>(), schema.clone());
+    Ok(schema)
 }
 
 /// Refuses the form field `name` (of the form `T` documents) if `text` is longer than its
 /// `maxLength`.
-pub fn check_field<T: ToSchema>(name: &str, text: &str) -> Result<(), ApiError> {
+pub fn check_field<T: ToSchema + 'static>(name: &str, text: &str) -> Result<(), ApiError> {
     check::<T>(&json!({ name: text }))
 }
 
 /// The text of a multipart field of the form `T` documents, refused past its `maxLength`.
-pub async fn form_text<T: ToSchema>(field: Field<'_>) -> Result<String, ApiError> {
+pub async fn form_text<T: ToSchema + 'static>(field: Field<'_>) -> Result<String, ApiError> {
     let name = field.name().unwrap_or_default().to_owned();
     let text = field.text().await?;
     check_field::<T>(&name, &text)?;

@@ -297,7 +297,7 @@ async fn ipfs_upload(
 /// `multipart/form-data` text fields (the spec's default body); 400 in the envelope otherwise.
 struct Fields<T>(T);
 
-impl<T: DeserializeOwned + ToSchema + Send> FromRequest<AppState> for Fields<T> {
+impl<T: DeserializeOwned + ToSchema + Send + 'static> FromRequest<AppState> for Fields<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, Self::Rejection> {

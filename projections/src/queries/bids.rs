@@ -195,14 +195,19 @@ mod tests {
         let rows: Vec<_> = page
             .data
             .iter()
-            .map(|b| (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str(), b.bidder_address.as_str(), b.auction_highest_bid.as_str()))
+            .map(|b| {
+                (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str(), b.bidder_address.as_str(), b.auction_highest_bid.as_str())
+            })
             .collect();
         assert_eq!(rows, [("80001-2", "5", "BID", ALICE_1, "5"), ("80001-1", "3", "ALLOTED", ALICE_2, "3")]);
         assert_eq!(page.data[0].bid_amount_wei, format!("5{MATIC}"), "the amount in wei beside the MATIC");
         assert_eq!((page.total_items, page.last_page), (3, false));
         let next = my_bids(&db, &alice.to_string(), Page { page: 2, limit: 2 }).await.unwrap();
-        let rows: Vec<_> =
-            next.data.iter().map(|b| (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str(), b.auction_highest_bid.as_str())).collect();
+        let rows: Vec<_> = next
+            .data
+            .iter()
+            .map(|b| (b.nft_id.as_str(), b.bid_amount.as_str(), b.status.as_str(), b.auction_highest_bid.as_str()))
+            .collect();
         assert_eq!(rows, [("80001-1", "1", "REFUNDED", "3")], "an outbid bid shows the top bid that beat it");
         assert!(next.last_page);
         assert!(next.data[0].transaction_hash.starts_with("0x"));

@@ -155,7 +155,8 @@ async fn explore_lists_open_auctions_by_end_and_the_latest_listings_first() {
         let db = ReadDb::open(&url).await.unwrap();
         let at = Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
         let all = Page { page: 1, limit: 100 };
-        let tokens = |page: &projections::queries::Paged<nft::NftView>| page.data.iter().map(|n| n.nft_token_id.clone()).collect::<Vec<_>>();
+        let tokens =
+            |page: &projections::queries::Paged<nft::NftView>| page.data.iter().map(|n| n.nft_token_id.clone()).collect::<Vec<_>>();
 
         let auctions = nft::explore(&db, &browse(SaleFilter::Auction, SortBy::Date, false), all, at).await.unwrap();
         assert_eq!(auctions.total_items, 3, "every auction, the ended one too (a profile's tab)");
