@@ -1,11 +1,11 @@
-import { Box, Button, Flex, Heading, HStack, Menu, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { Button, Flex, Heading, HStack, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LuArrowDownUp, LuCheck } from 'react-icons/lu'
 import { NftGrid } from '@/components/nft'
 import { notify } from '@/components/ui/toaster'
 import { PageContainer } from '@/components/page-container'
 import { SearchBox } from '@/components/search-box'
+import { SortMenu } from '@/components/sort-menu'
 import { errorMessage } from '@/lib/api-client'
 import { EXPLORE_PATH, exploreQuery, fetchNftPage, useCategories } from '@/lib/nft/api'
 import { categoryLabel } from '@/lib/nft/category'
@@ -41,33 +41,6 @@ function CategoryBar({ value, onChange }: { value: string; onChange: (id: string
       ))}
       {isLoading && Array.from({ length: 4 }, (_, i) => <Skeleton key={i} h="8" w="20" borderRadius="full" flexShrink={0} />)}
     </HStack>
-  )
-}
-
-function SortMenu({ value, options, onChange }: { value: string; options: readonly (typeof SORT_OPTIONS)[number][]; onChange: (id: string) => void }) {
-  const { t } = useTranslation()
-  const current = options.find((o) => o.id === value) ?? options[0]
-  return (
-    <Menu.Root positioning={{ placement: 'bottom-end' }}>
-      <Menu.Trigger asChild>
-        <Button variant="outline" size="md" data-testid="sort-menu" flexShrink={0}>
-          <LuArrowDownUp />
-          {t(current.labelKey)}
-        </Button>
-      </Menu.Trigger>
-      <Portal>
-        <Menu.Positioner>
-          <Menu.Content minW="52">
-            {options.map((o) => (
-              <Menu.Item key={o.id} value={o.id} onSelect={() => onChange(o.id)}>
-                <Box w="4">{o.id === value ? <LuCheck /> : null}</Box>
-                {t(o.labelKey)}
-              </Menu.Item>
-            ))}
-          </Menu.Content>
-        </Menu.Positioner>
-      </Portal>
-    </Menu.Root>
   )
 }
 

@@ -1,11 +1,11 @@
-import { Box, Button, Flex, Heading, Menu, Portal, Stack, Text } from '@chakra-ui/react'
+import { Flex, Heading, Stack, Text } from '@chakra-ui/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LuArrowDownUp, LuCheck } from 'react-icons/lu'
 import { useSearchParams } from 'react-router'
 import { ManagedCollectionGrid } from '@/components/collection/managed-collection-grid'
 import { PageContainer } from '@/components/page-container'
 import { SearchBox } from '@/components/search-box'
+import { SortMenu } from '@/components/sort-menu'
 import type { CollectionSortBy } from '@/lib/collection/browse-collections'
 
 /** The sort menu: each entry a server sort key and order. The server puts empty collections last. */
@@ -58,26 +58,12 @@ export function CollectionsPage() {
           placeholder={t('collections.searchPlaceholder')}
           testId="collections-search"
         />
-        <Menu.Root positioning={{ placement: 'bottom-end' }}>
-          <Menu.Trigger asChild>
-            <Button variant="outline" data-testid="collections-sort" flexShrink={0}>
-              <LuArrowDownUp />
-              {t(sort.labelKey)}
-            </Button>
-          </Menu.Trigger>
-          <Portal>
-            <Menu.Positioner>
-              <Menu.Content minW="52">
-                {COLLECTION_SORTS.map((o) => (
-                  <Menu.Item key={o.id} value={o.id} onSelect={() => set('sort', o.id, COLLECTION_SORTS[0].id)}>
-                    <Box w="4">{o.id === sort.id ? <LuCheck /> : null}</Box>
-                    {t(o.labelKey)}
-                  </Menu.Item>
-                ))}
-              </Menu.Content>
-            </Menu.Positioner>
-          </Portal>
-        </Menu.Root>
+        <SortMenu
+          value={sort.id}
+          options={COLLECTION_SORTS}
+          onChange={(id) => set('sort', id, COLLECTION_SORTS[0].id)}
+          testId="collections-sort"
+        />
       </Flex>
       <ManagedCollectionGrid
         detailPath={(id) => `/collections/collection/${encodeURIComponent(id)}`}
