@@ -9,17 +9,8 @@
 # Prints each figure and the ratios; exits non-zero when the cart of (a) costs more than 0.7 x the
 # ten purchases (the goal of issue 20). Run from any directory: contracts/scripts/gas-figures.sh
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bin="$here/node_modules/.bin"
-port="${ANVIL_PORT:-$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}"
-rpc="http://127.0.0.1:$port"
-tmp="$(mktemp -d)"
-"$bin/anvil" --host 127.0.0.1 --port "$port" --chain-id 80001 --accounts 14 --silent --config-out "$tmp/anvil.json" >"$tmp/anvil.log" 2>&1 &
-anvil_pid=$!
-trap 'kill "$anvil_pid" 2>/dev/null || true; wait "$anvil_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-for _ in $(seq 1 100); do "$bin/cast" chain-id --rpc-url "$rpc" >/dev/null 2>&1 && break; sleep 0.1; done
-for _ in $(seq 1 50); do [ -s "$tmp/anvil.json" ] && break; sleep 0.1; done
-acct() { node -e 'const c=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(c[process.argv[2]][+process.argv[3]])' "$tmp/anvil.json" "$1" "$2"; }
+source "$(dirname "${BASH_SOURCE[0]}")/anvil.sh"
+start_anvil --accounts 14
 
 # Account 0 deploys (the admin), 1-10 sell, 11-13 buy; royalty receivers are plain addresses.
 deployer="$(acct private_keys 0)"

@@ -3,19 +3,10 @@
 # operations, on a throw-away anvil: mint, buyToken, bid, outbid, acceptOffer, settleAuction.
 # The token has two royalty receivers, so a sale makes four payouts (2 royalties, fee, seller).
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bin="$here/node_modules/.bin"
-port="${ANVIL_PORT:-$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')}"
-rpc="http://127.0.0.1:$port"
-tmp="$(mktemp -d)"
-"$bin/anvil" --host 127.0.0.1 --port "$port" --chain-id 80001 --silent --config-out "$tmp/anvil.json" >"$tmp/anvil.log" 2>&1 &
-anvil_pid=$!
-trap 'kill "$anvil_pid" 2>/dev/null || true; wait "$anvil_pid" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-for _ in $(seq 1 100); do "$bin/cast" chain-id --rpc-url "$rpc" >/dev/null 2>&1 && break; sleep 0.1; done
+source "$(dirname "${BASH_SOURCE[0]}")/anvil.sh"
+start_anvil
 
 # anvil's default test accounts, as it reports them.
-for _ in $(seq 1 50); do [ -s "$tmp/anvil.json" ] && break; sleep 0.1; done
-acct() { node -e 'const c=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(c[process.argv[2]][+process.argv[3]])' "$tmp/anvil.json" "$1" "$2"; }
 k0="$(acct private_keys 0)"; k1="$(acct private_keys 1)"; k2="$(acct private_keys 2)"; k3="$(acct private_keys 3)"
 r1="$(acct available_accounts 4)"; r2="$(acct available_accounts 5)"
 
