@@ -15,6 +15,7 @@ pub mod export;
 pub mod files;
 pub mod leader;
 pub mod mail;
+pub mod notifier;
 pub mod read_cache;
 pub mod reconcile;
 pub mod routes;

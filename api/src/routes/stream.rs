@@ -45,7 +45,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 const HEARTBEAT: Duration = Duration::from_secs(15);
 
 /// At most this many topics per stream.
-const MAX_TOPICS: usize = 100;
+const MAX_TOPICS: usize = 20;
 
 /// A backlog of more NFT changes than this is a `reset` instead: refetching is cheaper.
 const MAX_BACKLOG: usize = 2_000;
