@@ -3,6 +3,7 @@
 //! [`app`] assembles one router per resource (see [`routes`]) over the shared [`AppState`]; the
 //! `marketplace` binary in `main.rs` wires configuration, the event store and the server.
 
+pub mod auction_clock;
 pub mod auth;
 pub mod bootstrap;
 pub mod chain_receipts;

@@ -29,6 +29,7 @@ pub fn wording(notice: &NoticeView) -> (String, String) {
         "BOUGHT" => ("You bought an NFT", format!("You bought {title} for {amount}.")),
         "BID_ACCEPTED" => ("You won an auction", format!("You won {title} with your bid of {amount}.")),
         "BID_REJECTED" => ("Your bid was rejected", format!("Your bid of {amount} on {title} was rejected and refunded.")),
+        "AUCTION_ENDING" => ("An auction ends soon", format!("The auction of {title} ends within the hour.")),
         "AUCTION_ENDED" => ("An auction ended", format!("The auction of {title} ended.")),
         "OFFER_RECEIVED" => ("New offer on your NFT", format!("New offer on {title}: {amount} from {who}.")),
         "OFFER_ACCEPTED" => ("Your offer was accepted", format!("Your offer of {amount} on {title} was accepted: it is yours.")),

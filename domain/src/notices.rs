@@ -26,6 +26,7 @@ pub const KINDS: &[&str] = &[
     "BOUGHT",
     "BID_ACCEPTED",
     "BID_REJECTED",
+    "AUCTION_ENDING",
     "AUCTION_ENDED",
     "OFFER_RECEIVED",
     "OFFER_ACCEPTED",
@@ -123,6 +124,69 @@ pub async fn record(store: &dyn EventStore, event: &NoticeEvent, metadata: Metad
         events: vec![NewEvent::new(event.event_type(), NoticeEvent::SCHEMA_VERSION, event, metadata)?],
     };
     Ok(store.append_streams(vec![append]).await?.last_position)
+}
+
+/// What the clock says of an auction, once each: it ends within the hour (its bidders are told),
+/// or its time is up unsettled (its owner and top bidder are told). Time passing is no chain
+/// fact, so the elected process appends these when it sees them due (`api/src/auction_clock.rs`);
+/// each has a stream of its own, appended with "no stream" expected, so it is told once however
+/// many processes look.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all_fields = "camelCase")]
+pub enum AuctionClockEvent {
+    /// The auction ends within the hour.
+    AuctionEndingSoon {
+        /// `{chain}-{token}`.
+        nft_id: String,
+        /// The auction.
+        auction_id: String,
+        /// Its end (Unix seconds) when seen.
+        end_time: i64,
+    },
+    /// The auction's time is up and nobody settled it yet.
+    AuctionTimeUp {
+        /// `{chain}-{token}`.
+        nft_id: String,
+        /// The auction.
+        auction_id: String,
+        /// Its end (Unix seconds).
+        end_time: i64,
+    },
+}
+
+impl AuctionClockEvent {
+    /// Every type name.
+    pub const TYPES: &'static [&'static str] = &["AuctionEndingSoon", "AuctionTimeUp"];
+
+    /// The past-tense type name stored in the envelope.
+    pub fn event_type(&self) -> &'static str {
+        match self {
+            Self::AuctionEndingSoon { .. } => "AuctionEndingSoon",
+            Self::AuctionTimeUp { .. } => "AuctionTimeUp",
+        }
+    }
+
+    /// Its stream: one per auction and kind.
+    pub fn stream_id(&self) -> String {
+        match self {
+            Self::AuctionEndingSoon { nft_id, auction_id, .. } => format!("auction-ending-{nft_id}-{auction_id}"),
+            Self::AuctionTimeUp { nft_id, auction_id, .. } => format!("auction-ended-{nft_id}-{auction_id}"),
+        }
+    }
+
+    /// Appends it unless it was told already: whether this call appended it.
+    pub async fn record(&self, store: &dyn EventStore) -> Result<bool, StoreError> {
+        let append = StreamAppend {
+            stream_id: self.stream_id(),
+            expected: ExpectedVersion::NoStream,
+            events: vec![NewEvent::new(self.event_type(), 1, self, Metadata::default())?],
+        };
+        match store.append_streams(vec![append]).await {
+            Ok(_) => Ok(true),
+            Err(StoreError::WrongExpectedVersion { .. }) => Ok(false),
+            Err(err) => Err(err),
+        }
+    }
 }
 
 #[cfg(test)]

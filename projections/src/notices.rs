@@ -11,7 +11,10 @@
 //! - a sale: the seller (SOLD) and the buyer (BOUGHT), unless the buyer was just told they won
 //!   the auction or had their offer accepted;
 //! - an offer: the owner (OFFER_RECEIVED); its acceptance or rejection, the offerer
-//!   (OFFER_ACCEPTED, OFFER_REJECTED).
+//!   (OFFER_ACCEPTED, OFFER_REJECTED);
+//! - the clock (`AuctionClockEvent`): an auction ending within the hour, everyone who bid in it
+//!   before (AUCTION_ENDING); its time up unsettled, the owner and the top bidder
+//!   (AUCTION_ENDED).
 //!
 //! Whom to tell depends on the token's owner and top bid *at that event*, which this model keeps
 //! in `notice_tokens`. Every statement is written so the database reads that table, never this
@@ -20,7 +23,11 @@
 //! pipeline like the other models.
 
 use async_trait::async_trait;
-use domain::{RecordedEvent, chain::ChainEvent, notices::NoticeEvent};
+use domain::{
+    RecordedEvent,
+    chain::ChainEvent,
+    notices::{AuctionClockEvent, NoticeEvent},
+};
 
 use crate::{
     ProjectionError, ReadModel,
@@ -117,6 +124,7 @@ impl ReadModel for Notices {
                 | "OfferAccepted"
                 | "OfferRejected"
         ) || NoticeEvent::TYPES.contains(&event_type)
+            || AuctionClockEvent::TYPES.contains(&event_type)
     }
 
     async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
@@ -124,6 +132,11 @@ impl ReadModel for Notices {
             if NoticeEvent::TYPES.contains(&event.event_type.as_str()) {
                 let parsed: NoticeEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
                 apply_user(conn, parsed).await?;
+                continue;
+            }
+            if AuctionClockEvent::TYPES.contains(&event.event_type.as_str()) {
+                let parsed: AuctionClockEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
+                apply_clock(conn, event.position as i64, parsed).await?;
                 continue;
             }
             let nft_id = nft_of(event)?;
@@ -222,6 +235,27 @@ impl ReadModel for Notices {
 /// The auction's top bid is gone (rejected, or the auction ended without a winner).
 async fn clear_bid(conn: &mut Conn<'_>, nft_id: &str) -> Result<(), ProjectionError> {
     sql::execute(conn, "UPDATE notice_tokens SET bidder = NULL, bid_tx = NULL WHERE nft_id = $1", &[nft_id.into()]).await
+}
+
+/// The clock's word on an auction. The bidders are the NFT model's `bids` rows of that auction
+/// before this fact (that model folds each batch first, so a row of a later bid in the same
+/// batch may be there already: the position bound keeps the result the same however the log is
+/// batched).
+async fn apply_clock(conn: &mut Conn<'_>, position: i64, event: AuctionClockEvent) -> Result<(), ProjectionError> {
+    match event {
+        AuctionClockEvent::AuctionEndingSoon { nft_id, auction_id, end_time } => {
+            let sql = "INSERT INTO notices (position, recipient, kind, nft_id, amount, counterpart, tx_hash, at) \
+                       SELECT $1, b.bidder, 'AUCTION_ENDING', b.nft_id, '0', NULL, '', $2 FROM bids b \
+                       WHERE b.nft_id = $3 AND b.auction_id = $4 AND b.position < $1 GROUP BY b.nft_id, b.bidder";
+            let values = [position.into(), end_time.into(), (&nft_id).into(), (&auction_id).into()];
+            sql::execute(conn, sql, &values).await
+        }
+        AuctionClockEvent::AuctionTimeUp { nft_id, end_time, .. } => {
+            let notice = Notice { position, kind: "AUCTION_ENDED", amount: "0", tx: "", at: end_time, nft_id: &nft_id };
+            notice.tell(conn, Party::Owner, Party::Bidder, ANY).await?;
+            notice.tell(conn, Party::Bidder, Party::Owner, "bidder IS NOT NULL").await
+        }
+    }
 }
 
 /// A user's read or settings.

@@ -106,8 +106,10 @@ pub(super) enum NoticeKind {
     BidAccepted,
     /// The owner rejected your bid (refunded).
     BidRejected,
-    /// An auction you were in or ran ended without you winning it (your bid refunded), or
-    /// without a sale.
+    /// An auction you bid in ends within the hour.
+    AuctionEnding,
+    /// An auction you were in or ran ended: its time is up, it was stopped or bought out (your
+    /// bid refunded), or it closed without a sale.
     AuctionEnded,
     /// An offer reached your NFT.
     OfferReceived,
@@ -146,10 +148,10 @@ struct ReadAll {
 #[serde(rename_all = "camelCase")]
 struct Settings {
     /// Kinds not shown at all.
-    #[schema(inline, max_items = 10)]
+    #[schema(inline, max_items = 11)]
     muted: Vec<NoticeKind>,
     /// Kinds also sent by e-mail (at most one e-mail per kind and NFT every ten minutes).
-    #[schema(inline, max_items = 10)]
+    #[schema(inline, max_items = 11)]
     email: Vec<NoticeKind>,
 }
 

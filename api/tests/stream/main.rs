@@ -414,3 +414,39 @@ async fn a_notice_its_user_wants_by_email_is_mailed_once_per_kind_and_nft_in_ten
     assert!(mails.iter().any(|m| m.text.contains("/nft/80001-2")), "{mails:?}");
     assert!(mailbox.latest("bob@example.com", 10).await.unwrap().is_empty(), "Bob asked for no e-mail");
 }
+
+#[tokio::test]
+async fn the_auction_clock_appends_ending_soon_and_time_up_once_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, read) = sqlite(dir.path());
+    let server = Server::projecting(dir.path(), &events, &read).await;
+    let now = chrono::Utc::now().timestamp();
+    let ends = now + 1_800;
+    let timed = ChainEvent::SaleUpdated {
+        token_id: "1".into(),
+        sale_type: SaleType::Auction,
+        price: "0".into(),
+        base_price: "1".into(),
+        end_time: ends,
+        auction_id: "1".into(),
+        origin: origin(2),
+    };
+    let mut placed = bid(1, "0xb2", "10", 3);
+    if let ChainEvent::BidPlaced { end_time, .. } = &mut placed {
+        *end_time = ends;
+    }
+    // Token 2's auction has no bid: nobody to tell.
+    server.chain(&[minted(1, "0xa1"), timed.clone(), placed, minted(2, "0xa1"), auction(2, 4)]).await;
+    let mut told = std::collections::HashSet::new();
+    assert_eq!(api::auction_clock::tick(&server.state, &mut told, now).await.unwrap(), 1, "ending within the hour");
+    assert_eq!(api::auction_clock::tick(&server.state, &mut told, now).await.unwrap(), 0, "once");
+    // Another process (its own memory) does not tell it again either.
+    assert_eq!(api::auction_clock::tick(&server.state, &mut Default::default(), now).await.unwrap(), 0);
+    assert_eq!(api::auction_clock::tick(&server.state, &mut told, ends + 1).await.unwrap(), 1, "time up");
+    server.chain(&[]).await;
+    let kinds: Vec<String> = sqlx::query_scalar("SELECT kind FROM notices WHERE nft_id = '80001-1' ORDER BY position, recipient")
+        .fetch_all(&server.state.read.pool())
+        .await
+        .unwrap();
+    assert_eq!(kinds, ["BID_RECEIVED", "AUCTION_ENDING", "AUCTION_ENDED", "AUCTION_ENDED"]);
+}

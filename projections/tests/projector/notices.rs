@@ -216,3 +216,37 @@ async fn notices_are_the_same_one_event_at_a_time_and_in_one_replay() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn the_clock_tells_the_bidders_before_the_end_and_the_owner_and_top_bidder_at_it() {
+    use domain::notices::AuctionClockEvent;
+    each_read_db(async |store, url| {
+        let (alice, bob, carol) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
+        for (user, name, wallet) in [(alice, "alice", A), (bob, "bob", B), (carol, "carol", C)] {
+            register_user(store.as_ref(), user, name, wallet, Utc::now()).await;
+        }
+        append(store.as_ref(), &[minted("5", A), auction("5"), bid("5", B, "1", 3), bid("5", B, "2", 4), refunded("5", B, "1", 4)]).await;
+        let soon = AuctionClockEvent::AuctionEndingSoon { nft_id: "80001-5".into(), auction_id: "1".into(), end_time: 1_800_000_000 };
+        assert!(soon.record(store.as_ref()).await.unwrap());
+        assert!(!soon.record(store.as_ref()).await.unwrap(), "told once");
+        // Carol bids after the word: she saw the end herself.
+        append(store.as_ref(), &[bid("5", C, "3", 5), refunded("5", B, "2", 5)]).await;
+        let up = AuctionClockEvent::AuctionTimeUp { nft_id: "80001-5".into(), auction_id: "1".into(), end_time: 1_800_000_000 };
+        assert!(up.record(store.as_ref()).await.unwrap());
+        let db = ReadDb::open(&url).await.unwrap();
+        Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
+
+        let kinds = |rows: Vec<(String, String, String, Option<String>)>| rows.into_iter().map(|r| (r.0, r.3)).collect::<Vec<_>>();
+        assert_eq!(
+            kinds(told(&db, bob).await),
+            [("OUTBID".into(), Some(C.to_owned())), ("AUCTION_ENDING".into(), None)],
+            "Bob once, though he bid twice"
+        );
+        assert_eq!(kinds(told(&db, carol).await), [("AUCTION_ENDED".into(), Some(A.to_owned()))]);
+        let alices = kinds(told(&db, alice).await);
+        assert_eq!(alices[0], ("AUCTION_ENDED".into(), Some(C.to_owned())), "the owner, naming the top bidder");
+        let ending = notices(&db, &bob.to_string(), false, ALL).await.unwrap().data.pop().unwrap();
+        assert_eq!(ending.created_at, "2027-01-15T08:00:00Z", "at the auction's end");
+    })
+    .await;
+}
