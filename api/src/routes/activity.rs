@@ -99,6 +99,7 @@ async fn feed(State(state): State<AppState>, params: Params) -> Result<Response,
 
 /// What kind of fact an activity row is.
 #[derive(ToSchema)]
+#[schema(as = ActivityKind)]
 #[allow(dead_code, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
 enum ActivityKindName {
     MINT,
@@ -135,7 +136,6 @@ struct ActivityItem {
     /// Its log position: unique; newer rows have larger ones.
     id: i64,
     /// Its kind.
-    #[schema(inline)]
     kind: ActivityKindName,
     /// The fact as the NFT history names it: `MINTED`, `PUT_ON_FIXEDSALE`, `PUT_ON_AUCTION`,
     /// `PRICE_CHANGED`, `BIDDED_FOR`, `PURCHASED`, `WON_AUCTION`, `TRANSFERRED`,
