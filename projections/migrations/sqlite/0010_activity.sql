@@ -42,8 +42,11 @@ WHERE EXISTS (SELECT 1 FROM owner_history p WHERE p.nft_id = o.nft_id AND p.posi
   AND NOT EXISTS (SELECT 1 FROM nft_history s WHERE s.nft_id = o.nft_id AND s.tx_hash = o.tx_hash
                   AND s.type_of_event IN ('PURCHASED', 'WON_AUCTION'));
 
--- The feed newest first is the primary key backwards; by kind, by who did it, by who it was
--- done to (by NFT: `nft_history_nft`).
+-- The feed newest first is the primary key backwards; by kind; by NFT (and a collection's NFTs),
+-- with their kind in the index so that a kind among them is read from it alone; by who did it,
+-- by who it was done to.
+DROP INDEX nft_history_nft;
+CREATE INDEX nft_history_nft ON nft_history (nft_id, kind, position);
 CREATE INDEX nft_history_kind ON nft_history (kind, position);
 CREATE INDEX nft_history_address ON nft_history (address, position);
 CREATE INDEX nft_history_counterpart ON nft_history (counterpart, position) WHERE counterpart IS NOT NULL;

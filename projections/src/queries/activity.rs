@@ -4,8 +4,9 @@
 //!
 //! Filters combine (all must hold): a kind, one NFT, the NFTs of a collection, a user (any of
 //! their linked wallets, on either side of a row). Each has its index: the primary key
-//! backwards for the whole feed, `(kind, position)`, `(nft_id, position)`, and
-//! `(address, position)` with `(counterpart, position)` for a user's wallets.
+//! backwards for the whole feed, `(kind, position)`, `(nft_id, kind, position)`, and
+//! `(address, position)` with `(counterpart, position)` for a user's wallets. A page is chosen
+//! from the indexes alone, then its rows are read (see docs/read-models.md for the plans).
 
 use std::fmt;
 
@@ -124,17 +125,44 @@ pub struct ActivityView {
     pub timestamp: String,
 }
 
-/// The activity rows that pass `filter`, newest first.
+/// The activity rows that pass `filter`, newest first: a page, and how many there are in all.
 pub async fn activity(db: &ReadDb, filter: ActivityFilter<'_>, page: Page) -> Result<Paged<ActivityView>, sqlx::Error> {
-    // Each condition binds one value, `$n` its place among them.
+    let total = count(db, filter).await?;
+    rows(db, filter, page, total).await
+}
+
+/// The rows `filter` starts from (`nft_history h`, or a user's rows as `h`), its `WHERE` (or
+/// ""), and the values their `$n` stand for, in order.
+///
+/// A user's rows are the union of the rows their wallets did and the rows done to them, each read
+/// through its index (an `OR` of the two would read the whole table on Postgres). A kind with
+/// another filter is only checked, not looked up (`kind || ''` keeps the planner off the kind
+/// index: an NFT's, a collection's or a user's rows are far fewer than a kind's); the NFT index
+/// holds the kind, so an NFT's or a collection's rows of a kind are read from the index alone.
+fn condition<'a>(filter: ActivityFilter<'a>) -> (String, String, Vec<&'a str>) {
     let mut conditions: Vec<String> = Vec::new();
-    let mut values: Vec<&str> = Vec::new();
+    let mut values: Vec<&'a str> = Vec::new();
+    let mut from = "nft_history h".to_owned();
+    if let Some(user_id) = filter.user_id {
+        values.push(user_id);
+        let n = values.len();
+        from = format!(
+            "(SELECT h.position, h.kind, h.nft_id FROM user_wallets w JOIN nft_history h ON h.address = w.address \
+             WHERE w.user_id = ${n} UNION SELECT h.position, h.kind, h.nft_id FROM user_wallets w \
+             JOIN nft_history h ON h.counterpart = w.address WHERE w.user_id = ${n}) h"
+        );
+    }
     let mut add = |value, condition: &dyn Fn(usize) -> String| {
         values.push(value);
         conditions.push(condition(values.len()));
     };
+    let narrowed = filter.nft_id.is_some() || filter.collection_id.is_some() || filter.user_id.is_some();
     if let Some(kind) = filter.kind {
-        add(kind.as_str(), &|n| format!("h.kind = ${n}"));
+        if narrowed {
+            add(kind.as_str(), &|n| format!("(h.kind || '') = ${n}"));
+        } else {
+            add(kind.as_str(), &|n| format!("h.kind = ${n}"));
+        }
     }
     if let Some(nft_id) = filter.nft_id {
         add(nft_id, &|n| format!("h.nft_id = ${n}"));
@@ -142,35 +170,40 @@ pub async fn activity(db: &ReadDb, filter: ActivityFilter<'_>, page: Page) -> Re
     if let Some(collection_id) = filter.collection_id {
         add(collection_id, &|n| format!("h.nft_id IN (SELECT c.nft_id FROM collection_nfts c WHERE c.collection_id = ${n})"));
     }
-    if let Some(user_id) = filter.user_id {
-        add(user_id, &|n| {
-            format!(
-                "(h.address IN (SELECT w.address FROM user_wallets w WHERE w.user_id = ${n}) \
-                 OR h.counterpart IN (SELECT w.address FROM user_wallets w WHERE w.user_id = ${n}))"
-            )
-        });
-    }
-    let filter = if conditions.is_empty() { String::new() } else { format!("WHERE {}", conditions.join(" AND ")) };
+    let sql = if conditions.is_empty() { String::new() } else { format!("WHERE {}", conditions.join(" AND ")) };
+    (from, sql, values)
+}
 
-    let pool = db.pool();
+/// How many rows pass `filter`. (The whole feed's count reads an index of every row: the API
+/// keeps it while the read tables stay the same.)
+pub async fn count(db: &ReadDb, filter: ActivityFilter<'_>) -> Result<i64, sqlx::Error> {
+    let (from, condition, values) = condition(filter);
+    let sql = format!("SELECT COUNT(*) FROM {from} {condition}");
+    let mut count = sqlx::query_scalar(&sql);
+    for value in values {
+        count = count.bind(value);
+    }
+    count.fetch_one(&db.pool()).await
+}
+
+/// A page of the rows that pass `filter`, newest first, of `total` in all (see [`count`]).
+pub async fn rows(db: &ReadDb, filter: ActivityFilter<'_>, page: Page, total: i64) -> Result<Paged<ActivityView>, sqlx::Error> {
+    let (from, condition, values) = condition(filter);
+    // The page's positions first, from the indexes alone; then those rows and their NFTs.
     let sql = format!(
         "SELECT h.position, h.kind, h.type_of_event, h.nft_id, COALESCE(d.title, ''), COALESCE(d.file, ''), h.price, \
-         h.address, h.counterpart, h.tx_hash, h.at FROM nft_history h LEFT JOIN nft_details d ON d.nft_id = h.nft_id \
-         {filter} ORDER BY h.position DESC LIMIT {} OFFSET {}",
+         h.address, h.counterpart, h.tx_hash, h.at \
+         FROM (SELECT h.position FROM {from} {condition} ORDER BY h.position DESC LIMIT {} OFFSET {}) p \
+         JOIN nft_history h ON h.position = p.position LEFT JOIN nft_details d ON d.nft_id = h.nft_id \
+         ORDER BY h.position DESC",
         page.limit,
         page.offset()
     );
     let mut query = sqlx::query(&sql);
-    for value in &values {
-        query = query.bind(*value);
+    for value in values {
+        query = query.bind(value);
     }
-    let rows = query.fetch_all(&pool).await?;
-    let sql = format!("SELECT COUNT(*) FROM nft_history h {filter}");
-    let mut count = sqlx::query_scalar(&sql);
-    for value in &values {
-        count = count.bind(*value);
-    }
-    let total: i64 = count.fetch_one(&pool).await?;
+    let rows = query.fetch_all(&db.pool()).await?;
 
     let mut addresses = Vec::with_capacity(rows.len() * 2);
     for row in &rows {

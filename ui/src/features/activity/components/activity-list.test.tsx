@@ -64,17 +64,17 @@ describe('the activity feed', () => {
     const sale = items[0]
     expect(within(sale).getAllByTestId('activity-kind')[0]).toHaveTextContent('Sale')
     expect(within(sale).getAllByTestId('activity-nft')[0]).toHaveTextContent('Sunset')
-    expect(within(sale).getAllByText('2.5\u00a0MATIC').length).toBeGreaterThan(0)
+    expect(within(sale).getAllByText(/^2\.5\sMATIC$/).length).toBeGreaterThan(0)
     // From the seller (no account: the short address) to the buyer (Bob, linking to his profile).
     const parties = within(sale).getAllByTestId('activity-party').slice(0, 2)
-    expect(parties[0]).toHaveTextContent('0xa11c…0001')
+    expect(parties[0]).toHaveTextContent(/^0xa11c\.\.\.0001$/)
     expect(parties[0].tagName).not.toBe('A')
     expect(parties[1]).toHaveTextContent('bob')
     expect(parties[1]).toHaveAttribute('href', '/user/u2')
     expect(within(sale).getAllByTestId('activity-time')[0]).toHaveTextContent('5 minutes ago')
     expect(within(sale).getAllByTestId('activity-tx')[0]).toHaveAttribute('href', `https://explorer.example/tx/${hash(3)}`)
     expect(within(items[2]).getAllByText('—').length).toBeGreaterThan(0)
-    expect(fetchMock.mock.calls[0][0]).toBe('/api/activity?limit=20')
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/activity?limit=20&page=1')
   })
 
   it('filters by kind, and says so when a kind has no rows', async () => {
@@ -88,7 +88,7 @@ describe('the activity feed', () => {
     await userEvent.click(screen.getByTestId('activity-kind-SALE'))
     await waitFor(() => expect(screen.getAllByTestId('activity-row')).toHaveLength(1))
     expect(screen.getByTestId('activity-kind-SALE')).toHaveAttribute('aria-pressed', 'true')
-    expect(fetchMock.mock.calls.at(-1)?.[0]).toBe('/api/activity?limit=20&kind=SALE')
+    expect(fetchMock.mock.calls.at(-1)?.[0]).toBe('/api/activity?limit=20&kind=SALE&page=1')
     await userEvent.click(screen.getByTestId('activity-kind-BURN'))
     expect(await screen.findByTestId('activity-empty')).toHaveTextContent('No Burns yet.')
   })
@@ -97,7 +97,7 @@ describe('the activity feed', () => {
     const fetchMock = stubApi([{ path: '/api/activity', body: page(rows) }])
     renderPage(<ActivityList scope={{ nftId: '80001-1' }} showNft={false} />)
     const items = await screen.findAllByTestId('activity-row')
-    expect(fetchMock.mock.calls[0][0]).toBe('/api/activity?limit=20&nftId=80001-1')
+    expect(fetchMock.mock.calls[0][0]).toBe('/api/activity?limit=20&nftId=80001-1&page=1')
     expect(within(items[0]).queryByTestId('activity-nft')).toBeNull()
     expect(screen.queryByTestId('activity-tx')).toBeNull()
   })

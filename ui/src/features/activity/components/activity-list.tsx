@@ -18,7 +18,7 @@ import {
 import { Link as RouterLink } from 'react-router'
 import { Price } from '@/components/nft/price'
 import { Tooltip } from '@/components/ui/tooltip'
-import { UserAvatar } from '@/components/user-avatar'
+import { colorFromName, UserAvatar } from '@/components/user-avatar'
 import { useAppConfig } from '@/lib/app-config'
 import { useSession } from '@/lib/auth'
 import { formatDateTime, formatRelative } from '@/lib/format'
@@ -58,7 +58,12 @@ function Party({ address, person, label }: { address: string; person: ActivityPe
   const name = person?.username || shortenAddress(address)
   const body = (
     <HStack gap="1.5" minW="0" title={`${label}: ${address}`}>
-      <UserAvatar src={person?.avatar} fullName={person?.fullName} username={person?.username ?? address} size="2xs" />
+      {person ? (
+        <UserAvatar src={person.avatar} fullName={person.fullName} username={person.username} size="2xs" />
+      ) : (
+        // A wallet of no account: a disc of its own colour (no letters: "0X" would say nothing).
+        <Box boxSize="6" borderRadius="full" flexShrink="0" bg={colorFromName(address)} aria-hidden />
+      )}
       <Text as="span" fontSize="sm" fontWeight={person ? 'semibold' : 'normal'} fontFamily={person ? undefined : 'mono'} truncate>
         {name}
       </Text>
