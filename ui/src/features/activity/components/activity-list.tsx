@@ -71,7 +71,7 @@ function Party({ address, person, label }: { address: string; person: ActivityPe
   )
   if (!to) return <Box minW="0" data-testid="activity-party">{body}</Box>
   return (
-    <Link asChild minW="0" _hover={{ textDecoration: 'none', color: 'brand.fg' }} data-testid="activity-party">
+    <Link asChild minW="0" color="fg" _hover={{ textDecoration: 'none', color: 'brand.fg' }} data-testid="activity-party">
       <RouterLink to={to}>{body}</RouterLink>
     </Link>
   )
@@ -82,7 +82,7 @@ function NftCell({ item }: { item: ActivityItem }) {
   const image = useImageSources(item.nftFile, '40px', 64)
   const title = item.nftTitle || `#${item.nftId.split('-').slice(1).join('-')}`
   return (
-    <Link asChild minW="0" _hover={{ textDecoration: 'none', color: 'brand.fg' }}>
+    <Link asChild minW="0" color="fg" _hover={{ textDecoration: 'none', color: 'brand.fg' }}>
       <RouterLink to={`/nft/${encodeURIComponent(item.nftId)}`}>
         <HStack gap="2.5" minW="0">
           <Box boxSize="10" borderRadius="md" overflow="hidden" bg="bg.muted" flexShrink="0">
@@ -97,11 +97,13 @@ function NftCell({ item }: { item: ActivityItem }) {
   )
 }
 
-/** The grid of a row and of the header: kind, NFT, price, from, to, time (the NFT left out on an NFT's own page). */
+/**
+ * The grid of a row and of the header from lg on: kind, NFT, price, from, to, time (the NFT left
+ * out on an NFT's own page). Narrower, each row stacks its cells.
+ */
 function columns(showNft: boolean) {
   return {
-    base: showNft ? 'minmax(0, 1fr) auto' : 'minmax(0, 1fr) auto',
-    md: showNft
+    lg: showNft
       ? '9.5rem minmax(0, 1.6fr) 7.5rem minmax(0, 1fr) minmax(0, 1fr) 8rem'
       : '9.5rem 7.5rem minmax(0, 1fr) minmax(0, 1fr) 8rem',
   }
@@ -143,26 +145,31 @@ function ActivityRow({ item, showNft }: { item: ActivityItem; showNft: boolean }
   const parties = (
     <>
       <Party address={from[0]} person={from[1]} label={t('activity.columns.from')} />
-      {to ? <Party address={to[0]} person={to[1]} label={t('activity.columns.to')} /> : <Box hideBelow="md" />}
+      {to ? <Party address={to[0]} person={to[1]} label={t('activity.columns.to')} /> : <Box hideBelow="lg" />}
     </>
   )
   return (
     <Box as="li" listStyleType="none" px={{ base: '3', md: '4' }} py="3" borderBottomWidth="1px" _last={{ borderBottomWidth: '0' }} data-testid="activity-row" data-kind={item.kind}>
-      {/* Wide: one line, a column each. */}
-      <Grid hideBelow="md" templateColumns={columns(showNft).md} gap="4" alignItems="center">
+      {/* Wide (lg on): one line, a column each. */}
+      <Grid hideBelow="lg" templateColumns={columns(showNft).lg} gap="4" alignItems="center">
         {kind}
         {showNft ? <NftCell item={item} /> : null}
         <Box>{price}</Box>
         {parties}
         {time}
       </Grid>
-      {/* Narrow: the kind and price, then the NFT, then who to whom and when. */}
-      <Stack hideFrom="md" gap="2">
+      {/* Narrow: the kind and price; the NFT and when; who to whom, the whole width. */}
+      <Stack hideFrom="lg" gap="2">
         <Flex justify="space-between" align="center" gap="3">
           {kind}
           <Box flexShrink="0">{price}</Box>
         </Flex>
-        {showNft ? <NftCell item={item} /> : null}
+        {showNft ? (
+          <Flex justify="space-between" align="center" gap="3" minW="0">
+            <NftCell item={item} />
+            <Box flexShrink="0">{time}</Box>
+          </Flex>
+        ) : null}
         <Flex justify="space-between" align="center" gap="3" minW="0">
           <HStack gap="1.5" minW="0" flex="1">
             <Party address={from[0]} person={from[1]} label={t('activity.columns.from')} />
@@ -173,7 +180,7 @@ function ActivityRow({ item, showNft }: { item: ActivityItem; showNft: boolean }
               </>
             ) : null}
           </HStack>
-          <Box flexShrink="0">{time}</Box>
+          {showNft ? null : <Box flexShrink="0">{time}</Box>}
         </Flex>
       </Stack>
     </Box>
@@ -229,8 +236,8 @@ export function ActivityList({ scope = {}, showNft = true }: { scope?: ActivityS
   const sentinel = useSentinel(list.loadMore, !list.loadingFirst && !list.done && !list.error, list.items.length)
   const header = (
     <Grid
-      hideBelow="md"
-      templateColumns={columns(showNft).md}
+      hideBelow="lg"
+      templateColumns={columns(showNft).lg}
       gap="4"
       px="4"
       py="2.5"
