@@ -125,7 +125,13 @@ async fn the_feed_lists_every_kind_newest_first_with_prices_and_people() {
         let birds = Uuid::from_u128(7);
         let at = chrono::DateTime::from_timestamp(1_700_000_000, 0).unwrap();
         let events = [
-            CollectionEvent::CollectionCreated { collection_id: birds, creator_user_id: alice, title: "Birds".into(), image: "x".into(), at },
+            CollectionEvent::CollectionCreated {
+                collection_id: birds,
+                creator_user_id: alice,
+                title: "Birds".into(),
+                image: "x".into(),
+                at,
+            },
             CollectionEvent::NftAddedToCollection { nft_id: "80001-2".into(), at },
             CollectionEvent::NftAddedToCollection { nft_id: "80001-3".into(), at },
         ];
@@ -183,12 +189,7 @@ async fn the_feed_lists_every_kind_newest_first_with_prices_and_people() {
         let bob_rows = ActivityFilter { user_id: Some(&bobs), ..Default::default() };
         assert_eq!(
             feed(&db, bob_rows).await,
-            [
-                ("80001-2".into(), Sale),
-                ("80001-2".into(), Bid),
-                ("80001-1".into(), Transfer),
-                ("80001-1".into(), Sale),
-            ],
+            [("80001-2".into(), Sale), ("80001-2".into(), Bid), ("80001-1".into(), Transfer), ("80001-1".into(), Sale),],
             "as the doer and as the counterpart"
         );
         let bob_bids = ActivityFilter { kind: Some(Bid), ..bob_rows };
@@ -218,10 +219,71 @@ async fn a_replay_gives_the_live_feed() {
         let rebuilt = ReadDb::open_generation(&url, "g2").await.unwrap();
         Projector::new(store.clone(), rebuilt.clone()).await.unwrap().catch_up().await.unwrap();
         assert_eq!(rebuilt.checksum().await.unwrap(), live.checksum().await.unwrap(), "replay == live");
-        let (live, rebuilt) =
-            (activity(&live, ActivityFilter::default(), ALL).await.unwrap(), activity(&rebuilt, ActivityFilter::default(), ALL).await.unwrap());
+        let (live, rebuilt) = (
+            activity(&live, ActivityFilter::default(), ALL).await.unwrap(),
+            activity(&rebuilt, ActivityFilter::default(), ALL).await.unwrap(),
+        );
         assert_eq!(live.data, rebuilt.data);
         assert_eq!(live.total_items, 14);
     })
     .await;
+}
+
+/// Migration 0010 on tables folded before it: kinds, sale and bid prices, sellers, the owner a
+/// bid went to, and the transfers from `owner_history` but a sale's own.
+#[tokio::test]
+async fn migration_0010_gives_older_rows_what_the_other_tables_say() {
+    sqlx::any::install_default_drivers();
+    let sqlite = tempfile::tempdir().unwrap();
+    let pg = domain::test_utils::TestPostgres::create().await;
+    let sqlite_url = format!("sqlite://{}?mode=rwc", sqlite.path().join("old.db").display());
+    for (dir, url) in [("sqlite", sqlite_url.as_str()), ("postgres", pg.url.as_str())] {
+        let pool = sqlx::AnyPool::connect(url).await.unwrap();
+        let migrations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations").join(dir);
+        let mut files: Vec<_> = std::fs::read_dir(&migrations).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        let run = async |file: &std::path::Path| sqlx::raw_sql(&std::fs::read_to_string(file).unwrap()).execute(&pool).await.unwrap();
+        let (before, activity): (Vec<_>, Vec<_>) = files.iter().partition(|f| f.file_name().unwrap().to_str().unwrap() < "0010");
+        for file in before {
+            run(file).await;
+        }
+        // Token 1: minted by A, listed, bought by B (its transfer in the sale's transaction), given
+        // to C, bid on by D; token 2: minted.
+        sqlx::raw_sql(
+            "INSERT INTO owner_history VALUES (1, '80001-1', '0xa', '0xt1', 100), (5, '80001-1', '0xb', '0xt4', 104), \
+             (7, '80001-1', '0xc', '0xt5', 105), (9, '80001-2', '0xa', '0xt9', 109); \
+             INSERT INTO nft_history (position, nft_id, type_of_event, address, tx_hash, at) VALUES \
+             (1, '80001-1', 'MINTED', '0xa', '0xt1', 100), (3, '80001-1', 'PUT_ON_FIXEDSALE', '0xa', '0xt3', 103), \
+             (6, '80001-1', 'PURCHASED', '0xb', '0xt4', 104), (8, '80001-1', 'BIDDED_FOR', '0xd', '0xt8', 108), \
+             (9, '80001-2', 'MINTED', '0xa', '0xt9', 109); \
+             INSERT INTO sales VALUES (6, '80001-1', '0', '0xa', '0xb', '2000', '0', '0', 104); \
+             INSERT INTO bids VALUES (8, '80001-1', '1', '0xd', '700', '0xt8', 108, 'BID');",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        for file in activity {
+            run(file).await;
+        }
+        let rows: Vec<(i64, String, String, String, Option<String>, Option<String>)> =
+            sqlx::query_as("SELECT position, type_of_event, kind, address, price, counterpart FROM nft_history ORDER BY position")
+                .fetch_all(&pool)
+                .await
+                .unwrap();
+        let some = |s: &str| Some(s.to_owned());
+        let row = |p, e: &str, k: &str, a: &str, price, counterpart| (p, e.to_owned(), k.to_owned(), a.to_owned(), price, counterpart);
+        assert_eq!(
+            rows,
+            [
+                row(1, "MINTED", "MINT", "0xa", None, None),
+                row(3, "PUT_ON_FIXEDSALE", "LIST", "0xa", None, None),
+                row(6, "PURCHASED", "SALE", "0xb", some("2000"), some("0xa")),
+                row(7, "TRANSFERRED", "TRANSFER", "0xb", None, some("0xc")),
+                row(8, "BIDDED_FOR", "BID", "0xd", some("700"), some("0xc")),
+                row(9, "MINTED", "MINT", "0xa", None, None),
+            ],
+            "{dir}"
+        );
+        pool.close().await;
+    }
 }
