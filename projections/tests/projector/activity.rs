@@ -229,6 +229,9 @@ async fn a_replay_gives_the_live_feed() {
     .await;
 }
 
+/// An `nft_history` row after migration 0010: position, type, kind, address, price, counterpart.
+type Migrated = (i64, String, String, String, Option<String>, Option<String>);
+
 /// Migration 0010 on tables folded before it: kinds, sale and bid prices, sellers, the owner a
 /// bid went to, and the transfers from `owner_history` but a sale's own.
 #[tokio::test]
@@ -265,7 +268,7 @@ async fn migration_0010_gives_older_rows_what_the_other_tables_say() {
         for file in activity {
             run(file).await;
         }
-        let rows: Vec<(i64, String, String, String, Option<String>, Option<String>)> =
+        let rows: Vec<Migrated> =
             sqlx::query_as("SELECT position, type_of_event, kind, address, price, counterpart FROM nft_history ORDER BY position")
                 .fetch_all(&pool)
                 .await
