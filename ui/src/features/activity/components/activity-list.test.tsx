@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { useParams } from 'react-router'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { FALLBACK_CONFIG, useConfigStore } from '@/lib/app-config'
 import { stubApi } from '@/testing/fetch'
@@ -44,6 +45,10 @@ const rows: ActivityItem[] = [
   row({ id: 2, kind: 'LIST', event: 'PUT_ON_FIXEDSALE', price: '2.5', priceWei: '2500000000000000000', transactionHash: hash(2), timestamp: minutesAgo(30) }),
   row({ id: 1 }),
 ]
+function Versioned() {
+  const { v } = useParams()
+  return <ActivityList scope={{ nftId: '80001-1' }} showNft={false} version={v} />
+}
 const page = (data: ActivityItem[], lastPage = true) => ({ data, currentPage: 1, lastPage, totalItems: data.length })
 
 describe('the activity feed', () => {
@@ -100,6 +105,16 @@ describe('the activity feed', () => {
     expect(fetchMock.mock.calls[0][0]).toBe('/api/activity?limit=20&nftId=80001-1&page=1')
     expect(within(items[0]).queryByTestId('activity-nft')).toBeNull()
     expect(screen.queryByTestId('activity-tx')).toBeNull()
+  })
+
+  it('reloads when the NFT it shows changes', async () => {
+    const fetchMock = stubApi([{ path: '/api/activity', body: page(rows) }])
+    const { router } = renderPage(<Versioned />, { path: '/:v', at: '/1' })
+    expect(await screen.findAllByTestId('activity-row')).toHaveLength(3)
+    const calls = fetchMock.mock.calls.length
+    await router.navigate('/2')
+    await waitFor(() => expect(fetchMock.mock.calls.length).toBeGreaterThan(calls))
+    expect(fetchMock.mock.calls.at(-1)?.[0]).toBe('/api/activity?limit=20&nftId=80001-1&page=1')
   })
 
   it('loads the next page at the end of the list', async () => {

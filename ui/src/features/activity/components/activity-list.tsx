@@ -1,6 +1,6 @@
 import { Box, Button, Center, Flex, Grid, HStack, Icon, Image, Link, Skeleton, Spinner, Stack, Text } from '@chakra-ui/react'
 import type { IconType } from 'react-icons'
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import {
   LuArrowRight,
@@ -222,9 +222,9 @@ function KindFilter({ value, onChange }: { value: ActivityKind | null; onChange:
 /**
  * An activity feed (GET /api/activity): the kind filter, then the rows newest first, 20 a page
  * with infinite scroll. `scope` narrows it to an NFT, a collection or a user; `showNft` is off on
- * an NFT's own page.
+ * an NFT's own page, where a new `version` (a trade changed the NFT) reloads the loaded pages.
  */
-export function ActivityList({ scope = {}, showNft = true }: { scope?: ActivityScope; showNft?: boolean }) {
+export function ActivityList({ scope = {}, showNft = true, version }: { scope?: ActivityScope; showNft?: boolean; version?: string }) {
   const { t } = useTranslation()
   const [kind, setKind] = useState<ActivityKind | null>(null)
   const list = usePagedList<ActivityItem>(
@@ -234,6 +234,13 @@ export function ActivityList({ scope = {}, showNft = true }: { scope?: ActivityS
     { onError: (error) => console.error('Could not load the activity', error) },
   )
   const sentinel = useSentinel(list.loadMore, !list.loadingFirst && !list.done && !list.error, list.items.length)
+  const { refresh } = list
+  const seen = useRef(version)
+  useEffect(() => {
+    if (seen.current === version) return
+    seen.current = version
+    void refresh()
+  }, [version, refresh])
   const header = (
     <Grid
       hideBelow="lg"

@@ -358,7 +358,7 @@ export function NftDetailPage() {
             <HistoryTab nftId={nft._id} />
           </Tabs.Content>
           <Tabs.Content value="activity">
-            <ActivityList scope={{ nftId: nft._id }} showNft={false} />
+            <ActivityList scope={{ nftId: nft._id }} showNft={false} version={version} />
           </Tabs.Content>
         </Tabs.Root>
       </Box>
