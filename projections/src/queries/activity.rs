@@ -14,8 +14,8 @@ use serde::Serialize;
 use sqlx::Row;
 
 use super::{
-    Page, Paged,
-    nft::{Person, iso, people},
+    Page, Paged, iso,
+    nft::{Person, people},
     wei_to_matic,
 };
 use crate::ReadDb;

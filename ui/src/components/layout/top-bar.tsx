@@ -14,11 +14,14 @@ import { NAV_LINKS, isActive } from './nav-links'
  */
 export function TopBar({
   signedIn,
+  noticesSlot,
   walletSlot,
   userMenuSlot,
   onOpenDrawer,
 }: {
   signedIn: boolean
+  /** The notifications bell (signed in). */
+  noticesSlot?: ReactNode
   walletSlot: ReactNode
   userMenuSlot: ReactNode
   onOpenDrawer: () => void
@@ -68,6 +71,7 @@ export function TopBar({
         <HStack gap="3" hideBelow="md">
           {signedIn ? (
             <>
+              {noticesSlot}
               {walletSlot}
               {userMenuSlot}
             </>
@@ -84,7 +88,7 @@ export function TopBar({
         </HStack>
 
         <HStack gap="1" hideFrom="md">
-          {signedIn ? null : (
+          {signedIn ? noticesSlot : (
             <GradientButton asChild size="sm" data-testid="mobile-login">
               <Link to="/authentication/sign-in">{t('nav.login')}</Link>
             </GradientButton>

@@ -231,7 +231,8 @@ export function ActivityList({ scope = {}, showNft = true, version }: { scope?: 
     ACTIVITY_PATH,
     { limit: ACTIVITY_PAGE_SIZE, kind: kind ?? undefined, nftId: scope.nftId, collectionId: scope.collectionId, userId: scope.userId },
     fetchActivity,
-    { onError: (error) => console.error('Could not load the activity', error) },
+    // Live: a change to an NFT on a loaded page (a bid, a sale) reloads the pages, new rows first.
+    { onError: (error) => console.error('Could not load the activity', error), liveId: (item) => item.nftId },
   )
   const sentinel = useSentinel(list.loadMore, !list.loadingFirst && !list.done && !list.error, list.items.length)
   const { refresh } = list
