@@ -132,7 +132,7 @@ function NoticeRow({ notice, onOpen }: { notice: Notice; onOpen: () => void }) {
           {image.src && <Image {...image} alt="" boxSize="12" objectFit="cover" loading="lazy" />}
         </Box>
         <Stack gap="0.5" flex="1" minW="0">
-          <Text fontSize="sm" fontWeight={notice.read ? 'normal' : 'semibold'} lineClamp={2} wordBreak="break-word">
+          <Text fontSize="sm" fontWeight={notice.read ? 'normal' : 'semibold'} lineClamp={{ base: 3, md: 2 }} wordBreak="break-word">
             {noticeText(t, notice, i18n.resolvedLanguage)}
           </Text>
           <Text fontSize="xs" color="fg.muted">
