@@ -207,7 +207,8 @@ struct Batch {
     history_deleted: Vec<i64>,
     /// (token, tx) with a PURCHASED or WON_AUCTION row, stored or new.
     sold: HashSet<(String, String)>,
-    /// REMOVED_FROM_SALE rows, stored or new, by (token, tx): their positions.
+    /// REMOVED_FROM_SALE and TRANSFERRED rows, stored or new, by (token, tx): their positions (a
+    /// sale in the same transaction replaces them).
     removals: BTreeMap<(String, String), Vec<i64>>,
     owner_history: Vec<Owner>,
     sales: Vec<Sale>,
@@ -265,10 +266,10 @@ impl Batch {
             batch.bids.entry(bid.nft_id.clone()).or_default().push(Tracked::loaded(bid));
         }
         let sql = "SELECT position, nft_id, tx_hash, type_of_event FROM nft_history WHERE nft_id IN () \
-                   AND type_of_event IN ('PURCHASED', 'WON_AUCTION', 'REMOVED_FROM_SALE') ORDER BY position";
+                   AND type_of_event IN ('PURCHASED', 'WON_AUCTION', 'REMOVED_FROM_SALE', 'TRANSFERRED') ORDER BY position";
         for row in sql::select_in(conn, sql, &keys(&mut with_sales)).await? {
             let key = (row.try_get(1)?, row.try_get(2)?);
-            if row.try_get::<String>(3)? == "REMOVED_FROM_SALE" {
+            if matches!(row.try_get::<String>(3)?.as_str(), "REMOVED_FROM_SALE" | "TRANSFERRED") {
                 batch.removals.entry(key).or_default().push(row.try_get(0)?);
             } else {
                 batch.sold.insert(key);
@@ -324,10 +325,12 @@ impl Batch {
                     tx_hash: origin.tx_hash.clone(),
                     at: origin.block_time,
                 });
-                self.history(position, &nft, "MINTED", &creator, &origin);
+                self.history(position, &nft, "MINTED", &creator, &origin, Deal::default());
             }
             ChainEvent::SaleUpdated { token_id, sale_type, price, base_price, end_time, auction_id, origin } => {
                 let nft = id(&token_id);
+                // What the listing asks: the price, or an auction's start price.
+                let (listed_price, listed_base) = (price.clone(), base_price.clone());
                 if let Some(row) = self.nft(&nft) {
                     // A new auction (or leaving auctions) starts with no bid.
                     if !(row.auction_id == auction_id && sale_type == SaleType::Auction) {
@@ -377,15 +380,15 @@ impl Batch {
                         auction.change().ended = 1;
                     }
                 }
-                let owner = self.nfts.get(&nft).map(|n| n.row.owner.clone()).unwrap_or_default();
-                let kind = match sale_type {
-                    SaleType::Auction => "PUT_ON_AUCTION",
-                    SaleType::FixedPrice => "PUT_ON_FIXEDSALE",
-                    SaleType::NotForSale => "REMOVED_FROM_SALE",
+                let owner = self.owner(&nft).unwrap_or_default();
+                let (kind, listed) = match sale_type {
+                    SaleType::Auction => ("PUT_ON_AUCTION", Some(listed_base)),
+                    SaleType::FixedPrice => ("PUT_ON_FIXEDSALE", Some(listed_price)),
+                    SaleType::NotForSale => ("REMOVED_FROM_SALE", None),
                 };
                 // A sale clears the listing in the same transaction: that is no separate removal.
                 if sale_type != SaleType::NotForSale || !self.sold.contains(&(nft.clone(), origin.tx_hash.clone())) {
-                    self.history(position, &nft, kind, &owner, &origin);
+                    self.history(position, &nft, kind, &owner, &origin, Deal { price: listed, counterpart: None });
                 }
             }
             ChainEvent::PriceChanged { token_id, price, origin } => {
@@ -395,9 +398,11 @@ impl Batch {
                     row.price.clone_from(&price);
                     row.updated_at = origin.block_time;
                 }
-                for auction in self.auctions.entry(nft).or_default().values_mut().filter(|a| a.row.ended == 0) {
+                for auction in self.auctions.entry(nft.clone()).or_default().values_mut().filter(|a| a.row.ended == 0) {
                     auction.change().buy_now_price.clone_from(&price);
                 }
+                let owner = self.owner(&nft).unwrap_or_default();
+                self.history(position, &nft, "PRICE_CHANGED", &owner, &origin, Deal { price: Some(price), counterpart: None });
             }
             ChainEvent::BidPlaced { token_id, auction_id, bidder, amount, end_time, origin } => {
                 let nft = id(&token_id);
@@ -412,7 +417,8 @@ impl Batch {
                     auction.highest_bid.clone_from(&amount);
                     auction.end_time = end_time;
                 }
-                self.history(position, &nft, "BIDDED_FOR", &bidder, &origin);
+                let owner = self.owner(&nft);
+                self.history(position, &nft, "BIDDED_FOR", &bidder, &origin, Deal { price: Some(amount.clone()), counterpart: owner });
                 self.bids.entry(nft.clone()).or_default().push(Tracked::new(Bid {
                     position,
                     nft_id: nft,
@@ -484,17 +490,20 @@ impl Batch {
                     }
                 }
                 let kind = if auction_id == "0" { "PURCHASED" } else { "WON_AUCTION" };
-                self.history(position, &nft, kind, &buyer, &origin);
+                let deal = Deal { price: Some(price.clone()), counterpart: Some(seller.clone()) };
+                self.history(position, &nft, kind, &buyer, &origin, deal);
                 self.sales.push(Sale { position, nft_id: nft, auction_id, seller, buyer, price, fee, royalties, at: origin.block_time });
             }
             ChainEvent::NftTransferred { token_id, from, to, origin } => {
                 let nft = id(&token_id);
                 if let Some(row) = self.nft(&nft) {
                     row.owner.clone_from(&to);
-                    row.previous_owner = Some(from);
+                    row.previous_owner = Some(from.clone());
                     row.transfers += 1;
                     row.updated_at = origin.block_time;
                 }
+                // A sale's own transfer comes first in its transaction; the sale takes its place.
+                self.history(position, &nft, "TRANSFERRED", &from, &origin, Deal { price: None, counterpart: Some(to.clone()) });
                 self.owner_history.push(Owner { position, nft_id: nft, owner: to, tx_hash: origin.tx_hash, at: origin.block_time });
             }
             ChainEvent::NftBurned { token_id, owner, origin } => {
@@ -507,7 +516,7 @@ impl Batch {
                     row.fee_bps = 0;
                     row.updated_at = origin.block_time;
                 }
-                self.history(position, &nft, "BURNED", &owner, &origin);
+                self.history(position, &nft, "BURNED", &owner, &origin, Deal::default());
             }
             _ => {}
         }
@@ -534,13 +543,18 @@ impl Batch {
         }
     }
 
-    fn history(&mut self, position: i64, nft: &str, kind: &'static str, address: &str, origin: &Origin) {
+    /// The token's owner as the batch has it (none before its mint).
+    fn owner(&self, nft: &str) -> Option<String> {
+        self.nfts.get(nft).map(|n| n.row.owner.clone())
+    }
+
+    fn history(&mut self, position: i64, nft: &str, kind: &'static str, address: &str, origin: &Origin, deal: Deal) {
         let key = || (nft.to_owned(), origin.tx_hash.clone());
         match kind {
             "PURCHASED" | "WON_AUCTION" => {
                 self.sold.insert(key());
             }
-            "REMOVED_FROM_SALE" => self.removals.entry(key()).or_default().push(position),
+            "REMOVED_FROM_SALE" | "TRANSFERRED" => self.removals.entry(key()).or_default().push(position),
             _ => {}
         }
         self.history.insert(
@@ -552,6 +566,8 @@ impl Batch {
                 address: address.to_owned(),
                 tx_hash: origin.tx_hash.clone(),
                 at: origin.block_time,
+                price: deal.price,
+                counterpart: deal.counterpart,
             },
         );
     }
@@ -850,17 +866,55 @@ impl Bid {
 struct History {
     position: i64,
     nft_id: String,
+    /// Its `type_of_event`.
     kind: &'static str,
     address: String,
     tx_hash: String,
     at: i64,
+    /// Wei, where the fact has a price.
+    price: Option<String>,
+    /// Who the fact was done to, where someone was.
+    counterpart: Option<String>,
+}
+
+/// What an `nft_history` row says beside who did what: its price and counterpart.
+#[derive(Default)]
+struct Deal {
+    price: Option<String>,
+    counterpart: Option<String>,
+}
+
+/// The activity kind of a `type_of_event` (the `kind` column: what the activity feed filters by).
+pub(crate) fn activity_kind(type_of_event: &str) -> &'static str {
+    match type_of_event {
+        "MINTED" => "MINT",
+        "PUT_ON_AUCTION" | "PUT_ON_FIXEDSALE" => "LIST",
+        "PRICE_CHANGED" => "PRICE",
+        "REMOVED_FROM_SALE" => "STOP",
+        "BIDDED_FOR" => "BID",
+        "PURCHASED" | "WON_AUCTION" => "SALE",
+        "TRANSFERRED" => "TRANSFER",
+        "BURNED" => "BURN",
+        "OFFER_MADE" => "OFFER",
+        _ => "",
+    }
 }
 
 impl History {
-    const COLUMNS: [&str; 6] = ["position", "nft_id", "type_of_event", "address", "tx_hash", "at"];
+    const COLUMNS: [&str; 9] = ["position", "nft_id", "type_of_event", "address", "tx_hash", "at", "kind", "price", "counterpart"];
 
     fn values(&self) -> Vec<Value<'_>> {
-        vec![self.position.into(), (&self.nft_id).into(), self.kind.into(), (&self.address).into(), (&self.tx_hash).into(), self.at.into()]
+        vec![
+            self.position.into(),
+            (&self.nft_id).into(),
+            self.kind.into(),
+            (&self.address).into(),
+            (&self.tx_hash).into(),
+            self.at.into(),
+            activity_kind(self.kind).into(),
+            (&self.price).into(),
+            (&self.counterpart).into(),
+        ]
     }
 }
 

@@ -4,7 +4,8 @@
 //! Each fact is one statement that never reads the table back (a replacement and a closing
 //! change the offerer's live row wherever it is), so a fresh generation fills it in its pipeline
 //! like any other. An accepted offer's sale is an ordinary `NftSold` for the NFT model; here it
-//! only closes the offer.
+//! only closes the offer. Each offer made is also a row of `nft_history`, the activity feed
+//! (`OFFER_MADE`, which the spec's history leaves out).
 
 use async_trait::async_trait;
 use domain::{RecordedEvent, chain::ChainEvent};
@@ -34,6 +35,9 @@ const COLUMNS: [&str; 12] = [
     "last_tx",
 ];
 
+/// The `nft_history` row of an offer made (see `crate::nft`): the activity feed's.
+const ACTIVITY_COLUMNS: [&str; 8] = ["position", "nft_id", "type_of_event", "address", "tx_hash", "at", "kind", "price"];
+
 /// Changes the offerer's live offer on the NFT.
 const REPLACE: &str = "UPDATE offers SET amount = $1, expires_at = $2, fee_bps = $3, replaced = replaced + 1, updated_at = $4, \
                        last_tx = $5 WHERE nft_id = $6 AND offerer = $7 AND state = 'ACTIVE'";
@@ -62,6 +66,18 @@ impl ReadModel for Offers {
             let parsed: ChainEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
             let (state, offerer, seller, origin) = match parsed {
                 ChainEvent::OfferMade { offerer, amount, expires_at, fee_bps, replaced_amount, origin, .. } => {
+                    // Every offer made, a replacement too, is a row of the activity feed.
+                    let activity: Vec<Value<'_>> = vec![
+                        (event.position as i64).into(),
+                        nft_id.into(),
+                        "OFFER_MADE".into(),
+                        (&offerer).into(),
+                        (&origin.tx_hash).into(),
+                        origin.block_time.into(),
+                        "OFFER".into(),
+                        (&amount).into(),
+                    ];
+                    sql::insert(conn, "nft_history", &ACTIVITY_COLUMNS, "", &[activity]).await?;
                     let fee_bps = i64::from(fee_bps);
                     if replaced_amount != "0" {
                         let values = [

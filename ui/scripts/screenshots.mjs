@@ -168,7 +168,40 @@ const api = {
   '/api/nft/trendingnfts?AUCTION': page(auctions),
   ...browseApi,
   '/api/account/getuserprofile/u2': { userId: 'u2', username: 'artemis', fullName: 'Artemis Vale', avatar: '', bio: 'Painter of light.', coverImage: '' },
+  '/api/activity': (url) => {
+    const kind = url.searchParams.get('kind')
+    return page(activity.filter((a) => !kind || a.kind === kind).filter((a) => !url.searchParams.get('nftId') || a.nftId === 'nft1'))
+  },
 }
+
+// The activity feed: one row of each kind, newest first (GET /api/activity).
+const wallet = (n) => `0x${String(n).repeat(4)}${'0'.repeat(32)}${String(n).repeat(4)}`
+const activity = [
+  ['SALE', 'PURCHASED', 1, '1.5', user('u3', 'collector99', 'Jo Kim'), user('u2', 'artemis', 'Artemis Vale'), 4],
+  ['BID', 'BIDDED_FOR', 4, '0.42', null, user('u2', 'artemis', 'Artemis Vale'), 11],
+  ['OFFER', 'OFFER_MADE', 2, '10', user('u3', 'collector99', 'Jo Kim'), null, 38],
+  ['PRICE', 'PRICE_CHANGED', 5, '1234.5', user('u2', 'artemis', 'Artemis Vale'), null, 95],
+  ['TRANSFER', 'TRANSFERRED', 0, null, user('u2', 'artemis', 'Artemis Vale'), null, 300],
+  ['LIST', 'PUT_ON_AUCTION', 4, '0.25', user('u2', 'artemis', 'Artemis Vale'), null, 1440],
+  ['STOP', 'REMOVED_FROM_SALE', 3, null, user('u3', 'collector99', 'Jo Kim'), null, 3000],
+  ['BURN', 'BURNED', 3, null, user('u3', 'collector99', 'Jo Kim'), null, 5000],
+  ['MINT', 'MINTED', 1, null, user('u2', 'artemis', 'Artemis Vale'), null, 9000],
+].map(([kind, event, n, price, who, other, minutes], i) => ({
+  id: 100 - i,
+  kind,
+  event,
+  nftId: nfts[n]._id,
+  nftTitle: nfts[n].title,
+  nftFile: nfts[n].file,
+  price,
+  priceWei: price && String(BigInt(Math.round(Number(price) * 1e6)) * 10n ** 12n),
+  address: wallet(i + 1),
+  user: who,
+  counterpart: other || kind === 'TRANSFER' ? wallet(i + 5) : null,
+  counterpartUser: other,
+  transactionHash: `0x${String(i).repeat(64)}`,
+  timestamp: new Date(Date.now() - minutes * 60_000).toISOString(),
+}))
 
 // name, path, signed in?
 const screens = [
@@ -214,6 +247,14 @@ const screens = [
     return page.click('[data-testid="wallet-panel-connect"]')
   }],
   ['explore', '/explore?type=all', false],
+  ['activity', '/activity', false],
+  ['activity-sales', '/activity', false, async (page) => page.click('[data-testid="activity-kind-SALE"]')],
+  ['collection-activity', '/collections/collection/c1', false, async (page) => page.click('[data-testid="collection-tab-activity"]')],
+  ['user-activity', '/user/u2?tab=activity', true],
+  ['nft-activity', '/auction/a0', true, async (page) => {
+    await page.getByRole('tab', { name: 'Activity' }).click()
+    await page.waitForTimeout(800)
+  }],
   ['auction', '/auction?type=all', true],
   ['nft-detail', '/explore/f1', true],
   ['auction-detail', '/auction/a0', true],

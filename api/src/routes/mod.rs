@@ -2,6 +2,7 @@
 //! OpenAPI operations (see [`openapi`]).
 
 pub mod account;
+pub mod activity;
 pub mod auth;
 pub mod chain;
 pub mod collection;

@@ -306,7 +306,7 @@ async fn documented_query_values_are_accepted_and_values_outside_them_answer_400
     let app = TestApp::new().await;
     app.seed_nft().await;
     let doc = app.document().await;
-    for path in ["/api/nft/explore/", "/api/nft/trendingnfts", "/api/nft/bidhistory/{nftId}/{auctionId}/"] {
+    for path in ["/api/nft/explore/", "/api/nft/trendingnfts", "/api/nft/bidhistory/{nftId}/{auctionId}/", "/api/activity"] {
         for parameter in doc["paths"][path]["get"]["parameters"].as_array().unwrap().iter().filter(|p| p["in"] == "query") {
             let name = parameter["name"].as_str().unwrap();
             let schema = &parameter["schema"];
@@ -439,6 +439,9 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ),
         ("GET", "/api/nft/explore/", "/api/nft/explore/?formOfSale=AUCTION".into(), None),
         ("GET", "/api/nft/explore/", "/api/nft/explore/?limit=0".into(), None),
+        ("GET", "/api/activity", "/api/activity".into(), None),
+        ("GET", "/api/activity", "/api/activity?kind=BID&nftId=80001-1".into(), None),
+        ("GET", "/api/activity", "/api/activity?userId=x".into(), None),
         ("GET", "/api/nft/explore", "/api/nft/explore?formOfSale=ALL".into(), None),
         ("GET", "/api/nft/detail/{nftId}", "/api/nft/detail/80001-1".into(), None),
         ("GET", "/api/nft/detail/{nftId}", "/api/nft/detail/80001-9".into(), None),

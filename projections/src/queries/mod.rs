@@ -1,5 +1,6 @@
 //! The queries the API serves, over the read tables only.
 
+pub mod activity;
 pub mod bids;
 pub(crate) mod browse;
 pub mod collections;

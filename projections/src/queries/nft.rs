@@ -396,10 +396,12 @@ pub struct HistoryView {
     pub user_id: Option<String>,
 }
 
-/// A token's history, newest first: the chain's rows and the likes'.
+/// A token's history, newest first: the chain's rows and the likes'. The spec's kinds only: the
+/// rows only the activity feed shows (PRICE_CHANGED, TRANSFERRED, OFFER_MADE) are left out.
 pub async fn history(db: &ReadDb, nft_id: &str) -> Result<Vec<HistoryView>, sqlx::Error> {
     let rows = sqlx::query(
         "SELECT position, type_of_event, address, tx_hash, at, NULL FROM nft_history WHERE nft_id = $1 \
+         AND type_of_event NOT IN ('PRICE_CHANGED', 'TRANSFERRED', 'OFFER_MADE') \
          UNION ALL SELECT position, type_of_event, '', '', at, user_id FROM like_history WHERE nft_id = $1 \
          ORDER BY 1 DESC LIMIT 200",
     )

@@ -12,6 +12,7 @@ use projections::{Projector, ReadDb};
 use sqlx::Row;
 use uuid::Uuid;
 
+mod activity;
 mod batches;
 mod collections;
 mod notices;

@@ -22,7 +22,7 @@ export function BottomBar() {
       data-testid="bottom-bar"
     >
       <Flex justify="space-around" h="16" align="center">
-        {NAV_LINKS.map((link) => {
+        {NAV_LINKS.filter((link) => link.inBottomBar !== false).map((link) => {
           const active = isActive(pathname, link.match)
           return (
             <ChakraLink

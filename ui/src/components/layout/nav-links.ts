@@ -1,12 +1,16 @@
 import type { IconType } from 'react-icons'
-import { LuCompass, LuGavel, LuHouse, LuLayers, LuSquarePlus } from 'react-icons/lu'
+import { LuActivity, LuCompass, LuGavel, LuHouse, LuLayers, LuSquarePlus } from 'react-icons/lu'
 
-/** The five main destinations, in the top bar, the bottom bar and the drawer. */
-export const NAV_LINKS: { to: string; labelKey: string; icon: IconType; match: string }[] = [
+/**
+ * The main destinations, in the top bar and the drawer; the bottom bar of phones holds the five
+ * without `inBottomBar: false`.
+ */
+export const NAV_LINKS: { to: string; labelKey: string; icon: IconType; match: string; inBottomBar?: boolean }[] = [
   { to: '/', labelKey: 'nav.home', icon: LuHouse, match: '/' },
   { to: '/explore?type=all', labelKey: 'nav.explore', icon: LuCompass, match: '/explore' },
   { to: '/auction?type=all', labelKey: 'nav.auction', icon: LuGavel, match: '/auction' },
   { to: '/collections', labelKey: 'nav.collections', icon: LuLayers, match: '/collections' },
+  { to: '/activity', labelKey: 'nav.activity', icon: LuActivity, match: '/activity', inBottomBar: false },
   { to: '/create-asset', labelKey: 'nav.createAsset', icon: LuSquarePlus, match: '/create-asset' },
 ]
 

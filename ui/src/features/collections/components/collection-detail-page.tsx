@@ -1,8 +1,9 @@
-import { Box, Flex, Image, Stack, Tag, Text } from '@chakra-ui/react'
+import { Box, Flex, Image, Stack, Tabs, Tag, Text } from '@chakra-ui/react'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
 import { HeroArt } from '@/components/hero-art'
+import { ActivityList } from '@/features/activity/components/activity-list'
 import { DEFAULT_FILTER, type ItemFilter, ItemFilters } from '@/components/item-filters'
 import { NftGrid } from '@/components/nft'
 import { PageContainer } from '@/components/page-container'
@@ -21,7 +22,8 @@ export const browseByCollectionPath = (id: string) => `/api/nft/browsebycollecti
  * The collection detail (/collection/{id}, /collections/collection/{id},
  * /myprofile/collection/{id}, /user/{uid}/collection/{id}): a chip with the title ('fetching...'
  * until it is known) whose delete icon goes back, and the collection's fixed-price NFTs, 9 a
- * page, infinite. The cards' menu offers only Remove from Collection here.
+ * page, infinite. The cards' menu offers only Remove from Collection here. Beside them, the
+ * Activity tab: the feed of the collection's NFTs.
  */
 export function CollectionDetailPage() {
   const { t } = useTranslation()
@@ -78,8 +80,23 @@ export function CollectionDetailPage() {
           ) : null}
         </Stack>
       </Flex>
-      <ItemFilters value={filter} onChange={setFilter} placeholder={t('collections.search')} showSaleType={false} />
-      <NftGrid list={list} empty={t('collections.noNfts')} collectionId={id} />
+      <Tabs.Root defaultValue="items" variant="line" colorPalette="brand" lazyMount>
+        <Tabs.List mb="6">
+          <Tabs.Trigger value="items" data-testid="collection-tab-items">
+            {t('collections.tabs.items')}
+          </Tabs.Trigger>
+          <Tabs.Trigger value="activity" data-testid="collection-tab-activity">
+            {t('collections.tabs.activity')}
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="items" pt="0">
+          <ItemFilters value={filter} onChange={setFilter} placeholder={t('collections.search')} showSaleType={false} />
+          <NftGrid list={list} empty={t('collections.noNfts')} collectionId={id} />
+        </Tabs.Content>
+        <Tabs.Content value="activity" pt="0">
+          <ActivityList scope={{ collectionId: id }} />
+        </Tabs.Content>
+      </Tabs.Root>
     </PageContainer>
   )
 }

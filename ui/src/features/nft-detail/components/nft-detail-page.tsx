@@ -47,6 +47,7 @@ import { formatDateTime, formatRelative } from '@/lib/format'
 import { useMetaTags } from '../hooks/use-meta-tags'
 import { BidsTab } from './bids-tab'
 import { HistoryTab } from './history-tab'
+import { ActivityList } from '@/features/activity/components/activity-list'
 import { TradePanel } from './trade-panel'
 import { VerificationIcon } from './verification-icon'
 
@@ -351,12 +352,16 @@ export function NftDetailPage() {
           <Tabs.List>
             <Tabs.Trigger value="bids">{t('nft.recentBid')}</Tabs.Trigger>
             <Tabs.Trigger value="history">{t('nft.history')}</Tabs.Trigger>
+            <Tabs.Trigger value="activity">{t('activity.tab')}</Tabs.Trigger>
           </Tabs.List>
           <Tabs.Content value="bids">
             <BidsTab nftId={nft._id} canAnswer={isOwner && live} onAnswer={(accept) => void actions.answerOffer(accept)} version={version} />
           </Tabs.Content>
           <Tabs.Content value="history">
             <HistoryTab nftId={nft._id} />
+          </Tabs.Content>
+          <Tabs.Content value="activity">
+            <ActivityList scope={{ nftId: nft._id }} showNft={false} version={version} />
           </Tabs.Content>
         </Tabs.Root>
       </Box>

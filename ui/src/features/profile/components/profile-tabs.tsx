@@ -12,12 +12,13 @@ import { errorMessage } from '@/lib/api-client'
 import { fetchNftPage, PAGE_SIZE } from '@/lib/nft/api'
 import { usePagedList } from '@/lib/nft/use-paged-list'
 import { useLiveTopic } from '@/lib/live/live-store'
-import { collectionsTotalKey, profileCountsKey, type ProfileCounts, useCollectionsTotal, useProfileCounts } from '../api/profile-counts'
+import { collectionsTotalKey, profileCountsKey, useCollectionsTotal, useProfileCounts } from '../api/profile-counts'
 import { DEFAULT_FILTER, type ItemFilter, ItemFilters } from '@/components/item-filters'
+import { ActivityList } from '@/features/activity/components/activity-list'
 
-export const PROFILE_TABS = ['collections', 'created', 'owned', 'inAuction', 'inSale'] as const
+export const PROFILE_TABS = ['collections', 'created', 'owned', 'inAuction', 'inSale', 'activity'] as const
 export type ProfileTab = (typeof PROFILE_TABS)[number]
-type NftTab = Exclude<ProfileTab, 'collections'>
+type NftTab = Exclude<ProfileTab, 'collections' | 'activity'>
 
 /**
  * Which call lists a tab's NFTs: the signed-in user's own calls on /myprofile, the public ones
@@ -87,7 +88,8 @@ export function ProfileTabs({ userId, own, defaultTab = 'collections' }: { userI
     void mutate(profileCountsKey(userId))
     void mutate(collectionsTotalKey(userId))
   }
-  const total = (key: keyof ProfileCounts) => (key === 'collections' ? (counts.data?.collections ?? collectionsTotal.data) : counts.data?.[key])
+  const total = (key: ProfileTab) =>
+    key === 'activity' ? undefined : (key === 'collections' ? (counts.data?.collections ?? collectionsTotal.data) : counts.data?.[key])
   const collectionPath = (id: string) => (own ? `/myprofile/collection/${encodeURIComponent(id)}` : `/user/${encodeURIComponent(userId)}/collection/${encodeURIComponent(id)}`)
 
   return (
@@ -118,12 +120,15 @@ export function ProfileTabs({ userId, own, defaultTab = 'collections' }: { userI
           ) : null}
           <ManagedCollectionGrid userId={userId} ownProfile={own} detailPath={collectionPath} emptyText={t('profileTabs.noCollections')} refreshKey={refreshKey} />
         </Tabs.Content>
-        {PROFILE_TABS.filter((key): key is NftTab => key !== 'collections').map((key) => (
+        {PROFILE_TABS.filter((key): key is NftTab => key !== 'collections' && key !== 'activity').map((key) => (
           <Tabs.Content key={key} value={key} pt="0">
             <ItemFilters value={filter} onChange={onFilter} placeholder={t(`profileTabs.searchPlaceholder.${key}`)} showSaleType={key === 'created'} />
             <NftTabPanel tab={key} own={own} userId={userId} filter={filter} refreshKey={refreshKey} />
           </Tabs.Content>
         ))}
+        <Tabs.Content value="activity" pt="0">
+          <ActivityList scope={{ userId }} />
+        </Tabs.Content>
       </Tabs.Root>
       {own ? <CollectionDialog open={creating} onClose={() => setCreating(false)} onSaved={refresh} /> : null}
     </Box>
