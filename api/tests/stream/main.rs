@@ -296,10 +296,22 @@ async fn topics_choose_the_nfts_and_a_signed_in_stream_carries_only_its_own_noti
     server.chain(&[bid(1, "0xc3", "20", 4), refunded(1, "0xb2", "10", 4)]).await;
     server.chain(&[listed(2, "9", 5)]).await;
 
-    let first = alices.next().await.unwrap();
-    assert_eq!((first.nfts(), first.notices()), (vec!["80001-1".to_owned()], vec![("BID_RECEIVED".to_owned(), "80001-1".to_owned())]));
-    let second = alices.next().await.unwrap();
-    assert_eq!(second.notices(), [("BID_RECEIVED".to_owned(), "80001-1".to_owned())]);
+    // Alice's events until both bids' notices came (an NFT's change is told once, with its latest
+    // position: when the projector is ahead of the hub, the first bid's change comes with the
+    // second's).
+    let (mut nfts, mut notices, mut second) = (Vec::new(), Vec::new(), None);
+    while notices.len() < 2 {
+        let event = alices.next().await.expect("Alice's notices arrive");
+        nfts.extend(event.nfts());
+        notices.extend(event.notices());
+        if notices.len() == 2 {
+            second = Some(event);
+        }
+    }
+    let second = second.unwrap();
+    nfts.dedup();
+    assert_eq!(nfts, ["80001-1"], "her topic's NFT, not token 2");
+    assert_eq!(notices, [("BID_RECEIVED".to_owned(), "80001-1".to_owned()), ("BID_RECEIVED".to_owned(), "80001-1".to_owned())]);
     assert_eq!(second.data["notices"][0]["amountWei"], "20");
     // Bob follows no topic: only his notice comes, the outbid, never Alice's.
     let outbid = bobs.next().await.unwrap();
