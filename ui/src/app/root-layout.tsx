@@ -14,11 +14,15 @@ import { registerNavigator, tokenExpiryPath } from '@/lib/navigation'
 import { useUser } from '@/lib/use-user'
 import { useWalletStore } from '@/lib/wallet-store'
 import { UserMenu } from './user-menu'
+import { CartButton } from '@/features/cart/components/cart-button'
+import { useCartStore } from '@/lib/cart/store'
 
 /** The wallet chooser and the wallets' code: downloaded the first time someone opens it. */
 const WalletDialog = lazy(() => import('@/features/wallet/components/wallet-dialog').then((m) => ({ default: m.WalletDialog })))
 /** The drawer of narrow screens (and the dialog code under it): downloaded the first time it opens. */
 const MobileDrawer = lazy(() => import('@/components/layout/mobile-drawer').then((m) => ({ default: m.MobileDrawer })))
+/** The cart drawer: downloaded the first time it opens. */
+const CartDrawer = lazy(() => import('@/features/cart/components/cart-drawer').then((m) => ({ default: m.CartDrawer })))
 
 /** The shell around every screen: top bar, network banner, page, footer, bottom bar and drawer. */
 export function RootLayout() {
@@ -31,6 +35,9 @@ export function RootLayout() {
   const [drawerWanted, setDrawerWanted] = useState(false)
   const walletDialogOpen = useWalletStore((s) => s.dialogOpen)
   const [walletDialogWanted, setWalletDialogWanted] = useState(walletDialogOpen)
+  const cartOpen = useCartStore((s) => s.open)
+  const [cartWanted, setCartWanted] = useState(cartOpen)
+  if (cartOpen && !cartWanted) setCartWanted(true)
 
   // The wallet dialog replaces the drawer (it is opened from the drawer's wallet panel).
   useEffect(() => {
@@ -52,7 +59,7 @@ export function RootLayout() {
   return (
     <Flex direction="column" minH="100vh">
       <WalletSessionSync />
-      <TopBar signedIn={signedIn} walletSlot={<WalletButton />} userMenuSlot={<UserMenu />} onOpenDrawer={() => {
+      <TopBar signedIn={signedIn} walletSlot={<WalletButton />} userMenuSlot={<UserMenu />} cartSlot={<CartButton />} onOpenDrawer={() => {
           setDrawerWanted(true)
           setDrawerOpen(true)
         }} />
@@ -70,6 +77,7 @@ export function RootLayout() {
             signedIn={signedIn}
             accountLinks={[
               { to: '/mybids', label: t('nav.allBids') },
+              { to: '/myoffers', label: t('offers.myOffers') },
               { to: '/favourites', label: t('nav.favourites') },
               { to: '/myprofile', label: t('nav.myProfile') },
               { to: '/profile/user-profile', label: t('nav.settings') },
@@ -80,6 +88,11 @@ export function RootLayout() {
               navigate(tokenExpiryPath())
             }}
           />
+        </Suspense>
+      )}
+      {cartWanted && (
+        <Suspense fallback={null}>
+          <CartDrawer />
         </Suspense>
       )}
       {walletDialogWanted && (

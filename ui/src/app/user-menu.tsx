@@ -1,6 +1,6 @@
 import { Box, Button, Menu, Portal, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
-import { LuBookmark, LuGavel, LuLogOut, LuSettings, LuUser } from 'react-icons/lu'
+import { LuBookmark, LuGavel, LuHandCoins, LuLogOut, LuSettings, LuUser } from 'react-icons/lu'
 import { useNavigate } from 'react-router'
 import { UserAvatar } from '@/components/user-avatar'
 import { tokenExpiryPath } from '@/lib/navigation'
@@ -34,6 +34,9 @@ export function UserMenu() {
             <Menu.Separator />
             <Menu.Item value="bids" onSelect={() => navigate('/mybids')}>
               <LuGavel /> {t('nav.allBids')}
+            </Menu.Item>
+            <Menu.Item value="offers" onSelect={() => navigate('/myoffers')}>
+              <LuHandCoins /> {t('offers.myOffers')}
             </Menu.Item>
             <Menu.Item value="favourites" onSelect={() => navigate('/favourites')}>
               <LuBookmark /> {t('nav.favourites')}

@@ -17,11 +17,14 @@ export function TopBar({
   walletSlot,
   userMenuSlot,
   onOpenDrawer,
+  cartSlot,
 }: {
   signedIn: boolean
   walletSlot: ReactNode
   userMenuSlot: ReactNode
   onOpenDrawer: () => void
+  /** The cart icon (every width, signed in or not). */
+  cartSlot?: ReactNode
 }) {
   const { t } = useTranslation()
   const { pathname } = useLocation()
@@ -66,6 +69,7 @@ export function TopBar({
         </HStack>
 
         <HStack gap="3" hideBelow="md">
+          {cartSlot}
           {signedIn ? (
             <>
               {walletSlot}
@@ -84,6 +88,7 @@ export function TopBar({
         </HStack>
 
         <HStack gap="1" hideFrom="md">
+          {cartSlot}
           {signedIn ? null : (
             <GradientButton asChild size="sm" data-testid="mobile-login">
               <Link to="/authentication/sign-in">{t('nav.login')}</Link>
