@@ -31,7 +31,7 @@ export function OffersTab({ nft, isOwner, myAddresses, actions }: { nft: Nft; is
   if (list.items.length === 0) {
     return (
       <Center py="8" data-testid="offers-empty">
-        <Text color="fg.muted">{t('offers.none')}</Text>
+        <Text color="fg.muted">{t('nft.noData')}</Text>
       </Center>
     )
   }
