@@ -16,7 +16,7 @@ describe('the make-offer form', () => {
 
   it('computes the expiry from the choice, and refuses a custom time in the past', () => {
     const now = Date.UTC(2026, 0, 1)
-    expect(expiryOf('7', '', now).getTime()).toBe(now + 7 * 86_400_000)
+    expect(expiryOf('7', '', now)?.getTime()).toBe(now + 7 * 86_400_000)
     expect(expiryOf('custom', '2020-01-01T10:00', now)).toBeNull()
     expect(expiryOf('custom', 'nonsense', now)).toBeNull()
     expect(expiryOf('custom', '2030-01-01T10:00', now)?.getFullYear()).toBe(2030)
