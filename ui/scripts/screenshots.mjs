@@ -261,10 +261,12 @@ const screens = [
   ['nft-offers', '/explore/f1', true, async (page) => {
     await page.click('[data-testid="offers-tab"]')
     await page.waitForSelector('[data-testid="offers-list"], [data-testid="offers-empty"]', { timeout: 15000 })
+    await page.evaluate(() => window.scrollTo(0, 0))
   }],
   ['nft-offers-owner', '/nft/o1', true, async (page) => {
     await page.click('[data-testid="offers-tab"]')
     await page.waitForSelector('[data-testid="offers-list"], [data-testid="offers-empty"]', { timeout: 15000 })
+    await page.evaluate(() => window.scrollTo(0, 0))
   }],
   ['make-offer-dialog', '/explore/f1', true, async (page, width) => {
     if (realBase && !(await page.locator('[data-testid="wallet-menu"]:visible').count())) {
@@ -306,7 +308,7 @@ async function realSession() {
   const own = (await call('/api/nft/explore/?formOfSale=ALL&limit=100')).data.find((n) => n.currentOwner?.userId === me.userId && n.formOfSale === 'NOT_FOR_SALE')
   const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id, o1: own?._id }
   const realPath = (path) => path.replace(/\/(c1|u2|f1|a0|o1)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
-  if (screens.some(([name]) => /offers/.test(name))) await seedOffers({ token: accessToken, me, own, call })
+  if (screens.some(([name]) => /offers/.test(name))) await seedOffers({ token: accessToken, me, own, nft, call })
   return { token: accessToken, profile: me, realPath }
 }
 
@@ -315,7 +317,7 @@ async function realSession() {
  * mnemonic's accounts (the demo people's), as wallets would, and waits for the indexer. Offers
  * on their own NFT (one expiring within seconds, one rejected) and theirs on others' NFTs (one cancelled).
  */
-async function seedOffers({ token, me, own, call }) {
+async function seedOffers({ token, me, own, nft: shown, call }) {
   const auth = { headers: { authorization: `Bearer ${token}` } }
   if ((await call('/api/myoffers?limit=1', auth)).totalItems > 0 || !own) return
   const { createPublicClient, createWalletClient, http, parseAbi, parseEther } = await import('viem')
@@ -338,7 +340,12 @@ async function seedOffers({ token, me, own, call }) {
   await send(index + 3, 'makeOffer', [tokenOf(own), at(12)], parseEther('0.05'))
   await send(index + 4, 'makeOffer', [tokenOf(own), at(86400)], parseEther('0.08'))
   await send(index, 'rejectOfferFrom', [tokenOf(own), mnemonicToAccount(config.devMnemonic, { addressIndex: index + 4 }).address])
-  const others = (await call('/api/nft/explore/?formOfSale=ALL&limit=60')).data.filter((n) => n.formOfSale !== 'AUCTION' && n.currentOwner?.userId !== me.userId)
+  // The first is the NFT the visitor's screens show (f1), with someone else's offer beside the person's.
+  const listed = (await call('/api/nft/explore/?formOfSale=ALL&limit=60')).data.filter((n) => n.formOfSale !== 'AUCTION' && n.currentOwner?.userId !== me.userId && n._id !== shown?._id)
+  const others = shown ? [shown, ...listed] : listed
+  const addressOf = (i) => mnemonicToAccount(config.devMnemonic, { addressIndex: i }).address.toLowerCase()
+  const bidder = [5, 6, 7, 1].map((d) => index + d).find((i) => addressOf(i) !== (shown?.currentOwner?.ownerAddress ?? '').toLowerCase())
+  if (shown) await send(bidder, 'makeOffer', [tokenOf(shown), at(4 * 3600)], parseEther('0.2'))
   const amounts = ['0.4', '2.5', '0.15']
   for (const [i, nft] of others.slice(0, 3).entries()) await send(index, 'makeOffer', [tokenOf(nft), at([2, 30, 5][i] * 86400)], parseEther(amounts[i]))
   if (others[2]) await send(index, 'cancelOffer', [tokenOf(others[2])])

@@ -21,7 +21,7 @@ function OfferItem({ offer, view, onDecide }: { offer: Offer; view: OffersView; 
   const title = nft ? nftTitle(nft) : `#${tokenIdOf(offer.nftId).toString()}`
   const gone = offer.nftBurned || !!error
   const lead = (
-    <HStack gap="3" flex="1" minW={{ base: 'calc(100% - 7rem)', sm: '0' }}>
+    <HStack gap="3" minW="0">
       <NftThumb file={nft?.file} title={title} />
       <Stack gap="0.5" minW="0">
         {gone ? (
@@ -135,7 +135,7 @@ export function MyOffersPage() {
             </Tabs.Trigger>
           </Tabs.List>
         </Tabs.Root>
-        <HStack gap="2" overflowX="auto" pb="1" role="group" aria-label={t('offers.filter')} data-testid="offer-state-filter">
+        <HStack gap="2" wrap="wrap" role="group" aria-label={t('offers.filter')} data-testid="offer-state-filter">
           {(['ALL', ...OFFER_STATES] as const).map((value) => (
             <Button
               key={value}

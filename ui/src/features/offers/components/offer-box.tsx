@@ -12,7 +12,7 @@ export function OfferBox({ mine, onMake, onCancel, primary }: { mine: Offer | nu
   const { t } = useTranslation()
   if (!mine) {
     return (
-      <Button variant={primary ? 'solid' : 'outline'} colorPalette="brand" size="lg" w={primary ? '100%' : undefined} flex={primary ? undefined : '1'} onClick={onMake} data-testid="make-offer">
+      <Button variant={primary ? 'solid' : 'outline'} colorPalette="brand" size="lg" w="100%" flexShrink={0} onClick={onMake} data-testid="make-offer">
         {t('offers.make')}
       </Button>
     )

@@ -1,4 +1,4 @@
-import { Button, Flex, HStack, Link, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, Flex, HStack, Link, Stack, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link as RouterLink } from 'react-router'
@@ -44,7 +44,14 @@ export function OfferRow({
   const any = buttons.accept || buttons.reject || buttons.cancel
   return (
     <Flex align="center" gap="3" p="3" borderWidth="1px" borderRadius="lg" wrap="wrap" bg="bg.panel" data-testid="offer-row" data-state={offer.state} data-offerer={offer.offererAddress.toLowerCase()}>
-      {lead ?? <UserAvatar fullName={offer.offererUsername} username={offer.offererUsername ?? offer.offererAddress} size="sm" />}
+      {lead ? (
+        // A phone gives the NFT its own line; the state and the amount go under it.
+        <Box flexBasis={{ base: '100%', sm: '0' }} flexGrow={1} minW="0">
+          {lead}
+        </Box>
+      ) : (
+        <UserAvatar fullName={offer.offererUsername} username={offer.offererUsername ?? offer.offererAddress} size="sm" />
+      )}
       <Stack gap="0.5" flex="1" minW="0">
         {!lead && (
           <HStack gap="1.5" minW="0">
