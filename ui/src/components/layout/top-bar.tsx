@@ -87,7 +87,7 @@ export function TopBar({
           )}
         </HStack>
 
-        <HStack gap="1" hideFrom="md">
+        <HStack gap={cartSlot ? '0.5' : '1'} hideFrom="md">
           {cartSlot}
           {signedIn ? null : (
             <GradientButton asChild size="sm" data-testid="mobile-login">

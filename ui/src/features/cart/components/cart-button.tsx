@@ -10,7 +10,8 @@ export function CartButton() {
   const count = useCartStore((s) => s.items.length)
   const setOpen = useCartStore((s) => s.setOpen)
   return (
-    <IconButton variant="ghost" borderRadius="full" position="relative" aria-label={t('cart.open', { count })} onClick={() => setOpen(true)} data-testid="cart-button">
+    // Smaller on phones, where it shares the bar with the logo, Login and the menu button.
+    <IconButton variant="ghost" size={{ base: 'sm', md: 'md' }} borderRadius="full" position="relative" aria-label={t('cart.open', { count })} onClick={() => setOpen(true)} data-testid="cart-button">
       <LuShoppingCart />
       {count > 0 && (
         <Box
