@@ -274,7 +274,8 @@ const screens = [
       await page.keyboard.press('Escape')
       await page.waitForTimeout(500)
     }
-    await page.click('[data-testid="make-offer"]')
+    // "Change offer" once the person has an offer on it (the same dialog, saying what it replaces).
+    await page.locator('[data-testid="make-offer"]:visible, [data-testid="change-offer"]:visible').first().click()
     await page.waitForSelector('[data-testid="make-offer-dialog"]')
     await page.fill('[data-testid="offer-amount"]', '1.25')
   }],

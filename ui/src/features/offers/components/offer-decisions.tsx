@@ -18,8 +18,9 @@ export function useOfferDecisions(actions: ReturnType<typeof useOfferActions>, o
   const { t, i18n } = useTranslation()
   const [pending, setPending] = useState<Pending | null>(null)
   const ask = (kind: OfferDecision, offer: Offer, nft: Pick<Nft, 'currentOwner'> | null) => {
-    // Owner actions need the owner's wallet: the guard says so (or opens the wallet dialog) before the question.
-    if (kind !== 'cancel' && !actions.guard({ ownerAddress: nft?.currentOwner?.ownerAddress ?? null })) return
+    // Owner actions need the owner's wallet: the guard says so (or opens the wallet dialog) before
+    // the question; until the NFT is loaded its owner is unknown, so nothing happens.
+    if (kind !== 'cancel' && (!nft || !actions.guard({ ownerAddress: nft.currentOwner?.ownerAddress ?? null }))) return
     if (kind === 'cancel' && !actions.guard()) return
     setPending({ kind, offer, nft })
   }
