@@ -191,7 +191,8 @@ async function connectDevWallet(page, width) {
   if (width < 600) await page.click('[data-testid="wallet-panel-connect"]')
   await page.waitForFunction(() => document.querySelector('[data-testid="dev-wallet-account-hint"]'), null, { timeout: 20000 })
   await page.click('[data-testid="wallet-option-devWallet"]')
-  await page.getByText('Connected!').first().waitFor({ timeout: 20000 })
+  // 'Connected!' in any language (--lang).
+  await page.getByTestId('snackbar').first().waitFor({ timeout: 20000 })
   await page.waitForTimeout(1500)
 }
 
