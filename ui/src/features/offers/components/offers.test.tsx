@@ -23,8 +23,9 @@ const { useWalletConnection } = await import('@/lib/wallet-connection')
 
 const HASH = `0x${'ab'.repeat(32)}`
 const CAROL = '0x90f79bf6eb2c4f870365e785982e1f101e93b906'
-const bob = offerFixture()
-const carolExpired = offerFixture({
+// Made when each test starts (a slow run must not move "tomorrow" to "in 23 hours").
+let bob = offerFixture()
+const expiredOffer = () => offerFixture({
   id: 2,
   offererAddress: CAROL,
   offererUserId: 'u-carol',
@@ -35,6 +36,7 @@ const carolExpired = offerFixture({
   acceptable: false,
   expiresAt: new Date(Date.now() - 120_000).toISOString(),
 })
+let carolExpired = expiredOffer()
 
 function signInAs(address: string, userId = 'u-owner') {
   useSession.setState({ token: 'tok', user: profileFixture({ userId, connectedWallet: [{ walletProvider: 'Other', walletAddress: address }] }) })
@@ -51,6 +53,8 @@ const rowOf = async (name: string) => (await screen.findAllByTestId('offer-row')
 
 describe('offers', () => {
   beforeEach(() => {
+    bob = offerFixture({ expiresAt: new Date(Date.now() + 30 * 3_600_000).toISOString() })
+    carolExpired = expiredOffer()
     chain.simulateContract.mockImplementation(async (_config, parameters) => ({ request: parameters }))
     chain.writeContract.mockResolvedValue(HASH)
     chain.waitForTransactionReceipt.mockResolvedValue({ status: 'success', transactionHash: HASH })
