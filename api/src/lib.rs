@@ -15,9 +15,11 @@ pub mod export;
 pub mod files;
 pub mod leader;
 pub mod mail;
+pub mod notifier;
 pub mod read_cache;
 pub mod reconcile;
 pub mod routes;
+pub mod stream;
 pub mod ui_files;
 pub mod ui_pages;
 
@@ -62,6 +64,8 @@ pub struct AppState {
     /// Several processes on one Postgres database: whether this one holds the election's lock
     /// (indexes and projects). `None` on SQLite (one process does everything).
     pub leading: Option<leader::Leading>,
+    /// The read tables' changes, for `/api/stream`.
+    pub stream: Arc<stream::StreamHub>,
 }
 
 /// How long a command waits for its events to reach the read tables before answering.
@@ -75,6 +79,7 @@ impl AppState {
         let files = files::FileStore::from_config(&config).context("opening the file store")?;
         let accounts = auth::Accounts::from_config(&config).context("starting the accounts services")?;
         let chain = routes::chain::ChainInfo { chain_id: config.chain_id, ..Default::default() };
+        let stream = stream::StreamHub::start(read.clone(), &projector);
         Ok(Self {
             store,
             read,
@@ -89,6 +94,7 @@ impl AppState {
             read_cache: Arc::default(),
             reconcile: None,
             leading: None,
+            stream,
         })
     }
 
@@ -136,7 +142,9 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(dev_wallets)
         .merge(routes::chain::router())
         .merge(routes::contract::router())
-        .merge(routes::metrics::router());
+        .merge(routes::metrics::router())
+        .merge(routes::stream::router())
+        .merge(routes::notices::router());
     let pages = state.clone();
     let cors = cors::Cors::new(&state.config.allowed_origins);
     let api = routes::openapi::serve(api)

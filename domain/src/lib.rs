@@ -6,6 +6,7 @@
 //! * [`catalog`]: off-chain facts about NFTs (titles, categories) only the server knows.
 //! * [`collections`]: users' collections of NFTs and their likes.
 //! * [`command`]: how a command lost to a concurrent write on its stream is decided again.
+//! * [`notices`]: a user's reads of their notices and their notice settings.
 //! * [`social`]: likes and bookmarks, one stream per user.
 //! * [`trade`]: which user sent a marketplace transaction, checked against its receipt.
 //!
@@ -17,6 +18,7 @@ pub mod catalog;
 pub mod chain;
 pub mod collections;
 pub mod command;
+pub mod notices;
 pub mod social;
 pub mod store;
 pub mod trade;

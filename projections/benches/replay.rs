@@ -2,6 +2,10 @@
 //! (a) a bare read of the whole log in the projector's batches, and
 //! (b) a replay of the whole log into fresh read tables (what `marketplace replay` does);
 //! prints events/s of both and their ratio. Goal: replay >= 100,000 events/s on SQLite.
+//! Then the live projector, as a server runs it, catching up (c) the whole log on an empty read
+//! database (a new server) and (d) the second half of the log on read tables that already hold
+//! the first half (a server back after downtime); goal: each within 1.5x of the replay's time
+//! for as many events.
 //!
 //! `cargo bench -p projections --bench replay --features test-utils` (EVENTS=100000 for a
 //! quicker run; REMEMBERED_ROWS to change what the read models may keep in memory).
@@ -29,12 +33,19 @@ async fn main() {
     let reuse = log.exists();
     let store = domain::store::open(&format!("sqlite://{}", log.display())).await.unwrap();
 
+    // A server that was down: its read tables hold the first half of the log (written first).
+    let half = ReadDb::open(&format!("sqlite://{}", dir.path().join("read-half.db").display())).await.unwrap();
+    let half_projector = Projector::new(store.clone(), half.clone()).await.unwrap();
     let head = if reuse {
         let head = store.head().await.unwrap().0;
-        println!("log of {head} events reused from {}", log.display());
+        println!("log of {head} events reused from {}: the downtime case (d) needs a new log and is skipped", log.display());
         head
     } else {
-        write_log(store.as_ref(), target).await;
+        write_categories(store.as_ref()).await;
+        let mut blocks = market_history(target / EVENTS_PER_NFT + 1);
+        append_until(store.as_ref(), &mut blocks, target / 2).await;
+        half_projector.catch_up().await.unwrap();
+        append_until(store.as_ref(), &mut blocks, target).await;
         let head = store.head().await.unwrap().0;
         let bytes: u64 = std::fs::read_dir(log.parent().unwrap()).unwrap().map(|f| f.unwrap().metadata().unwrap().len()).sum();
         println!("log of {head} events written ({} MB on disk)", bytes >> 20);
@@ -73,6 +84,26 @@ async fn main() {
     let nfts: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM nfts").fetch_one(&db.pool()).await.unwrap();
     let checksum = db.checksum().await.unwrap();
 
+    // (c) A new server's live projector on an empty read database.
+    let live = ReadDb::open(&format!("sqlite://{}", dir.path().join("read-live.db").display())).await.unwrap();
+    let live_projector = Projector::new(store.clone(), live.clone()).await.unwrap();
+    let t = Instant::now();
+    assert_eq!(live_projector.catch_up().await.unwrap(), head);
+    let fresh = t.elapsed();
+    assert_eq!(live.checksum().await.unwrap(), checksum, "the live tables equal the replay's");
+
+    // (d) The server back after downtime: the rest of the log onto the first half's tables.
+    let resumed = if reuse {
+        None
+    } else {
+        let from = half.position().await.unwrap();
+        let t = Instant::now();
+        assert_eq!(half_projector.catch_up().await.unwrap(), head);
+        let took = t.elapsed();
+        assert_eq!(half.checksum().await.unwrap(), checksum, "the resumed tables equal the replay's");
+        Some((head - from, took))
+    };
+
     let rate = |d: Duration| head as f64 / d.as_secs_f64();
     println!("---");
     println!("replay of {head} events ({nfts} NFTs) into SQLite:");
@@ -81,10 +112,36 @@ async fn main() {
     println!("  ratio         : {:>10.2}", bare.as_secs_f64() / replay.as_secs_f64());
     println!("  replay's CPU  : {cpu:>10.2} s (user + system, every thread of the process)");
     println!("  checksum      : {checksum}");
+    let replay_rate = rate(replay);
+    println!(
+        "  live, new server     : {:>10.0} events/s ({:.2} s; {:.2}x the replay's time, goal <= 1.5x)",
+        rate(fresh),
+        fresh.as_secs_f64(),
+        fresh.as_secs_f64() / replay.as_secs_f64()
+    );
+    if let Some((events, took)) = resumed {
+        let same_events_by_replay = events as f64 / replay_rate;
+        println!(
+            "  live, back from down : {:>10.0} events/s ({events} events onto tables holding the first {}, {:.2} s; {:.2}x a replay's time for as many, goal <= 1.5x)",
+            events as f64 / took.as_secs_f64(),
+            head - events,
+            took.as_secs_f64(),
+            took.as_secs_f64() / same_events_by_replay
+        );
+    }
 }
 
-/// The log: the default categories, then blocks until `target` events.
-async fn write_log(store: &dyn domain::EventStore, target: u64) {
+/// Appends the history's next blocks until the log holds `target` events.
+async fn append_until(store: &dyn domain::EventStore, blocks: &mut impl Iterator<Item = Vec<StreamAppend>>, target: u64) {
+    for writes in blocks {
+        if store.append_streams(writes).await.unwrap().last_position >= target {
+            break;
+        }
+    }
+}
+
+/// The log's first events: the default categories.
+async fn write_categories(store: &dyn domain::EventStore) {
     let categories = domain::catalog::DEFAULT_CATEGORIES
         .iter()
         .map(|(id, name)| CatalogEvent::CategoryAdded { id: (*id).into(), name: (*name).into() }.to_new_event(Metadata::default()).unwrap())
@@ -93,11 +150,6 @@ async fn write_log(store: &dyn domain::EventStore, target: u64) {
         .append_streams(vec![StreamAppend { stream_id: "categories".into(), expected: ExpectedVersion::Any, events: categories }])
         .await
         .unwrap();
-    for writes in market_history(target / EVENTS_PER_NFT + 1) {
-        if store.append_streams(writes).await.unwrap().last_position >= target {
-            break;
-        }
-    }
 }
 
 /// User + system CPU time of this process so far (Linux; 0 elsewhere).

@@ -13,6 +13,7 @@ mod collections;
 pub mod credits;
 mod error;
 mod nft;
+mod notices;
 mod offers;
 mod projector;
 pub mod queries;
@@ -39,5 +40,6 @@ pub fn read_models() -> Vec<Box<dyn ReadModel>> {
         Box::new(collections::Collections),
         Box::new(credits::Credits),
         Box::new(offers::Offers),
+        Box::new(notices::Notices),
     ]
 }

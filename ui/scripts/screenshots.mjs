@@ -230,6 +230,7 @@ const screens = [
   ['trending-seller-page', '/trending-sellers/u2', false],
   ['favourites', '/favourites?type=nft-bookmark', true],
   ['my-bids', '/mybids', true],
+  ['notifications', '/notifications', true],
   ['collection-dialog', '/myprofile', true, async (page) => page.getByRole('button', { name: 'Create', exact: true }).click()],
   ['drawer', '/', true, async (page, width) => width < 600 && page.click('[data-testid="drawer-button"]')],
   ['wallet-dialog', '/', true, async (page, width) => {

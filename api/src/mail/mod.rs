@@ -98,6 +98,20 @@ pub fn email_change_code(to: &str, code: &str) -> Mail {
     }
 }
 
+/// A notice the user asked to get by e-mail: `sentence` tells it, `link` leads to its NFT.
+pub fn notice(to: &str, subject: &str, sentence: &str, link: &str) -> Mail {
+    Mail {
+        to: to.to_owned(),
+        subject: subject.to_owned(),
+        text: format!(
+            "{sentence}\n\n{link}\n\nYou get this e-mail because you asked for it in your notification settings \
+             (at most one per kind and NFT every ten minutes); change them on the Notifications page."
+        ),
+        code: None,
+        link: Some(link.to_owned()),
+    }
+}
+
 /// The password reset link.
 pub fn reset_link(to: &str, link: &str) -> Mail {
     Mail {

@@ -399,7 +399,7 @@ struct ResetRequest {
 }
 
 /// The base of links in mails.
-fn public_url(state: &AppState) -> String {
+pub(crate) fn public_url(state: &AppState) -> String {
     state.config.public_url.clone().unwrap_or_else(|| format!("http://{}", state.config.listen)).trim_end_matches('/').to_owned()
 }
 

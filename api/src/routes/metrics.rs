@@ -18,6 +18,14 @@ use crate::{AppState, error::ApiError};
 /// HTTP responses by status class (1xx..5xx), counted by [`count_responses`].
 static RESPONSES: [AtomicU64; 5] = [const { AtomicU64::new(0) }; 5];
 
+/// Stream clients dropped for falling behind the broadcast ([`stream_dropped`]).
+static STREAM_DROPPED: AtomicU64 = AtomicU64::new(0);
+
+/// Counts a stream client dropped for falling behind.
+pub fn stream_dropped() {
+    STREAM_DROPPED.fetch_add(1, Ordering::Relaxed);
+}
+
 /// `/metrics`.
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(metrics))
@@ -81,6 +89,9 @@ async fn metrics(State(state): State<AppState>) -> Result<Response, ApiError> {
             metric(&mut out, &format!("marketplace_{name}"), kind, help, value);
         }
     }
+    metric(&mut out, "marketplace_stream_clients", "gauge", "Clients connected to /api/stream.", state.stream.clients() as u64);
+    let dropped = STREAM_DROPPED.load(Ordering::Relaxed);
+    metric(&mut out, "marketplace_stream_dropped_total", "counter", "Stream clients dropped for falling behind.", dropped);
     if let Some(leading) = &state.leading {
         let held = u64::from(*leading.borrow());
         metric(&mut out, "marketplace_leader", "gauge", "1 when this process holds the election's lock: it indexes and projects.", held);

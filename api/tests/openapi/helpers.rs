@@ -59,7 +59,17 @@ impl TestApp {
         let response = self.router.clone().oneshot(request).await.unwrap();
         let status = response.status();
         let content_type = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default().to_owned();
-        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap().to_vec();
+        // An event stream never ends: its first event is its body here.
+        let bytes = if content_type.starts_with("text/event-stream") {
+            use futures::StreamExt as _;
+            let mut body = response.into_body().into_data_stream();
+            match tokio::time::timeout(std::time::Duration::from_secs(5), body.next()).await {
+                Ok(Some(Ok(bytes))) => bytes.to_vec(),
+                _ => Vec::new(),
+            }
+        } else {
+            axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap().to_vec()
+        };
         Answer { status, content_type, bytes }
     }
 

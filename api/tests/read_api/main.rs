@@ -165,8 +165,10 @@ fn auction(token: &str, end_time: i64) -> ChainEvent {
 async fn the_auction_list_holds_open_auctions_only_and_lets_one_go_when_it_ends() {
     let app = TestApp::new().await;
     let now = chrono::Utc::now().timestamp();
-    // Token 1's auction ended unsettled; token 2's ends in a moment; token 3's in an hour.
-    app.chain(&[minted("1"), auction("1", now - 10), minted("2"), auction("2", now + 2), minted("3"), auction("3", now + 3_600)]).await;
+    // Token 1's auction ended unsettled; token 2's ends in a moment (long enough for the first
+    // reads on a loaded machine); token 3's in an hour.
+    let moment = now + 8;
+    app.chain(&[minted("1"), auction("1", now - 10), minted("2"), auction("2", moment), minted("3"), auction("3", now + 3_600)]).await;
     let ids =
         |body: &Value| body["body"]["data"].as_array().unwrap().iter().map(|n| n["_id"].as_str().unwrap().to_owned()).collect::<Vec<_>>();
     let open = "/api/nft/explore/?formOfSale=AUCTION&sortBy=PRICE";
@@ -185,7 +187,7 @@ async fn the_auction_list_holds_open_auctions_only_and_lets_one_go_when_it_ends(
 
     // Once token 2's auction ends, both lists let it go, though no read table changed (the
     // answers were kept in the read cache).
-    tokio::time::sleep(std::time::Duration::from_millis(((now + 3) * 1000 - chrono::Utc::now().timestamp_millis()).max(0) as u64)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(((moment + 1) * 1000 - chrono::Utc::now().timestamp_millis()).max(0) as u64)).await;
     let (_, list) = app.get(open).await;
     assert_eq!(ids(&list), ["80001-3"]);
     let (_, soonest) = app.get(ending).await;

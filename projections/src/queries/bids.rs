@@ -2,11 +2,10 @@
 //! status the `bids` read model derives (BID while it stands, ALLOTED when it won, REFUNDED
 //! when it was outbid, rejected or cleared).
 
-use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::Row;
 
-use super::{Page, Paged, wei_to_matic};
+use super::{Page, Paged, iso, wei_to_matic};
 use crate::ReadDb;
 
 /// One of a user's bids.
@@ -34,10 +33,6 @@ pub struct MyBid {
     /// The auction's top bid now, in MATIC ("0" when it has none standing): what a raise must
     /// beat, or what won.
     pub auction_highest_bid: String,
-}
-
-fn iso(seconds: i64) -> String {
-    DateTime::<Utc>::from_timestamp(seconds, 0).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 /// The bids of `user_id` from any of their linked wallets, newest first, a page at a time.

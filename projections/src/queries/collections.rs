@@ -10,11 +10,10 @@
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::Row;
 
-use super::{Page, Paged, placeholders};
+use super::{Page, Paged, iso, placeholders};
 use crate::ReadDb;
 
 /// The joins that keep only the members shown: `cn` a `collection_nfts` row of collection `c`.
@@ -110,10 +109,6 @@ pub struct CollectionView {
     pub total_likes: i64,
     /// Images of up to [`PREVIEWS`] of the NFTs its page lists, latest added first.
     pub nft_images: Vec<String>,
-}
-
-fn iso(seconds: i64) -> String {
-    DateTime::<Utc>::from_timestamp(seconds, 0).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 fn file_url(cid: &str) -> String {

@@ -4,6 +4,7 @@ pub mod bids;
 pub(crate) mod browse;
 pub mod collections;
 pub mod nft;
+pub mod notices;
 pub mod offers;
 pub mod profiles;
 mod scores;
@@ -11,6 +12,11 @@ pub mod social;
 pub mod trending;
 
 use serde::Serialize;
+
+/// Unix seconds as ISO 8601 (UTC, whole seconds), as every answer writes times.
+pub(crate) fn iso(seconds: i64) -> String {
+    chrono::DateTime::<chrono::Utc>::from_timestamp(seconds, 0).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
 
 /// A page request: `page` from 1, `limit` rows.
 #[derive(Clone, Copy, Debug)]

@@ -6,13 +6,13 @@
 
 use std::collections::HashMap;
 
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use domain::Position;
 use serde::Serialize;
 use sqlx::{Row, any::AnyRow};
 
 pub use super::browse::{Explore, SaleFilter, SortBy};
-use super::{Page, Paged, placeholders, wei_to_matic};
+use super::{Page, Paged, iso, placeholders, wei_to_matic};
 use crate::{ProjectionError, ReadDb, read_db::Current};
 
 /// A token's current auction, as the spec shows it.
@@ -170,10 +170,6 @@ fn person_at<R: Columns>(row: &R, at: usize) -> Result<Option<Person>, R::Error>
         full_name: row.text(at + 2)?,
         avatar: avatar.map(|cid| format!("/ipfs/{cid}")).unwrap_or_default(),
     }))
-}
-
-fn iso(seconds: i64) -> String {
-    DateTime::<Utc>::from_timestamp(seconds, 0).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 fn nft_view<R: Columns>(row: &R) -> Result<NftView, R::Error> {

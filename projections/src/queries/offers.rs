@@ -4,11 +4,10 @@
 
 use std::fmt;
 
-use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::Row;
 
-use super::{Page, Paged, wei_to_matic};
+use super::{Page, Paged, iso, wei_to_matic};
 use crate::ReadDb;
 
 /// An offer's state.
@@ -110,10 +109,6 @@ pub struct OfferView {
     pub updated_at: String,
     /// When it was accepted, rejected or cancelled (ISO 8601).
     pub closed_at: Option<String>,
-}
-
-fn iso(seconds: i64) -> String {
-    DateTime::<Utc>::from_timestamp(seconds, 0).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
 }
 
 /// Which offers to list.

@@ -14,6 +14,7 @@ use uuid::Uuid;
 
 mod batches;
 mod collections;
+mod notices;
 mod offers;
 mod queries;
 mod replay;

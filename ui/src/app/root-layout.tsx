@@ -3,6 +3,8 @@ import { Suspense, lazy, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Outlet, useLocation, useNavigate } from 'react-router'
 import { BottomBar } from '@/components/layout/bottom-bar'
+import { LiveStream } from '@/features/live/components/live-stream'
+import { NotificationBell } from '@/features/live/components/notification-bell'
 import { Footer } from '@/components/layout/footer'
 import { TopBar } from '@/components/layout/top-bar'
 import { NetworkBanner } from '@/features/wallet/components/network-banner'
@@ -59,7 +61,8 @@ export function RootLayout() {
   return (
     <Flex direction="column" minH="100vh">
       <WalletSessionSync />
-      <TopBar signedIn={signedIn} walletSlot={<WalletButton />} userMenuSlot={<UserMenu />} cartSlot={<CartButton />} onOpenDrawer={() => {
+      <LiveStream />
+      <TopBar signedIn={signedIn} noticesSlot={<NotificationBell />} walletSlot={<WalletButton />} userMenuSlot={<UserMenu />} cartSlot={<CartButton />} onOpenDrawer={() => {
           setDrawerWanted(true)
           setDrawerOpen(true)
         }} />
@@ -76,6 +79,7 @@ export function RootLayout() {
             onClose={() => setDrawerOpen(false)}
             signedIn={signedIn}
             accountLinks={[
+              { to: '/notifications', label: t('notices.title') },
               { to: '/mybids', label: t('nav.allBids') },
               { to: '/myoffers', label: t('offers.myOffers') },
               { to: '/favourites', label: t('nav.favourites') },

@@ -92,6 +92,7 @@ export const routes: RouteObject[] = [
         path: '/trending-creators/:id',
         ...screen(() => import('@/features/profile/components/user-profile-page').then((m) => () => <m.UserProfilePage defaultTab="created" backTo="/trending-creators" />)),
       },
+      { path: '/notifications', ...screen(() => import('@/features/live/components/notifications-page').then((m) => m.NotificationsPage), login) },
       { path: '/mybids', ...screen(() => import('@/features/my-bids/components/my-bids-page').then((m) => m.MyBidsPage), login) },
       { path: '/myoffers', ...screen(() => import('@/features/offers/components/my-offers-page').then((m) => m.MyOffersPage), login) },
       { path: '/favourites', ...screen(() => import('@/features/favourites/components/favourites-page').then((m) => m.FavouritesPage), login) },

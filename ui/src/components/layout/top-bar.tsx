@@ -14,12 +14,15 @@ import { NAV_LINKS, isActive } from './nav-links'
  */
 export function TopBar({
   signedIn,
+  noticesSlot,
   walletSlot,
   userMenuSlot,
   onOpenDrawer,
   cartSlot,
 }: {
   signedIn: boolean
+  /** The notifications bell (signed in). */
+  noticesSlot?: ReactNode
   walletSlot: ReactNode
   userMenuSlot: ReactNode
   onOpenDrawer: () => void
@@ -72,6 +75,7 @@ export function TopBar({
           {cartSlot}
           {signedIn ? (
             <>
+              {noticesSlot}
               {walletSlot}
               {userMenuSlot}
             </>
@@ -89,7 +93,7 @@ export function TopBar({
 
         <HStack gap={cartSlot ? '0.5' : '1'} hideFrom="md">
           {cartSlot}
-          {signedIn ? null : (
+          {signedIn ? noticesSlot : (
             <GradientButton asChild size="sm" data-testid="mobile-login">
               <Link to="/authentication/sign-in">{t('nav.login')}</Link>
             </GradientButton>

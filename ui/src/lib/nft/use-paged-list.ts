@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react'
 import useSWRInfinite from 'swr/infinite'
+import { useLiveChanges } from '../live/live-store'
 import type { Paged } from './types'
 
 export type PagedQuery = Record<string, string | number | undefined>
@@ -14,7 +15,7 @@ export function usePagedList<T>(
   path: string | null,
   query: PagedQuery,
   fetchPage: (path: string, query: PagedQuery) => Promise<Paged<T>>,
-  { onError }: { onError?: (error: unknown) => void } = {},
+  { onError, liveId }: { onError?: (error: unknown) => void; liveId?: (item: T) => string | undefined } = {},
 ) {
   const queryKey = JSON.stringify(query)
   const getKey = (_index: number, previous: Paged<T> | null) => {
@@ -39,8 +40,22 @@ export function usePagedList<T>(
   const loadMore = useCallback(() => {
     if (!done && !isValidating && !swr.error) void setSize((n) => n + 1)
   }, [done, isValidating, setSize, swr.error])
+  const items = pages.flatMap((p) => p?.data ?? [])
+  // Live: refetch the loaded pages when the stream says one of their items changed (its price,
+  // sale state, owner), or that everything may have.
+  const shown = useRef(new Set<string>())
+  shown.current = new Set(liveId ? items.map(liveId).filter((id): id is string => !!id) : [])
+  const { mutate } = swr
+  const onChange = useCallback(
+    (change: { nfts: { nftId: string }[] }) => {
+      if (change.nfts.some((n) => shown.current.has(n.nftId))) void mutate()
+    },
+    [mutate],
+  )
+  const onReset = useCallback(() => void mutate(), [mutate])
+  useLiveChanges(onChange, liveId ? onReset : undefined)
   return {
-    items: pages.flatMap((p) => p?.data ?? []),
+    items,
     totalItems: pages[0]?.totalItems ?? 0,
     done,
     error: swr.error,

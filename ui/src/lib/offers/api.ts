@@ -94,15 +94,7 @@ export async function recordCartPurchase(transactionHash: string): Promise<CartR
 /** Revalidates every cached offer list (the NFT's own calls are revalidated by the trade itself). */
 export function useRevalidateOffers() {
   const { mutate } = useSWRConfig()
-  return () =>
-    mutate(
-      (key) => {
-        const text = Array.isArray(key) ? key.map(String).join(' ') : typeof key === 'string' ? key : ''
-        return text.includes('/offers') || text.includes(MY_OFFERS_PATH)
-      },
-      undefined,
-      { revalidate: true },
-    )
+  return () => mutate((key) => isOfferKey(key), undefined, { revalidate: true })
 }
 
 /** The viewer's open offer on an NFT (active or expired, still escrowed), from the NFT's offers. */
@@ -112,4 +104,13 @@ export function useMyOpenOffer(nftId: string | undefined, addresses: string[]) {
   { revalidateOnFocus: false, shouldRetryOnError: false })
   const offer = swr.data?.data.find((o) => o.withdrawable && isMine(o, addresses)) ?? null
   return { offer, mutate: swr.mutate }
+}
+
+/**
+ * Whether an swr key holds offers: of the NFT `nftId` (its Offers tab, the viewer's open offer),
+ * or, without it, any offer list (mine, received, an NFT's). For the live stream's refetches.
+ */
+export function isOfferKey(key: unknown, nftId?: string): boolean {
+  const text = Array.isArray(key) ? key.map(String).join(' ') : typeof key === 'string' ? key : ''
+  return nftId ? text.includes(nftOffersPath(nftId)) : text.includes('/offers') || text.includes(MY_OFFERS_PATH)
 }

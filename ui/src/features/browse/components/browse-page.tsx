@@ -11,6 +11,7 @@ import { EXPLORE_PATH, exploreQuery, fetchNftPage, useCategories } from '@/lib/n
 import { categoryLabel } from '@/lib/nft/category'
 import type { FormOfSale, Nft } from '@/lib/nft/types'
 import { usePagedList } from '@/lib/nft/use-paged-list'
+import { useLiveTopic } from '@/lib/live/live-store'
 import { SORT_OPTIONS, sortOptions, useBrowseFilter } from '../hooks/use-browse-filter'
 
 function CategoryBar({ value, onChange }: { value: string; onChange: (id: string) => void }) {
@@ -51,7 +52,9 @@ function CategoryBar({ value, onChange }: { value: string; onChange: (id: string
 export function BrowsePage({ formOfSale }: { formOfSale: Extract<FormOfSale, 'FIXEDPRICE' | 'AUCTION'> }) {
   const { t } = useTranslation()
   const { filter, update, sortId } = useBrowseFilter(formOfSale)
+  useLiveTopic('market')
   const list = usePagedList<Nft>(EXPLORE_PATH, exploreQuery(filter, 1), fetchNftPage, {
+    liveId: (nft) => nft._id,
     onError: (error) => {
       console.error('Could not load the NFT list', error)
       notify('error', errorMessage(error, t('browse.loadFailed')))

@@ -1,5 +1,5 @@
 import { Box, Flex, Image, Stack, Tag, Text } from '@chakra-ui/react'
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
 import { HeroArt } from '@/components/hero-art'
@@ -12,6 +12,8 @@ import { useCollectionById } from '@/lib/collection/collection-by-id'
 import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import { fetchNftPage, PAGE_SIZE } from '@/lib/nft/api'
 import { usePagedList } from '@/lib/nft/use-paged-list'
+import { useLiveChanges, useLiveTopic } from '@/lib/live/live-store'
+import type { Change } from '@/lib/live/stream'
 
 export const browseByCollectionPath = (id: string) => `/api/nft/browsebycollection/${encodeURIComponent(id)}`
 
@@ -43,6 +45,14 @@ export function CollectionDetailPage() {
         notify('error', errorMessage(error, t('collections.loadFailed')))
       },
     },
+  )
+  // Its members' changes (a new price, a listing, a sale that takes one out) as they happen.
+  useLiveTopic(id ? `collection:${id}` : null)
+  const { refresh } = list
+  useLiveChanges(
+    useCallback((change: Change) => {
+      if (change.nfts.some((n) => n.collections?.includes(id))) void refresh()
+    }, [id, refresh]),
   )
   const data = collection.data
   const image = useImageSources(data?.image, IMAGE_SIZES.avatar, 240)

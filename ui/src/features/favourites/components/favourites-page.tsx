@@ -10,6 +10,7 @@ import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
 import { fetchNftPage, PAGE_SIZE } from '@/lib/nft/api'
 import { usePagedList } from '@/lib/nft/use-paged-list'
+import { useLiveTopic } from '@/lib/live/live-store'
 
 /** The two lists: fixed-price bookmarks and auction bookmarks. */
 export const FAVOURITE_TYPES = { 'nft-bookmark': 'FIXEDPRICE', 'auction-bookmark': 'AUCTION' } as const
@@ -29,11 +30,13 @@ export function FavouritesPage() {
   useEffect(() => {
     document.title = `${t('favourites.title')} | ${t('app.name')}`
   }, [t])
+  useLiveTopic('market')
   const list = usePagedList(
     BOOKMARKED_PATH,
     { limit: PAGE_SIZE, formOfSale: FAVOURITE_TYPES[type], sortBy: filter.sortBy, orderBy: filter.orderBy, search: filter.search.trim() || undefined },
     fetchNftPage,
     {
+      liveId: (nft) => nft._id,
       onError: (error) => {
         console.error('Could not load the bookmarks', error)
         notify('error', errorMessage(error, t('common.genericError')))

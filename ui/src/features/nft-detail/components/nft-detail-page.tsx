@@ -24,6 +24,7 @@ import { useTranslation } from 'react-i18next'
 import { FaBookmark, FaHeart, FaRegBookmark, FaRegHeart } from 'react-icons/fa6'
 import { LuChevronDown, LuCopy, LuExternalLink, LuImageOff } from 'react-icons/lu'
 import { useParams } from 'react-router'
+import { useLiveTopic } from '@/lib/live/live-store'
 import { useSWRConfig } from 'swr'
 import { NotFoundPage } from '@/components/not-found'
 import { PersonChip } from '@/components/nft/person-chip'
@@ -281,6 +282,8 @@ export function NftDetailPage() {
   const { id } = useParams()
   const { ipfsGateway } = useAppConfig()
   const { data: nft, error, isLoading } = useNftDetail(id)
+  // A bid, a new price, a sale or an extended end: refetched as it happens (see LiveStream).
+  useLiveTopic(id ? `nft:${id}` : null)
   const me = useSession((s) => s.user?.userId)
   const actions = useNftActions(nft, { onDetailPage: true })
   const offerActions = useOfferActions({ onDetailPage: true })

@@ -11,6 +11,7 @@ import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
 import { fetchNftPage, PAGE_SIZE } from '@/lib/nft/api'
 import { usePagedList } from '@/lib/nft/use-paged-list'
+import { useLiveTopic } from '@/lib/live/live-store'
 import { collectionsTotalKey, profileCountsKey, type ProfileCounts, useCollectionsTotal, useProfileCounts } from '../api/profile-counts'
 import { DEFAULT_FILTER, type ItemFilter, ItemFilters } from '@/components/item-filters'
 
@@ -33,6 +34,7 @@ export function nftSource(tab: NftTab, own: boolean, userId: string, saleType: I
 function NftTabPanel({ tab, own, userId, filter, refreshKey }: { tab: NftTab; own: boolean; userId: string; filter: ItemFilter; refreshKey: number }) {
   const { t } = useTranslation()
   const { path, formOfSale } = nftSource(tab, own, userId, filter.saleType)
+  useLiveTopic('market')
   const list = usePagedList(
     path,
     { limit: PAGE_SIZE, formOfSale, sortBy: filter.sortBy, orderBy: filter.orderBy, search: filter.search.trim() || undefined, refresh: refreshKey || undefined },
@@ -42,6 +44,7 @@ function NftTabPanel({ tab, own, userId, filter, refreshKey }: { tab: NftTab; ow
       return fetchNftPage(p, query)
     },
     {
+      liveId: (nft) => nft._id,
       onError: (error) => {
         console.error('Could not load the profile list', error)
         notify('error', errorMessage(error, t('common.genericError')))

@@ -1,0 +1,416 @@
+//! `GET /api/stream` over a real event log, projector and read database: topics, resuming with
+//! `Last-Event-ID` after a server restart (nothing lost, nothing twice), a signed-in stream's
+//! own notices and nobody else's, a slow client dropped, bad requests; and on Postgres a change
+//! projected by one process reaching a client of another that follows it through the database.
+
+use std::{sync::Arc, time::Duration};
+
+use api::{AppState, config::Config};
+use axum::{
+    body::{Body, BodyDataStream},
+    http::{Request, StatusCode},
+};
+use clap::Parser;
+use domain::{
+    EventStore, ExpectedVersion, Metadata, StreamAppend,
+    chain::{ChainEvent, Origin, SaleType},
+    test_utils::TestPostgres,
+};
+use futures::StreamExt;
+use projections::{ProjectorHandle, ReadDb};
+use serde_json::Value;
+use tower::ServiceExt;
+use uuid::Uuid;
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    config: Config,
+}
+
+/// A server over the log and read database at `url`s (a "process": drop it and open another
+/// on the same ones to restart).
+struct Server {
+    state: AppState,
+    projector: Option<projections::Projector>,
+}
+
+impl Server {
+    /// The process that projects.
+    async fn projecting(dir: &std::path::Path, events: &str, read: &str) -> Self {
+        let (config, store) = open(dir, events).await;
+        let read = ReadDb::open(read).await.unwrap();
+        let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
+        projector.catch_up().await.unwrap();
+        let state = AppState::new(config, store, read, projector.handle()).unwrap();
+        Self { state, projector: Some(projector) }
+    }
+
+    /// A process that follows the projector through the database, as `serve` does on a
+    /// Postgres deployment when another process holds the election.
+    async fn following(dir: &std::path::Path, events: &str, read: &str) -> Self {
+        let (config, store) = open(dir, events).await;
+        let read = ReadDb::open(read).await.unwrap();
+        let (handle, follower) = ProjectorHandle::following(read.clone(), read.position().await.unwrap(), Duration::from_millis(20));
+        tokio::spawn(async move { follower.run().await });
+        let state = AppState::new(config, store, read, handle).unwrap();
+        Self { state, projector: None }
+    }
+
+    async fn chain(&self, events: &[ChainEvent]) {
+        append(self.state.store.as_ref(), events).await;
+        if let Some(projector) = &self.projector {
+            projector.catch_up().await.unwrap();
+        }
+    }
+
+    /// Waits until the stream hub has passed on everything projected: a client opened now
+    /// starts from the present.
+    async fn settled(&self) {
+        let position = self.state.projector.position();
+        while self.state.stream.subscribe().0 < position {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    /// Opens a stream; `token` signs it in, `last` resumes.
+    async fn open(&self, query: &str, token: Option<&str>, last: Option<u64>) -> (StatusCode, Events) {
+        let mut request = Request::get(format!("/api/stream{query}"));
+        if let Some(token) = token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        if let Some(last) = last {
+            request = request.header("last-event-id", last.to_string());
+        }
+        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
+        let response = app.oneshot(request.body(Body::empty()).unwrap()).await.unwrap();
+        (response.status(), Events { body: response.into_body().into_data_stream(), buffer: String::new() })
+    }
+}
+
+async fn open(dir: &std::path::Path, events: &str) -> (Config, Arc<dyn EventStore>) {
+    let config = Cli::parse_from(["test", "--database-url", events, "--contract-address", "0xc0ffee"]).config;
+    let config = Config { data_dir: dir.to_owned(), ..config };
+    let store = domain::store::open(&config.database_url()).await.unwrap();
+    (config, store)
+}
+
+async fn append(store: &dyn EventStore, events: &[ChainEvent]) {
+    for event in events {
+        let append = StreamAppend {
+            stream_id: event.stream_id(80001),
+            expected: ExpectedVersion::Any,
+            events: vec![event.to_new_event(Uuid::now_v7(), Metadata::default()).unwrap()],
+        };
+        store.append_streams(vec![append]).await.unwrap();
+    }
+}
+
+/// One server-sent event.
+#[derive(Debug)]
+struct Event {
+    name: String,
+    id: u64,
+    data: Value,
+}
+
+impl Event {
+    fn nfts(&self) -> Vec<String> {
+        self.data["nfts"].as_array().map_or(Vec::new(), |nfts| nfts.iter().map(|n| n["nftId"].as_str().unwrap().to_owned()).collect())
+    }
+
+    fn notices(&self) -> Vec<(String, String)> {
+        self.data["notices"].as_array().map_or(Vec::new(), |notices| {
+            notices.iter().map(|n| (n["kind"].as_str().unwrap().to_owned(), n["nftId"].as_str().unwrap().to_owned())).collect()
+        })
+    }
+}
+
+/// A stream's events, parsed as a browser would.
+struct Events {
+    body: BodyDataStream,
+    buffer: String,
+}
+
+impl Events {
+    /// The next event (heartbeat comments skipped); `None` when the stream ended or nothing
+    /// came within five seconds.
+    async fn next(&mut self) -> Option<Event> {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let (mut name, mut id, mut data) = (String::from("message"), None, String::new());
+                for line in block.lines() {
+                    match line.split_once(':').map(|(k, v)| (k, v.strip_prefix(' ').unwrap_or(v))) {
+                        Some(("event", v)) => name = v.to_owned(),
+                        Some(("id", v)) => id = v.parse().ok(),
+                        Some(("data", v)) => data.push_str(v),
+                        _ => {}
+                    }
+                }
+                if data.is_empty() {
+                    continue;
+                }
+                return Some(Event { name, id: id.expect("every event has an id"), data: serde_json::from_str(&data).unwrap() });
+            }
+            match tokio::time::timeout(Duration::from_secs(5), self.body.next()).await {
+                Ok(Some(Ok(bytes))) => self.buffer.push_str(std::str::from_utf8(&bytes).unwrap()),
+                _ => return None,
+            }
+        }
+    }
+}
+
+fn origin(block: u64) -> Origin {
+    Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }
+}
+
+fn minted(token: u64, creator: &str) -> ChainEvent {
+    ChainEvent::NftMinted {
+        token_id: token.to_string(),
+        creator: creator.into(),
+        token_uri: "/ipfs/m".into(),
+        royalties: vec![],
+        origin: origin(token),
+    }
+}
+
+fn listed(token: u64, wei: &str, block: u64) -> ChainEvent {
+    ChainEvent::SaleUpdated {
+        token_id: token.to_string(),
+        sale_type: SaleType::FixedPrice,
+        price: wei.into(),
+        base_price: "0".into(),
+        end_time: 0,
+        auction_id: "0".into(),
+        origin: origin(block),
+    }
+}
+
+fn auction(token: u64, block: u64) -> ChainEvent {
+    ChainEvent::SaleUpdated {
+        token_id: token.to_string(),
+        sale_type: SaleType::Auction,
+        price: "0".into(),
+        base_price: "1".into(),
+        end_time: 1_900_000_000,
+        auction_id: "1".into(),
+        origin: origin(block),
+    }
+}
+
+fn bid(token: u64, bidder: &str, amount: &str, block: u64) -> ChainEvent {
+    ChainEvent::BidPlaced {
+        token_id: token.to_string(),
+        auction_id: "1".into(),
+        bidder: bidder.into(),
+        amount: amount.into(),
+        end_time: 1_900_000_000,
+        origin: origin(block),
+    }
+}
+
+fn refunded(token: u64, bidder: &str, amount: &str, block: u64) -> ChainEvent {
+    ChainEvent::BidRefunded {
+        token_id: token.to_string(),
+        auction_id: "1".into(),
+        bidder: bidder.into(),
+        amount: amount.into(),
+        origin: origin(block),
+    }
+}
+
+fn sqlite(dir: &std::path::Path) -> (String, String) {
+    (format!("sqlite://{}", dir.join("events.db").display()), format!("sqlite://{}", dir.join("read.db").display()))
+}
+
+#[tokio::test]
+async fn a_client_resumes_after_a_restart_missing_and_doubling_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, read) = sqlite(dir.path());
+    let mut seen: Vec<(u64, String)> = Vec::new();
+    let last = {
+        let server = Server::projecting(dir.path(), &events, &read).await;
+        let (status, mut stream) = server.open("?topics=market", None, None).await;
+        assert_eq!(status, StatusCode::OK);
+        let ready = stream.next().await.unwrap();
+        assert_eq!((ready.name.as_str(), ready.data["position"].as_u64()), ("ready", Some(ready.id)));
+        server.chain(&[minted(1, "0xa1"), listed(1, "5", 2)]).await;
+        let change = stream.next().await.unwrap();
+        assert_eq!((change.name.as_str(), change.nfts()), ("change", vec!["80001-1".to_owned()]));
+        assert!(change.id > ready.id && change.data["position"].as_u64() == Some(change.id));
+        seen.extend(change.nfts().into_iter().map(|id| (change.id, id)));
+        change.id
+    };
+    // The server is down while tokens 2 and 3 change (and 1 again); a new one starts.
+    {
+        let (_, store) = open(dir.path(), &events).await;
+        append(store.as_ref(), &[minted(2, "0xa1"), minted(3, "0xb2"), listed(1, "6", 4)]).await;
+    }
+    let server = Server::projecting(dir.path(), &events, &read).await;
+    let (_, mut stream) = server.open("?topics=market", None, Some(last)).await;
+    let missed = stream.next().await.unwrap();
+    assert_eq!(missed.name, "change");
+    let mut missed_ids = missed.nfts();
+    missed_ids.sort();
+    assert_eq!(missed_ids, ["80001-1", "80001-2", "80001-3"], "everything since its last id, once");
+    seen.extend(missed.nfts().into_iter().map(|id| (missed.id, id)));
+    server.chain(&[listed(2, "7", 5)]).await;
+    let live = stream.next().await.unwrap();
+    assert_eq!(live.nfts(), ["80001-2"]);
+    assert!(live.id > missed.id && missed.id > last, "positions only go forward");
+    seen.extend(live.nfts().into_iter().map(|id| (live.id, id)));
+    assert_eq!(seen.len(), 5);
+
+    // Resuming from the last id: nothing is sent twice.
+    let (_, mut again) = server.open("?topics=market", None, Some(live.id)).await;
+    let ready = again.next().await.unwrap();
+    assert_eq!((ready.name.as_str(), ready.id), ("ready", live.id));
+    // A position ahead of the server's log (another deployment's): refetch.
+    let (_, mut ahead) = server.open("?topics=market", None, Some(live.id + 1_000)).await;
+    let reset = ahead.next().await.unwrap();
+    assert_eq!((reset.name.as_str(), reset.id), ("reset", live.id));
+}
+
+#[tokio::test]
+async fn topics_choose_the_nfts_and_a_signed_in_stream_carries_only_its_own_notices() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, read) = sqlite(dir.path());
+    let server = Server::projecting(dir.path(), &events, &read).await;
+    let (alice, bob) = (Uuid::now_v7(), Uuid::now_v7());
+    projections::test_utils::register_user(server.state.store.as_ref(), alice, "alice", "0xa1", chrono::Utc::now()).await;
+    projections::test_utils::register_user(server.state.store.as_ref(), bob, "bob", "0xb2", chrono::Utc::now()).await;
+    server.chain(&[minted(1, "0xa1"), auction(1, 2), minted(2, "0xa1")]).await;
+    let tokens = &server.state.accounts.tokens;
+    let (alice_token, bob_token) = (tokens.issue(alice).unwrap(), tokens.issue(bob).unwrap());
+    server.settled().await;
+
+    let (_, mut on_two) = server.open("?topics=nft:80001-2", None, None).await;
+    let (_, mut alices) = server.open("?topics=nft:80001-1", Some(&alice_token), None).await;
+    let (_, mut bobs) = server.open("", Some(&bob_token), None).await;
+    for stream in [&mut on_two, &mut alices, &mut bobs] {
+        assert_eq!(stream.next().await.unwrap().name, "ready");
+    }
+    // Bob bids on Alice's token 1, then Carol (no account) outbids him.
+    server.chain(&[bid(1, "0xb2", "10", 3)]).await;
+    server.chain(&[bid(1, "0xc3", "20", 4), refunded(1, "0xb2", "10", 4)]).await;
+    server.chain(&[listed(2, "9", 5)]).await;
+
+    let first = alices.next().await.unwrap();
+    assert_eq!((first.nfts(), first.notices()), (vec!["80001-1".to_owned()], vec![("BID_RECEIVED".to_owned(), "80001-1".to_owned())]));
+    let second = alices.next().await.unwrap();
+    assert_eq!(second.notices(), [("BID_RECEIVED".to_owned(), "80001-1".to_owned())]);
+    assert_eq!(second.data["notices"][0]["amountWei"], "20");
+    // Bob follows no topic: only his notice comes, the outbid, never Alice's.
+    let outbid = bobs.next().await.unwrap();
+    assert_eq!((outbid.nfts(), outbid.notices()), (vec![], vec![("OUTBID".to_owned(), "80001-1".to_owned())]));
+    assert_eq!(outbid.id, second.id, "the same change, at the same position");
+    // Token 2's topic sees its listing only.
+    let listing = on_two.next().await.unwrap();
+    assert_eq!((listing.nfts(), listing.notices()), (vec!["80001-2".to_owned()], vec![]));
+    // Nothing else is on its way to anyone.
+    for stream in [&mut on_two, &mut alices, &mut bobs] {
+        assert!(tokio::time::timeout(Duration::from_millis(300), stream.next()).await.is_err());
+    }
+    // The answer also counts in /api/notifications (the read model behind the notices).
+    let app = api::app(server.state.clone(), std::path::Path::new("no-ui"));
+    let request = Request::get("/api/notifications/unread").header("authorization", format!("Bearer {bob_token}"));
+    let response = app.oneshot(request.body(Body::empty()).unwrap()).await.unwrap();
+    let body: Value = serde_json::from_slice(&axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap()).unwrap();
+    assert_eq!(body["body"]["unread"], 1);
+}
+
+#[tokio::test]
+async fn a_slow_client_is_dropped_and_catches_up_when_it_reconnects() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, read) = sqlite(dir.path());
+    let server = Server::projecting(dir.path(), &events, &read).await;
+    let (_, mut slow) = server.open("?topics=market", None, None).await;
+    let ready = slow.next().await.unwrap();
+    // More updates than the broadcast keeps, while the client reads nothing.
+    let tokens = 300;
+    for token in 1..=tokens {
+        server.chain(&[minted(token, "0xa1")]).await;
+    }
+    let mut received = Vec::new();
+    let mut last = ready.id;
+    while let Some(event) = slow.next().await {
+        last = event.id;
+        received.extend(event.nfts());
+    }
+    assert!(received.len() < tokens as usize, "the stream ended before the end: dropped ({} received)", received.len());
+    assert_eq!(server.state.stream.clients(), 0, "its receiver is gone");
+    let (_, mut again) = server.open("?topics=market", None, Some(last)).await;
+    while received.iter().collect::<std::collections::HashSet<_>>().len() < tokens as usize {
+        let Some(rest) = again.next().await else { break };
+        received.extend(rest.nfts());
+    }
+    received.sort();
+    received.dedup();
+    assert_eq!(received.len(), tokens as usize, "what the dropped stream missed came on reconnecting");
+}
+
+#[tokio::test]
+async fn bad_topics_and_positions_answer_400() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, read) = sqlite(dir.path());
+    let server = Server::projecting(dir.path(), &events, &read).await;
+    for query in ["?topics=everything", "?topics=nft:", "?topics=user:1", "?lastEventId=abc", "?topics="] {
+        let (status, _) = server.open(query, None, None).await;
+        let expected = if query == "?topics=" { StatusCode::OK } else { StatusCode::BAD_REQUEST };
+        assert_eq!(status, expected, "{query}");
+    }
+    let many = (0..21).map(|i| format!("nft:{i}")).collect::<Vec<_>>().join(",");
+    assert_eq!(server.open(&format!("?topics={many}"), None, None).await.0, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn on_postgres_a_change_projected_by_one_process_reaches_a_client_of_another() {
+    let (events, read) = (TestPostgres::create().await, TestPostgres::create().await);
+    let (one_dir, two_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let one = Server::projecting(one_dir.path(), &events.url, &read.url).await;
+    let two = Server::following(two_dir.path(), &events.url, &read.url).await;
+    let (_, mut client) = two.open("?topics=collection:c1,nft:80001-7", None, None).await;
+    assert_eq!(client.next().await.unwrap().name, "ready");
+    one.chain(&[minted(7, "0xa1"), listed(7, "5", 8)]).await;
+    let change = client.next().await.expect("the follower's client sees the projecting process's change");
+    assert_eq!(change.nfts(), ["80001-7"]);
+    assert_eq!(change.id, one.state.projector.position());
+}
+
+#[tokio::test]
+async fn a_notice_its_user_wants_by_email_is_mailed_once_per_kind_and_nft_in_ten_minutes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, read) = sqlite(dir.path());
+    let server = Server::projecting(dir.path(), &events, &read).await;
+    let (alice, bob) = (Uuid::now_v7(), Uuid::now_v7());
+    projections::test_utils::register_user(server.state.store.as_ref(), alice, "alice", "0xa1", chrono::Utc::now()).await;
+    projections::test_utils::register_user(server.state.store.as_ref(), bob, "bob", "0xb2", chrono::Utc::now()).await;
+    let store = server.state.store.as_ref();
+    // Alice wants bids received by e-mail; Bob wants nothing by e-mail.
+    let settings = domain::notices::settings(alice, &[], &["BID_RECEIVED".into()], chrono::Utc::now()).unwrap();
+    domain::notices::record(store, &settings, Metadata::default()).await.unwrap();
+    server.chain(&[minted(1, "0xa1"), auction(1, 2), minted(2, "0xa1"), auction(2, 3)]).await;
+    server.settled().await;
+    api::notifier::spawn(server.state.clone());
+    tokio::task::yield_now().await;
+
+    // Two bids on token 1 within ten minutes, one on token 2; Bob is outbid by Carol.
+    server.chain(&[bid(1, "0xb2", "10", 4)]).await;
+    server.chain(&[bid(1, "0xc3", "20", 5), refunded(1, "0xb2", "10", 5)]).await;
+    server.chain(&[bid(2, "0xc3", "30", 6)]).await;
+    server.settled().await;
+    let mailbox = server.state.accounts.mailer.dev_mailbox().expect("the dev mailbox");
+    for _ in 0..100 {
+        if mailbox.latest("alice@example.com", 10).await.unwrap().len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mails = mailbox.latest("alice@example.com", 10).await.unwrap();
+    assert_eq!(mails.len(), 2, "one for token 1 (the second bid within ten minutes is not mailed), one for token 2: {mails:?}");
+    assert!(mails.iter().all(|m| m.subject == "New bid on your NFT"), "{mails:?}");
+    assert!(mails.iter().any(|m| m.text.contains("/nft/80001-2")), "{mails:?}");
+    assert!(mailbox.latest("bob@example.com", 10).await.unwrap().is_empty(), "Bob asked for no e-mail");
+}

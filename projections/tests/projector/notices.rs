@@ -1,0 +1,218 @@
+//! Notices on a hand-made history: bids received, a raise (nothing), an outbid, a rejection,
+//! an auction won (no "bought" besides), a fixed-price sale, an auction stopped, offers
+//! received, rejected and accepted; unread counts through reads and a muted kind; the same
+//! whatever the batches; the stream's view of everybody's new notices.
+
+use chrono::Utc;
+use domain::{
+    Metadata,
+    chain::{ChainEvent, SaleType},
+    notices::{self, NoticeEvent},
+};
+use projections::{
+    Projector, ReadDb,
+    queries::{
+        Page,
+        notices::{between, notices, unread},
+    },
+    test_utils::register_user,
+};
+use uuid::Uuid;
+
+use crate::{append, auction, bid, each_read_db, minted, origin, refunded};
+
+const A: &str = "0xa1";
+const B: &str = "0xb2";
+const C: &str = "0xc3";
+/// Linked to nobody: their notices reach no one.
+const D: &str = "0xd4";
+const ALL: Page = Page { page: 1, limit: 50 };
+
+fn sold(token: &str, buyer: &str, seller: &str, price: &str, auction_id: &str, block: u64) -> ChainEvent {
+    ChainEvent::NftSold {
+        token_id: token.into(),
+        auction_id: auction_id.into(),
+        buyer: buyer.into(),
+        seller: seller.into(),
+        price: price.into(),
+        fee: "0".into(),
+        royalties: "0".into(),
+        seller_proceeds: price.into(),
+        origin: origin(block),
+    }
+}
+
+fn moved(token: &str, from: &str, to: &str, block: u64) -> ChainEvent {
+    ChainEvent::NftTransferred { token_id: token.into(), from: from.into(), to: to.into(), origin: origin(block) }
+}
+
+fn offer(token: &str, offerer: &str, amount: &str, block: u64) -> ChainEvent {
+    ChainEvent::OfferMade {
+        token_id: token.into(),
+        offerer: offerer.into(),
+        amount: amount.into(),
+        expires_at: 1_900_000_000,
+        fee_bps: 500,
+        replaced_amount: "0".into(),
+        origin: origin(block),
+    }
+}
+
+/// A owns tokens 1-4. Token 1 (auction): B bids, raises (same transaction as his refund), C
+/// outbids him, A rejects C, B bids again and wins. Token 2: C buys it at a fixed price. Token 3
+/// (auction): D bids, A stops it. Token 4: B and C offer, A rejects C's and accepts B's.
+fn history() -> Vec<ChainEvent> {
+    let mut events: Vec<ChainEvent> = ["1", "2", "3", "4"].into_iter().map(|t| minted(t, A)).collect();
+    events.extend([
+        auction("1"),
+        bid("1", B, "1", 3),
+        bid("1", B, "2", 4),
+        refunded("1", B, "1", 4),
+        bid("1", C, "3", 5),
+        refunded("1", B, "2", 5),
+        ChainEvent::BidRejected { token_id: "1".into(), auction_id: "1".into(), bidder: C.into(), amount: "3".into(), origin: origin(6) },
+        bid("1", B, "4", 7),
+        ChainEvent::AuctionEnded { token_id: "1".into(), auction_id: "1".into(), winner: B.into(), amount: "4".into(), origin: origin(8) },
+        moved("1", A, B, 8),
+        sold("1", B, A, "4", "1", 8),
+        ChainEvent::SaleUpdated {
+            token_id: "2".into(),
+            sale_type: SaleType::FixedPrice,
+            price: "5".into(),
+            base_price: "0".into(),
+            end_time: 0,
+            auction_id: "0".into(),
+            origin: origin(9),
+        },
+        moved("2", A, C, 9),
+        sold("2", C, A, "5", "0", 9),
+        auction("3"),
+        bid("3", D, "6", 10),
+        refunded("3", D, "6", 11),
+        ChainEvent::AuctionEnded {
+            token_id: "3".into(),
+            auction_id: "1".into(),
+            winner: "0x0000000000000000000000000000000000000000".into(),
+            amount: "0".into(),
+            origin: origin(11),
+        },
+        offer("4", B, "7", 12),
+        offer("4", C, "8", 13),
+        ChainEvent::OfferRejected { token_id: "4".into(), offerer: C.into(), amount: "8".into(), origin: origin(14) },
+        ChainEvent::OfferAccepted { token_id: "4".into(), offerer: B.into(), seller: A.into(), amount: "7".into(), origin: origin(15) },
+        moved("4", A, B, 15),
+        sold("4", B, A, "7", "0", 15),
+    ]);
+    events
+}
+
+/// (kind, NFT, amount in wei, counterpart) of a user's notices, newest first.
+async fn told(db: &ReadDb, user: Uuid) -> Vec<(String, String, String, Option<String>)> {
+    let page = notices(db, &user.to_string(), false, ALL).await.unwrap();
+    assert_eq!(page.total_items as usize, page.data.len());
+    page.data.into_iter().map(|n| (n.kind, n.nft_id, n.amount_wei, n.counterpart_address)).collect()
+}
+
+fn row(kind: &str, token: &str, amount: &str, counterpart: Option<&str>) -> (String, String, String, Option<String>) {
+    (kind.into(), format!("80001-{token}"), amount.into(), counterpart.map(str::to_owned))
+}
+
+async fn read(store: &dyn domain::EventStore, event: NoticeEvent) {
+    notices::record(store, &event, Metadata::default()).await.unwrap();
+}
+
+#[tokio::test]
+async fn each_fact_tells_the_wallets_it_concerns_once() {
+    each_read_db(async |store, url| {
+        let (alice, bob, carol) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
+        for (user, name, wallet) in [(alice, "alice", A), (bob, "bob", B), (carol, "carol", C)] {
+            register_user(store.as_ref(), user, name, wallet, Utc::now()).await;
+        }
+        append(store.as_ref(), &history()).await;
+        let db = ReadDb::open(&url).await.unwrap();
+        let projector = Projector::new(store.clone(), db.clone()).await.unwrap();
+        projector.catch_up().await.unwrap();
+
+        assert_eq!(
+            told(&db, alice).await,
+            [
+                row("SOLD", "4", "7", Some(B)),
+                row("OFFER_RECEIVED", "4", "8", Some(C)),
+                row("OFFER_RECEIVED", "4", "7", Some(B)),
+                row("AUCTION_ENDED", "3", "0", None),
+                row("BID_RECEIVED", "3", "6", Some(D)),
+                row("SOLD", "2", "5", Some(C)),
+                row("SOLD", "1", "4", Some(B)),
+                row("BID_RECEIVED", "1", "4", Some(B)),
+                row("BID_RECEIVED", "1", "3", Some(C)),
+                row("BID_RECEIVED", "1", "2", Some(B)),
+                row("BID_RECEIVED", "1", "1", Some(B)),
+            ]
+        );
+        // Bob: outbid by Carol (his own raise told him nothing), won token 1 (not "bought" as
+        // well), and his offer on token 4 accepted (the same).
+        assert_eq!(
+            told(&db, bob).await,
+            [row("OFFER_ACCEPTED", "4", "7", Some(A)), row("BID_ACCEPTED", "1", "4", Some(A)), row("OUTBID", "1", "2", Some(C))]
+        );
+        assert_eq!(
+            told(&db, carol).await,
+            [row("OFFER_REJECTED", "4", "8", Some(A)), row("BOUGHT", "2", "5", Some(A)), row("BID_REJECTED", "1", "3", Some(A))]
+        );
+        // Names of the counterparts come with them; D's refund told D, whom nobody reads.
+        let bobs = notices(&db, &bob.to_string(), false, ALL).await.unwrap();
+        assert_eq!(bobs.data[2].counterpart_username.as_deref(), Some("carol"));
+        assert_eq!(bobs.data[2].amount, "0.000000000000000002");
+        let all = between(&db, 0, i64::MAX).await.unwrap();
+        assert_eq!(all.len(), 17, "every notice once, each with its user");
+        assert!(all.windows(2).all(|w| w[0].1.position <= w[1].1.position), "in log order");
+        assert_eq!(all.iter().filter(|(user, _)| *user == carol.to_string()).count(), 3);
+
+        // Unread: all 11 of Alice's; reading one, then all up to her token-2 sale, then muting
+        // offers received.
+        let me = alice.to_string();
+        assert_eq!(unread(&db, &me).await.unwrap(), 11);
+        let alices = notices(&db, &me, false, ALL).await.unwrap().data;
+        let (offer_13, sale_9) = (alices[1].position as u64, alices[5].position as u64);
+        read(store.as_ref(), NoticeEvent::NoticeRead { user_id: alice, position: offer_13, at: Utc::now() }).await;
+        projector.catch_up().await.unwrap();
+        assert_eq!(unread(&db, &me).await.unwrap(), 10);
+        read(store.as_ref(), NoticeEvent::NoticesReadUpTo { user_id: alice, position: sale_9, at: Utc::now() }).await;
+        // An older "read up to" reads nothing back as unread.
+        read(store.as_ref(), NoticeEvent::NoticesReadUpTo { user_id: alice, position: 1, at: Utc::now() }).await;
+        projector.catch_up().await.unwrap();
+        assert_eq!(unread(&db, &me).await.unwrap(), 4, "tokens 3 and 4 after the sale, but the one read");
+        let page = notices(&db, &me, true, ALL).await.unwrap();
+        let kinds: Vec<&str> = page.data.iter().map(|n| n.kind.as_str()).collect();
+        assert_eq!(kinds, ["SOLD", "OFFER_RECEIVED", "AUCTION_ENDED", "BID_RECEIVED"]);
+        assert!(page.data.iter().all(|n| !n.read));
+        let flags: Vec<bool> = notices(&db, &me, false, ALL).await.unwrap().data.iter().map(|n| n.read).collect();
+        assert_eq!(flags, [false, true, false, false, false, true, true, true, true, true, true]);
+
+        read(store.as_ref(), notices::settings(alice, &["OFFER_RECEIVED".into()], &["SOLD".into()], Utc::now()).unwrap()).await;
+        projector.catch_up().await.unwrap();
+        assert_eq!(unread(&db, &me).await.unwrap(), 3);
+        assert_eq!(notices(&db, &me, false, ALL).await.unwrap().total_items, 9);
+        let settings = projections::queries::notices::settings(&db, &me).await.unwrap();
+        assert_eq!((settings.muted, settings.email), (vec!["OFFER_RECEIVED".to_owned()], vec!["SOLD".to_owned()]));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn notices_are_the_same_one_event_at_a_time_and_in_one_replay() {
+    each_read_db(async |store, url| {
+        let live = ReadDb::open(&url).await.unwrap();
+        let projector = Projector::new(store.clone(), live.clone()).await.unwrap();
+        for event in history() {
+            append(store.as_ref(), &[event]).await;
+            projector.catch_up().await.unwrap();
+        }
+        let rebuilt = ReadDb::open_generation(&url, "g2").await.unwrap();
+        Projector::new(store.clone(), rebuilt.clone()).await.unwrap().catch_up().await.unwrap();
+        assert_eq!(rebuilt.checksum().await.unwrap(), live.checksum().await.unwrap(), "replay == live");
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM notices").fetch_one(&live.pool()).await.unwrap();
+        assert_eq!(count, 18, "the 17 above, and the refund that told D");
+    })
+    .await;
+}
