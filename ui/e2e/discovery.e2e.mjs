@@ -32,7 +32,7 @@ const nftCard = (title) => page.getByTestId('nft-card').filter({ hasText: title 
 before(async () => {
   browser = await launchBrowser()
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } })
-  // Dev wallet account 5: the other suites link 0 (accounts), 1-3 (trading) and 4 (create), and a
+  // Dev wallet account 5: the other suites link 0 (accounts), 1-3 (trading), 4 (create) and 6-8 (offers), and a
   // wallet links to one user only.
   await context.addInitScript(() => localStorage.setItem('devWallet.accountIndex', '5'))
   page = await context.newPage()

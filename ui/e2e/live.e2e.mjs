@@ -1,5 +1,5 @@
 // End-to-end test of the live market on the demo data, with two browsers: A, the demo person
-// who owns a running auction, has its page open; B, a new user with dev wallet account 8, bids
+// who owns a running auction, has its page open; B, a new user with dev wallet account 9, bids
 // on it from another browser. Without a reload, A's page shows B's bid as the highest and in the
 // bids list, A's bell counts it and a toast tells it, within a second of B's bid being recorded;
 // /notifications lists it, and marking all read empties the bell.
@@ -17,7 +17,7 @@ const B = {
   fullName: 'Live Bidder',
   username: `live${stamp}`,
   password: 'live-Passw0rd',
-  account: Number(process.env.E2E_LIVE_ACCOUNT ?? 8),
+  account: Number(process.env.E2E_LIVE_ACCOUNT ?? 9),
 }
 
 let browser
@@ -57,7 +57,7 @@ test("B's bid reaches A's open page and A's bell without a reload", { timeout: 4
   await a.getByTestId('notification-bell').first().waitFor()
   const unreadBefore = Number((await count().textContent({ timeout: 3000 }).catch(() => '0')) || 0)
 
-  // B signs up, links dev wallet account 8 and bids the minimum.
+  // B signs up, links their dev wallet account and bids the minimum.
   const bContext = await browser.newContext({ viewport: { width: 1400, height: 900 } })
   await bContext.addInitScript((account) => localStorage.setItem('devWallet.accountIndex', String(account)), B.account)
   const b = await bContext.newPage()

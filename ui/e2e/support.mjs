@@ -58,3 +58,46 @@ export async function chooseDevWallet(page) {
   await page.getByTestId('wallet-option-devWallet').click()
   await page.getByText('Connected!').waitFor()
 }
+
+/** The first snackbar holding `expected` (text or RegExp); fails with the app's own words when another shows instead. */
+export async function snackbar(page, expected, timeoutMs = 90000) {
+  const bar = page.getByTestId('snackbar').filter({ hasText: expected })
+  const winner = await Promise.race([bar.first().waitFor({ timeout: timeoutMs }).then(() => 'ok'), page.waitForTimeout(timeoutMs).then(() => 'timeout')])
+  if (winner !== 'ok') throw new Error(`expected '${expected}', saw '${await page.getByTestId('snackbar').first().innerText().catch(() => 'nothing')}'`)
+}
+
+/** The id of the NFT titled `title`, from the browse API (any sale type). */
+export async function nftIdByTitle(title) {
+  const response = await fetch(`${BASE}/api/nft/explore/?formOfSale=ALL&search=${encodeURIComponent(title)}`)
+  const nft = (await response.json()).body.data.find((n) => n.title === title)
+  if (!nft) throw new Error(`${title} is not listed`)
+  return nft._id
+}
+
+/** GET /api/nft/detail/{id}. */
+export async function nftDetail(id) {
+  return (await (await fetch(`${BASE}/api/nft/detail/${id}`)).json()).body
+}
+
+/** The address of dev wallet account `index` (the local chain's test mnemonic, from /api/config). */
+export async function devAddress(index) {
+  const { mnemonicToAccount } = await import('viem/accounts')
+  const { body } = await (await fetch(`${BASE}/api/config`)).json()
+  return mnemonicToAccount(body.devMnemonic, { addressIndex: index }).address
+}
+
+/**
+ * A browser context for `user` ({account, email, fullName, username, password}) that picks dev
+ * wallet account `user.account`: signs up through the form and links the wallet. Sets `user.page`.
+ */
+export async function signUpAndLink(browser, user, viewport = { width: 1400, height: 900 }) {
+  const context = await browser.newContext({ viewport })
+  await context.addInitScript((account) => localStorage.setItem('devWallet.accountIndex', String(account)), user.account)
+  const page = await context.newPage()
+  await signUp(page, user)
+  await page.getByTestId('avatar-menu').waitFor()
+  await page.getByTestId('connect-wallet').click()
+  await chooseDevWallet(page)
+  user.page = page
+  return page
+}

@@ -9,9 +9,8 @@
 // my-bids badges and the browse lists show every step; a like and a bookmark survive a reload.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { mnemonicToAccount } from 'viem/accounts'
 import { createNft } from './create-asset.mjs'
-import { BASE, chooseDevWallet, launchBrowser, openPage, signUp } from './support.mjs'
+import { BASE, devAddress, launchBrowser, nftDetail as detail, nftIdByTitle as nftId, openPage, signUpAndLink as linkUser, snackbar } from './support.mjs'
 
 const TIMEOUT = 90000
 const stamp = Date.now().toString(36)
@@ -30,42 +29,6 @@ const ids = {}
 let browser
 
 const open = openPage
-
-/** The snackbar text that appears first (success or error), to fail with the app's own words. */
-async function snackbar(page, expected) {
-  const bar = page.getByTestId('snackbar').filter({ hasText: expected })
-  const any = page.getByTestId('snackbar').first()
-  const winner = await Promise.race([
-    bar.first().waitFor({ timeout: TIMEOUT }).then(() => 'ok'),
-    page.waitForTimeout(TIMEOUT).then(() => 'timeout'),
-  ])
-  if (winner !== 'ok') throw new Error(`expected '${expected}', saw '${await any.innerText().catch(() => 'nothing')}'`)
-}
-
-/** The NFT with this title, from the browse API (any sale type). */
-async function nftId(title) {
-  const response = await fetch(`${BASE}/api/nft/explore/?formOfSale=ALL&search=${encodeURIComponent(title)}`)
-  const { body } = await response.json()
-  const nft = body.data.find((n) => n.title === title)
-  assert.ok(nft, `${title} is listed`)
-  return nft._id
-}
-
-async function detail(id) {
-  const response = await fetch(`${BASE}/api/nft/detail/${id}`)
-  return (await response.json()).body
-}
-
-async function signUpAndLink(user) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } })
-  await context.addInitScript((account) => localStorage.setItem('devWallet.accountIndex', String(account)), user.account)
-  const page = await context.newPage()
-  await signUp(page, user)
-  await page.getByTestId('avatar-menu').waitFor()
-  await page.getByTestId('connect-wallet').click()
-  await chooseDevWallet(page)
-  user.page = page
-}
 
 /** Bids `amount` MATIC on the auction page. */
 async function bid(page, id, amount) {
@@ -88,7 +51,7 @@ async function myBidStatus(page, title, amount) {
 
 before(async () => {
   browser = await launchBrowser()
-  for (const user of users) await signUpAndLink(user)
+  for (const user of users) await linkUser(browser, user)
 })
 
 after(async () => {
@@ -184,7 +147,4 @@ test('a like and a bookmark survive a reload', async () => {
 })
 
 /** The dev wallet address a user linked: their account of the local chain's test mnemonic. */
-async function addressOf(user) {
-  const { body } = await (await fetch(`${BASE}/api/config`)).json()
-  return mnemonicToAccount(body.devMnemonic, { addressIndex: user.account }).address
-}
+const addressOf = (user) => devAddress(user.account)

@@ -105,6 +105,20 @@ const browseApi = {
   ] },
   '/api/nft/nfthistory/a0': { data: [{ id: 1, typeOfEvent: 'PUT_ON_AUCTION', timestamp: new Date(now - 3_600_000).toISOString(), ...bidder('u3', 'collector99', 'Jo Kim') }] },
 }
+// Offers (issue 20): on f1, and the signed-in person's made and received.
+const offer = (id, nftId, username, amount, state, hours, extra = {}) => ({
+  id, nftId, offererAddress: `0x${String(id).repeat(40).slice(0, 40)}`, offererUserId: `u${id}`, offererUsername: username, amount: String(amount),
+  amountWei: String(BigInt(Math.round(amount * 1e6)) * 10n ** 12n), expiresAt: new Date(now + hours * 3_600_000).toISOString(), expiresAtUnix: 0, feeBps: 500,
+  state, replaced: 0, nftBurned: false, acceptable: state === 'ACTIVE', withdrawable: state === 'ACTIVE' || state === 'EXPIRED', seller: null,
+  transactionHash: '0x1', createdAt: new Date(now - 7_200_000).toISOString(), updatedAt: new Date(now - 3_600_000).toISOString(),
+  closedAt: state === 'ACTIVE' || state === 'EXPIRED' ? null : new Date(now - 3_600_000).toISOString(), ...extra,
+})
+const offersApi = {
+  '/api/nft/f1/offers': paged([offer(5, 'f1', 'maya', 1.45, 'ACTIVE', 70), offer(6, 'f1', 'oskar_the_very_long_name', 1234.5678, 'ACTIVE', 3), offer(7, 'f1', 'lumen', 0.9, 'EXPIRED', -2), offer(8, 'f1', 'pixelmonk', 0.5, 'REJECTED', 10)]),
+  '/api/myoffers': paged([offer(1, 'f1', 'neo', 1.2, 'ACTIVE', 50), offer(2, 'f2', 'neo', 0.35, 'EXPIRED', -5), offer(3, 'f3', 'neo', 12.75, 'ACCEPTED', 20), offer(4, 'f4', 'neo', 0.08, 'CANCELLED', 20)]),
+  '/api/myoffers/received': paged([offer(5, 'f1', 'maya', 1.45, 'ACTIVE', 70), offer(7, 'f1', 'lumen', 0.9, 'EXPIRED', -2)]),
+  ...Object.fromEntries(fixedCards.map((c) => [`/api/nft/detail/${c._id}`, c])),
+}
 const profile = {
   userId: 'u1',
   email: 'neo@example.com',
@@ -167,6 +181,7 @@ const api = {
   '/api/nft/trendingnfts': { data: nfts, currentPage: 1, lastPage: true, totalItems: 6 },
   '/api/nft/trendingnfts?AUCTION': page(auctions),
   ...browseApi,
+  ...offersApi,
   '/api/account/getuserprofile/u2': { userId: 'u2', username: 'artemis', fullName: 'Artemis Vale', avatar: '', bio: 'Painter of light.', coverImage: '' },
   '/api/activity': (url) => {
     const kind = url.searchParams.get('kind')
@@ -202,6 +217,17 @@ const activity = [
   transactionHash: `0x${String(i).repeat(64)}`,
   timestamp: new Date(Date.now() - minutes * 60_000).toISOString(),
 }))
+
+/** On a real server: links the dev wallet (the account offered first, the signed-in person's), from the top bar or the drawer. */
+async function connectDevWallet(page, width) {
+  await page.click(width >= 600 ? '[data-testid="connect-wallet"]' : '[data-testid="drawer-button"]')
+  if (width < 600) await page.click('[data-testid="wallet-panel-connect"]')
+  await page.waitForFunction(() => document.querySelector('[data-testid="dev-wallet-account-hint"]'), null, { timeout: 20000 })
+  await page.click('[data-testid="wallet-option-devWallet"]')
+  // 'Connected!' in any language (--lang).
+  await page.getByTestId('snackbar').first().waitFor({ timeout: 20000 })
+  await page.waitForTimeout(1500)
+}
 
 // name, path, signed in?
 const screens = [
@@ -271,13 +297,40 @@ const screens = [
   // On a real server: the dev wallet linked (the account offered first, the signed-in person's), then its menu or the drawer.
   ['wallet-connected', '/', true, async (page, width) => {
     if (!realBase) return
-    await page.click(width >= 600 ? '[data-testid="connect-wallet"]' : '[data-testid="drawer-button"]')
-    if (width < 600) await page.click('[data-testid="wallet-panel-connect"]')
-    await page.waitForFunction(() => document.querySelector('[data-testid="dev-wallet-account-hint"]'), null, { timeout: 20000 })
-    await page.click('[data-testid="wallet-option-devWallet"]')
-    await page.getByText('Connected!').first().waitFor({ timeout: 20000 })
-    await page.waitForTimeout(1500)
+    await connectDevWallet(page, width)
     await page.click(width >= 600 ? '[data-testid="wallet-menu"]' : '[data-testid="drawer-button"]')
+  }],
+  // Offers and the cart (issue 20). On a real server the script first makes a few offers on chain (seedOffers).
+  ['nft-offers', '/explore/f1', true, async (page) => {
+    await page.click('[data-testid="offers-tab"]')
+    await page.waitForSelector('[data-testid="offers-list"], [data-testid="offers-empty"]', { timeout: 15000 })
+    await page.evaluate(() => window.scrollTo(0, 0))
+  }],
+  ['nft-offers-owner', '/nft/o1', true, async (page) => {
+    await page.click('[data-testid="offers-tab"]')
+    await page.waitForSelector('[data-testid="offers-list"], [data-testid="offers-empty"]', { timeout: 15000 })
+    await page.evaluate(() => window.scrollTo(0, 0))
+  }],
+  ['make-offer-dialog', '/explore/f1', true, async (page, width) => {
+    if (realBase && !(await page.locator('[data-testid="wallet-menu"]:visible').count())) {
+      await connectDevWallet(page, width)
+      await page.keyboard.press('Escape')
+      await page.waitForTimeout(500)
+    }
+    // "Change offer" once the person has an offer on it (the same dialog, saying what it replaces).
+    await page.locator('[data-testid="make-offer"]:visible, [data-testid="change-offer"]:visible').first().click()
+    await page.waitForSelector('[data-testid="make-offer-dialog"]')
+    await page.fill('[data-testid="offer-amount"]', '1.25')
+  }],
+  ['my-offers', '/myoffers', true],
+  ['my-offers-received', '/myoffers?tab=received', true],
+  ['cart-drawer', '/explore?type=all', true, async (page) => {
+    await page.waitForSelector('[data-testid="card-add-to-cart"]', { timeout: 15000 })
+    const buttons = page.locator('[data-testid="card-add-to-cart"]:visible')
+    for (let i = 0; i < Math.min(3, await buttons.count()); i += 1) await buttons.nth(i).click()
+    await page.click('[data-testid="cart-button"]:visible')
+    await page.waitForSelector('[data-testid="cart-item"]')
+    await page.waitForTimeout(1200)
   }],
 ].filter(([name]) => !only || only.includes(name))
 
@@ -294,12 +347,56 @@ async function realSession() {
   const collection = (await call(`/api/collection/browse?userId=${me.userId}&limit=1`)).data[0] ?? (await call('/api/collection/browse?limit=1')).data[0]
   const sellers = (await call('/api/trendingcreators?type=SELLER')).data.filter((u) => u.userId !== me.userId)
   const someoneElse = sellers.find((u) => u.info && u.coverImage) ?? sellers[0]
-  const nft = (await call('/api/nft/explore/?formOfSale=FIXEDPRICE&limit=1')).data[0]
+  const nft = (await call('/api/nft/explore/?formOfSale=FIXEDPRICE&limit=30')).data.find((n) => n.currentOwner?.userId !== me.userId)
   const auction = (await call('/api/nft/explore/?formOfSale=AUCTION&limit=1')).data[0]
   const own = (await call('/api/nft/explore/?formOfSale=ALL&limit=100')).data.find((n) => n.currentOwner?.userId === me.userId && n.formOfSale === 'NOT_FOR_SALE')
   const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id, o1: own?._id }
   const realPath = (path) => path.replace(/\/(c1|u2|f1|a0|o1)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
+  if (screens.some(([name]) => /offers/.test(name))) await seedOffers({ token: accessToken, me, own, nft, call })
   return { token: accessToken, profile: me, realPath }
+}
+
+/**
+ * On a real server without offers of the signed-in person's: makes some on chain with the dev
+ * mnemonic's accounts (the demo people's), as wallets would, and waits for the indexer. Offers
+ * on their own NFT (one expiring within seconds, one rejected) and theirs on others' NFTs (one cancelled).
+ */
+async function seedOffers({ token, me, own, nft: shown, call }) {
+  const auth = { headers: { authorization: `Bearer ${token}` } }
+  if ((await call('/api/myoffers?limit=1', auth)).totalItems > 0 || !own) return
+  const { createPublicClient, createWalletClient, http, parseAbi, parseEther } = await import('viem')
+  const { mnemonicToAccount } = await import('viem/accounts')
+  const config = await call('/api/config')
+  const url = new URL(config.rpcUrl, realBase).href
+  const chain = { id: config.chainId, name: 'local', nativeCurrency: { name: 'MATIC', symbol: 'MATIC', decimals: 18 }, rpcUrls: { default: { http: [url] } } }
+  const reader = createPublicClient({ chain, transport: http(url) })
+  const abi = parseAbi(['function makeOffer(uint256 tokenId, uint64 expiresAt) payable', 'function cancelOffer(uint256 tokenId)', 'function rejectOfferFrom(uint256 tokenId, address offerer)'])
+  const mine = (me.connectedWallet ?? []).map((w) => w.walletAddress.toLowerCase())
+  const index = Array.from({ length: 40 }, (_, i) => i).find((i) => mine.includes(mnemonicToAccount(config.devMnemonic, { addressIndex: i }).address.toLowerCase()))
+  if (index === undefined) return console.error('seedOffers: the signed-in person has no dev wallet')
+  const wallet = (i) => createWalletClient({ account: mnemonicToAccount(config.devMnemonic, { addressIndex: i }), chain, transport: http(url) })
+  const send = async (i, functionName, args, value) => reader.waitForTransactionReceipt({ hash: await wallet(i).writeContract({ address: config.contractAddress, abi, functionName, args, value }) })
+  const at = (seconds) => BigInt(Math.floor(Date.now() / 1000) + seconds)
+  const tokenOf = (nft) => BigInt(nft.nftTokenId)
+  await send(index + 1, 'makeOffer', [tokenOf(own), at(3 * 86400)], parseEther('0.35'))
+  await send(index + 2, 'makeOffer', [tokenOf(own), at(7 * 86400)], parseEther('1.2'))
+  const expiring = Date.now() + 12000
+  await send(index + 3, 'makeOffer', [tokenOf(own), at(12)], parseEther('0.05'))
+  await send(index + 4, 'makeOffer', [tokenOf(own), at(86400)], parseEther('0.08'))
+  await send(index, 'rejectOfferFrom', [tokenOf(own), mnemonicToAccount(config.devMnemonic, { addressIndex: index + 4 }).address])
+  // The first is the NFT the visitor's screens show (f1), with someone else's offer beside the person's.
+  const listed = (await call('/api/nft/explore/?formOfSale=ALL&limit=60')).data.filter((n) => n.formOfSale !== 'AUCTION' && n.currentOwner?.userId !== me.userId && n._id !== shown?._id)
+  const others = shown ? [shown, ...listed] : listed
+  const addressOf = (i) => mnemonicToAccount(config.devMnemonic, { addressIndex: i }).address.toLowerCase()
+  const bidder = [5, 6, 7, 1].map((d) => index + d).find((i) => addressOf(i) !== (shown?.currentOwner?.ownerAddress ?? '').toLowerCase())
+  if (shown) await send(bidder, 'makeOffer', [tokenOf(shown), at(4 * 3600)], parseEther('0.2'))
+  const amounts = ['0.4', '2.5', '0.15']
+  for (const [i, nft] of others.slice(0, 3).entries()) await send(index, 'makeOffer', [tokenOf(nft), at([2, 30, 5][i] * 86400)], parseEther(amounts[i]))
+  if (others[2]) await send(index, 'cancelOffer', [tokenOf(others[2])])
+  const until = Date.now() + 30000
+  while (Date.now() < until && (await call('/api/myoffers?limit=1', auth)).totalItems < 3) await new Promise((r) => setTimeout(r, 500))
+  // The short one has expired by the time the screens are shot.
+  await new Promise((r) => setTimeout(r, Math.max(0, expiring + 1500 - Date.now())))
 }
 
 async function waitForServer(url, tries = 60) {

@@ -16,11 +16,15 @@ import { registerNavigator, tokenExpiryPath } from '@/lib/navigation'
 import { useUser } from '@/lib/use-user'
 import { useWalletStore } from '@/lib/wallet-store'
 import { UserMenu } from './user-menu'
+import { CartButton } from '@/features/cart/components/cart-button'
+import { useCartStore } from '@/lib/cart/store'
 
 /** The wallet chooser and the wallets' code: downloaded the first time someone opens it. */
 const WalletDialog = lazy(() => import('@/features/wallet/components/wallet-dialog').then((m) => ({ default: m.WalletDialog })))
 /** The drawer of narrow screens (and the dialog code under it): downloaded the first time it opens. */
 const MobileDrawer = lazy(() => import('@/components/layout/mobile-drawer').then((m) => ({ default: m.MobileDrawer })))
+/** The cart drawer: downloaded the first time it opens. */
+const CartDrawer = lazy(() => import('@/features/cart/components/cart-drawer').then((m) => ({ default: m.CartDrawer })))
 
 /** The shell around every screen: top bar, network banner, page, footer, bottom bar and drawer. */
 export function RootLayout() {
@@ -33,6 +37,9 @@ export function RootLayout() {
   const [drawerWanted, setDrawerWanted] = useState(false)
   const walletDialogOpen = useWalletStore((s) => s.dialogOpen)
   const [walletDialogWanted, setWalletDialogWanted] = useState(walletDialogOpen)
+  const cartOpen = useCartStore((s) => s.open)
+  const [cartWanted, setCartWanted] = useState(cartOpen)
+  if (cartOpen && !cartWanted) setCartWanted(true)
 
   // The wallet dialog replaces the drawer (it is opened from the drawer's wallet panel).
   useEffect(() => {
@@ -55,7 +62,7 @@ export function RootLayout() {
     <Flex direction="column" minH="100vh">
       <WalletSessionSync />
       <LiveStream />
-      <TopBar signedIn={signedIn} noticesSlot={<NotificationBell />} walletSlot={<WalletButton />} userMenuSlot={<UserMenu />} onOpenDrawer={() => {
+      <TopBar signedIn={signedIn} noticesSlot={<NotificationBell />} walletSlot={<WalletButton />} userMenuSlot={<UserMenu />} cartSlot={<CartButton />} onOpenDrawer={() => {
           setDrawerWanted(true)
           setDrawerOpen(true)
         }} />
@@ -74,6 +81,7 @@ export function RootLayout() {
             accountLinks={[
               { to: '/notifications', label: t('notices.title') },
               { to: '/mybids', label: t('nav.allBids') },
+              { to: '/myoffers', label: t('offers.myOffers') },
               { to: '/favourites', label: t('nav.favourites') },
               { to: '/myprofile', label: t('nav.myProfile') },
               { to: '/profile/user-profile', label: t('nav.settings') },
@@ -84,6 +92,11 @@ export function RootLayout() {
               navigate(tokenExpiryPath())
             }}
           />
+        </Suspense>
+      )}
+      {cartWanted && (
+        <Suspense fallback={null}>
+          <CartDrawer />
         </Suspense>
       )}
       {walletDialogWanted && (

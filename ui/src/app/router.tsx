@@ -95,6 +95,7 @@ export const routes: RouteObject[] = [
       },
       { path: '/notifications', ...screen(() => import('@/features/live/components/notifications-page').then((m) => m.NotificationsPage), login) },
       { path: '/mybids', ...screen(() => import('@/features/my-bids/components/my-bids-page').then((m) => m.MyBidsPage), login) },
+      { path: '/myoffers', ...screen(() => import('@/features/offers/components/my-offers-page').then((m) => m.MyOffersPage), login) },
       { path: '/favourites', ...screen(() => import('@/features/favourites/components/favourites-page').then((m) => m.FavouritesPage), login) },
       { path: '/create-asset', ...screen(() => import('@/features/create/components/create-asset-page').then((m) => m.CreateAssetPage), login) },
       { path: '/nft/update/:id', ...screen(() => import('@/features/create/components/update-nft-page').then((m) => m.UpdateNftPage), login) },

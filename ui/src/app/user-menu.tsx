@@ -1,12 +1,12 @@
 import { Box, Button, Menu, Portal, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
-import { LuBell, LuBookmark, LuGavel, LuLogOut, LuSettings, LuUser } from 'react-icons/lu'
+import { LuBell, LuBookmark, LuGavel, LuHandCoins, LuLogOut, LuSettings, LuUser } from 'react-icons/lu'
 import { useNavigate } from 'react-router'
 import { UserAvatar } from '@/components/user-avatar'
 import { tokenExpiryPath } from '@/lib/navigation'
 import { useUser } from '@/lib/use-user'
 
-/** The avatar menu: Notifications, All bids, Favourites, My profile, Settings, Logout. */
+/** The avatar menu: Notifications, All bids, My offers, Favourites, My profile, Settings, Logout. */
 export function UserMenu() {
   const { t } = useTranslation()
   const navigate = useNavigate()
@@ -37,6 +37,9 @@ export function UserMenu() {
             </Menu.Item>
             <Menu.Item value="bids" onSelect={() => navigate('/mybids')}>
               <LuGavel /> {t('nav.allBids')}
+            </Menu.Item>
+            <Menu.Item value="offers" onSelect={() => navigate('/myoffers')}>
+              <LuHandCoins /> {t('offers.myOffers')}
             </Menu.Item>
             <Menu.Item value="favourites" onSelect={() => navigate('/favourites')}>
               <LuBookmark /> {t('nav.favourites')}

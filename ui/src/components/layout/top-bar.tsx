@@ -18,6 +18,7 @@ export function TopBar({
   walletSlot,
   userMenuSlot,
   onOpenDrawer,
+  cartSlot,
 }: {
   signedIn: boolean
   /** The notifications bell (signed in). */
@@ -25,6 +26,8 @@ export function TopBar({
   walletSlot: ReactNode
   userMenuSlot: ReactNode
   onOpenDrawer: () => void
+  /** The cart icon (every width, signed in or not). */
+  cartSlot?: ReactNode
 }) {
   const { t } = useTranslation()
   const { pathname } = useLocation()
@@ -69,6 +72,7 @@ export function TopBar({
         </HStack>
 
         <HStack gap="3" hideBelow="md">
+          {cartSlot}
           {signedIn ? (
             <>
               {noticesSlot}
@@ -87,7 +91,8 @@ export function TopBar({
           )}
         </HStack>
 
-        <HStack gap="1" hideFrom="md">
+        <HStack gap={cartSlot ? '0.5' : '1'} hideFrom="md">
+          {cartSlot}
           {signedIn ? noticesSlot : (
             <GradientButton asChild size="sm" data-testid="mobile-login">
               <Link to="/authentication/sign-in">{t('nav.login')}</Link>

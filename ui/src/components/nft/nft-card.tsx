@@ -14,6 +14,7 @@ import { formatCount, formatCountdown, formatDateTime, formatRelative } from '@/
 import { useCountdown } from '@/lib/nft/countdown'
 import { cardTitle, nftTitle } from '@/lib/nft/format'
 import type { Nft } from '@/lib/nft/types'
+import { AddToCartButton } from './add-to-cart-button'
 import { PersonChip } from './person-chip'
 import { Price } from './price'
 
@@ -169,6 +170,7 @@ export function NftCard({
           )}
         </Box>
       </Link>
+      {!preview && !isOwner && nft.formOfSale === 'FIXEDPRICE' && <AddToCartButton nft={nft} overlay />}
       {isOwner && (
         <Menu.Root positioning={{ placement: 'bottom-end' }}>
           <Menu.Trigger asChild>

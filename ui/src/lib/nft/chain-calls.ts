@@ -13,7 +13,19 @@ export const CONFIRMATIONS = 1
 
 /** A contract write: the function, its arguments and the value sent. */
 export type ContractCall = {
-  functionName: 'buyToken' | 'bid' | 'acceptOffer' | 'toggleForSale' | 'burn' | 'mint' | 'changeTokenPrice'
+  functionName:
+    | 'buyToken'
+    | 'bid'
+    | 'acceptOffer'
+    | 'toggleForSale'
+    | 'burn'
+    | 'mint'
+    | 'changeTokenPrice'
+    | 'makeOffer'
+    | 'cancelOffer'
+    | 'acceptOfferFrom'
+    | 'rejectOfferFrom'
+    | 'buyTokens'
   args: readonly unknown[]
   value?: bigint
 }

@@ -71,7 +71,8 @@ export type TradeRun = {
   record?: (hash: Hash, receipt: TransactionReceipt) => Promise<unknown>
   /** Without a record call: resolves once the read side shows the outcome (polled). */
   waitFor?: () => Promise<boolean>
-  success: string
+  /** The success message; a function gets what the record call resolved to (the cart names what it bought). */
+  success: string | ((recorded: unknown) => string)
   /** Shown when the record call (or the outcome wait) fails. */
   failure: string
   /** Show the server's message instead of `failure` when it has one ('Buying failed!' or the error's message). */
@@ -81,7 +82,7 @@ export type TradeRun = {
   duration?: number
 }
 
-export type TradeOutcome = { ok: true; hash: Hash; receipt: TransactionReceipt } | { ok: false; stage: 'guard' | 'chain' | 'record' }
+export type TradeOutcome = { ok: true; hash: Hash; receipt: TransactionReceipt; recorded?: unknown } | { ok: false; stage: 'guard' | 'chain' | 'record' }
 
 async function poll(check: () => Promise<boolean>) {
   const until = Date.now() + OUTCOME_POLL_LIMIT_MS
@@ -139,9 +140,10 @@ export function useTrade() {
       notify('error', chainCalls ? chainCalls.chainErrorMessage(error) : errorMessage(error, t('common.genericError')), duration)
       return { ok: false, stage: 'chain' }
     }
+    let recorded: unknown
     try {
       if (action.recording) busy.show(action.recording)
-      if (action.record) await action.record(hash, receipt)
+      if (action.record) recorded = await action.record(hash, receipt)
       if (action.waitFor && !(await poll(action.waitFor))) throw new Error('outcome not shown in time')
     } catch (error) {
       console.error(`Recording ${action.call.functionName} failed`, error)
@@ -151,9 +153,9 @@ export function useTrade() {
       return { ok: false, stage: 'record' }
     }
     busy.hide()
-    notify('success', action.success, duration)
+    notify('success', typeof action.success === 'function' ? action.success(recorded) : action.success, duration)
     if (action.nftId) await revalidateNft(mutate, action.nftId)
-    return { ok: true, hash, receipt }
+    return { ok: true, hash, receipt, recorded }
   }
 
   return { guard, run, address, contractAddress }

@@ -7,6 +7,7 @@ import { useSession } from '@/lib/auth'
 import { publishChange, publishReset, topicList, useLiveStore } from '@/lib/live/live-store'
 import { type Change, type NoticeKind, openStream } from '@/lib/live/stream'
 import { nftDetailKey, nftHistoryKey, nftInAuctionKey } from '@/lib/nft/api'
+import { isOfferKey } from '@/lib/offers/api'
 import { UNREAD_KEY, useNoticeSettings } from '../api/notifications'
 import { noticeText } from '../notice-text'
 
@@ -43,7 +44,10 @@ export function LiveStream() {
         void mutate(nftDetailKey(nftId))
         void mutate(nftInAuctionKey(nftId))
         void mutate(nftHistoryKey(nftId))
+        void mutate((key) => isOfferKey(key, nftId))
       }
+      // An offer made, accepted, rejected or withdrawn changes my offers' lists.
+      if (change.notices.some((n) => n.kind.startsWith('OFFER_'))) void mutate((key) => isOfferKey(key))
       if (change.notices.length) {
         void mutate(UNREAD_KEY)
         const { t, lng, muted } = context.current

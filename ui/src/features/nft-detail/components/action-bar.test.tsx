@@ -77,9 +77,14 @@ describe('the NFT page on a phone', () => {
     expect(await screen.findByTestId('confirm-dialog', {}, { timeout: 4000 })).toHaveTextContent('Please confirm')
   })
 
-  it('has no bar for a visitor when there is nothing to do, nor on a desktop', async () => {
+  it('offers a visitor "Make offer" on an NFT not for sale; no bar when there is nothing to do, nor on a desktop', async () => {
     serve(nftFixture({ formOfSale: 'NOT_FOR_SALE' }))
-    const first = renderRoutes(routes, '/explore/80001-1')
+    const notForSale = renderRoutes(routes, '/explore/80001-1')
+    expect(await screen.findByTestId('action-bar-offer')).toHaveTextContent('Make offer')
+    notForSale.unmount()
+
+    serve(auctionFixture(-1000))
+    const first = renderRoutes(routes, '/auction/80001-1')
     await screen.findByTestId('trade-panel')
     expect(screen.queryByTestId('action-bar')).toBeNull()
     first.unmount()

@@ -45,6 +45,8 @@ import { currentPath, navigateTo, signInPath } from '@/lib/navigation'
 import { truncate } from '@/lib/format'
 import { formatDateTime, formatRelative } from '@/lib/format'
 import { useMetaTags } from '../hooks/use-meta-tags'
+import { OffersTab } from '@/features/offers/components/offers-tab'
+import { useOfferActions } from '@/lib/offers/actions'
 import { BidsTab } from './bids-tab'
 import { HistoryTab } from './history-tab'
 import { ActivityList } from '@/features/activity/components/activity-list'
@@ -285,6 +287,8 @@ export function NftDetailPage() {
   useLiveTopic(id ? `nft:${id}` : null)
   const me = useSession((s) => s.user?.userId)
   const actions = useNftActions(nft, { onDetailPage: true })
+  const offerActions = useOfferActions({ onDetailPage: true })
+  const myAddresses = (useSession((s) => s.user?.connectedWallet) ?? []).map((w) => w.walletAddress)
   const verification = useMetadataVerification(nft, ipfsGateway)
   useMetaTags(nft ? { title: `${nftTitle(nft)} | ${t('app.name')}`, description: truncate(nft.description, DESCRIPTION_PREVIEW_MAX), image: nft.file } : null)
 
@@ -348,14 +352,20 @@ export function NftDetailPage() {
         </Stack>
       </Grid>
       <Box mt={{ base: '8', md: '12' }}>
-        <Tabs.Root defaultValue={nft.formOfSale === 'AUCTION' ? 'bids' : 'history'} variant="line" lazyMount>
+        <Tabs.Root defaultValue={nft.formOfSale === 'AUCTION' ? 'bids' : 'offers'} variant="line" lazyMount>
           <Tabs.List>
             <Tabs.Trigger value="bids">{t('nft.recentBid')}</Tabs.Trigger>
+            <Tabs.Trigger value="offers" data-testid="offers-tab">
+              {t('offers.tab')}
+            </Tabs.Trigger>
             <Tabs.Trigger value="history">{t('nft.history')}</Tabs.Trigger>
             <Tabs.Trigger value="activity">{t('activity.tab')}</Tabs.Trigger>
           </Tabs.List>
           <Tabs.Content value="bids">
             <BidsTab nftId={nft._id} canAnswer={isOwner && live} onAnswer={(accept) => void actions.answerOffer(accept)} version={version} />
+          </Tabs.Content>
+          <Tabs.Content value="offers">
+            <OffersTab nft={nft} isOwner={isOwner} myAddresses={myAddresses} actions={offerActions} />
           </Tabs.Content>
           <Tabs.Content value="history">
             <HistoryTab nftId={nft._id} />
@@ -366,7 +376,7 @@ export function NftDetailPage() {
         </Tabs.Root>
       </Box>
       {/* Room for the trade panel's action bar, fixed at the bottom of single-column screens. */}
-      {(isOwner || nft.formOfSale === 'FIXEDPRICE' || live) && <Box h="16" hideFrom="lg" />}
+      {(isOwner || nft.formOfSale !== 'AUCTION' || live) && <Box h="16" hideFrom="lg" />}
     </PageContainer>
   )
 }

@@ -7,10 +7,17 @@ import useSWR from 'swr'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
 import { OwnerWalletNotice } from '@/components/nft/owner-wallet-notice'
 import { Price } from '@/components/nft/price'
+import { AddToCartButton } from '@/components/nft/add-to-cart-button'
+import { MakeOfferDialog } from '@/features/offers/components/make-offer-dialog'
+import { OfferBox } from '@/features/offers/components/offer-box'
+import { useOfferDecisions } from '@/features/offers/components/offer-decisions'
 import { useAppConfig } from '@/lib/app-config'
+import { useSession } from '@/lib/auth'
 import { CURRENCY } from '@/lib/format'
 import type { useNftActions } from '@/lib/nft/actions'
-import { isLiveAuction, ownerAddress } from '@/lib/nft/format'
+import { isLiveAuction, nftTitle, ownerAddress } from '@/lib/nft/format'
+import { useOfferActions } from '@/lib/offers/actions'
+import { useMyOpenOffer } from '@/lib/offers/api'
 import type { Nft } from '@/lib/nft/types'
 import { loadChain } from '@/lib/wallet-connection'
 import { CountdownBoxes } from './countdown-boxes'
@@ -125,6 +132,19 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
   const live = isLiveAuction(nft)
   const forSale = nft.formOfSale === 'FIXEDPRICE' || live
   const stopLabel = isAuction ? t('nft.card.stopAuction') : t('nft.card.stopSale')
+  // Offers: anyone but the owner, on an NFT not in an auction (issue 20).
+  const canOffer = !isOwner && !isAuction
+  const wallets = useSession((s) => s.user?.connectedWallet)
+  const myAddresses = (wallets ?? []).map((w) => w.walletAddress)
+  const myOffer = useMyOpenOffer(canOffer ? nft._id : undefined, myAddresses).offer
+  const offerActions = useOfferActions({ onDetailPage: true })
+  const decisions = useOfferDecisions(offerActions)
+  const [offering, setOffering] = useState(false)
+  const openOffer = () => {
+    if (offerActions.guard()) setOffering(true)
+  }
+  const offerBox = (primary: boolean) =>
+    canOffer ? <OfferBox mine={myOffer} primary={primary} onMake={openOffer} onCancel={(offer) => decisions.ask('cancel', offer, nft)} /> : null
 
   return (
     <Stack gap="4" p={{ base: '4', md: '5' }} borderWidth="1px" borderRadius="2xl" bg="bg.panel" data-testid="trade-panel">
@@ -194,10 +214,16 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
         </Stack>
       ) : !forSale ? (
         nft.formOfSale === 'NOT_FOR_SALE' ? (
-          <Alert.Root status="warning" borderRadius="lg">
-            <Alert.Indicator />
-            <Alert.Description data-testid="not-for-sale-message">{t('trade.notForSaleMessage')}</Alert.Description>
-          </Alert.Root>
+          <Stack gap="3">
+            <Alert.Root status="warning" borderRadius="lg">
+              <Alert.Indicator />
+              <Stack gap="1">
+                <Alert.Description data-testid="not-for-sale-message">{t('trade.notForSaleMessage')}</Alert.Description>
+                <Alert.Description color="fg.muted">{t('offers.notForSaleHint')}</Alert.Description>
+              </Stack>
+            </Alert.Root>
+            <Box ref={setButtons}>{offerBox(true)}</Box>
+          </Stack>
         ) : null
       ) : (
         <Stack gap="3">
@@ -205,6 +231,7 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
             <Button colorPalette="brand" size="lg" flex="1" onClick={() => void actions.buy()} data-testid="buy-now">
               {t('trade.buyNow')}
             </Button>
+            {nft.formOfSale === 'FIXEDPRICE' && <AddToCartButton nft={nft} size="lg" />}
             {live && (
               <Button
                 variant="outline"
@@ -220,9 +247,10 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
             )}
           </HStack>
           {live && bidding && <BidBox nft={nft} onBid={async (amount) => actions.bid(amount)} focus={bidding === 'bar'} />}
+          {offerBox(false)}
         </Stack>
       )}
-      {singleColumn && (isOwner || forSale) && !buttonsInView && (
+      {singleColumn && (isOwner || forSale || (canOffer && nft.formOfSale === 'NOT_FOR_SALE')) && !buttonsInView && (
         <ActionBar
           nft={nft}
           isOwner={isOwner}
@@ -237,9 +265,18 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
           }
           onUpdate={() => navigate(`/nft/update/${nft._id}`)}
           onPending={setPending}
+          onOffer={canOffer ? openOffer : undefined}
         />
       )}
       <Box>
+        <MakeOfferDialog
+          open={offering}
+          title={nftTitle(nft)}
+          current={myOffer}
+          onSubmit={(amount, expiresAt) => void offerActions.make(nft, amount, expiresAt)}
+          onClose={() => setOffering(false)}
+        />
+        {decisions.dialog}
         <ConfirmDialog
           open={pending === 'stop'}
           title={stopLabel}
@@ -310,6 +347,7 @@ function ActionBar({
   onBid,
   onUpdate,
   onPending,
+  onOffer,
 }: {
   nft: Nft
   isOwner: boolean
@@ -318,6 +356,8 @@ function ActionBar({
   onBid?: () => void
   onUpdate: () => void
   onPending: (pending: 'stop' | 'burn') => void
+  /** A visitor may make an offer (the NFT is not in an auction). */
+  onOffer?: () => void
 }) {
   const { t } = useTranslation()
   const auction = nft.currentAuction
@@ -372,6 +412,12 @@ function ActionBar({
               {stopLabel}
             </Button>
           )
+        ) : nft.formOfSale === 'NOT_FOR_SALE' ? (
+          onOffer ? (
+            <Button colorPalette="brand" onClick={onOffer} data-testid="action-bar-offer">
+              {t('offers.make')}
+            </Button>
+          ) : null
         ) : onBid ? (
           <HStack gap="2">
             <Button size="sm" variant="outline" onClick={onBuy} data-testid="action-bar-buy">
