@@ -40,6 +40,6 @@ pub fn read_models() -> Vec<Box<dyn ReadModel>> {
         Box::new(collections::Collections),
         Box::new(credits::Credits),
         Box::new(offers::Offers),
-        Box::new(notices::Notices),
+        Box::new(notices::Notices::default()),
     ]
 }

@@ -17,26 +17,57 @@
 //!   (AUCTION_ENDED).
 //!
 //! Whom to tell depends on the token's owner and top bid *at that event*, which this model keeps
-//! in `notice_tokens`. Every statement is written so the database reads that table, never this
-//! code (`INSERT ... SELECT ... FROM notice_tokens`), and statements run in log order: the result
-//! is the same however the log is cut into batches, and a fresh generation fills it in its
-//! pipeline like the other models.
+//! in `notice_tokens`. A batch reads the rows of its tokens once, folds its facts in memory in log
+//! order, and writes the new notices and the changed rows with a few multi-row statements; while
+//! a fresh generation fills from the start it keeps every row in memory instead of reading them
+//! back ([`ReadModel::remember`]), so it fills in the pipeline like the other models. The result is
+//! the same however the log is cut into batches.
+
+use std::{
+    collections::{BTreeSet, HashMap},
+    sync::Mutex,
+};
 
 use async_trait::async_trait;
 use domain::{
     RecordedEvent,
-    chain::ChainEvent,
+    chain::{ChainEvent, Origin},
     notices::{AuctionClockEvent, NoticeEvent},
 };
 
 use crate::{
     ProjectionError, ReadModel,
+    read_model::Prefetched,
     sql::{self, Conn, Value},
 };
 
 /// The notices tables.
 #[derive(Default)]
-pub struct Notices;
+pub struct Notices {
+    /// What [`ReadModel::prefetch`] decoded (on the read-ahead's thread).
+    decoded: Prefetched<Decoded>,
+    /// Every token's row while a fresh generation fills (see [`ReadModel::remember`]).
+    memory: Mutex<Option<Memory>>,
+}
+
+/// An event this model folds, decoded.
+enum Decoded {
+    Chain(ChainEvent),
+    User(NoticeEvent),
+    Clock(AuctionClockEvent),
+}
+
+fn decode(event: &RecordedEvent) -> Result<Decoded, ProjectionError> {
+    let malformed = |e: domain::StoreError| ProjectionError::malformed(event, e.to_string());
+    let kind = event.event_type.as_str();
+    Ok(if NoticeEvent::TYPES.contains(&kind) {
+        Decoded::User(event.payload().map_err(malformed)?)
+    } else if AuctionClockEvent::TYPES.contains(&kind) {
+        Decoded::Clock(event.payload().map_err(malformed)?)
+    } else {
+        Decoded::Chain(event.payload().map_err(malformed)?)
+    })
+}
 
 /// The zero address, an auction's end without a winner.
 const NOBODY: &str = "0x0000000000000000000000000000000000000000";
@@ -50,62 +81,232 @@ fn nft_of(event: &RecordedEvent) -> Result<&str, ProjectionError> {
         .ok_or_else(|| ProjectionError::malformed(event, "not in an nft-{chain}-{token} stream"))
 }
 
-/// A wallet a notice names: read from the token's row (its owner, its top bidder), or given.
-#[derive(Clone, Copy)]
-enum Party<'a> {
-    Owner,
-    Bidder,
-    Wallet(&'a str),
-    Nobody,
+/// What deciding a notice needs to know of a token (a `notice_tokens` row).
+#[derive(Clone, Debug, Default)]
+struct Token {
+    owner: String,
+    /// The auction's top bidder and the transaction of that bid.
+    bidder: Option<String>,
+    bid_tx: Option<String>,
+    /// Who was just told they won it (not told again that they bought it).
+    told_buyer: Option<String>,
 }
 
-/// One notice of a fact: what every recipient of it shares.
-struct Notice<'a> {
+impl Token {
+    fn clear_bid(&mut self) {
+        self.bidder = None;
+        self.bid_tx = None;
+    }
+}
+
+/// One notice row.
+struct Notice {
     position: i64,
+    recipient: String,
     kind: &'static str,
-    amount: &'a str,
-    tx: &'a str,
+    nft_id: String,
+    amount: String,
+    counterpart: Option<String>,
+    tx: String,
     at: i64,
-    nft_id: &'a str,
 }
 
-impl<'n> Notice<'n> {
-    fn new(position: i64, nft_id: &'n str, kind: &'static str, amount: &'n str, origin: &'n domain::chain::Origin) -> Self {
-        Self { position, kind, amount, tx: &origin.tx_hash, at: origin.block_time, nft_id }
+/// The tokens a batch touches (`None`: burned or never minted) and what it tells.
+#[derive(Default)]
+struct Fold {
+    tokens: HashMap<String, Option<Token>>,
+    changed: BTreeSet<String>,
+    notices: Vec<Notice>,
+}
+
+impl Fold {
+    /// Tells `recipient` of `kind` about `nft_id`.
+    #[allow(clippy::too_many_arguments, reason = "one notice's fields")]
+    fn tell(
+        &mut self,
+        position: i64,
+        nft_id: &str,
+        kind: &'static str,
+        recipient: &str,
+        counterpart: Option<&str>,
+        amount: &str,
+        origin: &Origin,
+    ) {
+        self.notices.push(Notice {
+            position,
+            recipient: recipient.to_owned(),
+            kind,
+            nft_id: nft_id.to_owned(),
+            amount: amount.to_owned(),
+            counterpart: counterpart.map(str::to_owned),
+            tx: origin.tx_hash.clone(),
+            at: origin.block_time,
+        });
     }
 
-    /// Tells `recipient`, naming `counterpart`, if the token is known and `condition` holds of
-    /// its `notice_tokens` row. The condition may name `{recipient}`, `{counterpart}` and `{tx}`.
-    async fn tell(
-        &self,
-        conn: &mut Conn<'_>,
-        recipient: Party<'n>,
-        counterpart: Party<'n>,
-        condition: &str,
-    ) -> Result<(), ProjectionError> {
-        let mut values: Vec<Value<'n>> =
-            vec![self.position.into(), self.kind.into(), self.amount.into(), self.tx.into(), self.at.into(), self.nft_id.into()];
-        let mut party = |party: Party<'n>| match party {
-            Party::Owner => "owner".to_owned(),
-            Party::Bidder => "bidder".to_owned(),
-            Party::Nobody => "NULL".to_owned(),
-            Party::Wallet(wallet) => {
-                values.push(Value::Text(wallet));
-                format!("${}", values.len())
-            }
+    /// Folds one chain fact of `nft_id` at `position`.
+    fn chain(&mut self, position: i64, nft_id: &str, fact: &ChainEvent) -> Result<(), &'static str> {
+        if let ChainEvent::NftMinted { creator, .. } = fact {
+            self.tokens.insert(nft_id.to_owned(), Some(Token { owner: creator.clone(), ..Token::default() }));
+            self.changed.insert(nft_id.to_owned());
+            return Ok(());
+        }
+        // A fact of a token this model does not know (burned, or retracted) tells nobody.
+        let Some(Some(mut token)) = self.tokens.get(nft_id).cloned() else {
+            return if matches!(fact, ChainEvent::NftBurned { .. }) { Ok(()) } else { self.known(fact) };
         };
-        let (recipient, counterpart) = (party(recipient), party(counterpart));
-        let condition = condition.replace("{recipient}", &recipient).replace("{counterpart}", &counterpart).replace("{tx}", "$4");
-        let sql = format!(
-            "INSERT INTO notices (position, recipient, kind, nft_id, amount, counterpart, tx_hash, at) \
-             SELECT $1, {recipient}, $2, nft_id, $3, {counterpart}, $4, $5 FROM notice_tokens WHERE nft_id = $6 AND {condition}"
-        );
-        sql::execute(conn, &sql, &values).await
+        let owner = token.owner.clone();
+        match fact {
+            ChainEvent::NftTransferred { to, .. } => token.owner = to.clone(),
+            ChainEvent::NftBurned { .. } => {
+                self.tokens.insert(nft_id.to_owned(), None);
+                self.changed.insert(nft_id.to_owned());
+                return Ok(());
+            }
+            ChainEvent::BidPlaced { bidder, amount, origin, .. } => {
+                self.tell(position, nft_id, "BID_RECEIVED", &owner, Some(bidder), amount, origin);
+                token.bidder = Some(bidder.clone());
+                token.bid_tx = Some(origin.tx_hash.clone());
+            }
+            ChainEvent::BidRefunded { bidder, amount, origin, .. } => {
+                // Refunded by the bid just placed (same transaction) of another bidder: outbid;
+                // of the same bidder: a raise, nothing to tell. Refunded in another transaction:
+                // the auction stopped, was bought out, or the token moved.
+                if token.bid_tx.as_deref() == Some(origin.tx_hash.as_str()) {
+                    if let Some(top) = token.bidder.as_deref().filter(|top| *top != bidder.as_str()) {
+                        let top = top.to_owned();
+                        self.tell(position, nft_id, "OUTBID", bidder, Some(&top), amount, origin);
+                    }
+                } else {
+                    self.tell(position, nft_id, "AUCTION_ENDED", bidder, Some(&owner), amount, origin);
+                }
+            }
+            ChainEvent::BidRejected { bidder, amount, origin, .. } => {
+                self.tell(position, nft_id, "BID_REJECTED", bidder, Some(&owner), amount, origin);
+                token.clear_bid();
+            }
+            ChainEvent::AuctionEnded { winner, amount, origin, .. } if winner == NOBODY => {
+                self.tell(position, nft_id, "AUCTION_ENDED", &owner, None, amount, origin);
+                token.clear_bid();
+            }
+            ChainEvent::AuctionEnded { winner, amount, origin, .. } => {
+                // The top bid won (accepted, or settled after the end); a buy-out is only a sale.
+                if token.bidder.as_deref() == Some(winner.as_str()) {
+                    self.tell(position, nft_id, "BID_ACCEPTED", winner, Some(&owner), amount, origin);
+                    token.told_buyer = Some(winner.clone());
+                }
+            }
+            ChainEvent::NftSold { buyer, seller, price, origin, .. } => {
+                // The token moved to the buyer before this fact (the contract transfers, then
+                // reports the sale): the seller is named by the fact.
+                self.tell(position, nft_id, "SOLD", seller, Some(buyer), price, origin);
+                if token.told_buyer.as_deref() != Some(buyer.as_str()) {
+                    self.tell(position, nft_id, "BOUGHT", buyer, Some(seller), price, origin);
+                }
+                token.clear_bid();
+                token.told_buyer = None;
+            }
+            ChainEvent::OfferMade { offerer, amount, origin, .. } => {
+                if owner != *offerer {
+                    self.tell(position, nft_id, "OFFER_RECEIVED", &owner, Some(offerer), amount, origin);
+                }
+            }
+            ChainEvent::OfferAccepted { offerer, seller, amount, origin, .. } => {
+                self.tell(position, nft_id, "OFFER_ACCEPTED", offerer, Some(seller), amount, origin);
+                token.told_buyer = Some(offerer.clone());
+            }
+            ChainEvent::OfferRejected { offerer, amount, origin, .. } => {
+                self.tell(position, nft_id, "OFFER_REJECTED", offerer, Some(&owner), amount, origin);
+            }
+            _ => return Err("not a fact notices are made of"),
+        }
+        self.tokens.insert(nft_id.to_owned(), Some(token));
+        self.changed.insert(nft_id.to_owned());
+        Ok(())
+    }
+
+    /// Whether `fact` is one this model folds (for a token it does not know).
+    fn known(&self, fact: &ChainEvent) -> Result<(), &'static str> {
+        use ChainEvent as E;
+        match fact {
+            E::NftTransferred { .. }
+            | E::BidPlaced { .. }
+            | E::BidRefunded { .. }
+            | E::BidRejected { .. }
+            | E::AuctionEnded { .. }
+            | E::NftSold { .. }
+            | E::OfferMade { .. }
+            | E::OfferAccepted { .. }
+            | E::OfferRejected { .. } => Ok(()),
+            _ => Err("not a fact notices are made of"),
+        }
+    }
+
+    /// The clock's "time up": the owner and the top bidder.
+    fn time_up(&mut self, position: i64, nft_id: &str, end_time: i64) {
+        let Some(Some(token)) = self.tokens.get(nft_id).cloned() else { return };
+        let origin = Origin { block_number: 0, block_time: end_time, tx_hash: String::new(), log_index: 0 };
+        self.tell(position, nft_id, "AUCTION_ENDED", &token.owner, token.bidder.as_deref(), "0", &origin);
+        if let Some(bidder) = &token.bidder {
+            self.tell(position, nft_id, "AUCTION_ENDED", bidder, Some(&token.owner), "0", &origin);
+        }
+    }
+
+    /// Reads the rows of the tokens not in memory yet.
+    async fn load(&mut self, conn: &mut Conn<'_>, ids: BTreeSet<&str>) -> Result<(), ProjectionError> {
+        let wanted: Vec<Value<'_>> = ids.iter().filter(|id| !self.tokens.contains_key(**id)).map(|id| Value::Text(id)).collect();
+        let sql = "SELECT nft_id, owner, bidder, bid_tx, told_buyer FROM notice_tokens WHERE nft_id IN ()";
+        let rows = sql::select_in(conn, sql, &wanted).await?;
+        for id in ids {
+            self.tokens.entry(id.to_owned()).or_insert(None);
+        }
+        for row in rows {
+            let token = Token { owner: row.try_get(1)?, bidder: row.try_get(2)?, bid_tx: row.try_get(3)?, told_buyer: row.try_get(4)? };
+            self.tokens.insert(row.try_get(0)?, Some(token));
+        }
+        Ok(())
+    }
+
+    /// Writes the notices and the changed rows.
+    async fn write(&self, conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
+        let rows: Vec<Vec<Value<'_>>> = self
+            .notices
+            .iter()
+            .map(|n| {
+                vec![
+                    n.position.into(),
+                    (&n.recipient).into(),
+                    n.kind.into(),
+                    (&n.nft_id).into(),
+                    (&n.amount).into(),
+                    (&n.counterpart).into(),
+                    (&n.tx).into(),
+                    n.at.into(),
+                ]
+            })
+            .collect();
+        let columns = ["position", "recipient", "kind", "nft_id", "amount", "counterpart", "tx_hash", "at"];
+        sql::insert(conn, "notices", &columns, "ON CONFLICT (position, recipient) DO NOTHING", &rows).await?;
+        let (mut kept, mut gone) = (Vec::new(), Vec::new());
+        for id in &self.changed {
+            match self.tokens.get(id) {
+                Some(Some(t)) => {
+                    kept.push(vec![id.into(), (&t.owner).into(), (&t.bidder).into(), (&t.bid_tx).into(), (&t.told_buyer).into()])
+                }
+                _ => gone.push(Value::from(id)),
+            }
+        }
+        sql::execute_in(conn, "DELETE FROM notice_tokens WHERE nft_id IN ()", &gone).await?;
+        let columns = ["nft_id", "owner", "bidder", "bid_tx", "told_buyer"];
+        sql::insert(conn, "notice_tokens", &columns, &sql::upsert(&["nft_id"], &columns), &kept).await
     }
 }
 
-/// Always.
-const ANY: &str = "1 = 1";
+/// While a fresh generation fills: every token's row, and how many it may hold.
+struct Memory {
+    tokens: HashMap<String, Option<Token>>,
+    limit: usize,
+}
 
 #[async_trait]
 impl ReadModel for Notices {
@@ -127,153 +328,106 @@ impl ReadModel for Notices {
             || AuctionClockEvent::TYPES.contains(&event_type)
     }
 
+    fn prefetch(&self, events: &[&RecordedEvent]) {
+        self.decoded.put(events, decode);
+    }
+
     async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
-        for event in events {
-            if NoticeEvent::TYPES.contains(&event.event_type.as_str()) {
-                let parsed: NoticeEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
-                apply_user(conn, parsed).await?;
-                continue;
+        let decoded = self.decoded.take(events, decode)?;
+        let memory = self.memory.lock().expect("not poisoned").take();
+        let mut fold = Fold::default();
+        let limit = match memory {
+            // Filling from the start: every token is in memory (absent: never minted).
+            Some(Memory { tokens, limit }) => {
+                fold.tokens = tokens;
+                Some(limit)
             }
-            if AuctionClockEvent::TYPES.contains(&event.event_type.as_str()) {
-                let parsed: AuctionClockEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
-                apply_clock(conn, event.position as i64, parsed).await?;
-                continue;
-            }
-            let nft_id = nft_of(event)?;
-            let parsed: ChainEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
-            let position = event.position as i64;
-            match &parsed {
-                ChainEvent::NftMinted { creator, .. } => {
-                    let sql = format!(
-                        "INSERT INTO notice_tokens (nft_id, owner, bidder, bid_tx, told_buyer) VALUES ($1, $2, NULL, NULL, NULL) {}",
-                        sql::upsert(&["nft_id"], &["nft_id", "owner", "bidder", "bid_tx", "told_buyer"])
-                    );
-                    sql::execute(conn, &sql, &[nft_id.into(), creator.into()]).await?;
-                }
-                ChainEvent::NftTransferred { to, .. } => {
-                    sql::execute(conn, "UPDATE notice_tokens SET owner = $1 WHERE nft_id = $2", &[to.into(), nft_id.into()]).await?;
-                }
-                ChainEvent::NftBurned { .. } => {
-                    sql::execute(conn, "DELETE FROM notice_tokens WHERE nft_id = $1", &[nft_id.into()]).await?;
-                }
-                ChainEvent::BidPlaced { bidder, amount, origin, .. } => {
-                    Notice::new(position, nft_id, "BID_RECEIVED", amount, origin)
-                        .tell(conn, Party::Owner, Party::Wallet(bidder), ANY)
-                        .await?;
-                    let values = [bidder.into(), (&origin.tx_hash).into(), nft_id.into()];
-                    sql::execute(conn, "UPDATE notice_tokens SET bidder = $1, bid_tx = $2 WHERE nft_id = $3", &values).await?;
-                }
-                ChainEvent::BidRefunded { bidder, amount, origin, .. } => {
-                    // Refunded by the bid just placed (same transaction) of another bidder:
-                    // outbid; of the same bidder: a raise, nothing to tell. Refunded in another
-                    // transaction: the auction stopped, was bought out, or the token moved.
-                    let refunded = Party::Wallet(bidder);
-                    let outbid = Notice::new(position, nft_id, "OUTBID", amount, origin);
-                    outbid.tell(conn, refunded, Party::Bidder, "bid_tx = {tx} AND bidder <> {recipient}").await?;
-                    let ended = Notice::new(position, nft_id, "AUCTION_ENDED", amount, origin);
-                    ended.tell(conn, refunded, Party::Owner, "(bid_tx IS NULL OR bid_tx <> {tx})").await?;
-                }
-                ChainEvent::BidRejected { bidder, amount, origin, .. } => {
-                    Notice::new(position, nft_id, "BID_REJECTED", amount, origin)
-                        .tell(conn, Party::Wallet(bidder), Party::Owner, ANY)
-                        .await?;
-                    clear_bid(conn, nft_id).await?;
-                }
-                ChainEvent::AuctionEnded { winner, amount, origin, .. } => {
-                    if winner == NOBODY {
-                        Notice::new(position, nft_id, "AUCTION_ENDED", amount, origin).tell(conn, Party::Owner, Party::Nobody, ANY).await?;
-                        clear_bid(conn, nft_id).await?;
-                    } else {
-                        // The top bid won (accepted, or settled after the end); a buy-out is
-                        // only a sale.
-                        let won = Notice::new(position, nft_id, "BID_ACCEPTED", amount, origin);
-                        won.tell(conn, Party::Wallet(winner), Party::Owner, "bidder = {recipient}").await?;
-                        let values = [winner.into(), nft_id.into()];
-                        sql::execute(conn, "UPDATE notice_tokens SET told_buyer = $1 WHERE nft_id = $2 AND bidder = $1", &values).await?;
+            None => {
+                let mut ids = BTreeSet::new();
+                for (event, decoded) in &decoded {
+                    if let Decoded::Chain(_) | Decoded::Clock(AuctionClockEvent::AuctionTimeUp { .. }) = decoded {
+                        ids.insert(match decoded {
+                            Decoded::Clock(AuctionClockEvent::AuctionTimeUp { nft_id, .. }) => nft_id.as_str(),
+                            _ => nft_of(event)?,
+                        });
                     }
                 }
-                ChainEvent::NftSold { buyer, seller, price, origin, .. } => {
-                    // The token moved to the buyer before this fact (the contract transfers, then
-                    // reports the sale): the seller is named by the fact, not read.
-                    let (buyer, seller) = (Party::Wallet(buyer), Party::Wallet(seller));
-                    Notice::new(position, nft_id, "SOLD", price, origin).tell(conn, seller, buyer, ANY).await?;
-                    let bought = Notice::new(position, nft_id, "BOUGHT", price, origin);
-                    bought.tell(conn, buyer, seller, "(told_buyer IS NULL OR told_buyer <> {recipient})").await?;
-                    let sql = "UPDATE notice_tokens SET bidder = NULL, bid_tx = NULL, told_buyer = NULL WHERE nft_id = $1";
-                    sql::execute(conn, sql, &[nft_id.into()]).await?;
+                fold.load(conn, ids).await?;
+                None
+            }
+        };
+        for (event, decoded) in &decoded {
+            let position = event.position as i64;
+            match decoded {
+                Decoded::User(parsed) => apply_user(conn, parsed).await?,
+                // Told from the NFT model's bids, written before this model's statements.
+                Decoded::Clock(AuctionClockEvent::AuctionEndingSoon { nft_id, auction_id, end_time }) => {
+                    ending_soon(conn, position, nft_id, auction_id, *end_time).await?;
                 }
-                ChainEvent::OfferMade { offerer, amount, origin, .. } => {
-                    let received = Notice::new(position, nft_id, "OFFER_RECEIVED", amount, origin);
-                    received.tell(conn, Party::Owner, Party::Wallet(offerer), "owner <> {counterpart}").await?;
+                Decoded::Clock(AuctionClockEvent::AuctionTimeUp { nft_id, end_time, .. }) => fold.time_up(position, nft_id, *end_time),
+                Decoded::Chain(fact) => {
+                    fold.chain(position, nft_of(event)?, fact).map_err(|reason| ProjectionError::malformed(event, reason))?
                 }
-                ChainEvent::OfferAccepted { offerer, seller, amount, origin, .. } => {
-                    let accepted = Notice::new(position, nft_id, "OFFER_ACCEPTED", amount, origin);
-                    accepted.tell(conn, Party::Wallet(offerer), Party::Wallet(seller), ANY).await?;
-                    let values = [offerer.into(), nft_id.into()];
-                    sql::execute(conn, "UPDATE notice_tokens SET told_buyer = $1 WHERE nft_id = $2", &values).await?;
-                }
-                ChainEvent::OfferRejected { offerer, amount, origin, .. } => {
-                    Notice::new(position, nft_id, "OFFER_REJECTED", amount, origin)
-                        .tell(conn, Party::Wallet(offerer), Party::Owner, ANY)
-                        .await?;
-                }
-                _ => return Err(ProjectionError::malformed(event, "not a fact notices are made of")),
+            }
+        }
+        fold.write(conn).await?;
+        if let Some(limit) = limit {
+            // Past the limit, the memory is let go and batches read their rows again.
+            let tokens: HashMap<String, Option<Token>> = fold.tokens.into_iter().filter(|(_, t)| t.is_some()).collect();
+            if tokens.len() <= limit {
+                *self.memory.lock().expect("not poisoned") = Some(Memory { tokens, limit });
             }
         }
         Ok(())
+    }
+
+    fn remember(&self, rows: Option<usize>) {
+        *self.memory.lock().expect("not poisoned") = rows.map(|limit| Memory { tokens: HashMap::new(), limit });
+    }
+
+    fn reads_tables(&self) -> bool {
+        self.memory.lock().expect("not poisoned").is_none()
     }
 
     async fn forget_stream(&self, conn: &mut Conn<'_>, stream_id: &str, _at: i64) -> Result<(), ProjectionError> {
         let Some(nft_id) = stream_id.strip_prefix("nft-") else {
             return Ok(());
         };
+        if let Some(memory) = &mut *self.memory.lock().expect("not poisoned") {
+            memory.tokens.remove(nft_id);
+        }
         sql::execute(conn, "DELETE FROM notices WHERE nft_id = $1", &[nft_id.into()]).await?;
         sql::execute(conn, "DELETE FROM notice_tokens WHERE nft_id = $1", &[nft_id.into()]).await
     }
 }
 
-/// The auction's top bid is gone (rejected, or the auction ended without a winner).
-async fn clear_bid(conn: &mut Conn<'_>, nft_id: &str) -> Result<(), ProjectionError> {
-    sql::execute(conn, "UPDATE notice_tokens SET bidder = NULL, bid_tx = NULL WHERE nft_id = $1", &[nft_id.into()]).await
-}
-
-/// The clock's word on an auction. The bidders are the NFT model's `bids` rows of that auction
-/// before this fact (that model folds each batch first, so a row of a later bid in the same
-/// batch may be there already: the position bound keeps the result the same however the log is
-/// batched).
-async fn apply_clock(conn: &mut Conn<'_>, position: i64, event: AuctionClockEvent) -> Result<(), ProjectionError> {
-    match event {
-        AuctionClockEvent::AuctionEndingSoon { nft_id, auction_id, end_time } => {
-            let sql = "INSERT INTO notices (position, recipient, kind, nft_id, amount, counterpart, tx_hash, at) \
-                       SELECT $1, b.bidder, 'AUCTION_ENDING', b.nft_id, '0', NULL, '', $2 FROM bids b \
-                       WHERE b.nft_id = $3 AND b.auction_id = $4 AND b.position < $1 GROUP BY b.nft_id, b.bidder";
-            let values = [position.into(), end_time.into(), (&nft_id).into(), (&auction_id).into()];
-            sql::execute(conn, sql, &values).await
-        }
-        AuctionClockEvent::AuctionTimeUp { nft_id, end_time, .. } => {
-            let notice = Notice { position, kind: "AUCTION_ENDED", amount: "0", tx: "", at: end_time, nft_id: &nft_id };
-            notice.tell(conn, Party::Owner, Party::Bidder, ANY).await?;
-            notice.tell(conn, Party::Bidder, Party::Owner, "bidder IS NOT NULL").await
-        }
-    }
+/// The clock's "ending within the hour": everyone who bid in the auction before this fact,
+/// from the NFT model's `bids` rows (that model folds each batch first, so a row of a later bid
+/// in the same batch may be there already: the position bound keeps the result the same however
+/// the log is batched).
+async fn ending_soon(conn: &mut Conn<'_>, position: i64, nft_id: &str, auction_id: &str, end_time: i64) -> Result<(), ProjectionError> {
+    let sql = "INSERT INTO notices (position, recipient, kind, nft_id, amount, counterpart, tx_hash, at) \
+               SELECT $1, b.bidder, 'AUCTION_ENDING', b.nft_id, '0', NULL, '', $2 FROM bids b \
+               WHERE b.nft_id = $3 AND b.auction_id = $4 AND b.position < $1 GROUP BY b.nft_id, b.bidder";
+    sql::execute(conn, sql, &[position.into(), end_time.into(), nft_id.into(), auction_id.into()]).await
 }
 
 /// A user's read or settings.
-async fn apply_user(conn: &mut Conn<'_>, event: NoticeEvent) -> Result<(), ProjectionError> {
+async fn apply_user(conn: &mut Conn<'_>, event: &NoticeEvent) -> Result<(), ProjectionError> {
     let user = event.user_id().to_string();
     match event {
         NoticeEvent::NoticeRead { position, .. } => {
             let sql = "INSERT INTO notice_read (user_id, position) VALUES ($1, $2) ON CONFLICT (user_id, position) DO NOTHING";
-            sql::execute(conn, sql, &[(&user).into(), (position as i64).into()]).await
+            sql::execute(conn, sql, &[(&user).into(), (*position as i64).into()]).await
         }
         NoticeEvent::NoticesReadUpTo { position, .. } => {
             // Reading up to an older position than before reads nothing new.
             let sql = "INSERT INTO notice_reads (user_id, read_up_to) VALUES ($1, $2) \
                        ON CONFLICT (user_id) DO UPDATE SET read_up_to = CASE WHEN excluded.read_up_to > notice_reads.read_up_to \
                        THEN excluded.read_up_to ELSE notice_reads.read_up_to END";
-            sql::execute(conn, sql, &[(&user).into(), (position as i64).into()]).await?;
+            sql::execute(conn, sql, &[(&user).into(), (*position as i64).into()]).await?;
             let sql = "DELETE FROM notice_read WHERE user_id = $1 AND position <= $2";
-            sql::execute(conn, sql, &[(&user).into(), (position as i64).into()]).await
+            sql::execute(conn, sql, &[(&user).into(), (*position as i64).into()]).await
         }
         NoticeEvent::NoticeSettingsChanged { muted, email, .. } => {
             let (muted, email) = (muted.join(","), email.join(","));
