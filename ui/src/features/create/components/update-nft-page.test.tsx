@@ -114,9 +114,10 @@ describe('update NFT', () => {
     expect(within(preview).getByText(/^4\.5\b/)).toBeInTheDocument()
 
     await user.click(screen.getByText('Auction'))
-    expect(within(preview).getAllByRole('link')[0]).toHaveAttribute('href', `/auction/${ID}`)
+    // The preview re-renders after the form (on a loaded machine, a moment later).
+    await waitFor(() => expect(within(preview).getAllByRole('link')[0]).toHaveAttribute('href', `/auction/${ID}`))
     // The end defaults to now, which the preview shows as ended: a later end shows the prices.
-    expect(within(preview).getByTestId('auction-ended')).toBeInTheDocument()
+    await waitFor(() => expect(within(preview).getByTestId('auction-ended')).toBeInTheDocument())
     fireEvent.change(screen.getByLabelText('Auction ends'), { target: { value: inOneDay() } })
     await user.type(screen.getByLabelText('Base price (MATIC)'), '1.0000000000000000001')
     await user.type(screen.getByLabelText('Buy now price (MATIC)'), '3')
