@@ -26,11 +26,17 @@ function renderShell(at = '/') {
   )
 }
 
+/** The bell's and the live stream's calls, answered so the shell settles (no error states re-rendering it). */
+const QUIET_LIVE = [
+  { path: '/api/notifications/unread', body: { unread: 0 } },
+  { path: '/api/notifications/settings', body: { muted: [], email: [] } },
+]
+
 describe('the shell links', () => {
   afterEach(() => useSession.setState({ token: undefined, user: null }))
 
   it('reaches /favourites from the avatar menu', async () => {
-    stubApi([{ path: '/api/account/myprofile', body: me }])
+    stubApi([{ path: '/api/account/myprofile', body: me }, ...QUIET_LIVE])
     useSession.setState({ token: 'tok', user: me })
     renderShell()
     // The first render of the shell in a worker loads its lazy parts: slow on a loaded machine.
@@ -43,7 +49,7 @@ describe('the shell links', () => {
   })
 
   it('reaches /favourites from the drawer of narrow screens', async () => {
-    stubApi([{ path: '/api/account/myprofile', body: me }])
+    stubApi([{ path: '/api/account/myprofile', body: me }, ...QUIET_LIVE])
     useSession.setState({ token: 'tok', user: me })
     renderShell()
     await userEvent.click(screen.getByTestId('drawer-button'))
