@@ -15,7 +15,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::{
-    nft::{Paged, db_error},
+    nft::{PAGE, Paged, db_error},
     openapi::{BadRequest, SignedIn},
     params::{Choice, Number, Params, query_params},
 };
@@ -35,7 +35,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(settings, change_settings))
 }
 
-const PAGE: Number = Number { name: "page", default: 1, min: 1, max: 1_000_000, description: "Page number, from 1" };
 const LIMIT: Number = Number { name: "limit", default: 20, min: 1, max: 100, description: "Notices per page" };
 const UNREAD: Choice<bool> = Choice {
     name: "unread",
