@@ -8,6 +8,7 @@ import { type WalletConnection, useWalletConnection } from '@/lib/wallet-connect
 import { useWalletStore } from '@/lib/wallet-store'
 import { stubApi } from '@/testing/fetch'
 import { renderPage } from '@/testing/render'
+import { chooseSaleForm } from '@/testing/sale-form'
 
 // The chain runtime (wagmi's configuration) is not what these tests are about: transactions go to the mocked actions.
 vi.mock('@/lib/chain-runtime', () => ({ startChainRuntime: async () => ({ config: {} }) }))
@@ -323,7 +324,7 @@ describe('create asset', () => {
     await user.click(screen.getByTestId('create-submit'))
     expect(errorsIn(form)[0]).toBe('Value exceeds more than 18 decimals.')
 
-    await user.click(screen.getByText('Auction'))
+    await chooseSaleForm(user, 'Auction')
     expect(errorsIn(form)).toEqual([])
     fireEvent.change(screen.getByLabelText('Auction ends'), { target: { value: '2020-01-01T00:00' } })
     await user.click(screen.getByTestId('create-submit'))
@@ -333,7 +334,7 @@ describe('create asset', () => {
     await user.click(screen.getByTestId('create-submit'))
     expect(errorsIn(form)).toEqual(['Buy price should be greater than base price.', 'invalid date', 'Please provide royalty information.'])
 
-    await user.click(screen.getByText('Not for sale'))
+    await chooseSaleForm(user, 'Not for sale')
     await user.click(screen.getByTestId('create-submit'))
     expect(errorsIn(form)).toEqual([])
   })
@@ -391,7 +392,7 @@ describe('create asset', () => {
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
-    await user.click(screen.getByText('Auction'))
+    await chooseSaleForm(user, 'Auction')
     await user.type(screen.getByLabelText('Base price (MATIC)'), '0.5')
     await user.type(screen.getByLabelText('Buy now price (MATIC)'), '1.25')
     const end = new Date(Date.now() + 48 * 3_600_000)
@@ -449,7 +450,7 @@ describe('create asset', () => {
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
-    await user.click(screen.getByText('Not for sale'))
+    await chooseSaleForm(user, 'Not for sale')
     await user.click(screen.getByTestId('create-submit'))
     await waitFor(() => expect(snackbars()).toContain('User rejected the request.'))
     expect(callsTo(fetchMock, '/api/nft/generation')).toHaveLength(0)
@@ -466,7 +467,7 @@ describe('create asset', () => {
     renderPage(<CreateAssetPage />, { path: '/create-asset', at: '/create-asset' })
     await screen.findByTestId('create-step-0')
     await toStepOne(user)
-    await user.click(screen.getByText('Not for sale'))
+    await chooseSaleForm(user, 'Not for sale')
     await user.click(screen.getByTestId('create-submit'))
     await waitFor(() => expect(chain.waitForTransactionReceipt).toHaveBeenCalledTimes(1))
     await waitFor(() => expect(useBusyStore.getState().message).toBeNull())

@@ -6,6 +6,7 @@ import { type WalletConnection, useWalletConnection } from '@/lib/wallet-connect
 import { useWalletStore } from '@/lib/wallet-store'
 import { callBody, stubApi } from '@/testing/fetch'
 import { renderPage } from '@/testing/render'
+import { chooseSaleForm } from '@/testing/sale-form'
 import type { Nft } from '@/lib/nft/types'
 
 // The chain runtime (wagmi's configuration) is not what these tests are about: transactions go to the mocked actions.
@@ -113,7 +114,7 @@ describe('update NFT', () => {
     await user.type(screen.getByLabelText('Price (MATIC)'), '4.5')
     expect(within(preview).getByText(/^4\.5\b/)).toBeInTheDocument()
 
-    await user.click(screen.getByText('Auction'))
+    await chooseSaleForm(user, 'Auction')
     // The preview re-renders after the form (on a loaded machine, a moment later).
     await waitFor(() => expect(within(preview).getAllByRole('link')[0]).toHaveAttribute('href', `/auction/${ID}`))
     // The end defaults to now, which the preview shows as ended: a later end shows the prices.
