@@ -2,68 +2,14 @@
 //! envelope with MATIC and wei, the people behind wallets, the filters, paging, and a 400 naming
 //! the field for every bad or empty value.
 
-use api::{AppState, config::Config};
-use axum::{
-    body::Body,
-    http::{Request, StatusCode},
-};
-use clap::Parser;
-use domain::{
-    ExpectedVersion, Metadata, StreamAppend,
-    chain::{ChainEvent, Origin, SaleType},
-};
+use axum::http::StatusCode;
+use domain::chain::{ChainEvent, Origin, SaleType};
 use serde_json::Value;
-use tower::ServiceExt;
 
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    config: Config,
-}
+#[path = "../support/mod.rs"]
+mod support;
 
-struct TestApp {
-    state: AppState,
-    projector: projections::Projector,
-    _dir: tempfile::TempDir,
-}
-
-impl TestApp {
-    async fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let events = format!("sqlite://{}", dir.path().join("events.db").display());
-        let config = Cli::parse_from(["test", "--database-url", &events, "--contract-address", "0xc0ffee"]).config;
-        let store = domain::store::open(&config.database_url()).await.unwrap();
-        let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
-        let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
-        let chain = api::routes::chain::ChainInfo { chain_id: 80001, contract_address: Some("0xc0ffee".into()), ..Default::default() };
-        let config = Config { data_dir: dir.path().to_owned(), ..config };
-        let state = AppState::new(config, store, read, projector.handle()).unwrap().with_chain(chain, None);
-        Self { state, projector, _dir: dir }
-    }
-
-    async fn chain(&self, events: &[ChainEvent]) {
-        for event in events {
-            self.state
-                .store
-                .append_streams(vec![StreamAppend {
-                    stream_id: event.stream_id(80001),
-                    expected: ExpectedVersion::Any,
-                    events: vec![event.to_new_event(uuid::Uuid::now_v7(), Metadata::default()).unwrap()],
-                }])
-                .await
-                .unwrap();
-        }
-        self.projector.catch_up().await.unwrap();
-    }
-
-    async fn get(&self, uri: &str) -> (StatusCode, Value) {
-        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
-        let response = app.oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
-        let status = response.status();
-        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
-        (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
-    }
-}
+use support::ReadApp as TestApp;
 
 fn origin(block: u64) -> Origin {
     Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }
@@ -114,7 +60,7 @@ fn kinds(body: &Value) -> Vec<&str> {
 
 #[tokio::test]
 async fn the_feed_answers_pages_of_rows_newest_first_in_the_envelope() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     let bob = uuid::Uuid::now_v7();
     projections::test_utils::register_user(app.state.store.as_ref(), bob, "bob", "0xb0b", chrono::Utc::now()).await;
     app.chain(&history()).await;
@@ -160,7 +106,7 @@ async fn the_feed_answers_pages_of_rows_newest_first_in_the_envelope() {
 
 #[tokio::test]
 async fn bad_or_empty_query_values_answer_400_naming_the_field() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     for (query, field) in [
         ("kind=NOPE", "kind"),
         ("kind=", "kind"),

@@ -7,14 +7,13 @@ use axum::{
     http::{Request, StatusCode, header},
 };
 use domain::{
-    ExpectedVersion, Metadata, StreamAppend,
+    ExpectedVersion, Metadata,
     accounts::{AuthProvider, UserEvent, WalletProvider},
     catalog::CatalogEvent,
     chain::{ChainEvent, Origin, SaleType},
 };
 use serde_json::{Value, json};
-use support::ProjectorTask;
-use tower::ServiceExt;
+use support::ReadApp;
 use uuid::Uuid;
 
 #[path = "../support/mod.rs"]
@@ -24,9 +23,8 @@ const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR a tiny picture";
 const HTML: &[u8] = b"<!doctype html><html><body>not a picture</body></html>";
 
 struct TestApp {
+    app: ReadApp,
     state: AppState,
-    _projector: ProjectorTask,
-    _dir: tempfile::TempDir,
 }
 
 /// A signed-in user with a linked wallet.
@@ -37,16 +35,12 @@ struct User {
 
 impl TestApp {
     async fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let config = support::config(&dir, &["--jwt-secret", "s", "--contract-address", "0xc0ffee"]);
-        let (state, projector) = support::fresh_state(config, true).await;
-        Self { state: state.with_chain(support::no_chain(), None), _projector: projector, _dir: dir }
+        let app = ReadApp::new(&["--jwt-secret", "s"]).await;
+        Self { state: app.state.clone(), app }
     }
 
-    /// Waits until the read tables include everything appended so far.
     async fn settle(&self) {
-        let (head, _) = self.state.store.head().await.unwrap();
-        self.state.projector.wait_for(head, std::time::Duration::from_secs(10)).await.unwrap();
+        self.app.settle().await;
     }
 
     /// A verified user named `name` with wallet `wallet`, and a token for them.
@@ -117,18 +111,11 @@ impl TestApp {
     }
 
     async fn chain(&self, event: ChainEvent) {
-        let new_event = event.to_new_event(Uuid::now_v7(), Metadata::default()).unwrap();
-        let write = StreamAppend { stream_id: event.stream_id(80001), expected: ExpectedVersion::Any, events: vec![new_event] };
-        self.state.store.append_streams(vec![write]).await.unwrap();
-        self.settle().await;
+        self.app.chain(&[event]).await;
     }
 
     async fn send(&self, request: Request<Body>) -> (StatusCode, Value) {
-        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
-        let response = app.oneshot(request).await.unwrap();
-        let status = response.status();
-        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
-        let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        let (status, body) = self.app.send(request).await;
         assert_eq!(body["statuscode"], status.as_u16(), "every answer is in the envelope: {body}");
         (status, body)
     }

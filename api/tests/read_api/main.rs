@@ -1,73 +1,21 @@
 //! The read API over a real event log, projector and read database.
 
-use api::{AppState, config::Config};
 use axum::{
     body::Body,
     http::{Request, StatusCode},
 };
-use clap::Parser;
 use domain::{
-    ExpectedVersion, Metadata, StreamAppend,
+    ExpectedVersion, Metadata,
     catalog::CatalogEvent,
     chain::{ChainEvent, Origin, SaleType},
 };
 use serde_json::Value;
 use tower::ServiceExt;
 
-#[derive(Parser)]
-struct Cli {
-    #[command(flatten)]
-    config: Config,
-}
+#[path = "../support/mod.rs"]
+mod support;
 
-struct TestApp {
-    state: AppState,
-    projector: projections::Projector,
-    _dir: tempfile::TempDir,
-}
-
-impl TestApp {
-    async fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let events = format!("sqlite://{}", dir.path().join("events.db").display());
-        let config = Cli::parse_from(["test", "--database-url", &events, "--contract-address", "0xc0ffee"]).config;
-        let store = domain::store::open(&config.database_url()).await.unwrap();
-        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
-        let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
-        let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
-        let chain = api::routes::chain::ChainInfo { chain_id: 80001, contract_address: Some("0xc0ffee".into()), ..Default::default() };
-        let config = Config { data_dir: dir.path().to_owned(), ..config };
-        let state = AppState::new(config, store, read, projector.handle()).unwrap().with_chain(chain, None);
-        Self { state, projector, _dir: dir }
-    }
-
-    async fn chain(&self, events: &[ChainEvent]) {
-        for event in events {
-            self.state
-                .store
-                .append_streams(vec![StreamAppend {
-                    stream_id: event.stream_id(80001),
-                    expected: ExpectedVersion::Any,
-                    events: vec![event.to_new_event(uuid::Uuid::now_v7(), Metadata::default()).unwrap()],
-                }])
-                .await
-                .unwrap();
-        }
-        self.projector.catch_up().await.unwrap();
-    }
-
-    async fn get(&self, uri: &str) -> (StatusCode, Value) {
-        self.send(Request::get(uri).body(Body::empty()).unwrap()).await
-    }
-
-    async fn send(&self, request: Request<Body>) -> (StatusCode, Value) {
-        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
-        let response = app.oneshot(request).await.unwrap();
-        let status = response.status();
-        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
-        (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
-    }
-}
+use support::ReadApp as TestApp;
 
 fn origin(block: u64) -> Origin {
     Origin { block_number: block, block_time: 1_700_000_000, tx_hash: format!("0x{block:064x}"), log_index: 0 }
@@ -97,7 +45,7 @@ fn fixed(token: &str, wei: &str) -> ChainEvent {
 
 #[tokio::test]
 async fn explore_answers_pages_in_the_envelope() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     app.chain(&[minted("1"), fixed("1", "2500000000000000000"), minted("2")]).await;
     let details = CatalogEvent::NftDetailsRecorded {
         chain_id: 80001,
@@ -115,7 +63,7 @@ async fn explore_answers_pages_in_the_envelope() {
         .append(&details.stream_id(), ExpectedVersion::Any, vec![details.to_new_event(Metadata::default()).unwrap()])
         .await
         .unwrap();
-    app.projector.catch_up().await.unwrap();
+    app.settle().await;
 
     let (status, body) = app.get("/api/nft/explore/?page=1&limit=9&formOfSale=FIXEDPRICE&sortBy=PRICE&orderBy=1&search=suns").await;
 
@@ -130,7 +78,7 @@ async fn explore_answers_pages_in_the_envelope() {
 
 #[tokio::test]
 async fn a_browse_answer_is_reused_only_until_the_read_tables_change() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     app.chain(&[minted("1"), fixed("1", "1000")]).await;
     let uri = "/api/nft/explore/?formOfSale=FIXEDPRICE&sortBy=PRICE&orderBy=1";
     let ids =
@@ -163,7 +111,7 @@ fn auction(token: &str, end_time: i64) -> ChainEvent {
 
 #[tokio::test]
 async fn the_auction_list_holds_open_auctions_only_and_lets_one_go_when_it_ends() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     let now = chrono::Utc::now().timestamp();
     // Token 1's auction ended unsettled; token 2's ends in a moment (long enough for the first
     // reads on a loaded machine); token 3's in an hour.
@@ -198,7 +146,7 @@ async fn the_auction_list_holds_open_auctions_only_and_lets_one_go_when_it_ends(
 
 #[tokio::test]
 async fn bad_query_values_answer_400_naming_the_field() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     for (uri, field) in [
         ("/api/nft/explore/?page=0", "page"),
         ("/api/nft/explore/?limit=abc", "limit"),
@@ -216,7 +164,7 @@ async fn bad_query_values_answer_400_naming_the_field() {
 
 #[tokio::test]
 async fn unknown_ids_answer_404_in_the_envelope() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     for uri in [
         "/api/nft/detail/80001-9",
         "/api/nft/nftinauction/80001-9",
@@ -232,7 +180,7 @@ async fn unknown_ids_answer_404_in_the_envelope() {
 
 #[tokio::test]
 async fn detail_history_statistics_and_reference_data() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     app.chain(&[minted("7"), fixed("7", "1000000000000000000")]).await;
 
     let (_, detail) = app.get("/api/nft/detail/80001-7").await;
@@ -251,7 +199,7 @@ async fn detail_history_statistics_and_reference_data() {
 
 #[tokio::test]
 async fn client_errors_are_accepted_and_bad_reports_refused() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     let post = |body: &str| {
         Request::post("/api/misc/clienterror").header("content-type", "application/json").body(Body::from(body.to_owned())).unwrap()
     };
@@ -270,7 +218,7 @@ async fn client_errors_are_accepted_and_bad_reports_refused() {
 
 #[tokio::test]
 async fn metrics_expose_the_log_and_the_projector_for_prometheus() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     app.chain(&[minted("1")]).await;
     app.get("/api/nft/detail/80001-404").await;
 
@@ -311,7 +259,7 @@ async fn fetch_ui(app: &TestApp, ui: &std::path::Path, uri: &str, accept: &str) 
 
 #[tokio::test]
 async fn the_ui_is_served_precompressed_with_hashed_assets_cached_for_good() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     let ui = built_ui();
 
     let (status, headers, body) = fetch_ui(&app, ui.path(), "/assets/index-abc123.js", "gzip, deflate, br").await;
@@ -336,7 +284,7 @@ async fn the_ui_is_served_precompressed_with_hashed_assets_cached_for_good() {
 
 #[tokio::test]
 async fn api_answers_are_compressed_for_clients_that_accept_it_and_small_ones_are_not() {
-    let app = TestApp::new().await;
+    let app = TestApp::new(&[]).await;
     for token in 1..=20 {
         app.chain(&[minted(&token.to_string()), fixed(&token.to_string(), "1000000000000000000")]).await;
     }

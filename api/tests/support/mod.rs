@@ -6,7 +6,12 @@
 #![allow(dead_code)]
 
 use api::{AppState, config::Config, routes::chain::ChainInfo};
+use axum::{
+    body::Body,
+    http::{Request, StatusCode},
+};
 use clap::Parser;
+use domain::{ExpectedVersion, Metadata, StreamAppend, chain::ChainEvent};
 use indexer::{
     Indexer, IndexerHandle,
     test_utils::{TestChain, sqlite_store},
@@ -59,6 +64,57 @@ pub async fn fresh_state(config: Config, seed: bool) -> (AppState, ProjectorTask
 /// The chain as the tests without one name it: an id and a contract address, no RPC.
 pub fn no_chain() -> ChainInfo {
     ChainInfo { chain_id: CHAIN_ID, contract_address: Some("0xc0ffee".into()), ..Default::default() }
+}
+
+/// A marketplace without a chain for the read calls: a log and read database in a temporary
+/// folder, the categories seeded, the projector running. Chain facts are appended as the indexer
+/// would append them.
+pub struct ReadApp {
+    pub state: AppState,
+    _projector: ProjectorTask,
+    _dir: tempfile::TempDir,
+}
+
+impl ReadApp {
+    /// On a SQLite log, with `args` added to the command line.
+    pub async fn new(args: &[&str]) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let mut all = vec!["--contract-address", "0xc0ffee"];
+        all.extend_from_slice(args);
+        let (state, projector) = fresh_state(config(&dir, &all), true).await;
+        Self { state: state.with_chain(no_chain(), None), _projector: projector, _dir: dir }
+    }
+
+    /// Waits until the read tables include everything appended so far.
+    pub async fn settle(&self) {
+        let (head, _) = self.state.store.head().await.unwrap();
+        self.state.projector.wait_for(head, std::time::Duration::from_secs(10)).await.unwrap();
+    }
+
+    /// Appends `events`, each to its token's stream, one append each as the indexer's blocks do,
+    /// and waits until the read tables show them.
+    pub async fn chain(&self, events: &[ChainEvent]) {
+        for event in events {
+            let new_event = event.to_new_event(uuid::Uuid::now_v7(), Metadata::default()).unwrap();
+            let write = StreamAppend { stream_id: event.stream_id(CHAIN_ID), expected: ExpectedVersion::Any, events: vec![new_event] };
+            self.state.store.append_streams(vec![write]).await.unwrap();
+        }
+        self.settle().await;
+    }
+
+    pub async fn get(&self, uri: &str) -> (StatusCode, serde_json::Value) {
+        self.send(Request::get(uri).body(Body::empty()).unwrap()).await
+    }
+
+    /// The answer's status and JSON body (`Null` when the body is not JSON).
+    pub async fn send(&self, request: Request<Body>) -> (StatusCode, serde_json::Value) {
+        use tower::ServiceExt;
+        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
+        let response = app.oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null))
+    }
 }
 
 /// A marketplace on a real anvil with the contract deployed: a SQLite log and read database in a
