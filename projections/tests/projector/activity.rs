@@ -18,7 +18,7 @@ use projections::{
 };
 use uuid::Uuid;
 
-use crate::{append, each_read_db, minted, origin};
+use crate::{append, bid, each_read_db, minted, offer, origin, sold, transferred};
 
 const A: &str = "0xa1";
 const B: &str = "0xb2";
@@ -43,24 +43,6 @@ fn listed(token: &str, sale_type: SaleType, price: &str, base: &str, block: u64)
     }
 }
 
-fn sold(token: &str, auction_id: &str, buyer: &str, seller: &str, price: &str, block: u64) -> ChainEvent {
-    ChainEvent::NftSold {
-        token_id: token.into(),
-        auction_id: auction_id.into(),
-        buyer: buyer.into(),
-        seller: seller.into(),
-        price: price.into(),
-        fee: "0".into(),
-        royalties: "0".into(),
-        seller_proceeds: price.into(),
-        origin: origin(block),
-    }
-}
-
-fn transferred(token: &str, from: &str, to: &str, block: u64) -> ChainEvent {
-    ChainEvent::NftTransferred { token_id: token.into(), from: from.into(), to: to.into(), origin: origin(block) }
-}
-
 /// A mints 1, 2 and 3. Token 1: listed at 1, repriced to 2, bought by B (the sale's stop and
 /// transfer come first in its transaction), given by B to C, offered 3 by D. Token 2: auctioned
 /// from 0.5, bid 1 by B, won by B. Token 3: listed, taken off sale, burned.
@@ -73,24 +55,9 @@ fn history() -> Vec<ChainEvent> {
         transferred("1", A, B, 4),
         sold("1", "0", B, A, &matic(2), 4),
         transferred("1", B, C, 5),
-        ChainEvent::OfferMade {
-            token_id: "1".into(),
-            offerer: D.into(),
-            amount: matic(3),
-            expires_at: 1_900_000_000,
-            fee_bps: 500,
-            replaced_amount: "0".into(),
-            origin: origin(6),
-        },
+        offer("1", D, &matic(3), 6),
         listed("2", SaleType::Auction, &matic(9), "500000000000000000", 7),
-        ChainEvent::BidPlaced {
-            token_id: "2".into(),
-            auction_id: "1".into(),
-            bidder: B.into(),
-            amount: matic(1),
-            end_time: 1_800_000_000,
-            origin: origin(8),
-        },
+        bid("2", B, &matic(1), 8),
         ChainEvent::AuctionEnded { token_id: "2".into(), auction_id: "1".into(), winner: B.into(), amount: matic(1), origin: origin(9) },
         listed("2", SaleType::NotForSale, "0", "0", 9),
         transferred("2", A, B, 9),

@@ -98,6 +98,38 @@ fn refunded(token: &str, bidder: &str, amount: &str, block: u64) -> ChainEvent {
     }
 }
 
+/// A sale of `token` by `seller` to `buyer` (no fee, no royalties): `auction_id` "0" for a fixed price.
+fn sold(token: &str, auction_id: &str, buyer: &str, seller: &str, price: &str, block: u64) -> ChainEvent {
+    ChainEvent::NftSold {
+        token_id: token.into(),
+        auction_id: auction_id.into(),
+        buyer: buyer.into(),
+        seller: seller.into(),
+        price: price.into(),
+        fee: "0".into(),
+        royalties: "0".into(),
+        seller_proceeds: price.into(),
+        origin: origin(block),
+    }
+}
+
+fn transferred(token: &str, from: &str, to: &str, block: u64) -> ChainEvent {
+    ChainEvent::NftTransferred { token_id: token.into(), from: from.into(), to: to.into(), origin: origin(block) }
+}
+
+/// A first offer (it replaces none), expiring far ahead, at a 5 % fee.
+fn offer(token: &str, offerer: &str, amount: &str, block: u64) -> ChainEvent {
+    ChainEvent::OfferMade {
+        token_id: token.into(),
+        offerer: offerer.into(),
+        amount: amount.into(),
+        expires_at: 1_900_000_000,
+        fee_bps: 500,
+        replaced_amount: "0".into(),
+        origin: origin(block),
+    }
+}
+
 struct Row_ {
     owner: String,
     sale_type: String,

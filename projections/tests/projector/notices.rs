@@ -19,7 +19,7 @@ use projections::{
 };
 use uuid::Uuid;
 
-use crate::{append, auction, bid, each_read_db, minted, origin, refunded};
+use crate::{append, auction, bid, each_read_db, minted, offer, origin, refunded, sold, transferred};
 
 const A: &str = "0xa1";
 const B: &str = "0xb2";
@@ -27,36 +27,6 @@ const C: &str = "0xc3";
 /// Linked to nobody: their notices reach no one.
 const D: &str = "0xd4";
 const ALL: Page = Page { page: 1, limit: 50 };
-
-fn sold(token: &str, buyer: &str, seller: &str, price: &str, auction_id: &str, block: u64) -> ChainEvent {
-    ChainEvent::NftSold {
-        token_id: token.into(),
-        auction_id: auction_id.into(),
-        buyer: buyer.into(),
-        seller: seller.into(),
-        price: price.into(),
-        fee: "0".into(),
-        royalties: "0".into(),
-        seller_proceeds: price.into(),
-        origin: origin(block),
-    }
-}
-
-fn moved(token: &str, from: &str, to: &str, block: u64) -> ChainEvent {
-    ChainEvent::NftTransferred { token_id: token.into(), from: from.into(), to: to.into(), origin: origin(block) }
-}
-
-fn offer(token: &str, offerer: &str, amount: &str, block: u64) -> ChainEvent {
-    ChainEvent::OfferMade {
-        token_id: token.into(),
-        offerer: offerer.into(),
-        amount: amount.into(),
-        expires_at: 1_900_000_000,
-        fee_bps: 500,
-        replaced_amount: "0".into(),
-        origin: origin(block),
-    }
-}
 
 /// A owns tokens 1-4. Token 1 (auction): B bids, raises (same transaction as his refund), C
 /// outbids him, A rejects C, B bids again and wins. Token 2: C buys it at a fixed price. Token 3
@@ -73,8 +43,8 @@ fn history() -> Vec<ChainEvent> {
         ChainEvent::BidRejected { token_id: "1".into(), auction_id: "1".into(), bidder: C.into(), amount: "3".into(), origin: origin(6) },
         bid("1", B, "4", 7),
         ChainEvent::AuctionEnded { token_id: "1".into(), auction_id: "1".into(), winner: B.into(), amount: "4".into(), origin: origin(8) },
-        moved("1", A, B, 8),
-        sold("1", B, A, "4", "1", 8),
+        transferred("1", A, B, 8),
+        sold("1", "1", B, A, "4", 8),
         ChainEvent::SaleUpdated {
             token_id: "2".into(),
             sale_type: SaleType::FixedPrice,
@@ -84,8 +54,8 @@ fn history() -> Vec<ChainEvent> {
             auction_id: "0".into(),
             origin: origin(9),
         },
-        moved("2", A, C, 9),
-        sold("2", C, A, "5", "0", 9),
+        transferred("2", A, C, 9),
+        sold("2", "0", C, A, "5", 9),
         auction("3"),
         bid("3", D, "6", 10),
         refunded("3", D, "6", 11),
@@ -100,8 +70,8 @@ fn history() -> Vec<ChainEvent> {
         offer("4", C, "8", 13),
         ChainEvent::OfferRejected { token_id: "4".into(), offerer: C.into(), amount: "8".into(), origin: origin(14) },
         ChainEvent::OfferAccepted { token_id: "4".into(), offerer: B.into(), seller: A.into(), amount: "7".into(), origin: origin(15) },
-        moved("4", A, B, 15),
-        sold("4", B, A, "7", "0", 15),
+        transferred("4", A, B, 15),
+        sold("4", "0", B, A, "7", 15),
     ]);
     events
 }
