@@ -37,7 +37,7 @@ use domain::{
 
 use crate::{
     ProjectionError, ReadModel,
-    read_model::Prefetched,
+    read_model::{Prefetched, nft_of},
     sql::{self, Conn, Value},
 };
 
@@ -71,15 +71,6 @@ fn decode(event: &RecordedEvent) -> Result<Decoded, ProjectionError> {
 
 /// The zero address, an auction's end without a winner.
 const NOBODY: &str = "0x0000000000000000000000000000000000000000";
-
-/// The NFT id (`{chain}-{token}`) of an event of an `nft-{chain}-{token}` stream.
-fn nft_of(event: &RecordedEvent) -> Result<&str, ProjectionError> {
-    event
-        .stream_id
-        .strip_prefix("nft-")
-        .filter(|rest| rest.split_once('-').is_some())
-        .ok_or_else(|| ProjectionError::malformed(event, "not in an nft-{chain}-{token} stream"))
-}
 
 /// What deciding a notice needs to know of a token (a `notice_tokens` row).
 #[derive(Clone, Debug, Default)]

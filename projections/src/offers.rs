@@ -12,6 +12,7 @@ use domain::{RecordedEvent, chain::ChainEvent};
 
 use crate::{
     ProjectionError, ReadModel,
+    read_model::nft_of,
     sql::{self, Conn, Value},
 };
 
@@ -44,15 +45,6 @@ const REPLACE: &str = "UPDATE offers SET amount = $1, expires_at = $2, fee_bps =
 /// Closes the offerer's live offer on the NFT.
 const CLOSE: &str = "UPDATE offers SET state = $1, seller = $2, updated_at = $3, closed_at = $3, last_tx = $4 \
                      WHERE nft_id = $5 AND offerer = $6 AND state = 'ACTIVE'";
-
-/// The NFT id (`{chain}-{token}`) of an event of an `nft-{chain}-{token}` stream.
-fn nft_of(event: &RecordedEvent) -> Result<&str, ProjectionError> {
-    event
-        .stream_id
-        .strip_prefix("nft-")
-        .filter(|rest| rest.split_once('-').is_some())
-        .ok_or_else(|| ProjectionError::malformed(event, "not in an nft-{chain}-{token} stream"))
-}
 
 #[async_trait]
 impl ReadModel for Offers {

@@ -6,6 +6,15 @@ use std::{collections::BTreeMap, sync::Mutex};
 use async_trait::async_trait;
 use domain::RecordedEvent;
 
+/// The NFT id (`{chain}-{token}`) of an event of an `nft-{chain}-{token}` stream.
+pub(crate) fn nft_of(event: &RecordedEvent) -> Result<&str, ProjectionError> {
+    event
+        .stream_id
+        .strip_prefix("nft-")
+        .filter(|rest| rest.split_once('-').is_some())
+        .ok_or_else(|| ProjectionError::malformed(event, "not in an nft-{chain}-{token} stream"))
+}
+
 /// A set of read tables folded from some event types. The projector calls [`ReadModel::apply`]
 /// inside its transaction, so an implementation only writes SQL on `conn`: no I/O elsewhere,
 /// no clock, nothing that would make a replay differ from the live run.

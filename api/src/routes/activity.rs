@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use super::{
     nft::{CardsPage, PAGE, Paged, db_error, limit, shared_answer},
-    openapi::BadRequest,
+    openapi::{BadRequest, Person},
     params::{Choice, Params, Text, query_params},
 };
 use crate::{
@@ -126,21 +126,6 @@ enum ActivityKindName {
     OFFER,
 }
 
-/// The user behind a wallet.
-#[derive(ToSchema)]
-#[schema(rename_all = "camelCase")]
-#[allow(dead_code, reason = "a schema only")]
-struct ActivityPerson {
-    /// User id.
-    user_id: String,
-    /// Username.
-    username: String,
-    /// Full name.
-    full_name: String,
-    /// Avatar URL (`/ipfs/<cid>`) or "".
-    avatar: String,
-}
-
 /// One row of the activity feed.
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
@@ -168,11 +153,11 @@ struct ActivityItem {
     /// Who did it: the minter, lister, bidder, buyer, sender, burner or offerer.
     address: String,
     /// The user behind that wallet, if one is linked.
-    user: Option<ActivityPerson>,
+    user: Option<Person>,
     /// Who it was done to: a sale's seller, a transfer's receiver, the owner a bid was made to.
     counterpart: Option<String>,
     /// The user behind that wallet, if one is linked.
-    counterpart_user: Option<ActivityPerson>,
+    counterpart_user: Option<Person>,
     /// The transaction.
     transaction_hash: String,
     /// When (block time, ISO 8601).

@@ -34,7 +34,7 @@ use uuid::Uuid;
 use super::{
     limits::form_text,
     nft::{FORM_OF_SALE, NftCard, ORDER_BY, PAGE, PAGE_SIZE, Paged, SEARCH, SORT_BY, db_error, limit, page_answer},
-    openapi::{BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, SignedIn},
+    openapi::{BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, Person, SignedIn},
     params::{Choice, Params, Text, query_params},
     social::LikeState,
 };
@@ -486,21 +486,6 @@ struct CollectionId(
 
 // The answers' shapes, for the document (the handlers serialize the read model's views).
 
-/// The creator on a collection card.
-#[derive(ToSchema)]
-#[schema(rename_all = "camelCase")]
-#[allow(dead_code, reason = "a schema only")]
-struct CollectionCreator {
-    /// User id.
-    user_id: String,
-    /// Username.
-    username: String,
-    /// Full name.
-    full_name: String,
-    /// Avatar URL (`/ipfs/<cid>`) or "".
-    avatar: String,
-}
-
 /// A collection as cards and its detail show it.
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
@@ -514,7 +499,7 @@ struct CollectionCard {
     /// Image URL (`/ipfs/<cid>`).
     image: String,
     /// Who made it.
-    creator: CollectionCreator,
+    creator: Person,
     /// NFTs its page lists: members not burned, still owned by a wallet of its creator and for
     /// sale at a fixed price.
     nft_count: i64,

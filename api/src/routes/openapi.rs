@@ -204,6 +204,21 @@ error_responses! {
     TooManyRequests: 429, "Rate limited, per client address and per account", "Too many requests, please try again in a minute";
 }
 
+/// A user shown beside what they did or made (an activity row, a collection's creator).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+pub struct Person {
+    /// User id.
+    user_id: String,
+    /// Username.
+    username: String,
+    /// Full name.
+    full_name: String,
+    /// Avatar URL (`/ipfs/<cid>`) or "".
+    avatar: String,
+}
+
 /// The answers of every route behind a bearer token: 401 and 410.
 pub struct SignedIn;
 
