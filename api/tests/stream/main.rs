@@ -220,6 +220,14 @@ fn refunded(token: u64, bidder: &str, amount: &str, block: u64) -> ChainEvent {
     }
 }
 
+/// Alice (wallet 0xa1) and Bob (0xb2), registered.
+async fn alice_and_bob(server: &Server) -> (Uuid, Uuid) {
+    let (alice, bob) = (Uuid::now_v7(), Uuid::now_v7());
+    projections::test_utils::register_user(server.state.store.as_ref(), alice, "alice", "0xa1", chrono::Utc::now()).await;
+    projections::test_utils::register_user(server.state.store.as_ref(), bob, "bob", "0xb2", chrono::Utc::now()).await;
+    (alice, bob)
+}
+
 fn sqlite(dir: &std::path::Path) -> (String, String) {
     (format!("sqlite://{}", dir.join("events.db").display()), format!("sqlite://{}", dir.join("read.db").display()))
 }
@@ -277,9 +285,7 @@ async fn topics_choose_the_nfts_and_a_signed_in_stream_carries_only_its_own_noti
     let dir = tempfile::tempdir().unwrap();
     let (events, read) = sqlite(dir.path());
     let server = Server::projecting(dir.path(), &events, &read).await;
-    let (alice, bob) = (Uuid::now_v7(), Uuid::now_v7());
-    projections::test_utils::register_user(server.state.store.as_ref(), alice, "alice", "0xa1", chrono::Utc::now()).await;
-    projections::test_utils::register_user(server.state.store.as_ref(), bob, "bob", "0xb2", chrono::Utc::now()).await;
+    let (alice, bob) = alice_and_bob(&server).await;
     server.chain(&[minted(1, "0xa1"), auction(1, 2), minted(2, "0xa1")]).await;
     let tokens = &server.state.accounts.tokens;
     let (alice_token, bob_token) = (tokens.issue(alice).unwrap(), tokens.issue(bob).unwrap());
@@ -395,9 +401,7 @@ async fn a_notice_its_user_wants_by_email_is_mailed_once_per_kind_and_nft_in_ten
     let dir = tempfile::tempdir().unwrap();
     let (events, read) = sqlite(dir.path());
     let server = Server::projecting(dir.path(), &events, &read).await;
-    let (alice, bob) = (Uuid::now_v7(), Uuid::now_v7());
-    projections::test_utils::register_user(server.state.store.as_ref(), alice, "alice", "0xa1", chrono::Utc::now()).await;
-    projections::test_utils::register_user(server.state.store.as_ref(), bob, "bob", "0xb2", chrono::Utc::now()).await;
+    let (alice, _bob) = alice_and_bob(&server).await;
     let store = server.state.store.as_ref();
     // Alice wants bids received by e-mail; Bob wants nothing by e-mail.
     let settings = domain::notices::settings(alice, &[], &["BID_RECEIVED".into()], chrono::Utc::now()).unwrap();
