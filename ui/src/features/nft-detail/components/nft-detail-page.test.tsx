@@ -125,6 +125,13 @@ describe('NFT detail', () => {
     expect(screen.getByTestId('place-bid')).toBeInTheDocument()
   })
 
+  it('says "No bids yet" on an auction nobody bid on, not a highest bid of 0', async () => {
+    const fixture = auctionFixture(86400_000)
+    serve({ ...fixture, highestBid: '0', currentAuction: { ...fixture.currentAuction!, auctionHighestBid: '0' } })
+    renderRoutes(routes, '/auction/80001-1')
+    expect(await screen.findByTestId('highest-bid')).toHaveTextContent('No bids yet')
+  })
+
   it("shows 'Auction ended' and no actions once the auction is over", async () => {
     signIn('u-buyer')
     serve(auctionFixture(-1000))

@@ -169,7 +169,13 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
               <Text fontSize="xs" color="fg.subtle" textTransform="uppercase">
                 {t('nft.highestBid')}
               </Text>
-              <Price value={auction.auctionHighestBid || nft.highestBid} fontSize="xl" fontWeight="bold" color="brand.fg" data-testid="highest-bid" />
+              {Number(auction.auctionHighestBid || nft.highestBid) > 0 ? (
+                <Price value={auction.auctionHighestBid || nft.highestBid} fontSize="xl" fontWeight="bold" color="brand.fg" data-testid="highest-bid" />
+              ) : (
+                <Text fontSize="xl" fontWeight="bold" color="fg.muted" data-testid="highest-bid">
+                  {t('nft.noBidsYet')}
+                </Text>
+              )}
             </Stack>
             <Stack gap="0">
               <Text fontSize="xs" color="fg.subtle" textTransform="uppercase">
