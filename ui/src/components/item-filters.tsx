@@ -2,6 +2,7 @@ import { Flex, Input, InputGroup, NativeSelect } from '@chakra-ui/react'
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuSearch } from 'react-icons/lu'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 export type SortBy = 'DATE' | 'POPULARITY'
 export type OrderBy = 0 | 1
@@ -41,6 +42,7 @@ export function ItemFilters({
       <InputGroup flex="1" startElement={<LuSearch />}>
         <Input
           value={text}
+          maxLength={TEXT_LIMITS.search}
           placeholder={placeholder}
           aria-label={placeholder}
           onChange={(e) => setText(e.target.value)}

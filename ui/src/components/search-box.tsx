@@ -1,6 +1,7 @@
 import { Input, InputGroup } from '@chakra-ui/react'
 import { useEffect, useRef, useState } from 'react'
 import { LuSearch } from 'react-icons/lu'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 /** Typing in a search box writes back (to the URL, the list) after this pause. */
 export const SEARCH_DEBOUNCE_MS = 400
@@ -34,6 +35,7 @@ export function SearchBox({
       <Input
         type="search"
         value={text}
+        maxLength={TEXT_LIMITS.search}
         placeholder={placeholder}
         aria-label={placeholder}
         onChange={(e) => setText(e.target.value)}

@@ -7,6 +7,7 @@ import { useCollectionById } from '@/lib/collection/collection-by-id'
 import { COLLECTION_IMAGE_ACCEPT, createCollection, isAcceptedCollectionImage, updateCollection } from '@/lib/collection/save-collection'
 import { FormField } from '../ui/form-field'
 import { notify } from '../ui/toaster'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 type Errors = { image?: string; title?: string }
 
@@ -149,6 +150,7 @@ export function CollectionDialog({ open, collectionId, onClose, onSaved }: { ope
                   <FormField label={t('collections.dialog.titleLabel')} error={errors.title ? t(errors.title) : null}>
                     <Input
                       value={title}
+                      maxLength={TEXT_LIMITS.collectionTitle}
                       placeholder={t('collections.dialog.titlePlaceholder')}
                       onChange={(e) => {
                         setTitle(e.target.value)

@@ -15,6 +15,7 @@ import { useUser } from '@/lib/use-user'
 import { requestEmailChange } from '../api/change-email'
 import { verifyEmailChange } from '../api/verify-email-change'
 import { type ChangeEmailValues, type OtpValues, validateChangeEmail, validateOtp } from '../validation'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 /**
  * Step 1: the new e-mail (changedEmail), a code is sent. Step 2: the numeric code (otp).
@@ -79,7 +80,7 @@ export function ChangeEmailPage() {
             label={t('changeEmail.newEmail')}
             error={emailForm.errors.changedEmail ? t(emailForm.errors.changedEmail) : serverError}
           >
-            <Input type="email" autoComplete="email" {...emailForm.field('changedEmail')} />
+            <Input type="email" autoComplete="email" maxLength={TEXT_LIMITS.email} {...emailForm.field('changedEmail')} />
           </FormField>
           <GradientButton type="submit" alignSelf="flex-start" loading={emailForm.submitting}>
             {t('changeEmail.sendCode')}
@@ -89,7 +90,7 @@ export function ChangeEmailPage() {
         <Form gap="4" maxW="md" onSubmit={verify}>
           <Text fontSize="sm">{t('changeEmail.codeSent', { email: emailForm.values.changedEmail })}</Text>
           <FormField label={t('changeEmail.otp')} error={otpForm.errors.otp ? t(otpForm.errors.otp) : serverError}>
-            <Input inputMode="numeric" autoComplete="one-time-code" {...otpForm.field('otp')} />
+            <Input inputMode="numeric" autoComplete="one-time-code" maxLength={TEXT_LIMITS.verificationCode} {...otpForm.field('otp')} />
           </FormField>
           <HStack>
             <GradientButton type="submit" loading={otpForm.submitting}>

@@ -9,6 +9,7 @@ import { errorMessage } from '@/lib/api-client'
 import { useSubmitForm } from '@/lib/use-submit-form'
 import { changeAccountPassword } from '../api/change-account-password'
 import { type ChangePasswordValues, validateChangePassword } from '../validation'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 /** Current, new and confirmed password. Success: the message for 6 s and the form resets. Failure: a warning. */
 export function ChangePasswordPage() {
@@ -38,13 +39,13 @@ export function ChangePasswordPage() {
     <SettingsSection title={t('settings.menu.changePassword')} description={t('changePassword.description')}>
       <Form gap="4" maxW="md" onSubmit={onSubmit}>
         <FormField label={t('changePassword.currentPassword')} error={form.errors.currentPassword && t(form.errors.currentPassword)}>
-          <Input type="password" autoComplete="current-password" {...form.field('currentPassword')} />
+          <Input type="password" autoComplete="current-password" maxLength={TEXT_LIMITS.password} {...form.field('currentPassword')} />
         </FormField>
         <FormField label={t('changePassword.newPassword')} error={form.errors.newPassword && t(form.errors.newPassword)}>
-          <Input type="password" autoComplete="new-password" {...form.field('newPassword')} />
+          <Input type="password" autoComplete="new-password" maxLength={TEXT_LIMITS.password} {...form.field('newPassword')} />
         </FormField>
         <FormField label={t('changePassword.confirmNewPassword')} error={form.errors.confirmNewPassword && t(form.errors.confirmNewPassword)}>
-          <Input type="password" autoComplete="new-password" {...form.field('confirmNewPassword')} />
+          <Input type="password" autoComplete="new-password" maxLength={TEXT_LIMITS.password} {...form.field('confirmNewPassword')} />
         </FormField>
         <GradientButton type="submit" alignSelf="flex-start" loading={form.submitting}>
           {t('changePassword.submit')}

@@ -11,6 +11,7 @@ import { useSubmitForm } from '@/lib/use-submit-form'
 import { resetAccountPassword } from '../api/reset-account-password'
 import { type ForgotPasswordValues, validateForgotPassword } from '../validation'
 import { AuthCard } from './auth-card'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 /** /authentication/verify-email: one e-mail field; the server mails a password reset link. */
 export function ForgotPasswordPage() {
@@ -35,7 +36,7 @@ export function ForgotPasswordPage() {
     <AuthCard title={t('auth.forgot.title')} subtitle={t('auth.forgot.subtitle')}>
       <Form gap="4" onSubmit={onSubmit}>
         <FormField label={t('auth.fields.email')} error={form.errors.email ? t(form.errors.email) : serverError}>
-          <Input type="email" autoComplete="email" {...form.field('email')} />
+          <Input type="email" autoComplete="email" maxLength={TEXT_LIMITS.email} {...form.field('email')} />
         </FormField>
         {sent ? (
           <Alert.Root status="success" borderRadius="lg">

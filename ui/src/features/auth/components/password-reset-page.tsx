@@ -11,6 +11,7 @@ import { useSubmitForm } from '@/lib/use-submit-form'
 import { resetPassword } from '../api/reset-password'
 import { type NewPasswordValues, validateNewPassword } from '../validation'
 import { AuthCard } from './auth-card'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 /** /passwordreset/{token}: a new password and its confirmation; then sign-in. */
 export function PasswordResetPage() {
@@ -39,10 +40,10 @@ export function PasswordResetPage() {
     <AuthCard title={t('auth.reset.title')} subtitle={t('auth.reset.subtitle')}>
       <Form gap="4" onSubmit={onSubmit}>
         <FormField label={t('auth.fields.newPassword')} error={form.errors.password && t(form.errors.password)}>
-          <Input type="password" autoComplete="new-password" {...form.field('password')} />
+          <Input type="password" autoComplete="new-password" maxLength={TEXT_LIMITS.password} {...form.field('password')} />
         </FormField>
         <FormField label={t('auth.fields.confirmPassword')} error={form.errors.confirmPassword && t(form.errors.confirmPassword)}>
-          <Input type="password" autoComplete="new-password" {...form.field('confirmPassword')} />
+          <Input type="password" autoComplete="new-password" maxLength={TEXT_LIMITS.password} {...form.field('confirmPassword')} />
         </FormField>
         {serverError ? (
           <Text color="red.fg" fontSize="sm" role="alert">

@@ -13,6 +13,7 @@ import { useCompleteSignIn } from '../hooks/use-complete-sign-in'
 import { type SignInValues, validateSignIn } from '../validation'
 import { AuthCard } from './auth-card'
 import { GoogleSignInButton } from './google-sign-in-button'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 export function SignInPage() {
   const { t } = useTranslation()
@@ -49,10 +50,10 @@ export function SignInPage() {
           </Alert.Root>
         ) : null}
         <FormField label={t('auth.fields.email')} error={form.errors.email && t(form.errors.email)}>
-          <Input type="email" autoComplete="email" {...form.field('email')} />
+          <Input type="email" autoComplete="email" maxLength={TEXT_LIMITS.email} {...form.field('email')} />
         </FormField>
         <FormField label={t('auth.fields.password')} error={form.errors.password && t(form.errors.password)}>
-          <Input type="password" autoComplete="current-password" {...form.field('password')} />
+          <Input type="password" autoComplete="current-password" maxLength={TEXT_LIMITS.password} {...form.field('password')} />
         </FormField>
         <HStack justify="flex-end">
           <ChakraLink asChild fontSize="sm" color="brand.fg">

@@ -26,6 +26,15 @@ describe('sign-up form', () => {
     expect(screen.getAllByText('Required')).toHaveLength(3)
   })
 
+  it("stops each field at the API's limit, so typing never meets its 400", async () => {
+    stubApi([])
+    render()
+    const limits = { Email: 254, 'Full name': 100, Username: 30, Password: 128, 'Confirm password': 128 }
+    for (const [label, most] of Object.entries(limits)) expect([label, screen.getByLabelText(label).getAttribute('maxlength')]).toEqual([label, String(most)])
+    await userEvent.type(screen.getByLabelText('Username'), 'u'.repeat(40))
+    expect(screen.getByLabelText('Username')).toHaveValue('u'.repeat(30))
+  })
+
   it("says 'Password doesn't match' when the confirmation differs", async () => {
     stubApi([{ path: '/api/auth/checkusername', message: 'Username is Available' }])
     render()

@@ -12,6 +12,7 @@ import { USERNAME_AVAILABLE, USERNAME_NOT_AVAILABLE, checkUsername } from '@/lib
 import { register } from '../api/register'
 import { type SignUpValues, validateSignUp } from '../validation'
 import { AuthCard } from './auth-card'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 type UsernameCheck =
   | { state: 'idle' }
@@ -87,13 +88,13 @@ export function SignUpPage() {
     <AuthCard title={t('auth.signUp.title')} subtitle={t('auth.signUp.subtitle')}>
       <Form gap="4" onSubmit={onSubmit}>
         <FormField label={t('auth.fields.email')} error={form.errors.email && t(form.errors.email)}>
-          <Input type="email" autoComplete="email" {...form.field('email')} />
+          <Input type="email" autoComplete="email" maxLength={TEXT_LIMITS.email} {...form.field('email')} />
         </FormField>
         <FormField label={t('auth.fields.fullName')} error={form.errors.fullName && t(form.errors.fullName)}>
-          <Input autoComplete="name" {...form.field('fullName')} />
+          <Input autoComplete="name" maxLength={TEXT_LIMITS.fullName} {...form.field('fullName')} />
         </FormField>
         <FormField label={t('auth.fields.userName')} error={form.errors.userName && t(form.errors.userName)}>
-          <Input autoComplete="username" {...form.field('userName')} onBlur={onUsernameBlur} />
+          <Input autoComplete="username" maxLength={TEXT_LIMITS.username} {...form.field('userName')} onBlur={onUsernameBlur} />
           {shown?.state === 'checking' ? (
             <HStack gap="2" color="fg.muted" fontSize="sm" data-testid="username-checking">
               <Spinner size="xs" />
@@ -106,10 +107,10 @@ export function SignUpPage() {
           ) : null}
         </FormField>
         <FormField label={t('auth.fields.password')} error={form.errors.password && t(form.errors.password)}>
-          <Input type="password" autoComplete="new-password" {...form.field('password')} />
+          <Input type="password" autoComplete="new-password" maxLength={TEXT_LIMITS.password} {...form.field('password')} />
         </FormField>
         <FormField label={t('auth.fields.confirmPassword')} error={form.errors.confirmPassword && t(form.errors.confirmPassword)}>
-          <Input type="password" autoComplete="new-password" {...form.field('confirmPassword')} />
+          <Input type="password" autoComplete="new-password" maxLength={TEXT_LIMITS.password} {...form.field('confirmPassword')} />
         </FormField>
         {serverError ? (
           <Alert.Root status="error" borderRadius="lg">

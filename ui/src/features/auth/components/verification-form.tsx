@@ -11,6 +11,7 @@ import { useSubmitForm } from '@/lib/use-submit-form'
 import { verifyAccount } from '../api/verify-account'
 import { useCompleteSignIn } from '../hooks/use-complete-sign-in'
 import { type VerificationValues, validateVerification } from '../validation'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 /**
  * One field 'Verification Code' with the hint, and Submit. With `autoCode` (a token from the
@@ -50,7 +51,7 @@ export function VerificationForm({ email, autoCode }: { email: string; autoCode?
   return (
     <Form gap="5" onSubmit={onSubmit}>
       <FormField label={t('auth.verify.code')} helper={t('auth.verify.hint')} error={fieldError}>
-        <Input inputMode="numeric" autoComplete="one-time-code" {...form.field('verificationCode')} />
+        <Input inputMode="numeric" autoComplete="one-time-code" maxLength={TEXT_LIMITS.verificationCode} {...form.field('verificationCode')} />
       </FormField>
       <GradientButton type="submit" size="lg" loading={form.submitting}>
         {t('auth.verify.submit')}

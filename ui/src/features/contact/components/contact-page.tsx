@@ -11,6 +11,7 @@ import { errorMessage } from '@/lib/api-client'
 import { useSubmitForm } from '@/lib/use-submit-form'
 import { type ContactMessage, sendContactMessage } from '../api/contact-us'
 import { validateContact } from '../validation'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 export function ContactPage() {
   const { t } = useTranslation()
@@ -54,17 +55,17 @@ export function ContactPage() {
         <Form onSubmit={onSubmit} gap="4" bg="bg.panel" borderWidth="1px" borderRadius="2xl" p={{ base: '5', md: '8' }} boxShadow="card">
           <Grid templateColumns={{ base: '1fr', sm: '1fr 1fr' }} gap="4">
             <FormField label={t('contact.name')} error={form.errors.name && t(form.errors.name)}>
-              <Input autoComplete="name" {...form.field('name')} />
+              <Input autoComplete="name" maxLength={TEXT_LIMITS.contactName} {...form.field('name')} />
             </FormField>
             <FormField label={t('contact.email')} error={form.errors.email && t(form.errors.email)}>
-              <Input type="email" autoComplete="email" {...form.field('email')} />
+              <Input type="email" autoComplete="email" maxLength={TEXT_LIMITS.email} {...form.field('email')} />
             </FormField>
           </Grid>
           <FormField label={t('contact.subject')} error={form.errors.subject && t(form.errors.subject)}>
-            <Input {...form.field('subject')} />
+            <Input maxLength={TEXT_LIMITS.contactSubject} {...form.field('subject')} />
           </FormField>
           <FormField label={t('contact.message')} error={form.errors.message && t(form.errors.message)}>
-            <Textarea rows={6} {...form.field('message')} />
+            <Textarea rows={6} maxLength={TEXT_LIMITS.contactMessage} {...form.field('message')} />
           </FormField>
           <GradientButton type="submit" alignSelf="flex-start" loading={form.submitting} loadingText={t('contact.sending')}>
             {t('contact.submit')}

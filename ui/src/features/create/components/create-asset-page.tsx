@@ -35,16 +35,13 @@ import {
 import { PropertiesDialog } from './properties-dialog'
 import { RoyaltyDialog } from './royalty-dialog'
 import { SaleFields } from './sale-fields'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 /** The image types the picker offers and the upload takes (PNG, JPEG, SVG). */
 export const ASSET_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml']
 
 /** The server's refusal of a file that is no image by content (whatever its name), shown as the wrong-type message. */
 export const NOT_AN_IMAGE = 'file: not an image'
-
-/** The longest name and description the upload takes (the server refuses longer ones). */
-export const MAX_TITLE_CHARS = 500
-export const MAX_DESCRIPTION_CHARS = 10_000
 
 type Minted = { hash: Hash; receipt: TransactionReceipt }
 
@@ -319,12 +316,12 @@ export function CreateAssetPage() {
             {step === 0 ? (
               <Form onSubmit={onNext} gap="5" data-testid="create-step-0">
                 <FormField label={t('createAsset.name')} error={detailErrors.title && t(detailErrors.title)}>
-                  <Input value={details.title} maxLength={MAX_TITLE_CHARS} placeholder={t('createAsset.namePlaceholder')} onChange={(e) => setDetail('title', e.target.value)} data-testid="asset-title" />
+                  <Input value={details.title} maxLength={TEXT_LIMITS.nftTitle} placeholder={t('createAsset.namePlaceholder')} onChange={(e) => setDetail('title', e.target.value)} data-testid="asset-title" />
                 </FormField>
                 <FormField label={t('createAsset.description')} error={detailErrors.description && t(detailErrors.description)}>
                   <Textarea
                     rows={4}
-                    maxLength={MAX_DESCRIPTION_CHARS}
+                    maxLength={TEXT_LIMITS.nftDescription}
                     value={details.description}
                     placeholder={t('createAsset.descriptionPlaceholder')}
                     onChange={(e) => setDetail('description', e.target.value)}

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { type PropertyRow, keptProperties, validateProperties } from '../validation'
 import { RowsDialog, newRowId } from './rows-dialog'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 export const emptyProperty = (): PropertyRow => ({ id: newRowId(), key: '', value: '' })
 
@@ -14,8 +15,8 @@ export function PropertiesDialog({ open, rows, onSave, onClose }: { open: boolea
       rows={rows}
       emptyRow={emptyProperty}
       columns={[
-        { field: 'key', label: t('createAsset.propertiesDialog.key'), placeholder: t('createAsset.propertiesDialog.keyPlaceholder') },
-        { field: 'value', label: t('createAsset.propertiesDialog.value'), placeholder: t('createAsset.propertiesDialog.valuePlaceholder') },
+        { field: 'key', label: t('createAsset.propertiesDialog.key'), placeholder: t('createAsset.propertiesDialog.keyPlaceholder'), maxLength: TEXT_LIMITS.property },
+        { field: 'value', label: t('createAsset.propertiesDialog.value'), placeholder: t('createAsset.propertiesDialog.valuePlaceholder'), maxLength: TEXT_LIMITS.property },
       ]}
       validate={validateProperties}
       addLabel={t('createAsset.propertiesDialog.add')}

@@ -9,6 +9,8 @@ export type RowColumn<R> = {
   label: string
   placeholder?: string
   inputMode?: 'text' | 'decimal'
+  /** Most characters (the API's limit). */
+  maxLength?: number
   /** Relative width. */
   flex?: number
 }
@@ -131,6 +133,7 @@ export function RowsDialog<R extends { id: string }>({
                           aria-label={`${c.label} ${index + 1}`}
                           placeholder={c.placeholder}
                           inputMode={c.inputMode}
+                          maxLength={c.maxLength}
                           value={String(row[c.field] ?? '')}
                           onChange={(e) => edit(row.id, c.field, e.target.value)}
                         />

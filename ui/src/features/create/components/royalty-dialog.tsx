@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { MAX_ROYALTIES, type RoyaltyRow, validateRoyalties } from '../validation'
 import { RowsDialog, newRowId } from './rows-dialog'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 export const emptyRoyalty = (): RoyaltyRow => ({ id: newRowId(), address: '', percentage: '' })
 
@@ -17,7 +18,7 @@ export function RoyaltyDialog({ open, rows, onSave, onClose }: { open: boolean; 
       rows={rows}
       emptyRow={emptyRoyalty}
       columns={[
-        { field: 'address', label: t('createAsset.royaltyDialog.address'), placeholder: t('createAsset.royaltyDialog.addressPlaceholder'), flex: 3 },
+        { field: 'address', label: t('createAsset.royaltyDialog.address'), placeholder: t('createAsset.royaltyDialog.addressPlaceholder'), maxLength: TEXT_LIMITS.walletAddress, flex: 3 },
         { field: 'percentage', label: t('createAsset.royaltyDialog.percentage'), placeholder: '2.5', inputMode: 'decimal', flex: 1 },
       ]}
       validate={validateRoyalties}

@@ -19,6 +19,7 @@ import { updateMyProfile } from '../api/update-my-profile'
 import { type EditProfileValues, validateEditProfile } from '../validation'
 import { CoverCropDialog } from './cover-crop-dialog'
 import { ProfileCover } from './profile-cover'
+import { TEXT_LIMITS } from '@/lib/text-limits'
 
 const isImage = (file: File | undefined) => !!file && file.type.startsWith('image/')
 
@@ -150,10 +151,10 @@ export function EditProfilePage() {
         </HStack>
         <Flex gap="4" direction={{ base: 'column', md: 'row' }}>
           <FormField label={t('profile.fields.fullName')} error={form.errors.fullName && t(form.errors.fullName)}>
-            <Input {...form.field('fullName')} />
+            <Input maxLength={TEXT_LIMITS.fullName} {...form.field('fullName')} />
           </FormField>
           <FormField label={t('profile.fields.username')} error={form.errors.username && t(form.errors.username)}>
-            <Input {...form.field('username')} onBlur={onUsernameBlur} />
+            <Input maxLength={TEXT_LIMITS.username} {...form.field('username')} onBlur={onUsernameBlur} />
             {shownCheck?.state === 'checking' ? (
               <Spinner size="xs" color="fg.muted" data-testid="username-checking" />
             ) : shownCheck ? (
@@ -172,11 +173,11 @@ export function EditProfilePage() {
             <Input value={user.email} disabled readOnly />
           </FormField>
           <FormField label={t('profile.fields.mobileNumber')} error={form.errors.mobileNumber && t(form.errors.mobileNumber)}>
-            <Input type="tel" inputMode="numeric" {...form.field('mobileNumber')} />
+            <Input type="tel" inputMode="numeric" maxLength={TEXT_LIMITS.mobileNumber} {...form.field('mobileNumber')} />
           </FormField>
         </Flex>
         <FormField label={t('profile.fields.bio')} error={form.errors.bio && t(form.errors.bio)}>
-          <Textarea rows={4} placeholder={t('profile.bioPlaceholder')} {...form.field('bio')} />
+          <Textarea rows={4} placeholder={t('profile.bioPlaceholder')} maxLength={TEXT_LIMITS.bio} {...form.field('bio')} />
         </FormField>
         <HStack gap="3">
           <GradientButton type="submit" loading={form.submitting} disabled={usernameTaken}>
