@@ -12,6 +12,7 @@ pub mod health;
 pub mod ipfs;
 pub mod limits;
 pub mod metrics;
+pub mod metadata;
 pub mod misc;
 pub mod nft;
 pub mod notices;
