@@ -497,3 +497,37 @@ async fn an_unknown_nft_has_no_metadata_to_show_or_refresh() {
         assert_eq!((status, &json["statuscode"]), (StatusCode::NOT_FOUND, &json!(404)), "{method} {uri}: {json}");
     }
 }
+
+// On a real chain.
+
+#[tokio::test]
+async fn a_token_minted_by_a_script_on_anvil_gets_its_title_image_and_attributes() {
+    use alloy::primitives::U256;
+    use indexer::test_utils::mint_call;
+
+    let stack = support::ChainStack::start(true).await;
+    let config = support::config(&stack.dir, &["--jwt-secret", "test-secret", "--metadata-delay-secs", "0"]);
+    let state = stack.state(config, stack.chain_info());
+    let image = format!("ipfs://{}", state.files.put(png()).await.unwrap().cid);
+    let metadata = json!({"name": "Anvil Fox", "description": "Minted by cast", "image": image,
+        "attributes": [{"trait_type": "Fur", "value": "Silver"}, {"trait_type": "Speed", "value": 9}]});
+    let uri = format!("ipfs://{}", state.files.put(metadata.to_string().into_bytes()).await.unwrap().cid);
+
+    // A script calling the contract directly: no record call, no creator's details.
+    let receipt = stack.chain.transact(stack.chain.accounts[3], mint_call(&uri, 0, &[], 0, U256::ZERO, U256::ZERO), U256::ZERO).await;
+    let (head, _) = stack.chain.latest().await;
+    let position = stack.indexer.sync_to(head).await.unwrap();
+    stack.projector.wait_for(position, Duration::from_secs(10)).await.unwrap();
+    let token = projections::queries::metadata::due(&state.read, Utc::now().timestamp(), 10).await.unwrap();
+    assert_eq!(token.len(), 1, "the mint is due: {token:?}");
+    assert_eq!(token[0].token_uri, uri, "the token URI recorded from the chain ({:?})", receipt.transaction_hash);
+
+    Fetcher::new(state.clone()).run_once(&mut HashMap::new()).await.unwrap();
+    let head = state.store.head().await.unwrap().0;
+    state.projector.wait_for(head, Duration::from_secs(10)).await.unwrap();
+    let nft = projections::queries::nft::detail(&state.read, &token[0].nft_id).await.unwrap().expect("the NFT");
+    assert_eq!((nft.title.as_str(), nft.description.as_str()), ("Anvil Fox", "Minted by cast"));
+    assert_eq!(nft.file, image.replace("ipfs://", "/ipfs/"));
+    assert_eq!(nft.properties, json!([{"key": "Fur", "value": "Silver"}, {"key": "Speed", "value": "9"}]));
+    assert_eq!(projections::queries::metadata::status(&state.read, &token[0].nft_id).await.unwrap().unwrap().status, "FETCHED");
+}
