@@ -128,7 +128,7 @@ test('a token minted by a script shows its metadata state, and Refresh metadata 
     const img = document.querySelector('[data-testid="detail-image"] img')
     return img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0
   }, null, { timeout: TIMEOUT })
-  assert.match(await page.getByTestId('properties').innerText(), /Habitat[\s\S]*Marsh/)
+  assert.match(await page.getByTestId('properties').innerText(), /Habitat[\s\S]*Marsh/i)
 
   // The API agrees: the metadata's title, image and properties, read (not recorded by a creator).
   const nft = await nftDetail(id)
