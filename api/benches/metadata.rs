@@ -80,7 +80,12 @@ fn main() {
                         creator: "0x00000000000000000000000000000000000000aa".into(),
                         token_uri: format!("ipfs://{metadata}"),
                         royalties: vec![],
-                        origin: Origin { block_number: block as u64 + 1, block_time: 1_767_225_600, tx_hash: format!("0x{token:064x}"), log_index: i as u64 },
+                        origin: Origin {
+                            block_number: block as u64 + 1,
+                            block_time: 1_767_225_600,
+                            tx_hash: format!("0x{token:064x}"),
+                            log_index: i as u64,
+                        },
                     };
                     StreamAppend {
                         stream_id: event.stream_id(CHAIN_ID),
@@ -114,14 +119,19 @@ fn main() {
         handle.wait_for(head, Duration::from_secs(300)).await.unwrap();
         let fetched = started.elapsed();
 
-        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM nft_metadata WHERE status = 'FETCHED'").fetch_one(&read.pool()).await.unwrap();
+        let count: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM nft_metadata WHERE status = 'FETCHED'").fetch_one(&read.pool()).await.unwrap();
         assert_eq!(count as usize, tokens, "every token's metadata fetched");
         let last = projections::queries::nft::detail(&read, &format!("{CHAIN_ID}-{tokens}")).await.unwrap().unwrap();
         assert_eq!(last.title, format!("Script token {tokens}"));
 
         let ratio = fetched.as_secs_f64() / bare.as_secs_f64();
         println!("metadata of {tokens} script-minted tokens from local IPFS files ({concurrency} at a time)");
-        println!("  time to the last one:        {:>8.2} s  ({:.0} tokens/s)", fetched.as_secs_f64(), tokens as f64 / fetched.as_secs_f64());
+        println!(
+            "  time to the last one:        {:>8.2} s  ({:.0} tokens/s)",
+            fetched.as_secs_f64(),
+            tokens as f64 / fetched.as_secs_f64()
+        );
         println!("  bare reads of the same files: {:>8.3} s  ({} files, {:.1} MB)", bare.as_secs_f64(), tokens * 2, bytes as f64 / 1e6);
         println!("  ratio (fetch / bare reads):   {ratio:>8.1}");
     });

@@ -93,7 +93,13 @@ impl ReadModel for TokenMetadata {
                     let properties = serde_json::to_string(&properties).unwrap_or_else(|_| "[]".into());
                     let row = Details { title, description, file: image, metadata_url: token_uri, properties };
                     details.insert(id.clone(), (position, row));
-                    Status { status: "FETCHED", reason: String::new(), attempts: attempt.into(), next_attempt_at: 0, updated_at: at.timestamp() }
+                    Status {
+                        status: "FETCHED",
+                        reason: String::new(),
+                        attempts: attempt.into(),
+                        next_attempt_at: 0,
+                        updated_at: at.timestamp(),
+                    }
                 }
             };
             statuses.insert(id, status);

@@ -101,7 +101,11 @@ impl RateLimits {
     /// Takes one request from `key`'s own bucket of `per_minute` (a resource's limit, whoever
     /// asks: one NFT's metadata refreshes); 429 when it is empty.
     pub async fn check_key(&self, key: &str, per_minute: u32) -> Result<(), ApiError> {
-        if self.take(&format!("key|{key}"), per_minute, now_ms()).await.map_err(internal)? { Ok(()) } else { Err(ApiError::TooManyRequests) }
+        if self.take(&format!("key|{key}"), per_minute, now_ms()).await.map_err(internal)? {
+            Ok(())
+        } else {
+            Err(ApiError::TooManyRequests)
+        }
     }
 
     async fn check_at(&self, action: &str, ip: IpAddr, account: Option<&str>, now: i64) -> Result<(), ApiError> {

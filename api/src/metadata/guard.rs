@@ -83,7 +83,8 @@ impl Guard {
     /// The settings from the configuration's values: `allowed` as `host`, `host:port` or
     /// `[v6]:port`.
     pub fn new(allow_http: bool, allowed: &[String], timeout: Duration) -> Self {
-        let allowed = allowed.iter().map(|entry| entry.trim().to_ascii_lowercase()).filter(|e| !e.is_empty()).map(|e| split_host(&e)).collect();
+        let allowed =
+            allowed.iter().map(|entry| entry.trim().to_ascii_lowercase()).filter(|e| !e.is_empty()).map(|e| split_host(&e)).collect();
         Self { allow_http, allowed, timeout }
     }
 

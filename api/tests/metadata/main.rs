@@ -59,15 +59,15 @@ async fn strangers_server() -> SocketAddr {
             }),
         )
         .route("/fox.png", get(|| async { ([(header::CONTENT_TYPE, "image/png")], png()) }))
-        .route("/not-image.json", get(|State(base): State<Arc<String>>| async move { json!({"name": "x", "image": format!("{base}/ok.json")}).to_string() }))
+        .route(
+            "/not-image.json",
+            get(|State(base): State<Arc<String>>| async move { json!({"name": "x", "image": format!("{base}/ok.json")}).to_string() }),
+        )
         .route(
             "/script.json",
             get(|State(base): State<Arc<String>>| async move { json!({"name": "x", "image": format!("{base}/script.svg")}).to_string() }),
         )
-        .route(
-            "/script.svg",
-            get(|| async { r#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"# }),
-        )
+        .route("/script.svg", get(|| async { r#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"# }))
         .route("/invalid.json", get(|| async { "{\"name\": \"cut" }))
         .route("/wrong.json", get(|| async { r#"{"name": "x", "attributes": [{"trait_type": "Fur", "value": ["Red"]}]}"# }))
         .route("/big.json", get(|| async { format!(r#"{{"name": "{}"}}"#, "x".repeat(400 * 1024)) }))
@@ -307,7 +307,9 @@ async fn https_metadata_is_read_and_its_image_checked_and_stored() {
 async fn ipfs_metadata_is_read_from_the_file_store() {
     let app = TestApp::new().await;
     let image = app.ipfs(png()).await;
-    let uri = app.ipfs(json!({"name": "Ipfs Fox", "image": image, "attributes": [{"trait_type": "Eyes", "value": "Blue"}]}).to_string().into_bytes()).await;
+    let uri = app
+        .ipfs(json!({"name": "Ipfs Fox", "image": image, "attributes": [{"trait_type": "Eyes", "value": "Blue"}]}).to_string().into_bytes())
+        .await;
     let metadata = app.fetcher().read(&uri).await.unwrap();
     assert_eq!((metadata.name.as_str(), metadata.image.as_str()), ("Ipfs Fox", image.replace("ipfs://", "/ipfs/").as_str()));
 }
@@ -325,7 +327,11 @@ async fn bad_documents_and_bad_hosts_fail_with_their_reason() {
         (app.url("/broken.json"), "metadata: the server answered HTTP 502", true),
         (app.url("/not-image.json"), "image: not an image by its content", false),
         (app.url("/script.json"), "image: this SVG is not shown", false),
-        ("http://169.254.169.254/latest/meta-data/".into(), "metadata: refused: 169.254.169.254 is a cloud metadata service address", false),
+        (
+            "http://169.254.169.254/latest/meta-data/".into(),
+            "metadata: refused: 169.254.169.254 is a cloud metadata service address",
+            false,
+        ),
         ("data:application/json,{}".into(), "metadata: data: URIs are not read", false),
         ("ipfs://bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy".into(), "is not in the file store", true),
         ("".into(), "the token has no URI", false),
@@ -341,10 +347,12 @@ async fn bad_documents_and_bad_hosts_fail_with_their_reason() {
 async fn a_script_minted_token_gets_its_metadata(app: TestApp) {
     let image = app.ipfs(png()).await;
     let uri = app
-        .ipfs(json!({"name": "Script Fox", "description": "Minted by a script", "image": image,
+        .ipfs(
+            json!({"name": "Script Fox", "description": "Minted by a script", "image": image,
             "attributes": [{"trait_type": "Fur", "value": "Red"}]})
-        .to_string()
-        .into_bytes())
+            .to_string()
+            .into_bytes(),
+        )
         .await;
     let id = app.mint(1, &uri).await;
     assert_eq!(app.metadata(&id).await["status"], "PENDING");

@@ -386,7 +386,10 @@ fn close_objects(schema: &mut Value) {
 const NO_SUCCESS_HERE: &[(&str, &str)] = &[
     ("POST /rpc", "needs a chain node (the spine tests drive it against anvil)"),
     ("GET /api/stream", "an endless event stream: tests/stream reads it event by event"),
-    ("POST /api/nft/{nftId}/metadata/refresh", "the seeded NFT has its creator's details (409): tests/metadata refreshes tokens minted without"),
+    (
+        "POST /api/nft/{nftId}/metadata/refresh",
+        "the seeded NFT has its creator's details (409): tests/metadata refreshes tokens minted without",
+    ),
     ("POST /api/auth/googlelogin", "needs Google's keys (tests/accounts fakes them)"),
     ("PUT /api/account/connectwallet", "needs a SIWE signature (tests/accounts signs one)"),
     ("PUT /api/account/disconnectwallet", "needs a linked wallet"),
