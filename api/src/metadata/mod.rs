@@ -95,7 +95,7 @@ impl Fetcher {
         }
         let max = self.state.config.metadata_max_bytes;
         let bytes = if let Some(cid) = ipfs_cid(token_uri) {
-            self.from_store("metadata", &cid?, max).await?
+            self.read_stored("metadata", &cid?, max).await?
         } else if is_web(token_uri) {
             self.guard.get(token_uri, "application/json", max).await.map_err(|e| Failure::fetch("metadata", &e))?
         } else {
@@ -114,7 +114,7 @@ impl Fetcher {
         let max = self.state.config.max_nft_file_bytes;
         if let Some(cid) = ipfs_cid(image) {
             let cid = cid?;
-            let bytes = self.from_store("image", &cid, max).await?;
+            let bytes = self.read_stored("image", &cid, max).await?;
             check_image(&bytes)?;
             return Ok(format!("/ipfs/{cid}"));
         }
@@ -130,7 +130,7 @@ impl Fetcher {
     }
 
     /// The file `cid` from the store, at most `max` bytes.
-    async fn from_store(&self, what: &str, cid: &str, max: usize) -> Result<Vec<u8>, Failure> {
+    async fn read_stored(&self, what: &str, cid: &str, max: usize) -> Result<Vec<u8>, Failure> {
         match self.state.files.get(cid).await {
             Ok(Some(bytes)) if bytes.len() > max => Err(Failure::final_(format!("{what}: larger than {max} bytes"))),
             Ok(Some(bytes)) => Ok(bytes),
