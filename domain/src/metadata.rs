@@ -106,14 +106,19 @@ impl MetadataEvent {
         metadata_stream(chain_id, token_id)
     }
 
-    /// Appends it to its token's stream: the position, to wait for the read models.
-    pub async fn record(&self, store: &dyn EventStore, metadata: Metadata) -> Result<Position, StoreError> {
-        let append = StreamAppend {
+    /// Its append to its token's stream (no expected version: the last fetch wins). Several
+    /// tokens' appends go to the store together in one atomic write.
+    pub fn to_append(&self, metadata: Metadata) -> Result<StreamAppend, StoreError> {
+        Ok(StreamAppend {
             stream_id: self.stream_id(),
             expected: ExpectedVersion::Any,
             events: vec![NewEvent::new(self.event_type(), Self::SCHEMA_VERSION, self, metadata)?],
-        };
-        Ok(store.append_streams(vec![append]).await?.last_position)
+        })
+    }
+
+    /// Appends it to its token's stream: the position, to wait for the read models.
+    pub async fn record(&self, store: &dyn EventStore, metadata: Metadata) -> Result<Position, StoreError> {
+        Ok(store.append_streams(vec![self.to_append(metadata)?]).await?.last_position)
     }
 }
 

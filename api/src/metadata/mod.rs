@@ -139,11 +139,11 @@ impl Fetcher {
         }
     }
 
-    /// Reads `due`'s URI at `now` and appends what came of it: the position.
-    pub async fn attempt(&self, due: &Due, now: DateTime<Utc>) -> Result<Position, domain::StoreError> {
+    /// What reading `due`'s URI at `now` came to, as the event to append.
+    pub async fn outcome(&self, due: &Due, now: DateTime<Utc>) -> MetadataEvent {
         let attempt = u32::try_from(due.attempts).unwrap_or(u32::MAX - 1).saturating_add(1);
         let (chain_id, token_id, token_uri) = (due.chain_id, due.token_id.clone(), due.token_uri.clone());
-        let event = match self.read(&due.token_uri).await {
+        match self.read(&due.token_uri).await {
             Ok(Erc721 { name, description, image, properties }) => MetadataEvent::TokenMetadataFetched {
                 chain_id,
                 token_id,
@@ -161,13 +161,17 @@ impl Fetcher {
                 let retry_at = retry.then(|| now + retry_delay(attempt));
                 MetadataEvent::TokenMetadataFailed { chain_id, token_id, token_uri, reason, attempt, retry_at, at: now }
             }
-        };
-        let metadata = Metadata { actor: Some("metadata".into()), ..Metadata::default() };
-        event.record(self.state.store.as_ref(), metadata).await
+        }
     }
 
-    /// One look: every due token read, `concurrency` at a time; new tokens only once
-    /// `METADATA_DELAY_SECS` passed since `seen` first met them. The number of attempts made.
+    /// Reads `due`'s URI at `now` and appends what came of it: the position.
+    pub async fn attempt(&self, due: &Due, now: DateTime<Utc>) -> Result<Position, domain::StoreError> {
+        self.outcome(due, now).await.record(self.state.store.as_ref(), actor()).await
+    }
+
+    /// One look: every due token read, `concurrency` at a time, and what came of them appended
+    /// in one write; new tokens only once `METADATA_DELAY_SECS` passed since `seen` first met
+    /// them. The number of tokens read.
     pub async fn run_once(&self, seen: &mut HashMap<String, Instant>) -> anyhow::Result<usize> {
         let now = Utc::now();
         let delay = Duration::from_secs(self.state.config.metadata_delay_secs);
@@ -176,26 +180,29 @@ impl Fetcher {
             .into_iter()
             .filter(|d| !d.fresh || delay.is_zero() || seen.entry(d.nft_id.clone()).or_insert_with(Instant::now).elapsed() >= delay)
             .collect();
-        let concurrency = self.state.config.metadata_concurrency.max(1);
-        let attempts = ready.iter().cloned().map(|due| {
-            let fetcher = self.clone();
-            async move { fetcher.attempt(&due, now).await }
-        });
-        let results: Vec<_> = futures::stream::iter(attempts).buffer_unordered(concurrency).collect().await;
-        let mut last = None;
-        for result in results {
-            let position = result?;
-            last = last.max(Some(position));
+        if ready.is_empty() {
+            return Ok(0);
         }
+        let concurrency = self.state.config.metadata_concurrency.max(1);
+        let outcomes = ready.iter().cloned().map(|due| {
+            let fetcher = self.clone();
+            async move { fetcher.outcome(&due, now).await }
+        });
+        let events: Vec<MetadataEvent> = futures::stream::iter(outcomes).buffer_unordered(concurrency).collect().await;
+        let appends = events.iter().map(|event| event.to_append(actor())).collect::<Result<Vec<_>, _>>()?;
+        let position = self.state.store.append_streams(appends).await?.last_position;
         for d in &ready {
             seen.remove(&d.nft_id);
         }
         // The next look must not meet these as still due.
-        if let Some(position) = last {
-            self.state.projected(position).await;
-        }
+        self.state.projected(position).await;
         Ok(ready.len())
     }
+}
+
+/// Who the fetcher's events name as their cause.
+fn actor() -> Metadata {
+    Metadata { actor: Some("metadata".into()), ..Metadata::default() }
 }
 
 /// Starts the fetcher for as long as the process runs (when `METADATA_FETCH` is on); on a
