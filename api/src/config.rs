@@ -185,6 +185,39 @@ pub struct Config {
     /// state (`marketplace reconcile`, counted in `/metrics`); 0: off.
     #[arg(long, env = "RECONCILE_INTERVAL_SECS", default_value_t = 600)]
     pub reconcile_interval_secs: u64,
+
+    /// Read the metadata of tokens minted without this UI (their token URI on chain) in the
+    /// elected process. `false`: such tokens stay pending until it is turned on.
+    #[arg(long, env = "METADATA_FETCH", default_value_t = true, action = clap::ArgAction::Set)]
+    pub metadata_fetch: bool,
+
+    /// Fetch `http://` token URIs and images too (else `https://` and `ipfs://` only).
+    #[arg(long, env = "METADATA_ALLOW_HTTP")]
+    pub metadata_allow_http: bool,
+
+    /// Hosts the metadata fetcher may reach although they resolve to loopback, private,
+    /// link-local or other non-public addresses (`host` or `host:port`, comma-separated; the
+    /// host as URLs write it): a gateway on the private network. Empty: only public addresses.
+    #[arg(long, env = "METADATA_ALLOWED_HOSTS", value_delimiter = ',')]
+    pub metadata_allowed_hosts: Vec<String>,
+
+    /// Seconds a metadata or image fetch may take in all (redirects included).
+    #[arg(long, env = "METADATA_TIMEOUT_SECS", default_value_t = 10)]
+    pub metadata_timeout_secs: u64,
+
+    /// Largest metadata JSON read, in bytes (its image is capped by `MAX_NFT_FILE_BYTES`).
+    #[arg(long, env = "METADATA_MAX_BYTES", default_value_t = 256 * 1024)]
+    pub metadata_max_bytes: usize,
+
+    /// Token URIs read at the same time.
+    #[arg(long, env = "METADATA_CONCURRENCY", default_value_t = 8)]
+    pub metadata_concurrency: usize,
+
+    /// Seconds a new token waits before its metadata is first read: the UI records its
+    /// creator's details right after the mint, and those need nothing read.
+    #[arg(long, env = "METADATA_DELAY_SECS", default_value_t = 5)]
+    pub metadata_delay_secs: u64,
+
     /// The built UI to serve at `/` (`npm run build` in `ui/`); missing means API only.
     #[arg(long, env = "UI_DIR", default_value = "ui/dist")]
     pub ui_dir: PathBuf,

@@ -16,6 +16,7 @@ pub mod export;
 pub mod files;
 pub mod leader;
 pub mod mail;
+pub mod metadata;
 pub mod notifier;
 pub mod read_cache;
 pub mod reconcile;
@@ -131,6 +132,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::health::router())
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
+        .merge(routes::metadata::router())
         .merge(routes::collection::router(state.config.max_image_bytes))
         .merge(routes::trending::router())
         .merge(routes::activity::router())

@@ -328,6 +328,7 @@ async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<ExitCode
     }
     api::notifier::spawn(state.clone());
     api::auction_clock::spawn(state.clone());
+    api::metadata::spawn(state.clone());
     let app = api::app(state, &config.ui_dir);
     let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("listening on {}", config.listen))?;
     tracing::info!("marketplace listening on http://{}", listener.local_addr()?);

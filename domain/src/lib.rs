@@ -5,6 +5,7 @@
 //! * [`chain`]: the chain facts the indexer derives from the contract's logs.
 //! * [`catalog`]: off-chain facts about NFTs (titles, categories) only the server knows.
 //! * [`collections`]: users' collections of NFTs and their likes.
+//! * [`metadata`]: what the server read at the token URI of tokens minted elsewhere.
 //! * [`command`]: how a command lost to a concurrent write on its stream is decided again.
 //! * [`notices`]: a user's reads of their notices and their notice settings.
 //! * [`social`]: likes and bookmarks, one stream per user.
@@ -18,6 +19,7 @@ pub mod catalog;
 pub mod chain;
 pub mod collections;
 pub mod command;
+pub mod metadata;
 pub mod notices;
 pub mod social;
 pub mod store;

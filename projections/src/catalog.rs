@@ -36,7 +36,10 @@ struct Details {
     creator_user_id: Option<String>,
 }
 
-const DETAILS: [&str; 8] = ["nft_id", "title", "description", "category_id", "file", "metadata_url", "properties", "creator_user_id"];
+/// The columns written; `source` is always `'creator'`: the creator's details win over metadata
+/// read from the token URI (see `metadata.rs`).
+const DETAILS: [&str; 9] =
+    ["nft_id", "title", "description", "category_id", "file", "metadata_url", "properties", "creator_user_id", "source"];
 
 #[async_trait]
 impl ReadModel for Catalog {
@@ -90,6 +93,7 @@ impl ReadModel for Catalog {
                     (&d.metadata_url).into(),
                     (&d.properties).into(),
                     (&d.creator_user_id).into(),
+                    "creator".into(),
                 ]
             })
             .collect();

@@ -12,6 +12,7 @@ mod checkpoint;
 mod collections;
 pub mod credits;
 mod error;
+mod metadata;
 mod nft;
 mod notices;
 mod offers;
@@ -35,6 +36,8 @@ pub fn read_models() -> Vec<Box<dyn ReadModel>> {
     vec![
         Box::new(nft::Nfts::default()),
         Box::new(catalog::Catalog::default()),
+        // After the catalog: the creator's details of a batch are in before metadata is weighed.
+        Box::new(metadata::TokenMetadata),
         Box::new(accounts::Accounts),
         Box::new(social::Socials::default()),
         Box::new(collections::Collections),

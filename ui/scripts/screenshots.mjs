@@ -119,6 +119,14 @@ const offersApi = {
   '/api/myoffers/received': paged([offer(5, 'f1', 'maya', 1.45, 'ACTIVE', 70), offer(7, 'f1', 'lumen', 0.9, 'EXPIRED', -2)]),
   ...Object.fromEntries(fixedCards.map((c) => [`/api/nft/detail/${c._id}`, c])),
 }
+// Metadata of tokens minted elsewhere (issue 19): the states the NFT page shows.
+const metadataState = (status, reason, extra = {}) => ({ status, reason, tokenUri: 'https://tokens.example.org/metadata/4021.json', attempts: 1, nextAttemptAt: null, updatedAt: new Date(now - 600_000).toISOString(), ...extra })
+const metadataApi = {
+  '/api/nft/f2/metadata': metadataState('FAILED', 'metadata: attributes[3].value must be a string, number or boolean'),
+  '/api/nft/f3/metadata': metadataState('RETRYING', 'metadata: the server answered HTTP 502', { attempts: 2, nextAttemptAt: new Date(now + 120_000).toISOString() }),
+  '/api/nft/f4/metadata': metadataState('PENDING', '', { attempts: 0, updatedAt: null, tokenUri: 'ipfs://bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku' }),
+  '/api/nft/f5/metadata': metadataState('FETCHED', ''),
+}
 const profile = {
   userId: 'u1',
   email: 'neo@example.com',
@@ -182,6 +190,7 @@ const api = {
   '/api/nft/trendingnfts?AUCTION': page(auctions),
   ...browseApi,
   ...offersApi,
+  ...metadataApi,
   '/api/account/getuserprofile/u2': { userId: 'u2', username: 'artemis', fullName: 'Artemis Vale', avatar: '', bio: 'Painter of light.', coverImage: '' },
   '/api/activity': (url) => {
     const kind = url.searchParams.get('kind')
@@ -284,6 +293,10 @@ const screens = [
   ['auction', '/auction?type=all', true],
   ['nft-detail', '/explore/f1', true],
   ['auction-detail', '/auction/a0', true],
+  ['nft-metadata-failed', '/explore/f2', false],
+  ['nft-metadata-retrying', '/explore/f3', false],
+  ['nft-metadata-pending', '/explore/f4', false],
+  ['nft-metadata-fetched', '/explore/f5', false],
   ['avatar-menu', '/', true, async (page, width) => width >= 600 && page.click('[data-testid="avatar-menu"]', { force: true })],
   // The signed-in person's own NFT (o1, not for sale): the owner's wallet notice, the action bar, the update form.
   ['nft-owner', '/nft/o1', true],

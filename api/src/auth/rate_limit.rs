@@ -98,6 +98,16 @@ impl RateLimits {
         self.check_at(action, ip, account, now_ms()).await
     }
 
+    /// Takes one request from `key`'s own bucket of `per_minute` (a resource's limit, whoever
+    /// asks: one NFT's metadata refreshes); 429 when it is empty.
+    pub async fn check_key(&self, key: &str, per_minute: u32) -> Result<(), ApiError> {
+        if self.take(&format!("key|{key}"), per_minute, now_ms()).await.map_err(internal)? {
+            Ok(())
+        } else {
+            Err(ApiError::TooManyRequests)
+        }
+    }
+
     async fn check_at(&self, action: &str, ip: IpAddr, account: Option<&str>, now: i64) -> Result<(), ApiError> {
         let ip_ok = self.take(&format!("{action}|ip|{ip}"), self.per_ip, now).await.map_err(internal)?;
         let account_ok = match account {

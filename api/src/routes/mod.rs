@@ -11,6 +11,7 @@ pub mod contract;
 pub mod health;
 pub mod ipfs;
 pub mod limits;
+pub mod metadata;
 pub mod metrics;
 pub mod misc;
 pub mod nft;

@@ -522,7 +522,7 @@ async fn statistics(State(state): State<AppState>) -> Result<Response, ApiError>
 #[derive(utoipa::IntoParams)]
 #[into_params(names("nftId"), parameter_in = Path)]
 #[allow(dead_code, reason = "documents the path parameter; the handlers read it as a String")]
-pub(super) struct NftId(
+pub(crate) struct NftId(
     /// `{chainId}-{tokenId}`
     #[param(example = "80001-1")]
     String,

@@ -49,6 +49,7 @@ import { OffersTab } from '@/features/offers/components/offers-tab'
 import { useOfferActions } from '@/lib/offers/actions'
 import { BidsTab } from './bids-tab'
 import { HistoryTab } from './history-tab'
+import { MetadataState } from './metadata-state'
 import { ActivityList } from '@/features/activity/components/activity-list'
 import { TradePanel } from './trade-panel'
 import { VerificationIcon } from './verification-icon'
@@ -341,6 +342,7 @@ export function NftDetailPage() {
               </Text>
             </Tooltip>
           </Stack>
+          <MetadataState nftId={nft._id} />
           <Flex gap="6" wrap="wrap">
             <PersonChip full label={t('nft.creator')} person={nft.creator} address={nft.creator?.address} />
             <PersonChip full label={t('nft.owner')} person={nft.currentOwner} address={nft.currentOwner?.ownerAddress} />

@@ -1,0 +1,146 @@
+//! Metadata of tokens minted elsewhere: `nft_metadata` (each minted token's fetch status) and,
+//! for tokens whose creator did not describe them, their `nft_details` row (`source =
+//! 'metadata'`), where the NFT page and the browse index read titles, images and properties.
+//!
+//! Every event sets a token's whole status (the last one wins), so a batch keeps each token's
+//! last status in memory and writes it with one multi-row update; a mint inserts its row first.
+//! Nothing is read back: the creator's details win by the upsert's own condition.
+
+use std::collections::BTreeMap;
+
+use async_trait::async_trait;
+use domain::{RecordedEvent, chain::ChainEvent, metadata::MetadataEvent};
+
+use crate::{
+    ProjectionError, ReadModel,
+    sql::{self, Conn, Value},
+};
+
+/// The metadata tables.
+#[derive(Default)]
+pub struct TokenMetadata;
+
+/// A token's status after an event.
+struct Status {
+    status: &'static str,
+    reason: String,
+    attempts: i64,
+    next_attempt_at: i64,
+    updated_at: i64,
+}
+
+/// Details read from a token URI.
+struct Details {
+    title: String,
+    description: String,
+    file: String,
+    metadata_url: String,
+    properties: String,
+}
+
+const ROWS: [&str; 9] = ["nft_id", "chain_id", "token_id", "token_uri", "status", "reason", "attempts", "next_attempt_at", "updated_at"];
+const STATUS: [&str; 6] = ["nft_id", "status", "reason", "attempts", "next_attempt_at", "updated_at"];
+const DETAILS: [&str; 9] =
+    ["nft_id", "title", "description", "category_id", "file", "metadata_url", "properties", "creator_user_id", "source"];
+
+/// The chain id of an `nft-{chain}-{token}` stream.
+fn chain_of(event: &RecordedEvent) -> Result<i64, ProjectionError> {
+    event
+        .stream_id
+        .strip_prefix("nft-")
+        .and_then(|rest| rest.split('-').next())
+        .and_then(|chain| chain.parse().ok())
+        .ok_or_else(|| ProjectionError::malformed(event, "not in an nft-{chain}-{token} stream"))
+}
+
+#[async_trait]
+impl ReadModel for TokenMetadata {
+    fn handles(&self, event_type: &str) -> bool {
+        event_type == "NftMinted" || MetadataEvent::TYPES.contains(&event_type)
+    }
+
+    async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
+        let mut minted: BTreeMap<String, (i64, String, String)> = BTreeMap::new();
+        let mut statuses: BTreeMap<String, Status> = BTreeMap::new();
+        let mut details: BTreeMap<String, (i64, Details)> = BTreeMap::new();
+        for &event in events {
+            let position = event.position as i64;
+            if event.event_type == "NftMinted" {
+                let ChainEvent::NftMinted { token_id, token_uri, .. } =
+                    event.payload::<ChainEvent>().map_err(|e| ProjectionError::malformed(event, e.to_string()))?
+                else {
+                    return Err(ProjectionError::malformed(event, "not a mint"));
+                };
+                let chain_id = chain_of(event)?;
+                minted.entry(crate::nft::nft_id(chain_id as u64, &token_id)).or_insert((chain_id, token_id, token_uri));
+                continue;
+            }
+            let parsed: MetadataEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
+            let (chain_id, token_id) = parsed.token();
+            let id = crate::nft::nft_id(chain_id, token_id);
+            let status = match parsed {
+                MetadataEvent::TokenMetadataRefreshRequested { at, .. } => {
+                    Status { status: "PENDING", reason: String::new(), attempts: 0, next_attempt_at: 0, updated_at: at.timestamp() }
+                }
+                MetadataEvent::TokenMetadataFailed { reason, attempt, retry_at, at, .. } => Status {
+                    status: if retry_at.is_some() { "RETRYING" } else { "FAILED" },
+                    reason,
+                    attempts: attempt.into(),
+                    next_attempt_at: retry_at.map_or(0, |t| t.timestamp()),
+                    updated_at: at.timestamp(),
+                },
+                MetadataEvent::TokenMetadataFetched { token_uri, title, description, image, properties, attempt, at, .. } => {
+                    let properties = serde_json::to_string(&properties).unwrap_or_else(|_| "[]".into());
+                    let row = Details { title, description, file: image, metadata_url: token_uri, properties };
+                    details.insert(id.clone(), (position, row));
+                    Status {
+                        status: "FETCHED",
+                        reason: String::new(),
+                        attempts: attempt.into(),
+                        next_attempt_at: 0,
+                        updated_at: at.timestamp(),
+                    }
+                }
+            };
+            statuses.insert(id, status);
+        }
+
+        let rows: Vec<Vec<Value<'_>>> = minted
+            .iter()
+            .map(|(id, (chain_id, token_id, uri))| {
+                vec![id.into(), (*chain_id).into(), token_id.into(), uri.into(), "PENDING".into(), "".into(), 0.into(), 0.into(), 0.into()]
+            })
+            .collect();
+        sql::insert(conn, "nft_metadata", &ROWS, "ON CONFLICT (nft_id) DO NOTHING", &rows).await?;
+
+        let rows: Vec<Vec<Value<'_>>> = statuses
+            .iter()
+            .map(|(id, s)| {
+                vec![id.into(), s.status.into(), (&s.reason).into(), s.attempts.into(), s.next_attempt_at.into(), s.updated_at.into()]
+            })
+            .collect();
+        sql::update(conn, "nft_metadata", &STATUS, &rows).await?;
+
+        let rows: Vec<Vec<Value<'_>>> = details
+            .iter()
+            .map(|(id, (_, d))| {
+                vec![
+                    id.into(),
+                    (&d.title).into(),
+                    (&d.description).into(),
+                    "".into(),
+                    (&d.file).into(),
+                    (&d.metadata_url).into(),
+                    (&d.properties).into(),
+                    Value::Opt(None),
+                    "metadata".into(),
+                ]
+            })
+            .collect();
+        // The creator's own details win: a 'creator' row is left as it is.
+        let tail = format!("{} WHERE nft_details.source = 'metadata'", sql::upsert(&["nft_id"], &DETAILS));
+        sql::insert(conn, "nft_details", &DETAILS, &tail, &rows).await?;
+        crate::nft::mark_changed(conn, details.iter().map(|(id, (position, _))| (id.as_str(), *position))).await?;
+        Ok(())
+    }
+}
