@@ -3,6 +3,7 @@
 pub mod activity;
 pub mod bids;
 pub(crate) mod browse;
+pub mod rarity;
 pub mod collections;
 pub mod nft;
 pub mod notices;
