@@ -788,7 +788,11 @@ fn merged(filters: &[TraitFilter]) -> Vec<TraitFilter> {
     let mut by_name: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for filter in filters {
         let values = by_name.entry(filter.name.as_str()).or_default();
-        values.extend(filter.values.iter().filter(|v| !values.contains(v)).cloned().collect::<Vec<_>>());
+        for value in &filter.values {
+            if !values.contains(value) {
+                values.push(value.clone());
+            }
+        }
     }
     by_name.into_iter().map(|(name, values)| TraitFilter { name: name.to_owned(), values }).collect()
 }
