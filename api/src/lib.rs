@@ -131,6 +131,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::health::router())
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
+        .merge(routes::traits::router())
         .merge(routes::collection::router(state.config.max_image_bytes))
         .merge(routes::trending::router())
         .merge(routes::activity::router())

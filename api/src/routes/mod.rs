@@ -20,4 +20,5 @@ mod params;
 pub mod social;
 pub mod stream;
 pub mod trade;
+pub mod traits;
 pub mod trending;
