@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuSearch } from 'react-icons/lu'
 
-export type SortBy = 'DATE' | 'POPULARITY'
+export type SortBy = 'DATE' | 'POPULARITY' | 'RARITY'
 export type OrderBy = 0 | 1
 export type SaleType = 'ALL' | 'AUCTION' | 'FIXEDPRICE'
 
@@ -22,11 +22,14 @@ export function ItemFilters({
   onChange,
   placeholder,
   showSaleType,
+  rarity = false,
 }: {
   value: ItemFilter
   onChange: (next: ItemFilter) => void
   placeholder: string
   showSaleType: boolean
+  /** Offer the rarity order (a collection's list). */
+  rarity?: boolean
 }) {
   const { t } = useTranslation()
   const [text, setText] = useState(value.search)
@@ -65,6 +68,7 @@ export function ItemFilters({
           <NativeSelect.Field aria-label={t('profileTabs.sortBy')} value={value.sortBy} onChange={(e) => onChange({ ...value, sortBy: e.target.value as SortBy })} borderRadius="full">
             <option value="DATE">{t('profileTabs.sort.DATE')}</option>
             <option value="POPULARITY">{t('profileTabs.sort.POPULARITY')}</option>
+            {rarity && <option value="RARITY">{t('traits.sortRarity')}</option>}
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
