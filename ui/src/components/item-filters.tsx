@@ -74,8 +74,8 @@ export function ItemFilters({
         </NativeSelect.Root>
         <NativeSelect.Root size="md" w={{ base: 'full', md: '36' }}>
           <NativeSelect.Field aria-label={t('profileTabs.orderBy')} value={String(value.orderBy)} onChange={(e) => onChange({ ...value, orderBy: Number(e.target.value) as OrderBy })} borderRadius="full">
-            <option value="0">{t('profileTabs.order.0')}</option>
-            <option value="1">{t('profileTabs.order.1')}</option>
+            <option value="0">{value.sortBy === 'RARITY' ? t('traits.order.0') : t('profileTabs.order.0')}</option>
+            <option value="1">{value.sortBy === 'RARITY' ? t('traits.order.1') : t('profileTabs.order.1')}</option>
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
