@@ -1,10 +1,12 @@
-import { Badge, Box, Button, Checkbox, CloseButton, Drawer, Flex, Heading, HStack, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
-import { useState } from 'react'
+import { Badge, Box, Button, Checkbox, Flex, Heading, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { lazy, Suspense, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuSlidersHorizontal } from 'react-icons/lu'
 import { formatCount } from '@/lib/format'
 import { type Facet, type FacetScope, useFacets } from '@/lib/traits/facets'
 import { selectedCount, type TraitSelection, useTraitFilter } from '@/lib/traits/trait-filter'
+
+const FacetsDrawer = lazy(() => import('./facets-drawer').then((m) => ({ default: m.FacetsDrawer })))
 
 /** Values shown per trait until "show all". */
 export const TOP_VALUES = 8
@@ -121,43 +123,23 @@ export function TraitFacets({ scope }: { scope: FacetScope | null }) {
         {panel}
       </Box>
       <Box display={{ base: 'block', lg: 'none' }}>
-        <Drawer.Root open={open} onOpenChange={(e) => setOpen(e.open)} placement="start" size="xs">
-          <Drawer.Trigger asChild>
-            <Button variant="outline" borderRadius="full" size="sm" data-testid="facets-open">
-              <LuSlidersHorizontal />
-              {t('traits.filters')}
-              {chosen > 0 && (
-                <Badge colorPalette="brand" variant="solid" borderRadius="full">
-                  {chosen}
-                </Badge>
-              )}
-            </Button>
-          </Drawer.Trigger>
-          <Portal>
-            <Drawer.Backdrop />
-            <Drawer.Positioner>
-              <Drawer.Content data-testid="facets-drawer">
-                <Drawer.Header>
-                  <Drawer.Title>{t('traits.filters')}</Drawer.Title>
-                </Drawer.Header>
-                <Drawer.Body>{panel}</Drawer.Body>
-                <Drawer.Footer borderTopWidth="1px">
-                  <HStack w="full" justify="space-between">
-                    <Text fontSize="sm" color="fg.muted" data-testid="facets-total">
-                      {data ? t('traits.results', { count: data.total }) : null}
-                    </Text>
-                    <Button colorPalette="brand" onClick={() => setOpen(false)}>
-                      {t('traits.done')}
-                    </Button>
-                  </HStack>
-                </Drawer.Footer>
-                <Drawer.CloseTrigger asChild>
-                  <CloseButton size="sm" />
-                </Drawer.CloseTrigger>
-              </Drawer.Content>
-            </Drawer.Positioner>
-          </Portal>
-        </Drawer.Root>
+        <Button variant="outline" borderRadius="full" size="sm" onClick={() => setOpen(true)} data-testid="facets-open">
+          <LuSlidersHorizontal />
+          {t('traits.filters')}
+          {chosen > 0 && (
+            <Badge colorPalette="brand" variant="solid" borderRadius="full">
+              {chosen}
+            </Badge>
+          )}
+        </Button>
+        {/* The drawer's code (a dialog machine) is fetched when a phone first opens it. */}
+        {open && (
+          <Suspense fallback={null}>
+            <FacetsDrawer open={open} onClose={() => setOpen(false)} total={data?.total}>
+              {panel}
+            </FacetsDrawer>
+          </Suspense>
+        )}
       </Box>
     </>
   )
