@@ -62,7 +62,11 @@ fn main() {
     // Popular: the first page of a few filters, both orders.
     let popular: Vec<String> = BACKGROUNDS[..4]
         .iter()
-        .flat_map(|b| FRAMES.iter().flat_map(move |f| ["0", "1"].map(|o| format!("/api/nft/explore/?formOfSale=ALL&sortBy=PRICE&orderBy={o}&{}", two(b, f)))))
+        .flat_map(|b| {
+            FRAMES
+                .iter()
+                .flat_map(move |f| ["0", "1"].map(|o| format!("/api/nft/explore/?formOfSale=ALL&sortBy=PRICE&orderBy={o}&{}", two(b, f))))
+        })
         .collect();
     let mut distinct = Vec::new();
     for page in 1..=5 {
@@ -96,7 +100,9 @@ fn main() {
     }
     // Spread over filters rather than the first few of one.
     let spread = |paths: &mut Vec<String>| {
-        paths.sort_by_key(|path| path.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        paths.sort_by_key(|path| {
+            path.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b))).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        })
     };
     spread(&mut distinct);
     spread(&mut facets);

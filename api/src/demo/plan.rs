@@ -411,7 +411,10 @@ mod tests {
         assert!(count("Background", Some("Gold")) < count("Background", Some("Midnight")), "gold is the rare one");
         assert!(count("Frame", None) > 0 && count("Frame", Some("Wood")) > count("Frame", Some("Neon")), "some have no frame");
         // Two traits together still find a few of the listings, not all or none.
-        let both = plan.nfts.iter().filter(|n| value(n, "Background").as_deref() == Some("Midnight") && value(n, "Frame").as_deref() == Some("Wood"));
+        let both = plan
+            .nfts
+            .iter()
+            .filter(|n| value(n, "Background").as_deref() == Some("Midnight") && value(n, "Frame").as_deref() == Some("Wood"));
         assert!((2..20).contains(&both.count()));
         // Each collection's members differ in their traits (their ranks are not all tied).
         for collection in &plan.collections {

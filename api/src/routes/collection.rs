@@ -34,10 +34,10 @@ use uuid::Uuid;
 use super::{
     limits::form_text,
     nft::{FORM_OF_SALE, NftCard, ORDER_BY, PAGE, PAGE_SIZE, Paged, SEARCH, db_error, limit, page_answer},
-    traits::{TRAIT, trait_filters},
     openapi::{BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, SignedIn},
     params::{Choice, Params, Text, query_params},
     social::LikeState,
+    traits::{TRAIT, trait_filters},
 };
 use crate::{
     AppState,

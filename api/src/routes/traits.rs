@@ -139,8 +139,13 @@ const FACETS_SALE: Choice<SaleFilter> = Choice { default: "ALL", ..FORM_OF_SALE 
 const CATEGORY: Text = Text { name: "nftCategory", description: "Category id; omitted or `all` for every category" };
 const COLLECTION_ID: Text = Text { name: "collectionId", description: "The collection (scope=collection)" };
 const USER_ID: Text = Text { name: "userId", description: "The user (scope=created or owned)" };
-const VALUES: Number =
-    Number { name: "values", default: 10, min: 1, max: 200, description: "Values shown per trait, the most matched first (the chosen ones always)" };
+const VALUES: Number = Number {
+    name: "values",
+    default: 10,
+    min: 1,
+    max: 200,
+    description: "Values shown per trait, the most matched first (the chosen ones always)",
+};
 
 query_params!(
     /// The facets' query: a list's filters and scope.
@@ -184,16 +189,24 @@ async fn facets(State(state): State<AppState>, params: Params) -> Result<Respons
     match scope {
         Scope::Explore => {}
         Scope::Collection => {
-            let id = params.text(&COLLECTION_ID).ok_or_else(|| ApiError::BadRequest("collectionId is required with scope=collection".into()))?;
+            let id =
+                params.text(&COLLECTION_ID).ok_or_else(|| ApiError::BadRequest("collectionId is required with scope=collection".into()))?;
             let id = super::collection::collection_id(id)?;
             super::collection::card(&state, id, None).await?;
-            request.within =
-                Some(projections::queries::collections::shown_nfts(&state.read, &id.to_string()).await.map_err(db_error)?);
+            request.within = Some(projections::queries::collections::shown_nfts(&state.read, &id.to_string()).await.map_err(db_error)?);
         }
         Scope::Created | Scope::Owned => {
-            let user = params.text(&USER_ID).ok_or_else(|| ApiError::BadRequest("userId is required with scope=created or owned".into()))?;
-            let wallets = profiles::wallets(&state.read, user).await.map_err(db_error)?.ok_or_else(|| ApiError::NotFound(format!("No user with id {user}")))?;
-            request = if scope == Scope::Created { profiles::on_tab(request, Tab::Created, wallets) } else { profiles::on_tab(request, Tab::Owned, wallets) };
+            let user =
+                params.text(&USER_ID).ok_or_else(|| ApiError::BadRequest("userId is required with scope=created or owned".into()))?;
+            let wallets = profiles::wallets(&state.read, user)
+                .await
+                .map_err(db_error)?
+                .ok_or_else(|| ApiError::NotFound(format!("No user with id {user}")))?;
+            request = if scope == Scope::Created {
+                profiles::on_tab(request, Tab::Created, wallets)
+            } else {
+                profiles::on_tab(request, Tab::Owned, wallets)
+            };
         }
     }
     let facets = nft::facets(&state.read, &request, per_trait, at).await.map_err(db_error)?;

@@ -376,11 +376,7 @@ async fn properties(app: &TestApp, token: &str, pairs: &[(&str, &str)]) {
         properties: pairs.iter().map(|(key, value)| domain::catalog::Property { key: (*key).into(), value: (*value).into() }).collect(),
         creator_user_id: None,
     };
-    app.state
-        .store
-        .append(&event.stream_id(), ExpectedVersion::Any, vec![event.to_new_event(Metadata::default()).unwrap()])
-        .await
-        .unwrap();
+    app.state.store.append(&event.stream_id(), ExpectedVersion::Any, vec![event.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
     app.projector.catch_up().await.unwrap();
 }
 
@@ -426,7 +422,7 @@ async fn malformed_or_too_many_trait_filters_answer_400() {
         (r"/api/nft/explore/?trait=a\b:c".to_owned(), "trait must be Name:Value"),
         (format!("/api/nft/explore/?formOfSale=ALL{many}"), "trait: at most 16"),
         (format!("/api/nft/facets?formOfSale=ALL{many}"), "trait: at most 16"),
-        (format!("/api/nft/mycreatednft?trait=x"), "trait must be Name:Value"),
+        ("/api/nft/mycreatednft?trait=x".to_owned(), "trait must be Name:Value"),
         (long, "trait: at most 200 characters"),
         ("/api/nft/facets?scope=collection".to_owned(), "collectionId is required"),
         ("/api/nft/facets?values=0".to_owned(), "values must be"),

@@ -1235,7 +1235,8 @@ mod tests {
         let mut sorted: Vec<(u32, &str)> = members.iter().zip(&expected).map(|(t, r)| (r.rank, t.nft_id.as_str())).collect();
         sorted.sort();
         let within: Vec<String> = members.iter().map(|t| t.nft_id.clone()).collect();
-        let by_rarity = Explore { within: Some(within), collection: Some("c2".into()), ..request(SaleFilter::All, SortBy::Rarity, false, None) };
+        let by_rarity =
+            Explore { within: Some(within), collection: Some("c2".into()), ..request(SaleFilter::All, SortBy::Rarity, false, None) };
         let (ids, total) = index.find(&by_rarity, Page { page: 2, limit: 7 }, NOW);
         assert_eq!(total, members.len() as u64);
         assert_eq!(ids, sorted.iter().skip(7).take(7).map(|(_, id)| id.to_string()).collect::<Vec<_>>());

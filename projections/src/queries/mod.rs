@@ -3,12 +3,12 @@
 pub mod activity;
 pub mod bids;
 pub(crate) mod browse;
-pub mod rarity;
 pub mod collections;
 pub mod nft;
 pub mod notices;
 pub mod offers;
 pub mod profiles;
+pub mod rarity;
 mod scores;
 pub mod social;
 pub mod trending;

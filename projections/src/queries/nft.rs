@@ -290,7 +290,8 @@ pub fn set_rarity(db: &ReadDb, views: &mut [NftView], collection: Option<&str>) 
     let ids: Vec<&str> = views.iter().map(|v| v.id.as_str()).collect();
     let mut found = db.browse().rarity(&ids, collection);
     for view in views {
-        view.rarity = found.remove(&view.id).map(|(collection_id, rank, of)| RarityView { collection_id, rank: rank.rank, of, score: rank.score });
+        view.rarity =
+            found.remove(&view.id).map(|(collection_id, rank, of)| RarityView { collection_id, rank: rank.rank, of, score: rank.score });
     }
 }
 

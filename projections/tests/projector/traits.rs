@@ -53,7 +53,7 @@ async fn details(store: &dyn EventStore, token: u32, properties: &[(String, Stri
         token_id: token.to_string(),
         title: format!("Token {token}"),
         description: String::new(),
-        category_id: if token % 2 == 0 { "art".into() } else { "music".into() },
+        category_id: if token.is_multiple_of(2) { "art".into() } else { "music".into() },
         file: format!("/ipfs/img{token}"),
         metadata_url: format!("/ipfs/meta{token}"),
         properties: properties.iter().map(|(key, value)| Property { key: key.clone(), value: value.clone() }).collect(),
@@ -82,11 +82,14 @@ fn random_properties(random: &mut Random) -> Vec<(String, String)> {
     properties
 }
 
+/// A token of the random market: its properties, sale type and category.
+type Listing = (Vec<(String, String)>, &'static str, &'static str);
+
 #[tokio::test]
 async fn facet_counts_equal_a_brute_force_count_of_random_properties() {
     each_read_db(async |store, url| {
         let mut random = Random(42);
-        let mut tokens: BTreeMap<String, (Vec<(String, String)>, &str, &str)> = BTreeMap::new();
+        let mut tokens: BTreeMap<String, Listing> = BTreeMap::new();
         for token in 1..=120u32 {
             let properties = random_properties(&mut random);
             append(store.as_ref(), &[minted(token)]).await;
@@ -108,7 +111,7 @@ async fn facet_counts_equal_a_brute_force_count_of_random_properties() {
                 }
                 _ => "NOT_FOR_SALE",
             };
-            tokens.insert(format!("80001-{token}"), (properties, sale, if token % 2 == 0 { "art" } else { "music" }));
+            tokens.insert(format!("80001-{token}"), (properties, sale, if token.is_multiple_of(2) { "art" } else { "music" }));
         }
         let db = ReadDb::open(&url).await.unwrap();
         let at = Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
@@ -125,14 +128,9 @@ async fn facet_counts_equal_a_brute_force_count_of_random_properties() {
                 let wanted = (0..1 + random.below(2)).map(|_| format!("{name} {}", random.below(values))).collect();
                 filters.push(TraitFilter { name: name.into(), values: wanted });
             }
-            let request = Explore {
-                sale,
-                category: category.map(Into::into),
-                traits: filters.clone(),
-                ..Explore::all(SortBy::Date)
-            };
+            let request = Explore { sale, category: category.map(Into::into), traits: filters.clone(), ..Explore::all(SortBy::Date) };
             // Brute force: the tokens the other filters keep, counted per value.
-            let keeps = |(properties, on_sale, cat): &(Vec<(String, String)>, &str, &str), skip: Option<&str>| {
+            let keeps = |(properties, on_sale, cat): &Listing, skip: Option<&str>| {
                 (sale == SaleFilter::All || *on_sale == "FIXEDPRICE")
                     && category.is_none_or(|c| c == *cat)
                     && filters
@@ -181,7 +179,13 @@ async fn ranks_follow_membership_burns_and_changed_properties() {
             store.as_ref(),
             id,
             &[
-                CollectionEvent::CollectionCreated { collection_id: id, creator_user_id: Uuid::from_u128(1), title: "C".into(), image: "i".into(), at: when() },
+                CollectionEvent::CollectionCreated {
+                    collection_id: id,
+                    creator_user_id: Uuid::from_u128(1),
+                    title: "C".into(),
+                    image: "i".into(),
+                    at: when(),
+                },
                 CollectionEvent::NftAddedToCollection { nft_id: "80001-1".into(), at: when() },
                 CollectionEvent::NftAddedToCollection { nft_id: "80001-2".into(), at: when() },
                 CollectionEvent::NftAddedToCollection { nft_id: "80001-3".into(), at: when() },
