@@ -59,9 +59,9 @@ export function selectedCount(selection: TraitSelection): number {
  */
 export function useTraitFilter() {
   const [params, setParams] = useSearchParams()
+  // Keyed on the `trait` parameters' text: another parameter changing keeps the same selection.
   const raw = params.getAll('trait').join('\n')
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed on the parameters' text
-  const selection = useMemo(() => selectionFromParams(params), [raw])
+  const selection = useMemo(() => selectionFromParams(new URLSearchParams(raw.split('\n').filter(Boolean).map((t) => ['trait', t]))), [raw])
   const write = useCallback(
     (next: (current: TraitSelection) => TraitSelection) =>
       setParams((previous) => {
@@ -83,6 +83,6 @@ export function useTraitFilter() {
     [write],
   )
   const clear = useCallback(() => write(() => ({})), [write])
-  const params_ = useMemo(() => traitParams(selection), [selection])
-  return { selection, toggle, clear, params: params_ }
+  const list = useMemo(() => traitParams(selection), [selection])
+  return { selection, toggle, clear, params: list }
 }
