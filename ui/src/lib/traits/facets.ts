@@ -23,6 +23,6 @@ export async function fetchFacets(scope: FacetScope, traits: readonly string[], 
 
 /** The facets of a list (null: none yet, e.g. the user is not known). */
 export function useFacets(scope: FacetScope | null, traits: readonly string[], values: number) {
-  const key = scope ? ['facets', JSON.stringify(scope), traits.join('\n'), values] : null
+  const key = scope ? ['facets', JSON.stringify(scope), JSON.stringify(traits), values] : null
   return useSWR<Facets>(key, () => fetchFacets(scope as FacetScope, traits, values), { revalidateOnFocus: false, keepPreviousData: true })
 }

@@ -60,8 +60,8 @@ export function selectedCount(selection: TraitSelection): number {
 export function useTraitFilter() {
   const [params, setParams] = useSearchParams()
   // Keyed on the `trait` parameters' text: another parameter changing keeps the same selection.
-  const raw = params.getAll('trait').join('\n')
-  const selection = useMemo(() => selectionFromParams(new URLSearchParams(raw.split('\n').filter(Boolean).map((t) => ['trait', t]))), [raw])
+  const raw = JSON.stringify(params.getAll('trait'))
+  const selection = useMemo(() => selectionFromParams(new URLSearchParams((JSON.parse(raw) as string[]).map((t) => ['trait', t]))), [raw])
   const write = useCallback(
     (next: (current: TraitSelection) => TraitSelection) =>
       setParams((previous) => {
