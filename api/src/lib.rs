@@ -133,6 +133,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::ipfs::router())
         .merge(routes::nft::router())
         .merge(routes::metadata::router())
+        .merge(routes::traits::router())
         .merge(routes::collection::router(state.config.max_image_bytes))
         .merge(routes::trending::router())
         .merge(routes::activity::router())

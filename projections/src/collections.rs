@@ -4,6 +4,9 @@
 //! Collections change when a user acts (a few events a minute at most), so each event is one or
 //! two statements. None reads the tables: a like recounts `total_likes` in SQL, so the fold
 //! works unchanged while a fresh generation fills (see [`ReadModel::remember`]).
+//!
+//! A change of membership stamps the tokens it moves in `nft_changes`, so the browse index
+//! (which keeps each collection's members, for rarity) follows it.
 
 use async_trait::async_trait;
 use domain::{RecordedEvent, collections::CollectionEvent};
@@ -34,6 +37,11 @@ impl ReadModel for Collections {
 const RECOUNT: &str =
     "UPDATE collections SET total_likes = (SELECT COUNT(*) FROM collection_likes l WHERE l.collection_id = $1) WHERE collection_id = $1";
 
+/// Stamps every member of collection `$1` as changed at position `$2` (a stamp only moves
+/// forward, as [`crate::nft::mark_changed`] keeps it).
+const STAMP_MEMBERS: &str = "INSERT INTO nft_changes (nft_id, position) SELECT nft_id, $2 FROM collection_nfts WHERE collection_id = $1 \
+    ON CONFLICT (nft_id) DO UPDATE SET position = excluded.position WHERE nft_changes.position < excluded.position";
+
 async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), ProjectionError> {
     let id = event
         .stream_id
@@ -41,6 +49,7 @@ async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), Pro
         .ok_or_else(|| ProjectionError::malformed(event, "not in a collection-<uuid> stream"))?
         .to_owned();
     let collection = Value::from(&id);
+    let position = event.position as i64;
     let parsed: CollectionEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
     match parsed {
         CollectionEvent::CollectionCreated { creator_user_id, title, image, at, .. } => {
@@ -63,6 +72,8 @@ async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), Pro
             .await?;
         }
         CollectionEvent::CollectionDeleted { .. } => {
+            // The members first, while the rows that name them are there.
+            sql::execute(conn, STAMP_MEMBERS, &[collection, position.into()]).await?;
             for table in ["collection_nfts", "collection_likes", "collections"] {
                 sql::execute(conn, &format!("DELETE FROM {table} WHERE collection_id = $1"), &[collection]).await?;
             }
@@ -74,10 +85,12 @@ async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), Pro
                 &[collection, (&nft_id).into(), at.timestamp().into()],
             )
             .await?;
+            crate::nft::mark_changed(conn, [(nft_id.as_str(), position)]).await?;
         }
         CollectionEvent::NftRemovedFromCollection { nft_id, .. } => {
             sql::execute(conn, "DELETE FROM collection_nfts WHERE collection_id = $1 AND nft_id = $2", &[collection, (&nft_id).into()])
                 .await?;
+            crate::nft::mark_changed(conn, [(nft_id.as_str(), position)]).await?;
         }
         CollectionEvent::CollectionLiked { user_id, at } => {
             let user = user_id.to_string();

@@ -234,7 +234,7 @@ fn mint(block: &mut Block, dice: &mut Dice, tx: u64, token: u64, files: &[String
             len => format!("/ipfs/{}", files[(token % len) as usize]),
         },
         metadata_url: format!("/ipfs/bafkrem{token:052}"),
-        properties: vec![Property { key: "edition".into(), value: (token % 10).to_string() }],
+        properties: traits_of(token),
         creator_user_id: None,
     };
     let metadata = Metadata { actor: Some(format!("user-{}", creator_of(token))), ..Metadata::default() };
@@ -364,4 +364,26 @@ pub async fn register_user(store: &dyn domain::EventStore, id: uuid::Uuid, name:
     ];
     let events = events.iter().map(|e| e.to_new_event(Metadata::default()).expect("user events serialize")).collect();
     store.append(&format!("user-{id}"), ExpectedVersion::Any, events).await.expect("registering a user");
+}
+
+/// The backgrounds of [`market_history`]'s tokens.
+pub const BACKGROUNDS: [&str; 6] = ["Midnight", "Ivory", "Coral", "Sage", "Gold", "Slate"];
+/// The frames of [`market_history`]'s tokens (three in ten have none).
+pub const FRAMES: [&str; 3] = ["Wood", "Brass", "Neon"];
+
+/// A token's properties in [`market_history`]: an edition (ten values), a background (six, in
+/// runs of seven tokens) and, on seven tokens in ten, a frame: traits to filter and facet by.
+pub fn traits_of(token: u64) -> Vec<Property> {
+    let mut properties = vec![
+        Property { key: "edition".into(), value: (token % 10).to_string() },
+        Property { key: "background".into(), value: BACKGROUNDS[((token / 7) % 6) as usize].into() },
+    ];
+    let frame = match (token * 31 + 7) % 10 {
+        0..=3 => Some(FRAMES[0]),
+        4..=5 => Some(FRAMES[1]),
+        6 => Some(FRAMES[2]),
+        _ => None,
+    };
+    properties.extend(frame.map(|f| Property { key: "frame".into(), value: f.into() }));
+    properties
 }

@@ -171,7 +171,18 @@ const sellers = [
   ['u5', 'lumen', 'Lucía Fernández', 'Light, glass and slow animation.'],
 ].map(([userId, username, fullName, info], i) => ({ id: userId, userId, username, fullName, avatar: i === 2 ? art('#f59e0b', '#ec4899') : '', coverImage: i % 2 ? art('#1e3a8a', '#7c3aed') : '', info, totalSold: 20 - i * 3, totalCollection: 4 - (i % 3), totalCreations: 30 - i * 4 }))
 const counts = { collections: 2, created: 6, owned: 4, inAuction: 4, inSale: 6 }
+// The trait facets of a list (sample counts).
+const facets = {
+  total: 5,
+  traits: [
+    { name: 'Background', distinct: 5, values: [['Ivory', 8, true], ['Midnight', 5], ['Gold', 4], ['Sage', 4], ['Coral', 3]].map(([value, count, selected = false]) => ({ value, count, selected })) },
+    { name: 'Frame', distinct: 3, values: [['Wood', 3], ['Neon', 1], ['Brass', 1]].map(([value, count]) => ({ value, count, selected: false })) },
+    { name: 'Edition', distinct: 8, values: Array.from({ length: 8 }, (_, i) => ({ value: `${i + 1} of 8`, count: 8 - i, selected: false })) },
+  ],
+}
+
 const api = {
+  '/api/nft/facets': facets,
   '/api/collection/browse': page(collections),
   '/api/collection/browsebyid/c1': collections[0],
   '/api/nft/browsebycollection/c1': page(nfts.slice(0, 3)),
@@ -282,6 +293,19 @@ const screens = [
     return page.click('[data-testid="wallet-panel-connect"]')
   }],
   ['explore', '/explore?type=all', false],
+  // Trait facets (issue 19): a column at 1440 px, a drawer on a phone (opened here); the rarity order.
+  ['explore-facets', '/explore?type=all&trait=Background%3AIvory', false, async (page, width) => {
+    if (width < 600) await page.click('[data-testid="facets-open"]')
+    await page.waitForTimeout(800)
+  }],
+  ['collection-facets', '/collections/collection/c1', false, async (page, width) => {
+    if (width < 600) await page.click('[data-testid="facets-open"]')
+    await page.waitForTimeout(800)
+  }],
+  ['collection-rarity', '/collections/collection/c1', false, async (page) => {
+    await page.getByLabel('Sort by').selectOption('RARITY')
+    await page.waitForTimeout(1000)
+  }],
   ['activity', '/activity', false],
   ['activity-sales', '/activity', false, async (page) => page.click('[data-testid="activity-kind-SALE"]')],
   ['collection-activity', '/collections/collection/c1', false, async (page) => page.click('[data-testid="collection-tab-activity"]')],

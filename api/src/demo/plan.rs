@@ -200,6 +200,27 @@ const TRAITS: [(&str, &[&str]); 8] = [
     ("Validity", &["1 month", "6 months", "1 year", "Lifetime"]),
 ];
 
+/// An NFT's background: Midnight and Ivory common, Coral and Sage less so, Gold rare.
+fn background(u: usize, k: usize) -> &'static str {
+    match mix(u + 7, k + 11) % 16 {
+        0..=4 => "Midnight",
+        5..=8 => "Ivory",
+        9..=11 => "Coral",
+        12..=14 => "Sage",
+        _ => "Gold",
+    }
+}
+
+/// An NFT's frame, if it has one (three in ten do not).
+fn frame(u: usize, k: usize) -> Option<&'static str> {
+    match mix(k + 5, u + 3) % 10 {
+        0..=3 => Some("Wood"),
+        4..=5 => Some("Brass"),
+        6 => Some("Neon"),
+        _ => None,
+    }
+}
+
 /// A deterministic mix of two numbers (for picks that look random but never change).
 fn mix(a: usize, b: usize) -> u64 {
     let mut z = (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (b as u64).wrapping_add(0xD1B5_4A32_D192_ED03);
@@ -242,11 +263,18 @@ impl Plan {
                 let title = if k >= 8 { format!("{title} #{}", k / 8 + 1) } else { title };
                 let seed = seed_of(&[PEOPLE[u].username, &title]);
                 let (key, values) = TRAITS[words];
-                // Which of the creator's works it is ("3 of 8"); each NFT is itself unique.
-                let properties = vec![
+                // Which of the creator's works it is ("3 of 8"); each NFT is itself unique. Two
+                // traits shared by every style, unevenly spread (a gold background is rare, and
+                // some works have no frame), so that the facets and the rarity ranks have
+                // something to tell apart.
+                let mut properties = vec![
                     (key.to_owned(), values[pick % values.len()].to_owned()),
                     ("Edition".to_owned(), format!("{} of {}", k + 1, size.nfts_per_user)),
+                    ("Background".to_owned(), background(u, k).to_owned()),
                 ];
+                if let Some(frame) = frame(u, k) {
+                    properties.push(("Frame".to_owned(), frame.to_owned()));
+                }
                 let price = 5 + mix(k, u) % 240; // 0.05 to 2.45 MATIC
                 // Per creator, in turn: three listed at a fixed price, one sold, three auctions
                 // (outbid, bid once, waiting for a first bid), one kept.
@@ -369,6 +397,30 @@ mod tests {
             }
         }
         assert!(plan.likes.iter().all(|(u, i)| plan.nfts[*i].creator != *u));
+    }
+
+    #[test]
+    fn the_shared_traits_vary_so_that_facets_and_ranks_tell_nfts_apart() {
+        let categories: Vec<String> = domain::catalog::DEFAULT_CATEGORIES.iter().map(|(id, _)| (*id).to_owned()).collect();
+        let plan = Plan::new(Size::FULL, &categories);
+        let value = |n: &NftPlan, key: &str| n.properties.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+        let count = |key: &str, wanted: Option<&str>| plan.nfts.iter().filter(|n| value(n, key).as_deref() == wanted).count();
+        for background in ["Midnight", "Ivory", "Coral", "Sage", "Gold"] {
+            assert!(count("Background", Some(background)) > 0, "{background}");
+        }
+        assert!(count("Background", Some("Gold")) < count("Background", Some("Midnight")), "gold is the rare one");
+        assert!(count("Frame", None) > 0 && count("Frame", Some("Wood")) > count("Frame", Some("Neon")), "some have no frame");
+        // Two traits together still find a few of the listings, not all or none.
+        let both = plan
+            .nfts
+            .iter()
+            .filter(|n| value(n, "Background").as_deref() == Some("Midnight") && value(n, "Frame").as_deref() == Some("Wood"));
+        assert!((2..20).contains(&both.count()));
+        // Each collection's members differ in their traits (their ranks are not all tied).
+        for collection in &plan.collections {
+            let traits: std::collections::HashSet<_> = collection.nfts.iter().map(|i| plan.nfts[*i].properties[2..].to_vec()).collect();
+            assert!(traits.len() > 1, "{}", collection.title);
+        }
     }
 
     #[test]

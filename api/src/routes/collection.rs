@@ -21,7 +21,7 @@ use domain::{
 use projections::queries::{
     Page,
     collections::{self as queries, Browse, CollectionSort, CollectionView},
-    nft::{self, Explore},
+    nft::{self, Explore, SortBy},
 };
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -33,10 +33,11 @@ use uuid::Uuid;
 
 use super::{
     limits::form_text,
-    nft::{FORM_OF_SALE, NftCard, ORDER_BY, PAGE, PAGE_SIZE, Paged, SEARCH, SORT_BY, db_error, limit, page_answer},
+    nft::{FORM_OF_SALE, NftCard, ORDER_BY, PAGE, PAGE_SIZE, Paged, SEARCH, db_error, limit, page_answer},
     openapi::{BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, Person, SignedIn},
     params::{Choice, Params, Text, query_params},
     social::LikeState,
+    traits::{TRAIT, trait_filters},
 };
 use crate::{
     AppState,
@@ -116,15 +117,29 @@ query_params!(
 );
 query_params!(
     /// A collection's NFT list query: explore's, in the collection.
-    NftsQuery: PAGE, limit(PAGE_SIZE), FORM_OF_SALE, SORT_BY, ORDER_BY, SEARCH
+    NftsQuery: PAGE, limit(PAGE_SIZE), FORM_OF_SALE, NFT_SORT_BY, ORDER_BY, SEARCH, TRAIT
 );
+
+/// A collection's NFT sort keys: explore's and rarity in the collection.
+const NFT_SORT_BY: Choice<SortBy> = Choice {
+    name: "sortBy",
+    default: "DATE",
+    values: &["DATE", "PRICE", "POPULARITY", "RARITY"],
+    allowed: "DATE, PRICE, POPULARITY, RARITY",
+    parse: |v| match v {
+        "RARITY" => Some(SortBy::Rarity),
+        other => SortBy::parse(other),
+    },
+    description: "Sort key: mint time, price, likes, bids and sales, or RARITY, the rank in the collection by OpenRarity's \
+        method (orderBy 0: the rarest first)",
+};
 
 fn page(params: &Params) -> Result<Page, ApiError> {
     Ok(Page { page: params.number(&PAGE)?, limit: params.number(&limit(PAGE_SIZE))? })
 }
 
 /// A collection id in a path: anything but a UUID names no collection.
-fn collection_id(raw: &str) -> Result<Uuid, ApiError> {
+pub(super) fn collection_id(raw: &str) -> Result<Uuid, ApiError> {
     raw.trim().parse().map_err(|_| CollectionError::NotFound.into())
 }
 
@@ -142,7 +157,7 @@ async fn execute(state: &AppState, id: Uuid, user: Uuid, command: CollectionComm
 }
 
 /// The collection as cards show it, for `viewer`.
-async fn card(state: &AppState, id: Uuid, viewer: Option<Uuid>) -> Result<CollectionView, ApiError> {
+pub(super) async fn card(state: &AppState, id: Uuid, viewer: Option<Uuid>) -> Result<CollectionView, ApiError> {
     let viewer = viewer.map(|v| v.to_string());
     queries::by_id(&state.read, &id.to_string(), viewer.as_deref()).await.map_err(db_error)?.ok_or_else(|| CollectionError::NotFound.into())
 }
@@ -463,10 +478,12 @@ async fn browse_by_collection(
     params: Params,
 ) -> Result<Response, ApiError> {
     let id = collection_id(&id)?;
-    let mut request = Explore::all(params.choice(&SORT_BY)?);
+    let mut request = Explore::all(params.choice(&NFT_SORT_BY)?);
     request.sale = params.choice(&FORM_OF_SALE)?;
     request.ascending = params.choice(&ORDER_BY)?;
     request.search = params.text(&SEARCH).map(str::to_owned);
+    request.traits = trait_filters(&params)?;
+    request.collection = Some(id.to_string());
     let page = page(&params)?;
     card(&state, id, None).await?;
     request.within = Some(queries::shown_nfts(&state.read, &id.to_string()).await.map_err(db_error)?);

@@ -21,4 +21,5 @@ mod params;
 pub mod social;
 pub mod stream;
 pub mod trade;
+pub mod traits;
 pub mod trending;

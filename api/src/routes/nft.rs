@@ -20,6 +20,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use super::{
     openapi::{BadRequest, NotFound, also_at},
     params::{Choice, Number, Params, Text, query_params},
+    traits::{TRAIT, trait_filters},
 };
 use crate::{
     AppState,
@@ -108,7 +109,7 @@ pub(super) const SEARCH: Text = Text { name: "search", description: "Words to lo
 
 query_params!(
     /// The browse list's query.
-    ExploreQuery: CATEGORY, PAGE, limit(PAGE_SIZE), FORM_OF_SALE, EXPLORE_SORT_BY, ORDER_BY, SEARCH
+    ExploreQuery: CATEGORY, PAGE, limit(PAGE_SIZE), FORM_OF_SALE, EXPLORE_SORT_BY, ORDER_BY, SEARCH, TRAIT
 );
 query_params!(
     /// The bid list's query.
@@ -343,6 +344,7 @@ async fn explore(State(state): State<AppState>, viewer: MaybeUser, params: Param
         sort_by: params.choice(&EXPLORE_SORT_BY)?,
         ascending: params.choice(&ORDER_BY)?,
         search: params.text(&SEARCH).map(str::to_owned),
+        traits: trait_filters(&params)?,
         ..Explore::all(SortBy::Date)
     };
     let page = page(&params, PAGE_SIZE)?;
@@ -396,7 +398,9 @@ async fn known(state: &AppState, id: &str) -> Result<(), ApiError> {
     responses((status = 200, description = "The NFT", body = Envelope<NftCard>), (status = 404, response = NotFound)),
 )]
 async fn detail(State(state): State<AppState>, viewer: MaybeUser, Path(id): Path<String>) -> Result<Response, ApiError> {
-    let view = nft::detail(&state.read, &id).await.map_err(db_error)?.ok_or_else(|| ApiError::NotFound(format!("No NFT with id {id}")))?;
+    let mut view =
+        nft::detail(&state.read, &id).await.map_err(db_error)?.ok_or_else(|| ApiError::NotFound(format!("No NFT with id {id}")))?;
+    view.rarity = nft::rarities(&state.read, &id, state.read_version().position).await.map_err(db_error)?.into_iter().next();
     let flags = flags_of(&state, viewer, &[&view.id]).await?;
     Ok(ok(card(&state, &view, flags.of(&view.id)), "NFT fetched"))
 }
@@ -605,6 +609,9 @@ pub(crate) struct NftCard {
     properties: Vec<NftProperty>,
     /// The mint transaction.
     transaction_hash: String,
+    /// Its rarity rank in a collection it belongs to (null when in none): on a collection's
+    /// list, in that collection; elsewhere, in the first of its collections by id.
+    rarity: Option<Rarity>,
     /// The marketplace contract.
     contract_address: String,
     /// Always `ERC721`.
@@ -621,6 +628,21 @@ pub(crate) struct NftCard {
     creator: Creator,
     /// The owner, and the user behind the address.
     current_owner: CurrentOwner,
+}
+
+/// An NFT's rarity in a collection, by OpenRarity's method (see docs/read-models.md).
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+pub(crate) struct Rarity {
+    /// The collection it is ranked in.
+    collection_id: String,
+    /// 1 is the rarest; equal scores share a rank (1, 2, 2, 4).
+    rank: u32,
+    /// The collection's NFTs ranked (its members not burned).
+    of: u32,
+    /// OpenRarity's score: the information content of its traits over the collection's entropy.
+    score: f64,
 }
 
 /// How an NFT is offered: at a fixed price, in an auction (`fixedPrice` is then its buy-now

@@ -18,20 +18,21 @@ use utoipa::openapi::{
 use super::limits::MAX_QUERY_TEXT;
 use crate::error::ApiError;
 
-/// A request's query parameters.
-pub struct Params(HashMap<String, String>);
+/// A request's query parameters: the last value of each name, and every pair in order (for the
+/// parameters that repeat).
+pub struct Params(HashMap<String, String>, Vec<(String, String)>);
 
 impl<S: Send + Sync> FromRequestParts<S> for Params {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let Query(map) = Query::<HashMap<String, String>>::from_request_parts(parts, state)
+        let Query(pairs) = Query::<Vec<(String, String)>>::from_request_parts(parts, state)
             .await
             .map_err(|e| ApiError::BadRequest(format!("Invalid query string: {e}")))?;
-        if let Some(name) = map.iter().find(|(_, value)| value.chars().count() > MAX_QUERY_TEXT).map(|(name, _)| name) {
+        if let Some(name) = pairs.iter().find(|(_, value)| value.chars().count() > MAX_QUERY_TEXT).map(|(name, _)| name) {
             return Err(ApiError::BadRequest(format!("{name}: at most {MAX_QUERY_TEXT} characters")));
         }
-        Ok(Self(map))
+        Ok(Self(pairs.iter().cloned().collect(), pairs))
     }
 }
 
@@ -106,6 +107,11 @@ impl Params {
         (param.parse)(raw).ok_or_else(|| ApiError::BadRequest(format!("{} must be one of {}", param.name, param.allowed)))
     }
 
+    /// Every value of a parameter that repeats, as sent, in order.
+    pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> {
+        self.1.iter().filter(move |(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
     /// The value of `name` as sent, trimmed, if the query names it.
     fn given(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(|v| v.trim())
@@ -175,7 +181,8 @@ mod tests {
     use super::*;
 
     fn params(pairs: &[(&str, &str)]) -> Params {
-        Params(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+        let pairs: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Params(pairs.iter().cloned().collect(), pairs)
     }
 
     const COLOUR: Choice<u8> = Choice {

@@ -24,6 +24,7 @@ use super::{
     nft::{NftCard, NftId, ORDER_BY, PAGE, PAGE_SIZE, Paged, SEARCH, SORT_BY, db_error, limit, page, page_answer},
     openapi::{BadRequest, Conflict, NotFound, SignedIn},
     params::{Choice, Params, query_params},
+    traits::{TRAIT, trait_filters},
 };
 use crate::{
     AppState,
@@ -67,11 +68,11 @@ const BOOKMARK_SALE: Choice<SaleFilter> = Choice {
 
 query_params!(
     /// A profile tab's query.
-    ProfileQuery: PAGE, limit(PAGE_SIZE), PROFILE_SALE, SORT_BY, ORDER_BY, SEARCH
+    ProfileQuery: PAGE, limit(PAGE_SIZE), PROFILE_SALE, SORT_BY, ORDER_BY, SEARCH, TRAIT
 );
 query_params!(
     /// The favourites' query.
-    BookmarkQuery: PAGE, limit(PAGE_SIZE), BOOKMARK_SALE, SORT_BY, ORDER_BY, SEARCH
+    BookmarkQuery: PAGE, limit(PAGE_SIZE), BOOKMARK_SALE, SORT_BY, ORDER_BY, SEARCH, TRAIT
 );
 
 /// The list request a query asks for, with `sale` as its sale filter.
@@ -81,6 +82,7 @@ fn list_request(params: &Params, sale: &Choice<SaleFilter>) -> Result<Explore, A
         sort_by: params.choice(&SORT_BY)?,
         ascending: params.choice(&ORDER_BY)?,
         search: params.text(&SEARCH).map(str::to_owned),
+        traits: trait_filters(params)?,
         ..Explore::all(SortBy::Date)
     })
 }

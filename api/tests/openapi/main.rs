@@ -288,8 +288,11 @@ async fn query_parameters_are_documented_with_their_types_defaults_bounds_and_va
     let explore = parameters("/api/nft/explore/");
     assert_eq!(
         explore.keys().map(String::as_str).collect::<Vec<_>>(),
-        ["formOfSale", "limit", "nftCategory", "orderBy", "page", "search", "sortBy"]
+        ["formOfSale", "limit", "nftCategory", "orderBy", "page", "search", "sortBy", "trait"]
     );
+    assert_eq!(explore["trait"]["type"], "array");
+    assert_eq!(explore["trait"]["maxItems"], 16);
+    assert_eq!(explore["trait"]["items"]["maxLength"], 200);
     assert_eq!(explore["limit"], json!({ "type": "integer", "minimum": 1, "maximum": 100, "default": 9 }));
     assert_eq!(explore["page"]["minimum"], 1);
     assert_eq!(explore["formOfSale"]["enum"], json!(["ALL", "FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"]));
@@ -443,6 +446,10 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ),
         ("GET", "/api/nft/explore/", "/api/nft/explore/?formOfSale=AUCTION".into(), None),
         ("GET", "/api/nft/explore/", "/api/nft/explore/?limit=0".into(), None),
+        ("GET", "/api/nft/explore/", "/api/nft/explore/?trait=Colour".into(), None),
+        ("GET", "/api/nft/facets", "/api/nft/facets?formOfSale=ALL&trait=edition:1&trait=edition:2".into(), None),
+        ("GET", "/api/nft/facets", "/api/nft/facets?scope=collection".into(), None),
+        ("GET", "/api/nft/facets", "/api/nft/facets?scope=owned&userId=nobody".into(), None),
         ("GET", "/api/activity", "/api/activity".into(), None),
         ("GET", "/api/activity", "/api/activity?kind=BID&nftId=80001-1".into(), None),
         ("GET", "/api/activity", "/api/activity?userId=x".into(), None),
@@ -586,6 +593,13 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("GET", "/api/collection/browse", "/api/collection/browse?search=bird".into(), None),
         ("GET", "/api/collection/browsebyid/{collectionId}", "/api/collection/browsebyid/{collection}".into(), None),
         ("GET", "/api/nft/browsebycollection/{collectionId}", "/api/nft/browsebycollection/{collection}?formOfSale=ALL".into(), None),
+        (
+            "GET",
+            "/api/nft/browsebycollection/{collectionId}",
+            "/api/nft/browsebycollection/{collection}?formOfSale=ALL&sortBy=RARITY".into(),
+            None,
+        ),
+        ("GET", "/api/nft/facets", "/api/nft/facets?scope=collection&collectionId={collection}&formOfSale=ALL".into(), None),
         ("PUT", "/api/collection/like/{collectionId}", "/api/collection/like/{collection}".into(), None),
         ("PUT", "/api/collection/nft/{collectionId}/{nftId}", "/api/collection/nft/{collection}/80001-1".into(), None),
         ("PUT", "/api/collection/nft/{collectionId}/{nftId}", "/api/collection/nft/{collection}/80001-1".into(), None),

@@ -9,7 +9,7 @@ use domain::{
     catalog::CatalogEvent,
     chain::{ChainEvent, Origin, SaleType},
 };
-use serde_json::Value;
+use serde_json::{Value, json};
 use tower::ServiceExt;
 
 #[path = "../support/mod.rs"]
@@ -309,4 +309,81 @@ async fn api_answers_are_compressed_for_clients_that_accept_it_and_small_ones_ar
 
     let (_, headers, _) = fetch_ui(&app, ui.path(), "/healthz", "gzip").await;
     assert!(headers.get("content-encoding").is_none(), "a tiny answer is sent as it is");
+}
+
+/// Records a token's details with these properties.
+async fn properties(app: &TestApp, token: &str, pairs: &[(&str, &str)]) {
+    let event = CatalogEvent::NftDetailsRecorded {
+        chain_id: 80001,
+        token_id: token.into(),
+        title: format!("Token {token}"),
+        description: String::new(),
+        category_id: "art".into(),
+        file: "/ipfs/f".into(),
+        metadata_url: "/ipfs/m".into(),
+        properties: pairs.iter().map(|(key, value)| domain::catalog::Property { key: (*key).into(), value: (*value).into() }).collect(),
+        creator_user_id: None,
+    };
+    app.state.store.append(&event.stream_id(), ExpectedVersion::Any, vec![event.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
+    app.settle().await;
+}
+
+#[tokio::test]
+async fn trait_filters_narrow_the_list_and_facets_count_each_value_with_the_other_filters() {
+    let app = TestApp::new(&[]).await;
+    for (token, colour, eyes) in [("1", "Red", "Laser"), ("2", "Blue", "Laser"), ("3", "Red", "Sleepy"), ("4", "Green", "Sleepy")] {
+        app.chain(&[minted(token), fixed(token, "1000")]).await;
+        properties(&app, token, &[("Colour", colour), ("Eyes: left", eyes)]).await;
+    }
+    // Red or Blue, and (an escaped colon in the name) Laser eyes: tokens 1 and 2.
+    let (status, page) = app.get(r"/api/nft/explore/?trait=Colour:Red&trait=Colour:Blue&trait=Eyes\:%20left:Laser").await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    let mut ids: Vec<&str> = page["body"]["data"].as_array().unwrap().iter().map(|n| n["_id"].as_str().unwrap()).collect();
+    ids.sort_unstable();
+    assert_eq!(ids, ["80001-1", "80001-2"]);
+
+    let (status, facets) = app.get(r"/api/nft/facets?trait=Colour:Red&trait=Eyes\:%20left:Laser").await;
+    assert_eq!(status, StatusCode::OK, "{facets}");
+    let body = &facets["body"];
+    assert_eq!(body["total"], 1, "red with laser eyes");
+    // Colour counts ignore the colour chosen but keep the eyes: Red 1 (token 1), Blue 1.
+    let colour = body["traits"].as_array().unwrap().iter().find(|t| t["name"] == "Colour").unwrap();
+    assert_eq!(
+        colour["values"],
+        json!([{ "value": "Blue", "count": 1, "selected": false }, { "value": "Red", "count": 1, "selected": true }])
+    );
+    // Eyes counts keep the colour (red): Laser 1 (token 1), Sleepy 1 (token 3).
+    let eyes = body["traits"].as_array().unwrap().iter().find(|t| t["name"] == "Eyes: left").unwrap();
+    assert_eq!(eyes["values"][0], json!({ "value": "Laser", "count": 1, "selected": true }));
+    assert_eq!(eyes["distinct"], 2);
+}
+
+#[tokio::test]
+async fn malformed_or_too_many_trait_filters_answer_400() {
+    let app = TestApp::new(&[]).await;
+    let many: String = (0..17).map(|i| format!("&trait=T{i}:v")).collect();
+    let long = format!("/api/nft/explore/?trait=a:{}", "x".repeat(200));
+    for (uri, message) in [
+        ("/api/nft/explore/?trait=Colour".to_owned(), "trait must be Name:Value"),
+        ("/api/nft/explore/?trait=:Red".to_owned(), "trait must be Name:Value"),
+        ("/api/nft/explore/?trait=Colour:%20".to_owned(), "trait must be Name:Value"),
+        (r"/api/nft/explore/?trait=a\b:c".to_owned(), "trait must be Name:Value"),
+        (format!("/api/nft/explore/?formOfSale=ALL{many}"), "trait: at most 16"),
+        (format!("/api/nft/facets?formOfSale=ALL{many}"), "trait: at most 16"),
+        ("/api/nft/mycreatednft?trait=x".to_owned(), "trait must be Name:Value"),
+        (long, "trait: at most 200 characters"),
+        ("/api/nft/facets?scope=collection".to_owned(), "collectionId is required"),
+        ("/api/nft/facets?values=0".to_owned(), "values must be"),
+        ("/api/nft/facets?scope=everything".to_owned(), "scope must be"),
+    ] {
+        let (status, body) = app.get(&uri).await;
+        // A signed-out call of a signed-in list answers 401 before reading its query.
+        if uri.starts_with("/api/nft/mycreatednft") {
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{uri}");
+            continue;
+        }
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {body}");
+        assert_eq!(body["statuscode"], 400);
+        assert!(body["message"].as_str().unwrap().starts_with(message), "{uri}: {body}");
+    }
 }

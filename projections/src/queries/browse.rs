@@ -18,7 +18,7 @@ use std::{
     borrow::Cow,
     cmp::Ordering,
     collections::{BTreeMap, HashMap},
-    sync::{RwLock, RwLockReadGuard},
+    sync::{Arc, RwLock, RwLockReadGuard},
 };
 
 use domain::Position;
@@ -27,7 +27,10 @@ use sqlx::{AnyPool, Row, any::AnyRow};
 use tokio::sync::Mutex;
 use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
 
-use super::Page;
+use super::{
+    Page,
+    rarity::{self, Rank},
+};
 use crate::checkpoint::checkpoint_in;
 
 /// Which listings to show.
@@ -82,6 +85,9 @@ pub enum SortBy {
     Popularity,
     /// Auction end. Lists only auctions still taking bids, whatever the sale filter.
     Ending,
+    /// Rarity rank in [`Explore::collection`] (OpenRarity's, [`super::rarity`]): descending is
+    /// the rarest first; tokens without a rank there come last.
+    Rarity,
 }
 
 impl SortBy {
@@ -115,12 +121,37 @@ pub struct Explore {
     pub creators: Option<Vec<String>>,
     /// Only these tokens (a user's bookmarks), by id.
     pub within: Option<Vec<String>>,
+    /// Only tokens with these trait values: any of the values of one trait, all the traits.
+    pub traits: Vec<TraitFilter>,
+    /// The collection whose rarity ranks the cards show and [`SortBy::Rarity`] orders by (it
+    /// does not filter: `within` does).
+    pub collection: Option<String>,
+}
+
+/// One trait's wanted values (a property `key` and any of its `values`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TraitFilter {
+    /// The property key.
+    pub name: String,
+    /// The values, any of which matches.
+    pub values: Vec<String>,
 }
 
 impl Explore {
     /// Every token of every sale type, sorted by `sort_by`, newest (highest) first.
     pub fn all(sort_by: SortBy) -> Self {
-        Self { category: None, sale: SaleFilter::All, sort_by, ascending: false, search: None, owners: None, creators: None, within: None }
+        Self {
+            category: None,
+            sale: SaleFilter::All,
+            sort_by,
+            ascending: false,
+            search: None,
+            owners: None,
+            creators: None,
+            within: None,
+            traits: Vec::new(),
+            collection: None,
+        }
     }
 }
 
@@ -174,11 +205,16 @@ struct Token {
     creator: String,
     /// Its distinct words, title and description.
     words: Vec<String>,
+    /// Its distinct trait values `(name, value)` (its properties), in their order.
+    traits: Vec<(String, String)>,
+    /// The collections it was put in.
+    collections: Vec<String>,
 }
 
 /// The columns a [`Token`] is read from (popularity as `SortBy::Popularity` orders by it).
 const COLUMNS: &str = "n.nft_id, n.sale_type, n.price_key, n.minted_at, n.total_likes + n.bid_count + 2 * n.sales, n.burned, \
-    n.owner, n.creator, COALESCE(d.category_id, ''), COALESCE(d.title, ''), COALESCE(d.description, ''), n.listed_at, n.end_time";
+    n.owner, n.creator, COALESCE(d.category_id, ''), COALESCE(d.title, ''), COALESCE(d.description, ''), n.listed_at, n.end_time, \
+    COALESCE(d.properties, '[]')";
 
 /// The token in `row`, whose [`COLUMNS`] start at `at`; `None` when the token has no row (a
 /// reorg removed it).
@@ -201,7 +237,34 @@ fn token(row: &AnyRow, at: usize) -> Result<Option<Token>, sqlx::Error> {
         words: distinct_words(&row.try_get::<String, _>(at + 9)?, &row.try_get::<String, _>(at + 10)?),
         listed_at: row.try_get(at + 11)?,
         end_time: row.try_get(at + 12)?,
+        traits: traits_of(&row.try_get::<String, _>(at + 13)?),
+        collections: Vec::new(),
     }))
+}
+
+/// The distinct `(key, value)` pairs of a token's properties (JSON `[{key, value}]`), trimmed,
+/// in their order; rows with an empty key or value, or that are not text (a number counts as
+/// its digits), are left out.
+pub(crate) fn traits_of(properties: &str) -> Vec<(String, String)> {
+    let Ok(serde_json::Value::Array(rows)) = serde_json::from_str::<serde_json::Value>(properties) else {
+        return Vec::new();
+    };
+    let text = |v: Option<&serde_json::Value>| match v {
+        Some(serde_json::Value::String(s)) => Some(s.trim().to_owned()),
+        Some(serde_json::Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    let mut traits: Vec<(String, String)> = Vec::new();
+    for row in &rows {
+        if let (Some(key), Some(value)) = (text(row.get("key")), text(row.get("value")))
+            && !key.is_empty()
+            && !value.is_empty()
+            && !traits.iter().any(|(k, v)| *k == key && *v == value)
+        {
+            traits.push((key, value));
+        }
+    }
+    traits
 }
 
 /// A price key (wei, zero-padded to 78 digits) as three numbers that compare like it.
@@ -243,7 +306,8 @@ fn compare_in(tokens: &[Option<Token>], order: usize, a: u32, b: u32) -> Orderin
         Some(SortBy::Price) => a.price.cmp(&b.price),
         Some(SortBy::Popularity) => a.popularity.cmp(&b.popularity),
         Some(SortBy::Ending) => a.end_time.cmp(&b.end_time),
-        None => a.popularity.cmp(&b.popularity).then(a.minted_at.cmp(&b.minted_at)),
+        // Not an order the index keeps (`Index::by_rarity` sorts its matches).
+        Some(SortBy::Rarity) | None => a.popularity.cmp(&b.popularity).then(a.minted_at.cmp(&b.minted_at)),
     };
     by_key.then_with(|| a.nft_id.cmp(&b.nft_id))
 }
@@ -272,6 +336,12 @@ struct Index {
     owners: HashMap<String, RoaringBitmap>,
     creators: HashMap<String, RoaringBitmap>,
     words: BTreeMap<String, RoaringBitmap>,
+    /// A bitmap per value of each trait name.
+    traits: BTreeMap<String, BTreeMap<String, RoaringBitmap>>,
+    /// The members of each collection (burned ones too: rarity counts the live ones).
+    collections: HashMap<String, RoaringBitmap>,
+    /// Each collection's ranks by slot, computed when first asked after a change.
+    rarity: std::sync::Mutex<HashMap<String, Arc<HashMap<u32, Rank>>>>,
     /// Every occupied slot ([`in_order`]) in ascending order of each key of [`KEYS`], then of
     /// [`TRENDING`].
     orders: [Vec<u32>; 6],
@@ -307,6 +377,12 @@ impl Index {
         for word in &token.words {
             self.words.entry(word.clone()).or_default().insert(slot);
         }
+        for (name, value) in &token.traits {
+            self.traits.entry(name.clone()).or_default().entry(value.clone()).or_default().insert(slot);
+        }
+        for collection in &token.collections {
+            self.collections.entry(collection.clone()).or_default().insert(slot);
+        }
         self.slots.insert(token.nft_id.clone(), slot);
         self.tokens[slot as usize] = Some(token);
         slot
@@ -330,6 +406,17 @@ impl Index {
                 }
             }
         }
+        for (name, value) in &token.traits {
+            if let Some(values) = self.traits.get_mut(name) {
+                unset_in(values, value, slot);
+                if values.is_empty() {
+                    self.traits.remove(name);
+                }
+            }
+        }
+        for collection in &token.collections {
+            unset(&mut self.collections, collection, slot);
+        }
         self.slots.remove(&token.nft_id);
         self.free.push(slot);
     }
@@ -347,6 +434,9 @@ impl Index {
 
     /// Replaces each changed token with what its row says now (`None`: it has no row).
     fn apply(&mut self, changes: Vec<(String, Option<Token>)>) {
+        // Any change may move a collection's ranks (a member's traits, its burn, a member more
+        // or less): they are computed again when next asked.
+        self.rarity.get_mut().unwrap_or_else(|e| e.into_inner()).clear();
         let few = changes.len() <= FEW_CHANGES;
         for (nft_id, token) in changes {
             if let Some(&slot) = self.slots.get(&nft_id) {
@@ -377,11 +467,11 @@ impl Index {
         }
     }
 
-    /// The ids of `page` of the tokens `request` matches at time `now` (Unix seconds), in its
-    /// order, and how many match.
-    fn find(&self, request: &Explore, page: Page, now: i64) -> (Vec<String>, u64) {
-        let mut sets: Vec<Cow<'_, RoaringBitmap>> = vec![Cow::Borrowed(&self.live)];
+    /// The bitmaps every filter but the traits keeps (`None`: one of them keeps nothing), and
+    /// how many of the auctions by end have ended at `now` (to take out of the intersection).
+    fn base_sets(&self, request: &Explore, now: i64) -> Option<(Vec<Cow<'_, RoaringBitmap>>, usize)> {
         let key = request.sort_by;
+        let mut sets: Vec<Cow<'_, RoaringBitmap>> = vec![Cow::Borrowed(&self.live)];
         // Live auctions only: the auctions, less those ended, which lead the order by end.
         let live_auctions = request.sale == SaleFilter::LiveAuction || key == SortBy::Ending;
         let ended = if live_auctions { self.ended_auctions(now) } else { 0 };
@@ -394,7 +484,7 @@ impl Index {
         if let Some(category) = &request.category {
             match self.categories.get(category) {
                 Some(bitmap) => sets.push(Cow::Borrowed(bitmap)),
-                None => return (Vec::new(), 0),
+                None => return None,
             }
         }
         // A set of addresses (a user's wallets) is the union of their bitmaps; addresses are
@@ -403,7 +493,7 @@ impl Index {
             if let Some(addresses) = wanted {
                 let mut found = addresses.iter().filter_map(|address| bitmaps.get(&address.to_lowercase()));
                 let set = match (found.next(), found.next()) {
-                    (None, _) => return (Vec::new(), 0),
+                    (None, _) => return None,
                     (Some(only), None) => Cow::Borrowed(only),
                     (first, second) => Cow::Owned(first.into_iter().chain(second).chain(found).union()),
                 };
@@ -423,6 +513,24 @@ impl Index {
             };
             sets.push(set);
         }
+        Some((sets, ended))
+    }
+
+    /// The tokens with any of `filter`'s values (none: an empty set).
+    fn trait_set(&self, filter: &TraitFilter) -> Cow<'_, RoaringBitmap> {
+        let Some(values) = self.traits.get(&filter.name) else {
+            return Cow::Owned(RoaringBitmap::new());
+        };
+        let mut found = filter.values.iter().filter_map(|value| values.get(value));
+        match (found.next(), found.next()) {
+            (None, _) => Cow::Owned(RoaringBitmap::new()),
+            (Some(only), None) => Cow::Borrowed(only),
+            (first, second) => Cow::Owned(first.into_iter().chain(second).chain(found).union()),
+        }
+    }
+
+    /// The intersection of `sets` (one at least), less the first `ended` auctions by end.
+    fn intersect(&self, mut sets: Vec<Cow<'_, RoaringBitmap>>, ended: usize) -> RoaringBitmap {
         sets.sort_by_key(|set| set.len());
         let mut sets = sets.into_iter();
         let mut matches = sets.next().expect("live is always there").into_owned();
@@ -432,7 +540,155 @@ impl Index {
         for slot in &self.orders[ENDING][..ended] {
             matches.remove(*slot);
         }
+        matches
+    }
 
+    /// `page` of `matches` by rarity in the request's collection: the rarest first unless
+    /// ascending; tokens without a rank there last either way; then by id.
+    fn by_rarity(&self, request: &Explore, matches: RoaringBitmap, page: Page) -> (Vec<String>, u64) {
+        let total = matches.len();
+        let ranks = request.collection.as_deref().map(|c| self.ranks(c)).unwrap_or_default();
+        let id = |slot: u32| self.tokens[slot as usize].as_ref().map_or("", |t| t.nft_id.as_str());
+        let mut all: Vec<(bool, u32, u32)> = matches
+            .iter()
+            .map(|slot| match ranks.get(&slot) {
+                Some(r) if request.ascending => (false, u32::MAX - r.rank, slot),
+                Some(r) => (false, r.rank, slot),
+                None => (true, 0, slot),
+            })
+            .collect();
+        all.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)).then_with(|| id(a.2).cmp(id(b.2))));
+        let ids = all
+            .into_iter()
+            .skip(page.offset().max(0) as usize)
+            .take(page.limit as usize)
+            .filter_map(|(_, _, slot)| self.tokens[slot as usize].as_ref().map(|t| t.nft_id.clone()))
+            .collect();
+        (ids, total)
+    }
+
+    /// The ranks of a collection's live members, by slot (computed once after each change).
+    fn ranks(&self, collection: &str) -> Arc<HashMap<u32, Rank>> {
+        let mut cache = self.rarity.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(ranks) = cache.get(collection) {
+            return ranks.clone();
+        }
+        let members: Vec<(u32, Vec<(String, String)>)> = self
+            .collections
+            .get(collection)
+            .map(|bitmap| {
+                (bitmap & &self.live)
+                    .iter()
+                    .filter_map(|slot| self.tokens[slot as usize].as_ref().map(|t| (slot, rarity::first_per_name(&t.traits))))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let traits: Vec<&[(String, String)]> = members.iter().map(|(_, t)| t.as_slice()).collect();
+        let ranks: HashMap<u32, Rank> = members.iter().map(|(slot, _)| *slot).zip(rarity::rank(&traits)).collect();
+        let ranks = Arc::new(ranks);
+        cache.insert(collection.to_owned(), ranks.clone());
+        ranks
+    }
+
+    /// The rarity of token `nft_id` in `collection`, or, without one, in the first of its
+    /// collections (by id) where it has a rank: `(collection, rank, members ranked)`.
+    fn rarity_of(&self, nft_id: &str, collection: Option<&str>) -> Option<(String, Rank, usize)> {
+        let slot = *self.slots.get(nft_id)?;
+        let token = self.tokens[slot as usize].as_ref()?;
+        let mut candidates: Vec<&String> = match collection {
+            Some(c) => token.collections.iter().filter(|m| *m == c).collect(),
+            None => token.collections.iter().collect(),
+        };
+        candidates.sort();
+        candidates.into_iter().find_map(|c| {
+            let ranks = self.ranks(c);
+            ranks.get(&slot).map(|rank| (c.clone(), *rank, ranks.len()))
+        })
+    }
+
+    /// The facets of `request` at `now`: for each trait, the count of matches of each value
+    /// with every filter applied but that trait's own (so choosing a value leaves its
+    /// siblings' counts alone), the `per_trait` highest counts (the chosen values always),
+    /// and the total of matches with every filter.
+    fn facets(&self, request: &Explore, now: i64, per_trait: usize) -> Facets {
+        let Some((sets, ended)) = self.base_sets(request, now) else {
+            return Facets { total: 0, traits: Vec::new() };
+        };
+        let base = self.intersect(sets, ended);
+        // The filters by name (a name given twice: either list's values).
+        let filters = merged(&request.traits);
+        let chosen: BTreeMap<&str, Vec<&str>> =
+            filters.iter().map(|f| (f.name.as_str(), f.values.iter().map(String::as_str).collect())).collect();
+        let wanted: BTreeMap<&str, RoaringBitmap> = filters.iter().map(|f| (f.name.as_str(), self.trait_set(f).into_owned())).collect();
+        let all_but = |skip: Option<&str>| {
+            let mut set = base.clone();
+            for (name, bitmap) in &wanted {
+                if Some(*name) != skip {
+                    set &= bitmap;
+                }
+            }
+            set
+        };
+        let matches = all_but(None);
+        let mut traits = Vec::new();
+        for (name, values) in &self.traits {
+            let selected = chosen.get(name.as_str());
+            let within = if selected.is_some() { Cow::Owned(all_but(Some(name))) } else { Cow::Borrowed(&matches) };
+            let is_selected = |value: &str| selected.is_some_and(|s| s.contains(&value));
+            let mut counts: Vec<(&str, u64)> = if values.len() as u64 <= within.len() {
+                let mut counts: Vec<(&str, u64)> =
+                    values.iter().map(|(value, bitmap)| (value.as_str(), bitmap.intersection_len(&within))).collect();
+                // A chosen value no token has (a stale link) shows, with none, to be unchosen.
+                counts.extend(selected.into_iter().flatten().filter(|v| !values.contains_key(**v)).map(|v| (*v, 0)));
+                counts
+            } else {
+                // More values than matches (an edition number, a serial): count the matches'.
+                let mut by_value: HashMap<&str, u64> = HashMap::new();
+                for slot in within.iter() {
+                    if let Some(token) = &self.tokens[slot as usize] {
+                        for (_, value) in token.traits.iter().filter(|(n, _)| n == name) {
+                            *by_value.entry(value.as_str()).or_default() += 1;
+                        }
+                    }
+                }
+                for value in selected.into_iter().flatten() {
+                    by_value.entry(value).or_default();
+                }
+                by_value.into_iter().collect()
+            };
+            counts.retain(|(value, count)| *count > 0 || is_selected(value));
+            if counts.is_empty() {
+                continue;
+            }
+            counts.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+            let distinct = counts.len();
+            let mut shown: Vec<FacetValue> = Vec::with_capacity(per_trait.min(distinct));
+            for (i, (value, count)) in counts.into_iter().enumerate() {
+                let selected = is_selected(value);
+                if i < per_trait || selected {
+                    shown.push(FacetValue { value: value.to_owned(), count, selected });
+                }
+            }
+            traits.push(Facet { name: name.clone(), values: shown, distinct });
+        }
+        Facets { total: matches.len(), traits }
+    }
+
+    /// The ids of `page` of the tokens `request` matches at time `now` (Unix seconds), in its
+    /// order, and how many match.
+    fn find(&self, request: &Explore, page: Page, now: i64) -> (Vec<String>, u64) {
+        let key = request.sort_by;
+        let Some((mut sets, ended)) = self.base_sets(request, now) else {
+            return (Vec::new(), 0);
+        };
+        for filter in merged(&request.traits) {
+            sets.push(Cow::Owned(self.trait_set(&filter).into_owned()));
+        }
+        let matches = self.intersect(sets, ended);
+
+        if key == SortBy::Rarity {
+            return self.by_rarity(request, matches, page);
+        }
         let total = matches.len();
         let (offset, limit) = (page.offset().max(0) as u64, u64::from(page.limit));
         if offset >= total || limit == 0 {
@@ -526,6 +782,31 @@ impl Index {
     }
 }
 
+/// The filters by trait name, each name once with the values of every filter on it (a name
+/// given twice wants any of both lists' values), in name order.
+fn merged(filters: &[TraitFilter]) -> Vec<TraitFilter> {
+    let mut by_name: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for filter in filters {
+        let values = by_name.entry(filter.name.as_str()).or_default();
+        for value in &filter.values {
+            if !values.contains(value) {
+                values.push(value.clone());
+            }
+        }
+    }
+    by_name.into_iter().map(|(name, values)| TraitFilter { name: name.to_owned(), values }).collect()
+}
+
+/// Takes `slot` out of the bitmap of `key` in a sorted map, dropping the bitmap once empty.
+fn unset_in(bitmaps: &mut BTreeMap<String, RoaringBitmap>, key: &str, slot: u32) {
+    if let Some(bitmap) = bitmaps.get_mut(key) {
+        bitmap.remove(slot);
+        if bitmap.is_empty() {
+            bitmaps.remove(key);
+        }
+    }
+}
+
 /// Takes `slot` out of the bitmap of `key`, dropping the bitmap once empty.
 fn unset(bitmaps: &mut HashMap<String, RoaringBitmap>, key: &str, slot: u32) {
     if let Some(bitmap) = bitmaps.get_mut(key) {
@@ -534,6 +815,41 @@ fn unset(bitmaps: &mut HashMap<String, RoaringBitmap>, key: &str, slot: u32) {
             bitmaps.remove(key);
         }
     }
+}
+
+/// The facets of a browse request: its traits' values with their counts.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Facets {
+    /// Tokens matching every filter.
+    pub total: u64,
+    /// The traits with a value among the tokens the other filters keep, by name.
+    pub traits: Vec<Facet>,
+}
+
+/// One trait's values.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Facet {
+    /// The property key.
+    pub name: String,
+    /// The values with the most matches (most first, then by value), and the chosen ones.
+    pub values: Vec<FacetValue>,
+    /// How many values have matches (or are chosen): more than `values` holds when cut.
+    pub distinct: usize,
+}
+
+/// A trait value and how many tokens would match with it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FacetValue {
+    /// The value.
+    pub value: String,
+    /// Tokens with this value that every other trait's filter and the request's other filters
+    /// keep.
+    pub count: u64,
+    /// Whether the request filters by it.
+    pub selected: bool,
 }
 
 /// The browse index of a [`crate::ReadDb`], shared by its clones.
@@ -560,6 +876,39 @@ impl BrowseIndex {
     ) -> Result<(Vec<String>, u64), sqlx::Error> {
         self.cover(generation, pool, at).await?;
         Ok(self.read().find(request, page, chrono::Utc::now().timestamp()))
+    }
+
+    /// [`Index::facets`] from read tables of `generation` (behind `pool`) that include
+    /// position `at` at least.
+    pub(crate) async fn facets(
+        &self,
+        generation: &str,
+        pool: &AnyPool,
+        request: &Explore,
+        per_trait: usize,
+        at: Position,
+    ) -> Result<Facets, sqlx::Error> {
+        self.cover(generation, pool, at).await?;
+        Ok(self.read().facets(request, chrono::Utc::now().timestamp(), per_trait))
+    }
+
+    /// The rarity of each of these tokens in `collection` (or, without one, in the first of its
+    /// collections where it is ranked), as the index stands: call it after [`Self::find`].
+    pub(crate) fn rarity(&self, nft_ids: &[&str], collection: Option<&str>) -> HashMap<String, (String, Rank, usize)> {
+        let index = self.read();
+        nft_ids.iter().filter_map(|id| index.rarity_of(id, collection).map(|r| ((*id).to_owned(), r))).collect()
+    }
+
+    /// A token's rarity in each of its collections where it is ranked, by collection id, as
+    /// the index stands.
+    pub(crate) fn rarities(&self, nft_id: &str) -> Vec<(String, Rank, usize)> {
+        let index = self.read();
+        let Some(token) = index.slots.get(nft_id).and_then(|slot| index.tokens[*slot as usize].as_ref()) else {
+            return Vec::new();
+        };
+        let mut collections = token.collections.clone();
+        collections.sort();
+        collections.into_iter().filter_map(|c| index.rarity_of(nft_id, Some(&c))).collect()
     }
 
     /// When the next live auction ends after `now`: lists of live auctions change then, with
@@ -614,19 +963,48 @@ impl BrowseIndex {
                  LEFT JOIN nft_details d ON d.nft_id = c.nft_id WHERE c.position > $1"
             );
             let rows = sqlx::query(&sql).bind(since).fetch_all(pool).await?;
-            let changes = rows.iter().map(|row| Ok((row.try_get(0)?, token(row, 1)?))).collect::<Result<Vec<_>, sqlx::Error>>()?;
+            let mut changes = rows.iter().map(|row| Ok((row.try_get(0)?, token(row, 1)?))).collect::<Result<Vec<_>, sqlx::Error>>()?;
+            let members = memberships(
+                pool,
+                "SELECT cn.nft_id, cn.collection_id FROM collection_nfts cn JOIN nft_changes c ON c.nft_id = cn.nft_id WHERE c.position > $1",
+                Some(since),
+            )
+            .await?;
+            for (_, token) in &mut changes {
+                if let Some(token) = token {
+                    token.collections = members.get(&token.nft_id).cloned().unwrap_or_default();
+                }
+            }
             let mut index = self.index.write().unwrap_or_else(|e| e.into_inner());
             index.apply(changes);
             index.position = position;
         } else {
             let sql = format!("SELECT {COLUMNS} FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id");
             let rows = sqlx::query(&sql).fetch_all(pool).await?;
-            let tokens = rows.iter().filter_map(|row| token(row, 0).transpose()).collect::<Result<Vec<_>, _>>()?;
+            let mut tokens = rows.iter().filter_map(|row| token(row, 0).transpose()).collect::<Result<Vec<_>, _>>()?;
+            let mut members = memberships(pool, "SELECT nft_id, collection_id FROM collection_nfts", None).await?;
+            for token in &mut tokens {
+                token.collections = members.remove(&token.nft_id).unwrap_or_default();
+            }
             let index = Index::built(generation, position, tokens);
             *self.index.write().unwrap_or_else(|e| e.into_inner()) = index;
         }
         Ok(())
     }
+}
+
+/// The collections of tokens, from `sql` (rows `(nft_id, collection_id)`, `since` bound as $1
+/// when given).
+async fn memberships(pool: &AnyPool, sql: &str, since: Option<i64>) -> Result<HashMap<String, Vec<String>>, sqlx::Error> {
+    let mut query = sqlx::query(sql);
+    if let Some(since) = since {
+        query = query.bind(since);
+    }
+    let mut members: HashMap<String, Vec<String>> = HashMap::new();
+    for row in query.fetch_all(pool).await? {
+        members.entry(row.try_get(0)?).or_default().push(row.try_get(1)?);
+    }
+    Ok(members)
 }
 
 #[cfg(test)]
@@ -651,6 +1029,8 @@ mod tests {
             owner: format!("0xowner{}", id % 4),
             creator: "0xcreator".into(),
             words: distinct_words(title, ""),
+            traits: Vec::new(),
+            collections: Vec::new(),
         }
     }
 
@@ -675,6 +1055,7 @@ mod tests {
                     && request.creators.as_ref().is_none_or(|c| c.contains(&t.creator))
                     && request.within.as_ref().is_none_or(|w| w.contains(&t.nft_id))
                     && terms.iter().all(|term| t.words.iter().any(|w| w.starts_with(term.as_str())))
+                    && has_traits(t, &request.traits, None)
             })
             .collect();
         hits.sort_by(|&a, &b| {
@@ -689,6 +1070,200 @@ mod tests {
             .map(|s| index.tokens[s as usize].as_ref().unwrap().nft_id.clone())
             .collect();
         (ids, total)
+    }
+
+    /// Whether `t` has, for each trait filtered but `skip`, one of the values any filter on
+    /// that trait names.
+    fn has_traits(t: &Token, filters: &[TraitFilter], skip: Option<&str>) -> bool {
+        filters.iter().filter(|f| Some(f.name.as_str()) != skip).all(|f| {
+            t.traits.iter().any(|(name, value)| *name == f.name && filters.iter().any(|g| g.name == f.name && g.values.contains(value)))
+        })
+    }
+
+    /// A seeded generator (splitmix64): random data that is the same on every run.
+    struct Random(u64);
+
+    impl Random {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    /// Trait names and how many values each takes: few (bitmap per value counted) and many (a
+    /// serial: the matches' own values counted).
+    const TRAITS: [(&str, usize); 4] = [("Background", 5), ("Eyes", 4), ("Hat", 12), ("Serial", 1_000)];
+
+    /// `n` tokens with random traits (each trait on about 3 in 4, a second value sometimes) and
+    /// random memberships of three collections.
+    fn random_tokens(random: &mut Random, n: u32) -> Vec<Token> {
+        sample(n)
+            .into_iter()
+            .map(|mut t| {
+                for (name, values) in TRAITS {
+                    if random.below(4) > 0 {
+                        t.traits.push((name.into(), format!("{name} {}", random.below(values))));
+                        if random.below(10) == 0 {
+                            let second = (name.to_owned(), format!("{name} {}", random.below(values)));
+                            if !t.traits.contains(&second) {
+                                t.traits.push(second);
+                            }
+                        }
+                    }
+                }
+                for c in ["c1", "c2", "c3"] {
+                    if random.below(3) == 0 {
+                        t.collections.push(c.into());
+                    }
+                }
+                t.burned = random.below(20) == 0;
+                t
+            })
+            .collect()
+    }
+
+    /// A random browse request with zero to three trait filters of one to three values (now
+    /// and then a value no token has).
+    fn random_request(random: &mut Random) -> Explore {
+        let sale = [SaleFilter::All, SaleFilter::FixedPrice, SaleFilter::Auction, SaleFilter::LiveAuction][random.below(4)];
+        let search = [None, None, Some("tiger"), Some("caf")][random.below(4)];
+        let mut request = request(sale, KEYS[random.below(KEYS.len())], random.below(2) == 0, search);
+        if random.below(4) == 0 {
+            request.category = Some("art".into());
+        }
+        for _ in 0..random.below(4) {
+            let (name, values) = TRAITS[random.below(3)];
+            let wanted = (0..1 + random.below(3)).map(|_| format!("{name} {}", random.below(values + 1))).collect();
+            request.traits.push(TraitFilter { name: name.into(), values: wanted });
+        }
+        request
+    }
+
+    /// The facets by brute force: every trait of every token, every value counted over the
+    /// tokens that every filter but that trait's own keeps.
+    fn naive_facets(index: &Index, request: &Explore) -> Facets {
+        let without_traits = Explore { traits: Vec::new(), ..request.clone() };
+        let all = Page { page: 1, limit: u32::MAX };
+        let (base, _) = naive(index, &without_traits, all);
+        let base: Vec<&Token> = base.iter().map(|id| index.tokens[index.slots[id] as usize].as_ref().unwrap()).collect();
+        let total = base.iter().filter(|t| has_traits(t, &request.traits, None)).count() as u64;
+        let mut names: Vec<&str> = index.tokens.iter().flatten().flat_map(|t| t.traits.iter().map(|(n, _)| n.as_str())).collect();
+        names.sort_unstable();
+        names.dedup();
+        let mut traits = Vec::new();
+        for name in names {
+            let chosen: Vec<&String> = request.traits.iter().filter(|f| f.name == name).flat_map(|f| &f.values).collect();
+            let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+            for t in base.iter().filter(|t| has_traits(t, &request.traits, Some(name))) {
+                for (_, value) in t.traits.iter().filter(|(n, _)| n == name) {
+                    *counts.entry(value.clone()).or_default() += 1;
+                }
+            }
+            for value in &chosen {
+                counts.entry((*value).clone()).or_default();
+            }
+            if counts.is_empty() {
+                continue;
+            }
+            let mut values: Vec<FacetValue> =
+                counts.into_iter().map(|(value, count)| FacetValue { selected: chosen.contains(&&value), value, count }).collect();
+            values.sort_by(|a, b| b.count.cmp(&a.count).then(a.value.cmp(&b.value)));
+            traits.push(Facet { name: name.into(), distinct: values.len(), values });
+        }
+        Facets { total, traits }
+    }
+
+    #[test]
+    fn trait_filters_and_facet_counts_equal_a_brute_force_count_on_random_data() {
+        let mut random = Random(19);
+        let mut index = Index::built("g", 1, random_tokens(&mut random, 600));
+        for round in 0..300 {
+            if round == 150 {
+                // Half-way, change a third of the tokens: the index must follow.
+                let changes = random_tokens(&mut random, 200).into_iter().map(|t| (t.nft_id.clone(), Some(t))).collect();
+                index.apply(changes);
+            }
+            let request = random_request(&mut random);
+            let expected = naive_facets(&index, &request);
+            assert_eq!(index.facets(&request, NOW, usize::MAX), expected, "{request:?}");
+            let page = Page { page: 1 + random.below(3) as u32, limit: 9 };
+            let (ids, total) = index.find(&request, page, NOW);
+            assert_eq!((ids.clone(), total), naive(&index, &request, page), "{request:?}");
+            assert_eq!(total, expected.total);
+        }
+    }
+
+    #[test]
+    fn facets_show_the_top_values_and_always_the_chosen_ones() {
+        let mut random = Random(7);
+        let index = Index::built("g", 1, random_tokens(&mut random, 600));
+        let mut request = request(SaleFilter::All, SortBy::Date, false, None);
+        let full = index.facets(&request, NOW, usize::MAX);
+        let hats = full.traits.iter().find(|f| f.name == "Hat").unwrap();
+        let rarest = hats.values.last().unwrap().value.clone();
+        request.traits.push(TraitFilter { name: "Hat".into(), values: vec![rarest.clone()] });
+        let cut = index.facets(&request, NOW, 3);
+        let hat = cut.traits.iter().find(|f| f.name == "Hat").unwrap();
+        assert_eq!(hat.distinct, hats.distinct, "the count of values is not cut");
+        assert_eq!(hat.values.len(), 4, "the top three and the chosen one");
+        assert_eq!(&hat.values[..3], &hats.values[..3], "a trait's own choice leaves its counts alone");
+        assert!(hat.values[3].selected && hat.values[3].value == rarest);
+        let serial = cut.traits.iter().find(|f| f.name == "Serial").unwrap();
+        assert!(serial.values.len() <= 3 && serial.values.iter().all(|v| v.count > 0));
+    }
+
+    #[test]
+    fn rarity_ranks_a_collections_live_members_and_sorts_by_them() {
+        let mut random = Random(3);
+        let tokens = random_tokens(&mut random, 300);
+        let index = Index::built("g", 1, tokens.clone());
+        let members: Vec<&Token> = tokens.iter().filter(|t| !t.burned && t.collections.contains(&"c2".to_owned())).collect();
+        let traits: Vec<Vec<(String, String)>> = members.iter().map(|t| rarity::first_per_name(&t.traits)).collect();
+        let borrowed: Vec<&[(String, String)]> = traits.iter().map(Vec::as_slice).collect();
+        let expected = rarity::rank(&borrowed);
+        for (token, rank) in members.iter().zip(&expected) {
+            let (collection, got, of) = index.rarity_of(&token.nft_id, Some("c2")).unwrap();
+            assert_eq!((collection.as_str(), got, of), ("c2", *rank, members.len()));
+        }
+        let mut sorted: Vec<(u32, &str)> = members.iter().zip(&expected).map(|(t, r)| (r.rank, t.nft_id.as_str())).collect();
+        sorted.sort();
+        let within: Vec<String> = members.iter().map(|t| t.nft_id.clone()).collect();
+        let by_rarity =
+            Explore { within: Some(within), collection: Some("c2".into()), ..request(SaleFilter::All, SortBy::Rarity, false, None) };
+        let (ids, total) = index.find(&by_rarity, Page { page: 2, limit: 7 }, NOW);
+        assert_eq!(total, members.len() as u64);
+        assert_eq!(ids, sorted.iter().skip(7).take(7).map(|(_, id)| id.to_string()).collect::<Vec<_>>());
+        let (common_first, _) = index.find(&Explore { ascending: true, ..by_rarity }, Page { page: 1, limit: 500 }, NOW);
+        let ranks: Vec<u32> = common_first.iter().map(|id| index.rarity_of(id, Some("c2")).unwrap().1.rank).collect();
+        assert!(ranks.windows(2).all(|w| w[0] >= w[1]), "the most common first");
+    }
+
+    #[test]
+    fn a_members_change_moves_the_ranks() {
+        let mut tokens = sample(4);
+        for (i, t) in tokens.iter_mut().enumerate() {
+            t.collections = vec!["c".into()];
+            t.traits = vec![("Colour".into(), if i < 2 { "red".into() } else { format!("blue {i}") })];
+        }
+        let mut index = Index::built("g", 1, tokens.clone());
+        let rank = |index: &Index, id: &str| index.rarity_of(id, None).map(|(_, r, of)| (r.rank, of));
+        assert_eq!(rank(&index, "1-000"), Some((3, 4)), "red is the commonest");
+        // Token 2 turns red; token 3 is burned; token 1 leaves the collection.
+        let mut changed = tokens.clone();
+        changed[2].traits = vec![("Colour".into(), "red".into())];
+        changed[3].burned = true;
+        changed[1].collections.clear();
+        index.apply(changed.into_iter().skip(1).map(|t| (t.nft_id.clone(), Some(t))).collect());
+        assert_eq!(rank(&index, "1-000"), Some((1, 2)), "two members left, both red");
+        assert_eq!(rank(&index, "1-001"), None);
+        assert_eq!(rank(&index, "1-003"), None);
     }
 
     fn sample(n: u32) -> Vec<Token> {

@@ -9,6 +9,7 @@ pub mod nft;
 pub mod notices;
 pub mod offers;
 pub mod profiles;
+pub mod rarity;
 mod scores;
 pub mod social;
 pub mod trending;

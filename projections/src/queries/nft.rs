@@ -11,7 +11,7 @@ use domain::Position;
 use serde::Serialize;
 use sqlx::{Row, any::AnyRow};
 
-pub use super::browse::{Explore, SaleFilter, SortBy};
+pub use super::browse::{Explore, Facet, FacetValue, Facets, SaleFilter, SortBy, TraitFilter};
 use super::{Page, Paged, iso, placeholders, wei_to_matic};
 use crate::{ProjectionError, ReadDb, read_db::Current};
 
@@ -91,6 +91,8 @@ pub struct NftView {
     pub properties: serde_json::Value,
     /// The mint transaction.
     pub transaction_hash: String,
+    /// Its rarity rank in its collection (the collection listed, or the first of its own).
+    pub rarity: Option<RarityView>,
     /// When its running auction ends (Unix seconds): from then on `auctionEnded` is true.
     #[serde(skip)]
     pub auction_ends_at: Option<i64>,
@@ -212,6 +214,7 @@ fn nft_view<R: Columns>(row: &R) -> Result<NftView, R::Error> {
         updated_at: iso(row.int(14)?),
         listed_at: iso(row.int(30)?),
         transaction_hash: row.text(15)?,
+        rarity: None,
         title: row.text(16)?,
         description: row.text(17)?,
         nft_category: row.text(18)?,
@@ -255,7 +258,54 @@ pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -
         // In the index's order; a token a reorg removed since is left out.
         data.extend(ids.iter().filter_map(|id| rows.remove(id)));
     }
+    set_rarity(db, &mut data, request.collection.as_deref());
     Ok(Paged::new(data, total as i64, page))
+}
+
+/// The facets of a browse request (see [`Facets`]: each trait's values with the count of
+/// matches each would give), at most `per_trait` values a trait, from the browse index at `at`
+/// at least.
+pub async fn facets(db: &ReadDb, request: &Explore, per_trait: usize, at: Position) -> Result<Facets, ProjectionError> {
+    let current = db.current();
+    Ok(db.browse().facets(&current.generation, &current.pool, request, per_trait, at).await?)
+}
+
+/// A token's rarity in a collection, by OpenRarity's method ([`super::rarity`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RarityView {
+    /// The collection it is ranked in.
+    pub collection_id: String,
+    /// 1 is the rarest; equal scores share a rank.
+    pub rank: u32,
+    /// Members ranked (the collection's tokens not burned).
+    pub of: usize,
+    /// OpenRarity's score (information content over the collection's entropy).
+    pub score: f64,
+}
+
+/// Sets each view's rarity: in `collection`, or, without one, in the first of its collections
+/// (by id). Reads the browse index as it stands (call it after [`explore`] or [`detail`]).
+pub fn set_rarity(db: &ReadDb, views: &mut [NftView], collection: Option<&str>) {
+    let ids: Vec<&str> = views.iter().map(|v| v.id.as_str()).collect();
+    let mut found = db.browse().rarity(&ids, collection);
+    for view in views {
+        view.rarity =
+            found.remove(&view.id).map(|(collection_id, rank, of)| RarityView { collection_id, rank: rank.rank, of, score: rank.score });
+    }
+}
+
+/// A token's rarity in each of its collections (by collection id), from the browse index at
+/// `at` at least.
+pub async fn rarities(db: &ReadDb, nft_id: &str, at: Position) -> Result<Vec<RarityView>, ProjectionError> {
+    let current = db.current();
+    db.browse().cover(&current.generation, &current.pool, at).await?;
+    Ok(db
+        .browse()
+        .rarities(nft_id)
+        .into_iter()
+        .map(|(collection_id, rank, of)| RarityView { collection_id, rank: rank.rank, of, score: rank.score })
+        .collect())
 }
 
 /// When the next live auction ends after `now` (Unix seconds): a list of live auctions

@@ -40,7 +40,7 @@ pub async fn wallets(db: &ReadDb, user_id: &str) -> Result<Option<Vec<String>>, 
 }
 
 /// `request` narrowed to one tab of a user with these wallets.
-fn on_tab(request: Explore, tab: Tab, wallets: Vec<String>) -> Explore {
+pub fn on_tab(request: Explore, tab: Tab, wallets: Vec<String>) -> Explore {
     match tab {
         Tab::Created => Explore { creators: Some(wallets), ..request },
         Tab::Owned => Explore { owners: Some(wallets), ..request },

@@ -20,6 +20,7 @@ mod offers;
 mod queries;
 mod replay;
 mod social;
+mod traits;
 mod trending;
 
 pub(crate) const CHAIN: u64 = 80001;

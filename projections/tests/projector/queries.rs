@@ -69,7 +69,18 @@ async fn market(store: &dyn EventStore) {
 }
 
 fn browse(sale: SaleFilter, sort_by: SortBy, ascending: bool) -> Explore {
-    Explore { category: None, sale, sort_by, ascending, search: None, owners: None, creators: None, within: None }
+    Explore {
+        category: None,
+        sale,
+        sort_by,
+        ascending,
+        search: None,
+        owners: None,
+        creators: None,
+        within: None,
+        traits: Vec::new(),
+        collection: None,
+    }
 }
 
 #[tokio::test]

@@ -96,6 +96,8 @@ async fn a_replay_equals_the_live_state_and_readers_switch_to_it() {
                 owners: None,
                 creators: None,
                 within: None,
+                traits: Vec::new(),
+                collection: None,
             },
             Page { page: 1, limit: 100 },
             at,
@@ -120,6 +122,8 @@ async fn rows_are_read_from_the_published_generation() {
             owners: None,
             creators: None,
             within: None,
+            traits: Vec::new(),
+            collection: None,
         };
         let page = Page { page: 1, limit: 100 };
         let live = ReadDb::open(&url).await.unwrap();

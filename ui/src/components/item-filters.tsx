@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { LuSearch } from 'react-icons/lu'
 import { TEXT_LIMITS } from '@/lib/text-limits'
 
-export type SortBy = 'DATE' | 'POPULARITY'
+export type SortBy = 'DATE' | 'POPULARITY' | 'RARITY'
 export type OrderBy = 0 | 1
 export type SaleType = 'ALL' | 'AUCTION' | 'FIXEDPRICE'
 
@@ -23,11 +23,14 @@ export function ItemFilters({
   onChange,
   placeholder,
   showSaleType,
+  rarity = false,
 }: {
   value: ItemFilter
   onChange: (next: ItemFilter) => void
   placeholder: string
   showSaleType: boolean
+  /** Offer the rarity order (a collection's list). */
+  rarity?: boolean
 }) {
   const { t } = useTranslation()
   const [text, setText] = useState(value.search)
@@ -67,13 +70,14 @@ export function ItemFilters({
           <NativeSelect.Field aria-label={t('profileTabs.sortBy')} value={value.sortBy} onChange={(e) => onChange({ ...value, sortBy: e.target.value as SortBy })} borderRadius="full">
             <option value="DATE">{t('profileTabs.sort.DATE')}</option>
             <option value="POPULARITY">{t('profileTabs.sort.POPULARITY')}</option>
+            {rarity && <option value="RARITY">{t('traits.sortRarity')}</option>}
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
         <NativeSelect.Root size="md" w={{ base: 'full', md: '36' }}>
           <NativeSelect.Field aria-label={t('profileTabs.orderBy')} value={String(value.orderBy)} onChange={(e) => onChange({ ...value, orderBy: Number(e.target.value) as OrderBy })} borderRadius="full">
-            <option value="0">{t('profileTabs.order.0')}</option>
-            <option value="1">{t('profileTabs.order.1')}</option>
+            <option value="0">{value.sortBy === 'RARITY' ? t('traits.order.0') : t('profileTabs.order.0')}</option>
+            <option value="1">{value.sortBy === 'RARITY' ? t('traits.order.1') : t('profileTabs.order.1')}</option>
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>

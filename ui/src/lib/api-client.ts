@@ -24,7 +24,8 @@ export type RequestOptions = {
   formData?: FormData
   /** Sent as `application/x-www-form-urlencoded` (the spec's NFT generation call). */
   urlencoded?: URLSearchParams
-  query?: Record<string, string | number | undefined>
+  /** Query parameters; an array repeats its name once per value (`trait=a:1&trait=b:2`). */
+  query?: Record<string, string | number | readonly string[] | undefined>
   signal?: AbortSignal
   /**
    * false for the calls made before there is a session (login, register, verification, Google
@@ -41,7 +42,8 @@ function buildUrl(path: string, query?: RequestOptions['query']) {
   if (!query) return path
   const params = new URLSearchParams()
   for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) params.set(key, String(value))
+    if (Array.isArray(value)) for (const item of value) params.append(key, String(item))
+    else if (value !== undefined) params.set(key, String(value))
   }
   const qs = params.toString()
   return qs ? `${path}?${qs}` : path

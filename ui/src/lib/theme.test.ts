@@ -12,6 +12,7 @@ const RECIPES: Record<string, string[]> = {
   Avatar: ['avatar'],
   Badge: ['badge'],
   Button: ['button'],
+  Checkbox: ['checkbox', 'checkmark'],
   CloseButton: ['button'],
   Collapsible: ['collapsible'],
   Container: ['container'],

@@ -16,6 +16,7 @@ import { cardTitle, nftTitle } from '@/lib/nft/format'
 import type { Nft } from '@/lib/nft/types'
 import { AddToCartButton } from './add-to-cart-button'
 import { PersonChip } from './person-chip'
+import { RarityBadge } from './rarity-badge'
 import { Price } from './price'
 
 // The owner's dialogs (and the dialog code): downloaded the first time an owner picks a menu item.
@@ -163,11 +164,14 @@ export function NftCard({
             {nft.isLiked ? <FaHeart color="#ec4899" /> : <FaRegHeart />}
             <Text>{formatCount(nft.totalLikes ?? 0, i18n.resolvedLanguage)}</Text>
           </HStack>
-          {nft.formOfSale === 'AUCTION' && (
-            <Badge position="absolute" bottom="3" left="3" colorPalette="purple" variant="solid" borderRadius="full">
-              {t('nft.card.auction')}
-            </Badge>
-          )}
+          <HStack position="absolute" bottom="3" left="3" gap="1.5">
+            {nft.formOfSale === 'AUCTION' && (
+              <Badge colorPalette="purple" variant="solid" borderRadius="full">
+                {t('nft.card.auction')}
+              </Badge>
+            )}
+            <RarityBadge rarity={nft.rarity} />
+          </HStack>
         </Box>
       </Link>
       {!preview && !isOwner && nft.formOfSale === 'FIXEDPRICE' && <AddToCartButton nft={nft} overlay />}

@@ -23,6 +23,8 @@ export type ExploreFilter = {
   sortBy: SortBy
   orderBy: OrderBy
   search: string
+  /** Trait filters, `Name:Value` each (see lib/traits). */
+  traits?: readonly string[]
 }
 
 /** The query of one browse page; `nftCategory` is omitted for 'all' and `search` when empty. */
@@ -35,11 +37,12 @@ export function exploreQuery(filter: ExploreFilter, page: number, limit = PAGE_S
     sortBy: filter.sortBy,
     orderBy: filter.orderBy,
     search: filter.search.trim() || undefined,
+    trait: filter.traits?.length ? filter.traits : undefined,
   }
 }
 
 /** One page of any NFT list. */
-export async function fetchNftPage(path: string, query: Record<string, string | number | undefined>): Promise<Paged<Nft>> {
+export async function fetchNftPage(path: string, query: Record<string, string | number | readonly string[] | undefined>): Promise<Paged<Nft>> {
   return (await apiRequest<Paged<Nft>>(path, { query })).body
 }
 

@@ -56,10 +56,15 @@ export type Nft = {
   highestBid: string
   royalty: NftRoyalty[]
   properties: NftProperty[]
+  /** Its rarity rank in a collection (OpenRarity's method): on a collection's list, in that one. */
+  rarity?: NftRarity | null
   transactionHash: string
   creator: NftPerson & { address?: string }
   currentOwner: NftPerson & { ownerAddress?: string }
 }
+
+/** An NFT's rank in a collection: 1 is the rarest; equal scores share a rank. */
+export type NftRarity = { collectionId: string; rank: number; of: number; score: number }
 
 /** A page of any list: `data` plus the paging fields every list carries. */
 export type Paged<T> = {

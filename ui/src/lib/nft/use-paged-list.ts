@@ -11,10 +11,10 @@ export type PagedQuery = Record<string, string | number | undefined>
  * order, search, category, sale type) is a different swr key, so the list starts again from page 1
  * with nothing shown from the previous filter. `path` null loads nothing.
  */
-export function usePagedList<T>(
+export function usePagedList<T, Q extends object = PagedQuery>(
   path: string | null,
-  query: PagedQuery,
-  fetchPage: (path: string, query: PagedQuery) => Promise<Paged<T>>,
+  query: Q,
+  fetchPage: (path: string, query: Q) => Promise<Paged<T>>,
   { onError, liveId }: { onError?: (error: unknown) => void; liveId?: (item: T) => string | undefined } = {},
 ) {
   const queryKey = JSON.stringify(query)
@@ -26,7 +26,7 @@ export function usePagedList<T>(
   }
   const swr = useSWRInfinite<Paged<T>>(
     getKey,
-    ([, p, q, page]: readonly [string, string, string, number]) => fetchPage(p, { ...(JSON.parse(q) as PagedQuery), page }),
+    ([, p, q, page]: readonly [string, string, string, number]) => fetchPage(p, { ...(JSON.parse(q) as Q), page }),
     // Loading a further page leaves the loaded ones alone; coming back to a list reloads every
     // loaded page (a trade on the detail page may have changed them).
     { revalidateFirstPage: false, revalidateOnMount: true, revalidateOnFocus: false, shouldRetryOnError: false, onError },

@@ -1,4 +1,4 @@
-import { Button, Flex, Heading, HStack, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, Flex, Heading, HStack, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { NftGrid } from '@/components/nft'
@@ -6,6 +6,8 @@ import { notify } from '@/components/ui/toaster'
 import { PageContainer } from '@/components/page-container'
 import { SearchBox } from '@/components/search-box'
 import { SortMenu } from '@/components/sort-menu'
+import { TraitFacets } from '@/components/traits/trait-facets'
+import { useTraitFilter } from '@/lib/traits/trait-filter'
 import { errorMessage } from '@/lib/api-client'
 import { EXPLORE_PATH, exploreQuery, fetchNftPage, useCategories } from '@/lib/nft/api'
 import { categoryLabel } from '@/lib/nft/category'
@@ -52,8 +54,9 @@ function CategoryBar({ value, onChange }: { value: string; onChange: (id: string
 export function BrowsePage({ formOfSale }: { formOfSale: Extract<FormOfSale, 'FIXEDPRICE' | 'AUCTION'> }) {
   const { t } = useTranslation()
   const { filter, update, sortId } = useBrowseFilter(formOfSale)
+  const traits = useTraitFilter().params
   useLiveTopic('market')
-  const list = usePagedList<Nft>(EXPLORE_PATH, exploreQuery(filter, 1), fetchNftPage, {
+  const list = usePagedList<Nft, ReturnType<typeof exploreQuery>>(EXPLORE_PATH, exploreQuery({ ...filter, traits }, 1), fetchNftPage, {
     liveId: (nft) => nft._id,
     onError: (error) => {
       console.error('Could not load the NFT list', error)
@@ -88,7 +91,14 @@ export function BrowsePage({ formOfSale }: { formOfSale: Extract<FormOfSale, 'FI
             }}
           />
         </Flex>
-        <NftGrid list={list} empty={t('browse.empty')} />
+        <Flex direction={{ base: 'column', lg: 'row' }} gap="6" align={{ base: 'stretch', lg: 'flex-start' }}>
+          <TraitFacets
+            scope={{ scope: 'explore', formOfSale, nftCategory: filter.category !== 'all' ? filter.category : undefined, search: filter.search.trim() || undefined }}
+          />
+          <Box flex="1" minW="0">
+            <NftGrid list={list} empty={t('browse.empty')} />
+          </Box>
+        </Flex>
       </Stack>
     </PageContainer>
   )

@@ -6,6 +6,8 @@ import { HeroArt } from '@/components/hero-art'
 import { ActivityList } from '@/features/activity/components/activity-list'
 import { DEFAULT_FILTER, type ItemFilter, ItemFilters } from '@/components/item-filters'
 import { NftGrid } from '@/components/nft'
+import { TraitFacets } from '@/components/traits/trait-facets'
+import { useTraitFilter } from '@/lib/traits/trait-filter'
 import { PageContainer } from '@/components/page-container'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
@@ -31,6 +33,7 @@ export function CollectionDetailPage() {
   const { id = '' } = useParams()
   const collection = useCollectionById(id)
   const [filter, setFilter] = useState<ItemFilter>(DEFAULT_FILTER)
+  const traits = useTraitFilter().params
   useEffect(() => {
     if (collection.error) notify('error', errorMessage(collection.error, t('collections.loadFailed')))
   }, [collection.error, t])
@@ -39,7 +42,14 @@ export function CollectionDetailPage() {
   }, [collection.data?.title, t])
   const list = usePagedList(
     id ? browseByCollectionPath(id) : null,
-    { limit: PAGE_SIZE, formOfSale: 'FIXEDPRICE', sortBy: filter.sortBy, orderBy: filter.orderBy, search: filter.search.trim() || undefined },
+    {
+      limit: PAGE_SIZE,
+      formOfSale: 'FIXEDPRICE',
+      sortBy: filter.sortBy,
+      orderBy: filter.orderBy,
+      search: filter.search.trim() || undefined,
+      trait: traits.length ? traits : undefined,
+    },
     fetchNftPage,
     {
       onError: (error) => {
@@ -90,8 +100,13 @@ export function CollectionDetailPage() {
           </Tabs.Trigger>
         </Tabs.List>
         <Tabs.Content value="items" pt="0">
-          <ItemFilters value={filter} onChange={setFilter} placeholder={t('collections.search')} showSaleType={false} />
-          <NftGrid list={list} empty={t('collections.noNfts')} collectionId={id} />
+          <ItemFilters value={filter} onChange={setFilter} placeholder={t('collections.search')} showSaleType={false} rarity />
+          <Flex direction={{ base: 'column', lg: 'row' }} gap="6" align={{ base: 'stretch', lg: 'flex-start' }}>
+            <TraitFacets scope={id ? { scope: 'collection', collectionId: id, formOfSale: 'FIXEDPRICE', search: filter.search.trim() || undefined } : null} />
+            <Box flex="1" minW="0">
+              <NftGrid list={list} empty={t('collections.noNfts')} collectionId={id} />
+            </Box>
+          </Flex>
         </Tabs.Content>
         <Tabs.Content value="activity" pt="0">
           <ActivityList scope={{ collectionId: id }} />

@@ -21,6 +21,7 @@ import {
 } from '@chakra-ui/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { RarityRank } from '@/components/traits/rarity-rank'
 import { FaBookmark, FaHeart, FaRegBookmark, FaRegHeart } from 'react-icons/fa6'
 import { LuChevronDown, LuCopy, LuExternalLink, LuImageOff } from 'react-icons/lu'
 import { useParams } from 'react-router'
@@ -139,6 +140,9 @@ function Properties({ nft }: { nft: Nft }) {
       </Collapsible.Trigger>
       <Collapsible.Content>
         <Box p="4" pt="0">
+          <Box mb={nft.rarity ? '3' : '0'}>
+            <RarityRank rarity={nft.rarity} />
+          </Box>
           {properties.length === 0 ? (
             <Text color="fg.muted" fontSize="sm">
               {t('nft.noProperties')}

@@ -7,6 +7,8 @@ import { useSWRConfig } from 'swr'
 import { CollectionDialog } from '@/components/collection/collection-dialog'
 import { ManagedCollectionGrid } from '@/components/collection/managed-collection-grid'
 import { NftGrid } from '@/components/nft'
+import { TraitFacets } from '@/components/traits/trait-facets'
+import { useTraitFilter } from '@/lib/traits/trait-filter'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
 import { fetchNftPage, PAGE_SIZE } from '@/lib/nft/api'
@@ -35,10 +37,20 @@ export function nftSource(tab: NftTab, own: boolean, userId: string, saleType: I
 function NftTabPanel({ tab, own, userId, filter, refreshKey }: { tab: NftTab; own: boolean; userId: string; filter: ItemFilter; refreshKey: number }) {
   const { t } = useTranslation()
   const { path, formOfSale } = nftSource(tab, own, userId, filter.saleType)
+  const traits = useTraitFilter().params
   useLiveTopic('market')
+  const search = filter.search.trim() || undefined
   const list = usePagedList(
     path,
-    { limit: PAGE_SIZE, formOfSale, sortBy: filter.sortBy, orderBy: filter.orderBy, search: filter.search.trim() || undefined, refresh: refreshKey || undefined },
+    {
+      limit: PAGE_SIZE,
+      formOfSale,
+      sortBy: filter.sortBy,
+      orderBy: filter.orderBy,
+      search,
+      trait: traits.length ? traits : undefined,
+      refresh: refreshKey || undefined,
+    },
     (p, q) => {
       // `refresh` only makes a new list key (a reload from page 1); the server is not sent it.
       const { refresh: _refresh, ...query } = q
@@ -52,7 +64,14 @@ function NftTabPanel({ tab, own, userId, filter, refreshKey }: { tab: NftTab; ow
       },
     },
   )
-  return <NftGrid list={list} empty={t('profileTabs.noNfts')} />
+  return (
+    <Flex direction={{ base: 'column', lg: 'row' }} gap="6" align={{ base: 'stretch', lg: 'flex-start' }}>
+      <TraitFacets scope={userId ? { scope: tab === 'created' ? 'created' : 'owned', userId, formOfSale, search } : null} />
+      <Box flex="1" minW="0">
+        <NftGrid list={list} empty={t('profileTabs.noNfts')} />
+      </Box>
+    </Flex>
+  )
 }
 
 /**
@@ -80,6 +99,7 @@ export function ProfileTabs({ userId, own, defaultTab = 'collections' }: { userI
     setFilter(DEFAULT_FILTER)
     const copy = new URLSearchParams(params)
     copy.set('tab', next)
+    copy.delete('trait')
     setParams(copy, { replace: true })
   }
   const onFilter = useCallback((next: ItemFilter) => setFilter(next), [])
