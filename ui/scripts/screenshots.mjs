@@ -287,7 +287,6 @@ const screens = [
   ['collection-stats', '/collection/v1', false],
   ['nft-price-history', '/nft/s1', false, async (page) => {
     await page.waitForSelector('[data-testid="price-chart"], [data-testid="price-history-empty"]', { timeout: 15000 })
-    await page.locator('[data-testid="price-history"]').scrollIntoViewIfNeeded()
   }],
   ['auction', '/auction?type=all', true],
   ['nft-detail', '/explore/f1', true],

@@ -6,13 +6,26 @@ import { CURRENCY, formatCount, formatDate, formatMaticNumber } from '@/lib/form
 import type { DayBucket } from '@/lib/insight/api'
 import { compactMatic, shortDay } from './chart-format'
 
+/** The fewest days the chart spans. */
+const MIN_DAYS = 7
+
 type Day = { day: number; volume: number; floor: number | null; sales: number; volumeText: string; floorText: string | null }
 
 /** A collection's daily volume (bars, left axis) and floor at each day's end (line, right axis). */
 export default function CollectionHistoryChart({ days }: { days: DayBucket[] }) {
   const { t, i18n } = useTranslation()
   const lng = i18n.resolvedLanguage
-  const data: Day[] = days.map((d) => ({
+  // At least a week on the axis: a collection that traded on one day is one bar among empty days.
+  const first = days[0]?.day ?? 0
+  const padding: DayBucket[] = Array.from({ length: Math.max(0, MIN_DAYS - days.length) }, (_, i) => ({
+    day: first - (MIN_DAYS - days.length - i) * 86_400,
+    volume: '0',
+    volumeWei: '0',
+    sales: 0,
+    floor: null,
+    floorWei: null,
+  }))
+  const data: Day[] = [...padding, ...days].map((d) => ({
     day: d.day * 1000,
     volume: Number(d.volume),
     floor: d.floor === null ? null : Number(d.floor),
@@ -42,9 +55,12 @@ export default function CollectionHistoryChart({ days }: { days: DayBucket[] }) 
       <Chart.Root chart={chart} aspectRatio={{ base: 'square', sm: 'wide' }} maxH="300px">
         <ComposedChart data={chart.data} responsive margin={{ top: 8, right: 4, bottom: 4, left: 4 }}>
           <CartesianGrid stroke={chart.color('border.muted')} vertical={false} />
-          <XAxis dataKey="day" tickFormatter={(v: number) => shortDay(v, lng)} stroke={chart.color('border')} tickMargin={6} minTickGap={24} />
-          <YAxis yAxisId="volume" stroke={chart.color('border')} tickFormatter={(v: number) => compactMatic(v, lng)} width={44} />
-          <YAxis yAxisId="floor" orientation="right" stroke={chart.color('border')} tickFormatter={(v: number) => compactMatic(v, lng)} width={44} />
+          <XAxis dataKey="day" tickFormatter={(v: number) => shortDay(v, lng)} stroke={chart.color('border')}
+            tick={{ fill: chart.color('fg.muted') }} tickMargin={6} minTickGap={24} />
+          <YAxis yAxisId="volume" stroke={chart.color('border')}
+            tick={{ fill: chart.color('fg.muted') }} tickFormatter={(v: number) => compactMatic(v, lng)} width={44} />
+          <YAxis yAxisId="floor" orientation="right" stroke={chart.color('border')}
+            tick={{ fill: chart.color('fg.muted') }} tickFormatter={(v: number) => compactMatic(v, lng)} width={44} />
           <Tooltip
             cursor={{ fill: chart.color('bg.muted') }}
             animationDuration={100}
@@ -65,7 +81,7 @@ export default function CollectionHistoryChart({ days }: { days: DayBucket[] }) 
             }}
           />
           <Bar yAxisId="volume" dataKey="volume" fill={chart.color('brand.solid')} radius={[3, 3, 0, 0]} maxBarSize={24} isAnimationActive={false} />
-          <Line yAxisId="floor" dataKey="floor" type="stepAfter" stroke={chart.color('orange.solid')} strokeWidth={2} dot={false} connectNulls={false} isAnimationActive={false} />
+          <Line yAxisId="floor" dataKey="floor" type="stepAfter" stroke={chart.color('orange.solid')} strokeWidth={2} dot={{ r: 3, fill: chart.color('orange.solid') }} connectNulls={false} isAnimationActive={false} />
         </ComposedChart>
       </Chart.Root>
     </Stack>

@@ -51,6 +51,7 @@ export default function PriceHistoryChart({ points }: { points: PricePoint[] }) 
             scale="time"
             tickFormatter={(v: number) => shortDay(v, lng)}
             stroke={chart.color('border')}
+            tick={{ fill: chart.color('fg.muted') }}
             tickMargin={6}
             minTickGap={24}
           />
@@ -58,6 +59,7 @@ export default function PriceHistoryChart({ points }: { points: PricePoint[] }) 
             type="number"
             dataKey="price"
             stroke={chart.color('border')}
+            tick={{ fill: chart.color('fg.muted') }}
             tickFormatter={(v: number) => compactMatic(v, lng)}
             width={48}
             label={{ value: CURRENCY, angle: -90, position: 'insideLeft', offset: 4 }}

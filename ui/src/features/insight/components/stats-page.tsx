@@ -157,7 +157,14 @@ export function StatsPage() {
       ) : (
         <>
           <Table.ScrollArea borderWidth="1px" borderRadius="xl">
-            <Table.Root size="sm" interactive data-testid="stats-table">
+            <Table.Root
+              size="md"
+              interactive
+              w="full"
+              // Room around each row's picture, and off the frame's right edge.
+              css={{ '& td': { paddingBlock: '2' }, '& th:last-of-type, & td:last-of-type': { paddingInlineEnd: '4' } }}
+              data-testid="stats-table"
+            >
               <Table.Header>
                 <Table.Row bg="bg.subtle">
                   <Table.ColumnHeader px="2">#</Table.ColumnHeader>
