@@ -1,4 +1,4 @@
-import { Box, Button, Center, Flex, Heading, HStack, Image, Link as ChakraLink, Skeleton, Spinner, Stack, Table, Text } from '@chakra-ui/react'
+import { Box, Button, Center, chakra, Flex, Heading, HStack, Image, Link as ChakraLink, Skeleton, Spinner, Stack, Text } from '@chakra-ui/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuArrowDown, LuArrowUp, LuArrowUpDown } from 'react-icons/lu'
@@ -14,12 +14,17 @@ import { IMAGE_SIZES, useImageSources } from '@/lib/image-sources'
 import { PERIODS, type Period, type RankedCollection, STATS_SORTS, type StatsSort, useCollectionRanking } from '@/lib/insight/api'
 import { useSentinel } from '@/lib/nft/use-paged-list'
 
+// Plain table elements styled here: Chakra's table recipe would add to the theme every first visit loads.
+const Tr = chakra('tr', { base: { borderBottomWidth: '1px', borderColor: 'border.muted', _last: { borderBottomWidth: '0' } } })
+const Th = chakra('th', { base: { px: '3', py: '2', fontSize: 'xs', fontWeight: 'semibold', color: 'fg.muted', bg: 'bg.subtle', _last: { pe: '4' } } })
+const Td = chakra('td', { base: { px: '3', py: '2', fontSize: 'sm', verticalAlign: 'middle', _last: { pe: '4' } } })
+
 /** The columns, in order, with the ranking's sort each one asks for. */
 const COLUMNS: { sort: StatsSort; key: string; numeric: boolean }[] = [
   { sort: 'TITLE', key: 'insight.collection', numeric: false },
-  { sort: 'FLOOR', key: 'insight.floor', numeric: true },
   { sort: 'VOLUME', key: 'insight.volume', numeric: true },
   { sort: 'CHANGE', key: 'insight.change', numeric: true },
+  { sort: 'FLOOR', key: 'insight.floor', numeric: true },
   { sort: 'SALES', key: 'insight.sales', numeric: true },
   { sort: 'OWNERS', key: 'insight.owners', numeric: true },
   { sort: 'ITEMS', key: 'insight.items', numeric: true },
@@ -49,7 +54,7 @@ function Change({ value }: { value: number | null }) {
 function Thumb({ row }: { row: RankedCollection }) {
   const image = useImageSources(row.image, IMAGE_SIZES.avatar)
   return (
-    <Box boxSize="10" borderRadius="lg" overflow="hidden" bg="navy.900" flexShrink="0">
+    <Box boxSize={{ base: '8', md: '10' }} borderRadius="lg" overflow="hidden" bg="navy.900" flexShrink="0">
       {row.image ? <Image {...image} loading="lazy" alt="" w="100%" h="100%" objectFit="cover" /> : <HeroArt />}
     </Box>
   )
@@ -59,11 +64,11 @@ function Row({ row }: { row: RankedCollection }) {
   const { i18n } = useTranslation()
   const lng = i18n.resolvedLanguage
   return (
-    <Table.Row data-testid="stats-row">
-      <Table.Cell color="fg.muted" w="10" px="2">
+    <Tr data-testid="stats-row" _hover={{ bg: 'bg.muted' }}>
+      <Td color="fg.muted" w="10" px="2" textAlign="center">
         {formatCount(row.rank, lng)}
-      </Table.Cell>
-      <Table.Cell minW={{ base: '180px', md: '240px' }}>
+      </Td>
+      <Td minW={{ base: '170px', md: '240px' }}>
         <HStack gap="3" minW="0">
           <Thumb row={row} />
           <ChakraLink asChild fontWeight="semibold" color="fg" lineClamp={2} minW="0">
@@ -72,21 +77,21 @@ function Row({ row }: { row: RankedCollection }) {
             </Link>
           </ChakraLink>
         </HStack>
-      </Table.Cell>
-      <Table.Cell textAlign="end" data-testid="stats-floor">
-        {row.floorPrice === null ? <Text as="span" color="fg.subtle">—</Text> : <Amount value={row.floorPrice} suffix={CURRENCY} />}
-      </Table.Cell>
-      <Table.Cell textAlign="end" data-testid="stats-volume">
+      </Td>
+      <Td textAlign="end" data-testid="stats-volume">
         <Amount value={row.volume} suffix={CURRENCY} fontWeight="semibold" />
-      </Table.Cell>
-      <Table.Cell textAlign="end" data-testid="stats-change">
+      </Td>
+      <Td textAlign="end" data-testid="stats-change">
         <Change value={row.change} />
-      </Table.Cell>
-      <Table.Cell textAlign="end" data-testid="stats-sales">{formatCount(row.sales, lng)}</Table.Cell>
-      <Table.Cell textAlign="end" data-testid="stats-owners">{formatCount(row.owners, lng)}</Table.Cell>
-      <Table.Cell textAlign="end" data-testid="stats-items">{formatCount(row.items, lng)}</Table.Cell>
-      <Table.Cell textAlign="end" data-testid="stats-listed">{formatShare(row.listedShare, lng)}</Table.Cell>
-    </Table.Row>
+      </Td>
+      <Td textAlign="end" data-testid="stats-floor">
+        {row.floorPrice === null ? <Text as="span" color="fg.subtle">—</Text> : <Amount value={row.floorPrice} suffix={CURRENCY} />}
+      </Td>
+      <Td textAlign="end" data-testid="stats-sales">{formatCount(row.sales, lng)}</Td>
+      <Td textAlign="end" data-testid="stats-owners">{formatCount(row.owners, lng)}</Td>
+      <Td textAlign="end" data-testid="stats-items">{formatCount(row.items, lng)}</Td>
+      <Td textAlign="end" data-testid="stats-listed">{formatShare(row.listedShare, lng)}</Td>
+    </Tr>
   )
 }
 
@@ -156,33 +161,30 @@ export function StatsPage() {
         </Center>
       ) : (
         <>
-          <Table.ScrollArea borderWidth="1px" borderRadius="xl">
-            <Table.Root
-              size="md"
-              interactive
-              w="full"
-              // Room around each row's picture, and off the frame's right edge.
-              css={{ '& td': { paddingBlock: '2' }, '& th:last-of-type, & td:last-of-type': { paddingInlineEnd: '4' } }}
-              data-testid="stats-table"
-            >
-              <Table.Header>
-                <Table.Row bg="bg.subtle">
-                  <Table.ColumnHeader px="2">#</Table.ColumnHeader>
+          <Box overflowX="auto" borderWidth="1px" borderRadius="xl">
+            <chakra.table w="full" css={{ borderCollapse: 'collapse' }} data-testid="stats-table">
+              <thead>
+                <Tr>
+                  <Th px="2" textAlign="center">#</Th>
                   {COLUMNS.map((column) => {
                     const active = column.sort === sort
                     const Icon = active ? (ascending ? LuArrowUp : LuArrowDown) : LuArrowUpDown
                     const label = column.sort === 'VOLUME' || column.sort === 'SALES' || column.sort === 'CHANGE' ? `${t(column.key)} (${periodLabel(period)})` : t(column.key)
                     return (
-                      <Table.ColumnHeader
+                      <Th
                         key={column.sort}
                         textAlign={column.numeric ? 'end' : 'start'}
                         aria-sort={active ? (ascending ? 'ascending' : 'descending') : 'none'}
-                        whiteSpace="nowrap"
+                        whiteSpace={{ base: 'normal', md: 'nowrap' }}
                       >
                         <Button
                           variant="plain"
                           size="xs"
                           px="0"
+                          h="auto"
+                          minH="8"
+                          whiteSpace={{ base: 'normal', md: 'nowrap' }}
+                          textAlign={column.numeric ? 'end' : 'start'}
                           fontWeight={active ? 'bold' : 'semibold'}
                           color={active ? 'fg' : 'fg.muted'}
                           onClick={() => sortBy(column.sort)}
@@ -191,18 +193,18 @@ export function StatsPage() {
                           {label}
                           <Icon aria-hidden />
                         </Button>
-                      </Table.ColumnHeader>
+                      </Th>
                     )
                   })}
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
+                </Tr>
+              </thead>
+              <tbody>
                 {list.items.map((row) => (
                   <Row key={row.collectionId} row={row} />
                 ))}
-              </Table.Body>
-            </Table.Root>
-          </Table.ScrollArea>
+              </tbody>
+            </chakra.table>
+          </Box>
           <Box ref={sentinel} h="1px" />
           {list.loadingMore ? (
             <Center py="6">
