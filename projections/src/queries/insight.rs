@@ -14,9 +14,10 @@
 //!   owned by a wallet of the creator, on sale at a fixed price), the same rule as its cards.
 //! * volumes: the sum of the sale prices (wei) of the members' sales with `now - window <= at`.
 //!
-//! The statistics of every collection are read in one pass (a few queries over indexes), then kept
-//! while the read tables stay the same and at most [`STATS_KEPT_SECONDS`] (the windows move with
-//! the clock): every page, sort and period of `/stats`, and every card, is answered from them.
+//! The figures of every collection (its members' counts, floor and sales) are read in one pass (a
+//! few queries over indexes), then kept while the read tables stay the same (generation and
+//! checkpoint): they do not depend on the clock, since the windows are cut from the kept sales at
+//! each request. Every page, sort and period of `/stats`, and every card, is answered from them.
 
 use std::{collections::HashMap, sync::Arc};
 
@@ -28,9 +29,6 @@ use crate::ReadDb;
 
 /// One day, in seconds.
 pub const DAY: i64 = 86_400;
-/// How long computed statistics are used again while the read tables stay the same (the
-/// windows move with the clock: a sale leaves the 24-hour volume at most this late).
-pub const STATS_KEPT_SECONDS: i64 = 10;
 /// The most points an NFT's price history returns (its latest).
 pub const HISTORY_POINTS: i64 = 500;
 /// The most daily buckets of a collection's history (its latest days).
@@ -155,12 +153,10 @@ impl Figures {
     }
 }
 
-/// Every collection's figures, computed at `at` from the read tables of `generation` at
-/// `position`.
+/// Every collection's figures, read from the read tables of `generation` at `position`.
 pub(crate) struct KeptStats {
     generation: String,
     position: domain::Position,
-    at: i64,
     figures: Arc<Vec<Figures>>,
 }
 
@@ -316,9 +312,9 @@ async fn read_figures(db: &ReadDb) -> Result<Vec<Figures>, sqlx::Error> {
     Ok(figures)
 }
 
-/// Every collection's figures at `now`, or the ones computed at most [`STATS_KEPT_SECONDS`]
-/// before from the same read tables.
-async fn figures(db: &ReadDb, now: i64) -> Result<Arc<Vec<Figures>>, sqlx::Error> {
+/// Every collection's figures: the kept ones while the read tables stay the same, else read
+/// again (concurrent callers wait for the one pass).
+async fn figures(db: &ReadDb) -> Result<Arc<Vec<Figures>>, sqlx::Error> {
     let current = db.current();
     let mut kept = db.insight().lock().await;
     // Read before the figures: they reflect this checkpoint or a later one.
@@ -326,12 +322,11 @@ async fn figures(db: &ReadDb, now: i64) -> Result<Arc<Vec<Figures>>, sqlx::Error
     if let Some(k) = kept.as_ref()
         && k.generation == current.generation
         && k.position == position
-        && (k.at..k.at + STATS_KEPT_SECONDS).contains(&now)
     {
         return Ok(k.figures.clone());
     }
     let figures = Arc::new(read_figures(db).await?);
-    *kept = Some(KeptStats { generation: current.generation, position, at: now, figures: figures.clone() });
+    *kept = Some(KeptStats { generation: current.generation, position, figures: figures.clone() });
     Ok(figures)
 }
 
@@ -362,7 +357,7 @@ fn stats_of(f: &Figures, now: i64) -> CollectionStats {
 
 /// The statistics of the collections `ids` at `now` (those that exist), by id.
 pub async fn stats(db: &ReadDb, ids: &[&str], now: i64) -> Result<HashMap<String, CollectionStats>, sqlx::Error> {
-    let figures = figures(db, now).await?;
+    let figures = figures(db).await?;
     let mut out = HashMap::new();
     for id in ids {
         if let Ok(i) = figures.binary_search_by(|f| f.id.as_str().cmp(id)) {
@@ -374,47 +369,30 @@ pub async fn stats(db: &ReadDb, ids: &[&str], now: i64) -> Result<HashMap<String
 
 /// A page of the ranking at `now`.
 pub async fn ranking(db: &ReadDb, request: Ranking, page: Page, now: i64) -> Result<Paged<RankedCollection>, sqlx::Error> {
-    let figures = figures(db, now).await?;
+    let figures = figures(db).await?;
     Ok(rank(&figures, request, page, now))
 }
 
 fn rank(figures: &[Figures], request: Ranking, page: Page, now: i64) -> Paged<RankedCollection> {
-    let mut rows: Vec<RankedCollection> = figures
-        .iter()
-        .map(|f| {
-            let (volume, sales, previous) = match request.period.seconds() {
-                Some(length) => {
-                    let (volume, sales) = window(f, now, length);
-                    (volume, sales, Some(f.between(now - 2 * length + 1, now - length + 1).0))
-                }
-                None => {
-                    let (volume, sales) = f.between(i64::MIN, i64::MAX);
-                    (volume, sales, None)
-                }
-            };
-            let change = previous.filter(|p| *p > 0).map(|p| (volume as f64 - p as f64) / p as f64 * 100.0);
-            RankedCollection {
-                rank: 0,
-                collection_id: f.id.clone(),
-                title: f.title.clone(),
-                image: f.image.clone(),
-                floor_price: f.floor.map(matic),
-                floor_price_wei: f.floor.map(|p| p.to_string()),
-                volume: matic(volume),
-                volume_wei: volume.to_string(),
-                previous_volume: previous.map(matic),
-                change,
-                sales,
-                owners: f.owners,
-                items: f.items,
-                listed: f.listed,
-                listed_share: f.listed_share(),
-            }
-        })
-        .collect();
-    let keys: HashMap<&str, &Figures> = figures.iter().map(|f| (f.id.as_str(), f)).collect();
-    let title = |r: &RankedCollection| keys[r.collection_id.as_str()].title_lower.as_str();
     use std::cmp::Ordering;
+    /// A collection's figures over the period: what the order needs, numbers only (rows are
+    /// written for the page alone).
+    struct Key {
+        i: usize,
+        volume: u128,
+        sales: i64,
+        previous: Option<u128>,
+        change: Option<f64>,
+    }
+    let keys = figures.iter().enumerate().map(|(i, f)| {
+        let ((volume, sales), previous) = match request.period.seconds() {
+            Some(length) => (window(f, now, length), Some(f.between(now - 2 * length + 1, now - length + 1).0)),
+            None => (f.between(i64::MIN, i64::MAX), None),
+        };
+        let change = previous.filter(|p| *p > 0).map(|p| (volume as f64 - p as f64) / p as f64 * 100.0);
+        Key { i, volume, sales, previous, change }
+    });
+    let mut keys: Vec<Key> = keys.collect();
     // Values compared in the asked direction; a missing floor or change comes last either way.
     let ordered = |a: Ordering| if request.ascending { a } else { a.reverse() };
     let missing_last = |a: Option<Ordering>, a_some: bool, b_some: bool| match (a_some, b_some) {
@@ -423,34 +401,47 @@ fn rank(figures: &[Figures], request: Ranking, page: Page, now: i64) -> Paged<Ra
         (false, true) => Ordering::Greater,
         (false, false) => Ordering::Equal,
     };
-    rows.sort_by(|a, b| {
+    keys.sort_by(|a, b| {
+        let (fa, fb) = (&figures[a.i], &figures[b.i]);
         let primary = match request.sort {
-            StatsSort::Volume => ordered(wei(&a.volume_wei).cmp(&wei(&b.volume_wei))),
+            StatsSort::Volume => ordered(a.volume.cmp(&b.volume)),
             StatsSort::Sales => ordered(a.sales.cmp(&b.sales)),
-            StatsSort::Owners => ordered(a.owners.cmp(&b.owners)),
-            StatsSort::Items => ordered(a.items.cmp(&b.items)),
-            StatsSort::Listed => ordered(a.listed_share.total_cmp(&b.listed_share)),
-            StatsSort::Title => ordered(title(a).cmp(title(b))),
-            StatsSort::Floor => missing_last(
-                a.floor_price_wei.as_deref().zip(b.floor_price_wei.as_deref()).map(|(x, y)| wei(x).cmp(&wei(y))),
-                a.floor_price.is_some(),
-                b.floor_price.is_some(),
-            ),
+            StatsSort::Owners => ordered(fa.owners.cmp(&fb.owners)),
+            StatsSort::Items => ordered(fa.items.cmp(&fb.items)),
+            StatsSort::Listed => ordered(fa.listed_share().total_cmp(&fb.listed_share())),
+            StatsSort::Title => ordered(fa.title_lower.cmp(&fb.title_lower)),
+            StatsSort::Floor => missing_last(fa.floor.zip(fb.floor).map(|(x, y)| x.cmp(&y)), fa.floor.is_some(), fb.floor.is_some()),
             StatsSort::Change => missing_last(a.change.zip(b.change).map(|(x, y)| x.total_cmp(&y)), a.change.is_some(), b.change.is_some()),
         };
         // Ties: the title, then the id (a stable order).
-        primary.then_with(|| title(a).cmp(title(b))).then_with(|| a.collection_id.cmp(&b.collection_id))
+        primary.then_with(|| fa.title_lower.cmp(&fb.title_lower)).then_with(|| fa.id.cmp(&fb.id))
     });
-    let total = rows.len() as i64;
-    let start = (page.offset() as usize).min(rows.len());
-    let data: Vec<RankedCollection> = rows
-        .into_iter()
+    let total = keys.len() as i64;
+    let start = (page.offset() as usize).min(keys.len());
+    let data = keys
+        .iter()
         .enumerate()
         .skip(start)
         .take(page.limit as usize)
-        .map(|(i, mut row)| {
-            row.rank = i as i64 + 1;
-            row
+        .map(|(place, k)| {
+            let f = &figures[k.i];
+            RankedCollection {
+                rank: place as i64 + 1,
+                collection_id: f.id.clone(),
+                title: f.title.clone(),
+                image: f.image.clone(),
+                floor_price: f.floor.map(matic),
+                floor_price_wei: f.floor.map(|p| p.to_string()),
+                volume: matic(k.volume),
+                volume_wei: k.volume.to_string(),
+                previous_volume: k.previous.map(matic),
+                change: k.change,
+                sales: k.sales,
+                owners: f.owners,
+                items: f.items,
+                listed: f.listed,
+                listed_share: f.listed_share(),
+            }
         })
         .collect();
     Paged::new(data, total, page)
@@ -493,7 +484,7 @@ pub struct CollectionInsight {
 /// it: the page showed it), at that price and at the price changes that follow, until it is
 /// sold, transferred, burned, taken off sale or put in an auction.
 pub async fn collection(db: &ReadDb, id: &str, now: i64) -> Result<Option<CollectionInsight>, sqlx::Error> {
-    let figures = figures(db, now).await?;
+    let figures = figures(db).await?;
     let Ok(i) = figures.binary_search_by(|f| f.id.as_str().cmp(id)) else { return Ok(None) };
     let f = &figures[i];
     let rows = sqlx::query(
