@@ -3,7 +3,7 @@ import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { usePriceHistory } from '@/lib/insight/api'
 
-// recharts and the chart kit (~100 KB compressed) load only once an NFT has a history to draw.
+// recharts and the chart kit (92 KB brotli) load only once an NFT has a history to draw.
 const PriceHistoryChart = lazy(() => import('./price-history-chart'))
 
 /**
