@@ -136,6 +136,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::traits::router())
         .merge(routes::collection::router(state.config.max_image_bytes))
         .merge(routes::trending::router())
+        .merge(routes::insight::router())
         .merge(routes::activity::router())
         .merge(routes::social::router())
         .merge(routes::trade::router(state.config.max_nft_file_bytes))

@@ -72,6 +72,8 @@ pub struct ReadDb {
     follows: bool,
     /// The in-memory index browsing is answered from (rebuilt when the generation moves).
     browse: Arc<BrowseIndex>,
+    /// Every collection's statistics, kept while the read tables stay the same (`queries::insight`).
+    insight: Arc<tokio::sync::Mutex<Option<crate::queries::insight::KeptStats>>>,
 }
 
 /// The generation a fresh database starts with (the base file itself; schema `read_initial`).
@@ -104,6 +106,7 @@ impl ReadDb {
             checkpointing: Arc::new(AtomicBool::new(false)),
             follows: false,
             browse: Arc::default(),
+            insight: Arc::default(),
         })
     }
 
@@ -144,6 +147,10 @@ impl ReadDb {
             Base::Sqlite(path) => Some(generation_file(path, generation)),
             Base::Postgres { .. } => None,
         }
+    }
+
+    pub(crate) fn insight(&self) -> &tokio::sync::Mutex<Option<crate::queries::insight::KeptStats>> {
+        &self.insight
     }
 
     pub(crate) fn browse(&self) -> &BrowseIndex {

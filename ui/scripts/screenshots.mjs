@@ -314,6 +314,13 @@ const screens = [
     await page.getByRole('tab', { name: 'Activity' }).click()
     await page.waitForTimeout(800)
   }],
+  // Market insight (issue 19): the ranking, a collection with sales (v1), an NFT that sold (s1) at its price history.
+  ['stats', '/stats', false],
+  ['stats-all-time', '/stats?period=ALL&sort=VOLUME&order=desc', false],
+  ['collection-stats', '/collection/v1', false],
+  ['nft-price-history', '/nft/s1', false, async (page) => {
+    await page.waitForSelector('[data-testid="price-chart"], [data-testid="price-history-empty"]', { timeout: 15000 })
+  }],
   ['auction', '/auction?type=all', true],
   ['nft-detail', '/explore/f1', true],
   ['auction-detail', '/auction/a0', true],
@@ -387,8 +394,10 @@ async function realSession() {
   const nft = (await call('/api/nft/explore/?formOfSale=FIXEDPRICE&limit=30')).data.find((n) => n.currentOwner?.userId !== me.userId)
   const auction = (await call('/api/nft/explore/?formOfSale=AUCTION&limit=1')).data[0]
   const own = (await call('/api/nft/explore/?formOfSale=ALL&limit=100')).data.find((n) => n.currentOwner?.userId === me.userId && n.formOfSale === 'NOT_FOR_SALE')
-  const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id, o1: own?._id }
-  const realPath = (path) => path.replace(/\/(c1|u2|f1|a0|o1)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
+  const sold = (await call('/api/activity?kind=SALE&limit=1')).data[0]
+  const traded = (await call('/api/stats/collections?period=ALL&sortBy=VOLUME&limit=1')).data[0]
+  const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id, o1: own?._id, s1: sold?.nftId, v1: traded?.collectionId }
+  const realPath = (path) => path.replace(/\/(c1|u2|f1|a0|o1|s1|v1)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
   if (screens.some(([name]) => /offers/.test(name))) await seedOffers({ token: accessToken, me, own, nft, call })
   return { token: accessToken, profile: me, realPath }
 }

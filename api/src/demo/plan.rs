@@ -329,7 +329,9 @@ impl Plan {
                 });
             }
         }
-        // One collection per person, of the NFTs they keep (not the one they sell).
+        // One collection per person, of the NFTs they keep (not the one they sell), and the ones
+        // they bought: their past sales give the collection its volume (the statistics count the
+        // trade of a collection's members).
         let collection_names =
             ["Selected Works", "Studio Sessions", "Field Notes", "Cartridge Club", "Motion Studies", "Vault", "Night Shift", "Toolbox"];
         let collections = (0..users)
@@ -341,7 +343,9 @@ impl Plan {
                     collection_names[u % collection_names.len()]
                 ),
                 style: nfts.iter().find(|n| n.creator == u).map_or(Style::Truchet, |n| n.style),
-                nfts: nfts.iter().enumerate().filter(|(_, n)| n.creator == u && n.buyer.is_none()).map(|(i, _)| i).take(4).collect(),
+                nfts: (nfts.iter().enumerate().filter(|(_, n)| n.creator == u && n.buyer.is_none()).map(|(i, _)| i).take(4))
+                    .chain(nfts.iter().enumerate().filter(|(_, n)| n.buyer == Some(u)).map(|(i, _)| i))
+                    .collect(),
                 seed: seed_of(&[PEOPLE[u].username, "collection"]),
             })
             .collect();

@@ -530,4 +530,12 @@ struct CollectionCard {
     total_likes: i64,
     /// Images of up to three of the NFTs its page lists, latest added first.
     nft_images: Vec<String>,
+    /// Its floor: the lowest fixed price among the NFTs its page lists (MATIC), or null.
+    floor_price: Option<String>,
+    /// The same in wei.
+    floor_price_wei: Option<String>,
+    /// Its volume of all time: the sales of its members (MATIC).
+    volume: String,
+    /// The same in wei.
+    volume_wei: String,
 }

@@ -9,6 +9,7 @@ pub mod collection;
 pub mod contact;
 pub mod contract;
 pub mod health;
+pub mod insight;
 pub mod ipfs;
 pub mod limits;
 pub mod metadata;

@@ -418,3 +418,96 @@ async fn an_update_changes_what_it_sends_and_checks_it() {
     let (status, body) = app.form("PUT", &uri, &alice, Some(" "), None).await;
     assert_eq!((status, body["message"].as_str()), (StatusCode::BAD_REQUEST, Some("Title is required")));
 }
+
+#[tokio::test]
+async fn statistics_show_on_cards_the_ranking_and_the_price_history_and_follow_a_sale() {
+    let app = TestApp::new().await;
+    let alice = app.user("alice", "0xa11ce").await;
+    let sunset = app.nft("1", "0xa11ce", "Sunset").await;
+    let dawn = app.nft("2", "0xa11ce", "Dawn").await;
+    let birds = app.collection(&alice, "Birds").await;
+    app.call("PUT", &format!("/api/collection/nft/{birds}"), Some(&alice), Some(json!([{ "nftId": sunset }, { "nftId": dawn }]))).await;
+    app.chain(ChainEvent::PriceChanged {
+        token_id: "2".into(),
+        price: "2000000000000000000".into(),
+        origin: Origin { block_number: 2, block_time: 1_700_000_010, tx_hash: "0x2b".into(), log_index: 0 },
+    })
+    .await;
+
+    let (_, card) = app.call("GET", &format!("/api/collection/browsebyid/{birds}"), None, None).await;
+    assert_eq!((card["body"]["floorPrice"].as_str(), card["body"]["volume"].as_str()), (Some("1"), Some("0")));
+
+    // Token 1 (the floor) sells now for 1 MATIC: the floor moves to token 2's 2 MATIC, at once.
+    let now = chrono::Utc::now().timestamp();
+    let origin = Origin { block_number: 6, block_time: now, tx_hash: "0x6".into(), log_index: 0 };
+    app.chain(ChainEvent::NftTransferred { token_id: "1".into(), from: "0xa11ce".into(), to: "0xb0b".into(), origin: origin.clone() })
+        .await;
+    app.chain(ChainEvent::NftSold {
+        token_id: "1".into(),
+        auction_id: "0".into(),
+        buyer: "0xb0b".into(),
+        seller: "0xa11ce".into(),
+        price: "1000000000000000000".into(),
+        fee: "0".into(),
+        royalties: "0".into(),
+        seller_proceeds: "1000000000000000000".into(),
+        origin,
+    })
+    .await;
+    let (_, grid) = app.call("GET", "/api/collection/browse", None, None).await;
+    let card = &grid["body"]["data"][0];
+    assert_eq!(
+        (card["floorPrice"].as_str(), card["volume"].as_str(), card["volumeWei"].as_str()),
+        (Some("2"), Some("1"), Some("1000000000000000000"))
+    );
+
+    let (status, stats) = app.call("GET", &format!("/api/stats/collection/{birds}"), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let figures = &stats["body"]["stats"];
+    assert_eq!(
+        (figures["volume24h"].as_str(), figures["sales"].as_i64(), figures["owners"].as_i64(), figures["items"].as_i64()),
+        (Some("1"), Some(1), Some(2), Some(2))
+    );
+    assert_eq!(stats["body"]["days"].as_array().unwrap().last().unwrap()["volume"], "1");
+
+    let (status, ranked) = app.call("GET", "/api/stats/collections?period=24H&sortBy=VOLUME", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let row = &ranked["body"]["data"][0];
+    assert_eq!(
+        (row["title"].as_str(), row["rank"].as_i64(), row["volume"].as_str(), row["sales"].as_i64()),
+        (Some("Birds"), Some(1), Some("1"), Some(1))
+    );
+    assert_eq!(row["change"], Value::Null, "nothing sold the day before");
+
+    let (status, history) = app.call("GET", &format!("/api/nft/pricehistory/{sunset}"), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        history["body"],
+        json!([{ "kind": "SALE", "price": "1", "priceWei": "1000000000000000000", "at": now, "address": "0xb0b", "txHash": "0x6" }])
+    );
+    assert_eq!(app.call("GET", &format!("/api/nft/pricehistory/{dawn}"), None, None).await.1["body"], json!([]), "never sold");
+}
+
+#[tokio::test]
+async fn bad_statistics_requests_answer_400_or_404_in_the_envelope() {
+    let app = TestApp::new().await;
+    for (uri, field) in [
+        ("/api/stats/collections?period=1Y", "period"),
+        ("/api/stats/collections?period=24h", "period"),
+        ("/api/stats/collections?sortBy=PRICE", "sortBy"),
+        ("/api/stats/collections?orderBy=2", "orderBy"),
+        ("/api/stats/collections?page=0", "page"),
+        ("/api/stats/collections?limit=1000", "limit"),
+    ] {
+        let (status, body) = app.call("GET", uri, None, None).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}");
+        assert!(body["message"].as_str().unwrap().starts_with(field), "{uri}: {body}");
+        assert_eq!(body["body"], Value::Null);
+    }
+    let (status, _) = app.call("GET", &format!("/api/stats/collection/{}", Uuid::now_v7()), None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = app.call("GET", "/api/stats/collection/not-a-uuid", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = app.call("GET", "/api/nft/pricehistory/80001-404", None, None).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}

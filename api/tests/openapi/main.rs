@@ -309,7 +309,13 @@ async fn documented_query_values_are_accepted_and_values_outside_them_answer_400
     let app = TestApp::new().await;
     app.seed_nft().await;
     let doc = app.document().await;
-    for path in ["/api/nft/explore/", "/api/nft/trendingnfts", "/api/nft/bidhistory/{nftId}/{auctionId}/", "/api/activity"] {
+    for path in [
+        "/api/nft/explore/",
+        "/api/nft/trendingnfts",
+        "/api/nft/bidhistory/{nftId}/{auctionId}/",
+        "/api/activity",
+        "/api/stats/collections",
+    ] {
         for parameter in doc["paths"][path]["get"]["parameters"].as_array().unwrap().iter().filter(|p| p["in"] == "query") {
             let name = parameter["name"].as_str().unwrap();
             let schema = &parameter["schema"];
@@ -465,6 +471,11 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("GET", "/api/nft/bidhistory/{nftId}/{auctionId}", "/api/nft/bidhistory/80001-1/1".into(), None),
         ("GET", "/api/nft/nfthistory/{nftId}", "/api/nft/nfthistory/80001-1".into(), None),
         ("GET", "/api/nft/ownnerhistory/{nftId}", "/api/nft/ownnerhistory/80001-1".into(), None),
+        ("GET", "/api/nft/pricehistory/{nftId}", "/api/nft/pricehistory/80001-1".into(), None),
+        ("GET", "/api/nft/pricehistory/{nftId}", "/api/nft/pricehistory/80001-9".into(), None),
+        ("GET", "/api/stats/collections", "/api/stats/collections?period=7D&sortBy=FLOOR&orderBy=1".into(), None),
+        ("GET", "/api/stats/collections", "/api/stats/collections?period=1Y".into(), None),
+        ("GET", "/api/stats/collections", "/api/stats/collections?sortBy=PRICE".into(), None),
         ("GET", "/api/nft/trendingnfts", "/api/nft/trendingnfts?formOfSale=AUCTION".into(), None),
         ("GET", "/api/trendingcreators", "/api/trendingcreators?type=CREATOR".into(), None),
         ("GET", "/api/trendingcreators", "/api/trendingcreators?type=NOBODY".into(), None),
@@ -592,6 +603,8 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("PUT", "/api/collection/nft/{collectionId}", "/api/collection/nft/{collection}".into(), Some(json!([{ "nftId": "80001-1" }]))),
         ("GET", "/api/collection/browse", "/api/collection/browse?search=bird".into(), None),
         ("GET", "/api/collection/browsebyid/{collectionId}", "/api/collection/browsebyid/{collection}".into(), None),
+        ("GET", "/api/stats/collection/{collectionId}", "/api/stats/collection/{collection}".into(), None),
+        ("GET", "/api/stats/collections", "/api/stats/collections?period=ALL".into(), None),
         ("GET", "/api/nft/browsebycollection/{collectionId}", "/api/nft/browsebycollection/{collection}?formOfSale=ALL".into(), None),
         (
             "GET",
@@ -604,6 +617,7 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("PUT", "/api/collection/nft/{collectionId}/{nftId}", "/api/collection/nft/{collection}/80001-1".into(), None),
         ("PUT", "/api/collection/nft/{collectionId}/{nftId}", "/api/collection/nft/{collection}/80001-1".into(), None),
         ("DELETE", "/api/collection/{collectionId}", "/api/collection/{collection}".into(), None),
+        ("GET", "/api/stats/collection/{collectionId}", "/api/stats/collection/{collection}".into(), None),
         ("GET", "/api/collection/browsebyid/{collectionId}", "/api/collection/browsebyid/{collection}".into(), None),
     ];
     let mut collection = String::new();

@@ -109,6 +109,14 @@ pub struct CollectionView {
     pub total_likes: i64,
     /// Images of up to [`PREVIEWS`] of the NFTs its page lists, latest added first.
     pub nft_images: Vec<String>,
+    /// Its floor price (MATIC), or `None` (see [`super::insight`]).
+    pub floor_price: Option<String>,
+    /// The same in wei.
+    pub floor_price_wei: Option<String>,
+    /// Its volume of all time (MATIC).
+    pub volume: String,
+    /// The same in wei.
+    pub volume_wei: String,
 }
 
 fn file_url(cid: &str) -> String {
@@ -158,13 +166,27 @@ fn card(row: &sqlx::any::AnyRow) -> Result<CollectionView, sqlx::Error> {
         total_items: count,
         is_liked: row.try_get::<i64, _>(10)? == 1,
         nft_images: Vec::new(),
+        floor_price: None,
+        floor_price_wei: None,
+        volume: "0".into(),
+        volume_wei: "0".into(),
     })
 }
 
-/// Fills each card's [`CollectionView::nft_images`].
+/// Fills each card's [`CollectionView::nft_images`] and its floor and volume.
 async fn previews(db: &ReadDb, cards: &mut [CollectionView]) -> Result<(), sqlx::Error> {
     if cards.is_empty() {
         return Ok(());
+    }
+    let ids = cards.iter().map(|c| c.id.as_str()).collect::<Vec<_>>();
+    let mut stats = super::insight::stats(db, &ids, chrono::Utc::now().timestamp()).await?;
+    for card in cards.iter_mut() {
+        if let Some(stats) = stats.remove(&card.id) {
+            card.floor_price = stats.floor_price;
+            card.floor_price_wei = stats.floor_price_wei;
+            card.volume = stats.volume_all;
+            card.volume_wei = stats.volume_all_wei;
+        }
     }
     let sql = format!(
         "SELECT cn.collection_id, d.file FROM collection_nfts cn JOIN collections c ON c.collection_id = cn.collection_id {VISIBLE} \

@@ -79,6 +79,7 @@ export const routes: RouteObject[] = [
       { path: '/auction/:id', ...screen(nftDetail) },
       { path: '/nft/:id', ...screen(nftDetail) },
       { path: '/collections', ...screen(() => import('@/features/collections/components/collections-page').then((m) => m.CollectionsPage)) },
+      { path: '/stats', ...screen(() => import('@/features/insight/components/stats-page').then((m) => m.StatsPage)) },
       { path: '/activity', ...screen(() => import('@/features/activity/components/activity-page').then((m) => m.ActivityPage)) },
       { path: '/collections/collection/:id', ...screen(collectionDetail) },
       { path: '/collection/:id', ...screen(collectionDetail) },

@@ -11,6 +11,7 @@ import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import type { Collection } from '@/lib/collection/types'
 import { currentPath, signInPath } from '@/lib/navigation'
 import { HeroArt } from '../hero-art'
+import { CollectionCardStats } from './collection-card-stats'
 
 /** Where a user's name links: the signed-in user's own page, or the public profile. */
 export function profilePath(userId: string | undefined, myUserId: string | undefined) {
@@ -123,6 +124,7 @@ export function CollectionCard({
           </Text>
           <LikeButton key={`${collection._id}-${collection.isLiked}-${collection.totalLikes}`} collection={collection} />
         </Flex>
+        <CollectionCardStats collection={collection} />
       </Stack>
     </Stack>
   )

@@ -18,6 +18,7 @@ const MARKETPLACE_LINKS = [
   { to: '/create-asset', key: 'footer.create' },
   { to: '/trending-sellers', key: 'footer.sellers' },
   { to: '/trending-creators', key: 'footer.creators' },
+  { to: '/stats', key: 'insight.nav' },
 ]
 
 const COMPANY_LINKS = [

@@ -1,5 +1,5 @@
 import type { IconType } from 'react-icons'
-import { LuActivity, LuCompass, LuGavel, LuHouse, LuLayers, LuSquarePlus } from 'react-icons/lu'
+import { LuActivity, LuChartColumn, LuCompass, LuGavel, LuHouse, LuLayers, LuSquarePlus } from 'react-icons/lu'
 
 /**
  * The main destinations, in the top bar and the drawer; the bottom bar of phones holds the five
@@ -11,6 +11,7 @@ export const NAV_LINKS: { to: string; labelKey: string; icon: IconType; match: s
   { to: '/auction?type=all', labelKey: 'nav.auction', icon: LuGavel, match: '/auction' },
   { to: '/collections', labelKey: 'nav.collections', icon: LuLayers, match: '/collections' },
   { to: '/activity', labelKey: 'nav.activity', icon: LuActivity, match: '/activity', inBottomBar: false },
+  { to: '/stats', labelKey: 'insight.nav', icon: LuChartColumn, match: '/stats', inBottomBar: false },
   { to: '/create-asset', labelKey: 'nav.createAsset', icon: LuSquarePlus, match: '/create-asset' },
 ]
 

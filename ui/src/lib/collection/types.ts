@@ -10,6 +10,9 @@ export type Collection = {
   createdAt?: string
   isLiked: boolean
   totalLikes: number
+  /** The lowest fixed price its page lists (MATIC), or null; the volume of its members' sales, all time (MATIC). */
+  floorPrice?: string | null
+  volume?: string
   /** A seller collection's picture, used when there is no `image`. */
   artworkImage?: string
 }

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useParams } from 'react-router'
 import { HeroArt } from '@/components/hero-art'
+import { CollectionStatsPanel } from '@/components/insight/collection-stats-panel'
 import { ActivityList } from '@/features/activity/components/activity-list'
 import { DEFAULT_FILTER, type ItemFilter, ItemFilters } from '@/components/item-filters'
 import { NftGrid } from '@/components/nft'
@@ -90,6 +91,11 @@ export function CollectionDetailPage() {
           ) : null}
         </Stack>
       </Flex>
+      {id ? (
+        <Box mb="8">
+          <CollectionStatsPanel collectionId={id} />
+        </Box>
+      ) : null}
       <Tabs.Root defaultValue="items" variant="line" colorPalette="brand" lazyMount>
         <Tabs.List mb="6">
           <Tabs.Trigger value="items" data-testid="collection-tab-items">

@@ -30,6 +30,7 @@ import { useSWRConfig } from 'swr'
 import { NotFoundPage } from '@/components/not-found'
 import { PersonChip } from '@/components/nft/person-chip'
 import { PageContainer } from '@/components/page-container'
+import { PriceHistory } from '@/components/insight/price-history'
 import { notify } from '@/components/ui/toaster'
 import { Tooltip } from '@/components/ui/tooltip'
 import { ApiError } from '@/lib/api-client'
@@ -357,6 +358,9 @@ export function NftDetailPage() {
           <Details nft={nft} />
         </Stack>
       </Grid>
+      <Box mt={{ base: '8', md: '12' }}>
+        <PriceHistory nftId={nft._id} version={version} />
+      </Box>
       <Box mt={{ base: '8', md: '12' }}>
         <Tabs.Root defaultValue={nft.formOfSale === 'AUCTION' ? 'bids' : 'offers'} variant="line" lazyMount>
           <Tabs.List>
