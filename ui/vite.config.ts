@@ -107,6 +107,9 @@ export default defineConfig({
             // viem: on their own they are 1 KB; left in viem's shared chunk they would bring the
             // whole of it (about 75 KB compressed) to every first visit.
             { name: 'viem-units', test: /node_modules[\\/]viem[\\/]_esm[\\/]utils[\\/]unit[\\/]/ },
+            // The same for its address checks (isAddress, getAddress: EIP-55 needs keccak), which
+            // the shell uses to show addresses as wallets do.
+            { name: 'viem-address', test: /node_modules[\\/]viem[\\/]_esm[\\/]utils[\\/]address[\\/]/ },
             // Vite's helper for lazy chunks, which every screen needs: otherwise it may share a
             // chunk with a hash function of the wallet code, downloaded with it on every visit.
             { name: 'preload-helper', test: /vite[\\/]preload-helper/ },

@@ -55,8 +55,11 @@ pub async fn fresh_state(config: Config, seed: bool) -> (AppState, ProjectorTask
     let read = ReadDb::open(&config.read_database_url()).await.unwrap();
     let projector = Projector::new(store.clone(), read.clone()).await.unwrap();
     let handle = projector.handle();
+    // A projector that stops leaves every later read stale: say why, or a test fails far away.
     let task = tokio::spawn(async move {
-        let _ = projector.run().await;
+        if let Err(err) = projector.run().await {
+            eprintln!("the projector stopped: {err}");
+        }
     });
     (AppState::new(config, store, read, handle).unwrap(), ProjectorTask(task))
 }

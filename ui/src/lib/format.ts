@@ -1,5 +1,5 @@
 import i18n from 'i18next'
-import { formatUnits, getAddress, isAddress } from 'viem'
+import { formatUnits } from 'viem'
 
 /** MATIC has 18 decimals; amounts are shown with 3 decimals by default. */
 export const NATIVE_DECIMALS = 18
@@ -173,9 +173,4 @@ export function shortenAddress(address: string | null | undefined): string {
 export function truncate(text: string | null | undefined, max: number): string {
   const value = text ?? ''
   return value.length > max ? `${value.slice(0, max)}...` : value
-}
-
-/** An address in its EIP-55 form, as wallets show it (the text as it is when it is not an address). */
-export function checksummed(address: string): string {
-  return isAddress(address, { strict: false }) ? getAddress(address) : address
 }

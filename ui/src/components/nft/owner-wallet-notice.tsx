@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import { LuWallet } from 'react-icons/lu'
-import { checksummed } from '@/lib/format'
+import { checksummed } from '@/lib/address'
 import { loadChain, useConnectionState } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 

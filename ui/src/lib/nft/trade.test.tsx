@@ -1,4 +1,4 @@
-import { act, renderHook } from '@testing-library/react'
+import { act, renderHook, waitFor } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { UserRejectedRequestError, getAddress } from 'viem'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
@@ -90,7 +90,7 @@ describe('trade actions', () => {
     const { result } = renderHook(() => useNftActions(nftFixture({ formOfSale: 'NOT_FOR_SALE' })), { wrapper })
     await act(async () => void (await result.current.burn()))
     // The address as wallets show it (EIP-55), whatever case the API sent.
-    expect(notify).toHaveBeenCalledWith('error', `You are connected to a different wallet. This needs ${getAddress(OWNER_ADDRESS)}.`)
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('error', `You are connected to a different wallet. This needs ${getAddress(OWNER_ADDRESS)}.`))
     expect(chain.writeContract).not.toHaveBeenCalled()
   })
 

@@ -16,7 +16,6 @@ import { useAppConfig } from '@/lib/app-config'
 import { useSession } from '@/lib/auth'
 import { useBusyStore } from '@/lib/busy-store'
 import { APP_CHAIN_ID } from '@/lib/chains'
-import { checksummed } from '@/lib/format'
 import { currentPath, navigateTo, signInPath } from '@/lib/navigation'
 import { loadChain, useConnectionState } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
@@ -116,7 +115,8 @@ export function useTrade() {
     if (result === 'signIn') navigateTo(signInPath(currentPath()))
     else if (result === 'wallet') openDialog(ownerAddress ?? undefined)
     else if (result === 'network') notify('error', t('wallet.differentNetwork'))
-    else if (result === 'wrongWallet') notify('error', t('wallet.differentWallet', { address: checksummed(ownerAddress ?? '') }))
+    // The checksum (keccak) loads here, not with every first visit.
+    else if (result === 'wrongWallet') void import('@/lib/address').then(({ checksummed }) => notify('error', t('wallet.differentWallet', { address: checksummed(ownerAddress ?? '') })))
     return result === 'ok'
   }
 
