@@ -25,9 +25,16 @@ after(async () => {
 const panel = () => page.getByTestId('facet-panel').first()
 const value = (trait, name) => panel().locator(`[data-testid="facet-value"][data-trait="${trait}"][data-value="${name}"]`)
 
-/** The facet values of a trait in the panel: [{value, count, checked}]. */
+/** The facet values of a trait in the panel, once its counts are the current filters': [{value, count, checked}]. */
 async function values(trait) {
   await panel().locator(`[data-testid="facet-value"][data-trait="${trait}"]`).first().waitFor()
+  // While new counts load the panel shows the previous ones (aria-busy); it names the filters
+  // its counts are for, which must be the URL's.
+  await page.waitForFunction(() => {
+    const panel = document.querySelector('[data-testid="facet-panel"]')
+    const wanted = JSON.stringify(new URL(location.href).searchParams.getAll('trait').sort())
+    return panel?.getAttribute('aria-busy') === 'false' && panel.getAttribute('data-counted-for') === wanted
+  })
   return panel()
     .locator(`[data-testid="facet-value"][data-trait="${trait}"]`)
     .evaluateAll((els) => els.map((el) => ({ value: el.dataset.value, count: Number(el.dataset.count), checked: el.querySelector('input')?.checked ?? false })))

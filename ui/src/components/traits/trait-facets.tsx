@@ -21,6 +21,10 @@ export function shownValues(facet: Facet, expanded: boolean) {
 type PanelProps = {
   facets: Facet[] | undefined
   loading: boolean
+  /** The counts shown are the previous filters' while the new ones load. */
+  stale?: boolean
+  /** The trait filters the counts shown were counted with. */
+  countedFor?: readonly string[]
   selection: TraitSelection
   expanded: ReadonlySet<string>
   onToggle: (name: string, value: string) => void
@@ -29,11 +33,11 @@ type PanelProps = {
 }
 
 /** The traits and their values with counts, each a checkbox; "show all" past the top values. */
-export function FacetPanel({ facets, loading, selection, expanded, onToggle, onExpand, onClear }: PanelProps) {
+export function FacetPanel({ facets, loading, stale = false, countedFor, selection, expanded, onToggle, onExpand, onClear }: PanelProps) {
   const { t, i18n } = useTranslation()
   const chosen = selectedCount(selection)
   return (
-    <Stack gap="5" data-testid="facet-panel">
+    <Stack gap="5" data-testid="facet-panel" data-counted-for={JSON.stringify([...(countedFor ?? [])].sort())} aria-busy={stale} opacity={stale ? 0.7 : 1} transition="opacity 0.2s">
       <Flex justify="space-between" align="center" gap="2">
         <Heading size="sm">{t('traits.title')}</Heading>
         {chosen > 0 && (
@@ -104,12 +108,14 @@ export function TraitFacets({ scope }: { scope: FacetScope | null }) {
   const { selection, toggle, clear, params } = useTraitFilter()
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set())
   const [open, setOpen] = useState(false)
-  const { data, isLoading } = useFacets(scope, params, expanded.size > 0 ? ALL_VALUES : TOP_VALUES)
+  const { data, isLoading, stale, countedFor } = useFacets(scope, params, expanded.size > 0 ? ALL_VALUES : TOP_VALUES)
   const chosen = selectedCount(selection)
   const panel = (
     <FacetPanel
       facets={data?.traits}
       loading={isLoading}
+      stale={stale}
+      countedFor={countedFor}
       selection={selection}
       expanded={expanded}
       onToggle={toggle}

@@ -21,8 +21,16 @@ export async function fetchFacets(scope: FacetScope, traits: readonly string[], 
   return (await apiRequest<Facets>(FACETS_PATH, { query: { ...scope, trait: traits, values } })).body
 }
 
-/** The facets of a list (null: none yet, e.g. the user is not known). */
+/**
+ * The facets of a list (null: none yet, e.g. the user is not known). While new filters' counts
+ * load, the previous ones stay shown (`keepPreviousData`), marked `stale`: each answer carries the
+ * filters it counted, so `stale` is exact whatever the fetch's timing.
+ */
 export function useFacets(scope: FacetScope | null, traits: readonly string[], values: number) {
-  const key = scope ? ['facets', JSON.stringify(scope), JSON.stringify(traits), values] : null
-  return useSWR<Facets>(key, () => fetchFacets(scope as FacetScope, traits, values), { revalidateOnFocus: false, keepPreviousData: true })
+  const id = scope ? JSON.stringify([scope, traits, values]) : null
+  const { data, isLoading } = useSWR(id && ['facets', id], async () => ({ id, traits, facets: await fetchFacets(scope as FacetScope, traits, values) }), {
+    revalidateOnFocus: false,
+    keepPreviousData: true,
+  })
+  return { data: data?.facets, isLoading, stale: !!data && data.id !== id, countedFor: data?.traits }
 }
