@@ -13,6 +13,7 @@ use domain::{RecordedEvent, chain::ChainEvent, metadata::MetadataEvent};
 
 use crate::{
     ProjectionError, ReadModel,
+    read_model::chain_of,
     sql::{self, Conn, Value},
 };
 
@@ -43,16 +44,6 @@ const STATUS: [&str; 6] = ["nft_id", "status", "reason", "attempts", "next_attem
 const DETAILS: [&str; 9] =
     ["nft_id", "title", "description", "category_id", "file", "metadata_url", "properties", "creator_user_id", "source"];
 
-/// The chain id of an `nft-{chain}-{token}` stream.
-fn chain_of(event: &RecordedEvent) -> Result<i64, ProjectionError> {
-    event
-        .stream_id
-        .strip_prefix("nft-")
-        .and_then(|rest| rest.split('-').next())
-        .and_then(|chain| chain.parse().ok())
-        .ok_or_else(|| ProjectionError::malformed(event, "not in an nft-{chain}-{token} stream"))
-}
-
 #[async_trait]
 impl ReadModel for TokenMetadata {
     fn handles(&self, event_type: &str) -> bool {
@@ -72,7 +63,7 @@ impl ReadModel for TokenMetadata {
                     return Err(ProjectionError::malformed(event, "not a mint"));
                 };
                 let chain_id = chain_of(event)?;
-                minted.entry(crate::nft::nft_id(chain_id as u64, &token_id)).or_insert((chain_id, token_id, token_uri));
+                minted.entry(crate::nft::nft_id(chain_id, &token_id)).or_insert((chain_id as i64, token_id, token_uri));
                 continue;
             }
             let parsed: MetadataEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;

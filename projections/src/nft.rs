@@ -19,7 +19,7 @@ use domain::{
 
 use crate::{
     ProjectionError, ReadModel,
-    read_model::Prefetched,
+    read_model::{Prefetched, chain_of},
     sql::{self, Conn, Row, Value},
 };
 
@@ -158,16 +158,6 @@ pub(crate) async fn mark_changed<'a>(
     let rows: Vec<Vec<Value<'_>>> = latest.into_iter().map(|(id, position)| vec![id.into(), position.into()]).collect();
     let tail = "ON CONFLICT (nft_id) DO UPDATE SET position = excluded.position WHERE nft_changes.position < excluded.position";
     sql::insert(conn, "nft_changes", &["nft_id", "position"], tail, &rows).await
-}
-
-/// The chain id of an `nft-{chain}-{token}` stream.
-fn chain_of(event: &RecordedEvent) -> Result<u64, ProjectionError> {
-    event
-        .stream_id
-        .strip_prefix("nft-")
-        .and_then(|rest| rest.split('-').next())
-        .and_then(|chain| chain.parse().ok())
-        .ok_or_else(|| ProjectionError::malformed(event, "not in an nft-{chain}-{token} stream"))
 }
 
 /// A row the batch loaded or created, and whether it changed.

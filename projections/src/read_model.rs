@@ -15,6 +15,16 @@ pub(crate) fn nft_of(event: &RecordedEvent) -> Result<&str, ProjectionError> {
         .ok_or_else(|| ProjectionError::malformed(event, "not in an nft-{chain}-{token} stream"))
 }
 
+/// The chain id of an `nft-{chain}-{token}` stream.
+pub(crate) fn chain_of(event: &RecordedEvent) -> Result<u64, ProjectionError> {
+    event
+        .stream_id
+        .strip_prefix("nft-")
+        .and_then(|rest| rest.split('-').next())
+        .and_then(|chain| chain.parse().ok())
+        .ok_or_else(|| ProjectionError::malformed(event, "not in an nft-{chain}-{token} stream"))
+}
+
 /// A set of read tables folded from some event types. The projector calls [`ReadModel::apply`]
 /// inside its transaction, so an implementation only writes SQL on `conn`: no I/O elsewhere,
 /// no clock, nothing that would make a replay differ from the live run.
