@@ -1,8 +1,9 @@
-import { Box, Center, SimpleGrid, Spinner, Text } from '@chakra-ui/react'
+import { Box, Center, SimpleGrid, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { useSentinel } from '@/lib/nft/use-paged-list'
 import type { Collection } from '@/lib/collection/types'
 import { CardSkeleton } from '../skeletons'
+import { ListEnd } from '@/components/list-end'
 
 /** Cards and skeletons shown while a page of cards loads. */
 export const CARD_SKELETONS = 6
@@ -48,12 +49,7 @@ export function CollectionGrid({
           <Box key={c._id}>{renderCard(c, index)}</Box>
         ))}
       </SimpleGrid>
-      <Box ref={sentinel} h="1px" />
-      {list.loadingMore ? (
-        <Center py="6">
-          <Spinner color="brand.solid" />
-        </Center>
-      ) : null}
+      <ListEnd sentinel={sentinel} loading={list.loadingMore} />
     </Box>
   )
 }

@@ -1,10 +1,11 @@
-import { Box, Center, SimpleGrid, Spinner, Text } from '@chakra-ui/react'
+import { Box, Center, SimpleGrid, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { CardSkeleton } from '@/components/skeletons'
 import type { Nft } from '@/lib/nft/types'
 import { useSentinel } from '@/lib/nft/use-paged-list'
 import { EAGER_IMAGES } from '@/lib/image-sources'
 import { NftCard } from './nft-card'
+import { ListEnd } from '@/components/list-end'
 
 /** Cards show six skeletons while the first page loads. */
 export const CARD_SKELETONS = 6
@@ -50,12 +51,7 @@ export function NftGrid({
           <NftCard key={nft._id} nft={nft} collectionId={collectionId} eager={index < EAGER_IMAGES} onChanged={() => void list.refresh()} />
         ))}
       </SimpleGrid>
-      <Box ref={sentinel} h="1px" data-testid="nft-grid-sentinel" />
-      {list.loadingMore && (
-        <Center py="6">
-          <Spinner color="brand.solid" />
-        </Center>
-      )}
+      <ListEnd sentinel={sentinel} loading={list.loadingMore} testId="nft-grid-sentinel" />
     </Box>
   )
 }

@@ -1,4 +1,4 @@
-import { Box, Button, Center, Flex, Grid, HStack, Icon, Image, Link, Skeleton, Spinner, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, Center, Flex, Grid, HStack, Icon, Image, Link, Skeleton, Stack, Text } from '@chakra-ui/react'
 import type { IconType } from 'react-icons'
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -26,6 +26,7 @@ import { useImageSources } from '@/lib/image-sources'
 import { explorerLink, profilePath, shortenAddress } from '@/lib/nft/format'
 import { usePagedList, useSentinel } from '@/lib/nft/use-paged-list'
 import { ACTIVITY_KINDS, ACTIVITY_PAGE_SIZE, ACTIVITY_PATH, type ActivityItem, type ActivityKind, type ActivityPerson, type ActivityScope, fetchActivity } from '../api/activity'
+import { ListEnd } from '@/components/list-end'
 
 /** Each kind's icon and colour. */
 export const KIND_LOOK: Record<ActivityKind, { icon: IconType; palette: string }> = {
@@ -304,12 +305,7 @@ export function ActivityList({ scope = {}, showNft = true, version }: { scope?: 
         {header}
         {body}
       </Box>
-      <Box ref={sentinel} h="1px" />
-      {list.loadingMore ? (
-        <Center py="4">
-          <Spinner color="brand.solid" />
-        </Center>
-      ) : null}
+      <ListEnd sentinel={sentinel} loading={list.loadingMore} />
     </Stack>
   )
 }

@@ -1,4 +1,4 @@
-import { Box, Button, Center, chakra, Flex, Heading, HStack, Image, Link as ChakraLink, Skeleton, Spinner, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, Center, chakra, Flex, Heading, HStack, Image, Link as ChakraLink, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuArrowDown, LuArrowUp, LuArrowUpDown } from 'react-icons/lu'
@@ -13,6 +13,7 @@ import { CURRENCY, formatCount, localeTag } from '@/lib/format'
 import { IMAGE_SIZES, useImageSources } from '@/lib/image-sources'
 import { PERIODS, type Period, type RankedCollection, STATS_SORTS, type StatsSort, useCollectionRanking } from '@/lib/insight/api'
 import { useSentinel } from '@/lib/nft/use-paged-list'
+import { ListEnd } from '@/components/list-end'
 
 // Plain table elements styled here: Chakra's table recipe would add to the theme every first visit loads.
 const Tr = chakra('tr', { base: { borderBottomWidth: '1px', borderColor: 'border.muted', _last: { borderBottomWidth: '0' } } })
@@ -205,12 +206,7 @@ export function StatsPage() {
               </tbody>
             </chakra.table>
           </Box>
-          <Box ref={sentinel} h="1px" />
-          {list.loadingMore ? (
-            <Center py="6">
-              <Spinner color="brand.solid" />
-            </Center>
-          ) : null}
+          <ListEnd sentinel={sentinel} loading={list.loadingMore} />
         </>
       )}
     </PageContainer>

@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Center, Flex, Heading, HStack, Link, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react'
+import { Badge, Box, Button, Center, Flex, Heading, HStack, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import { LuArrowUp, LuExternalLink } from 'react-icons/lu'
 import { Link as RouterLink } from 'react-router'
@@ -10,6 +10,7 @@ import { explorerLink, isLiveAuction } from '@/lib/nft/format'
 import { usePagedList, useSentinel } from '@/lib/nft/use-paged-list'
 import { Price } from '@/components/nft/price'
 import { type BidStatus, MY_BIDS_PAGE_SIZE, MY_BIDS_PATH, type MyBid, fetchMyBids } from '../api/my-bids'
+import { ListEnd } from '@/components/list-end'
 
 /**
  * The badge colours: BID blue, ALLOTED green, and REFUNDED a calm grey (the spec's red read as an
@@ -130,12 +131,7 @@ export function MyBidsPage() {
             )
           })}
         </SimpleGrid>
-        <Box ref={sentinel} h="1px" />
-        {list.loadingMore && (
-          <Center py="6">
-            <Spinner color="brand.solid" />
-          </Center>
-        )}
+        <ListEnd sentinel={sentinel} loading={list.loadingMore} />
       </Box>
     )
   }

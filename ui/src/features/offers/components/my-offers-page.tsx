@@ -1,4 +1,4 @@
-import { Box, Button, Center, Heading, HStack, Link, Skeleton, Spinner, Stack, Tabs, Text } from '@chakra-ui/react'
+import { Button, Center, Heading, HStack, Link, Skeleton, Stack, Tabs, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import { Link as RouterLink, useSearchParams } from 'react-router'
 import { NftThumb } from '@/components/nft/nft-thumb'
@@ -11,6 +11,7 @@ import { useOfferActions } from '@/lib/offers/actions'
 import { fetchOffers, MY_OFFERS_PATH, OFFER_PAGE_SIZE, OFFER_STATES, type Offer, type OfferState, offererName, RECEIVED_OFFERS_PATH, tokenIdOf } from '@/lib/offers/api'
 import { type OfferDecision, useOfferDecisions } from './offer-decisions'
 import { OfferRow } from './offer-row'
+import { ListEnd } from '@/components/list-end'
 
 export type OffersView = 'made' | 'received'
 
@@ -90,12 +91,7 @@ function OfferList({ view, state }: { view: OffersView; state: OfferState | 'ALL
       {list.items.map((offer) => (
         <OfferItem key={offer.id} offer={offer} view={view} onDecide={(kind, o, nft) => decisions.ask(kind, o, nft ?? null)} />
       ))}
-      <Box ref={sentinel} h="1px" />
-      {list.loadingMore && (
-        <Center py="4">
-          <Spinner color="brand.solid" />
-        </Center>
-      )}
+      <ListEnd sentinel={sentinel} loading={list.loadingMore} />
       {decisions.dialog}
     </Stack>
   )

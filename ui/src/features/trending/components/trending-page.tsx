@@ -1,4 +1,4 @@
-import { Box, Center, Heading, SimpleGrid, Spinner, Stack, Text } from '@chakra-ui/react'
+import { Center, Heading, SimpleGrid, Stack, Text } from '@chakra-ui/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { PageContainer } from '@/components/page-container'
@@ -8,6 +8,7 @@ import { errorMessage } from '@/lib/api-client'
 import { useSentinel } from '@/lib/nft/use-paged-list'
 import { type TrendingType, useTrendingUsers } from '@/lib/trending-creators'
 import { useUser } from '@/lib/use-user'
+import { ListEnd } from '@/components/list-end'
 
 /** Skeleton cards while the first page of sellers loads (section 9). */
 export const SELLER_SKELETONS = 8
@@ -56,12 +57,7 @@ export function TrendingPage({ type }: { type: TrendingType }) {
               <SellerCard key={u.userId} user={u} myUserId={user?.userId} />
             ))}
           </SimpleGrid>
-          <Box ref={sentinel} h="1px" />
-          {list.loadingMore ? (
-            <Center py="6">
-              <Spinner color="brand.solid" />
-            </Center>
-          ) : null}
+          <ListEnd sentinel={sentinel} loading={list.loadingMore} />
         </>
       )}
     </PageContainer>
