@@ -25,17 +25,13 @@ use std::time::{Duration, Instant};
 
 use projections::test_utils::market_history;
 
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 /// The searches: each word is in the titles or descriptions of a share of the tokens.
 const SEARCHES: [&str; 8] = ["cosmic", "golden tiger", "neon", "dragon", "lunar", "velvet mask", "river", "solar"];
 
 fn main() {
-    let nfts = env("NFTS", 100_000) as u64;
-    let requests = env("REQUESTS", 20_000);
-    let concurrency = env("CONCURRENCY", 32);
+    let nfts = support::env("NFTS", 100_000) as u64;
+    let requests = support::env("REQUESTS", 20_000);
+    let concurrency = support::env("CONCURRENCY", 32);
     let temporary = tempfile::tempdir().unwrap();
     let dir = std::env::var("BENCH_DATA_DIR").map(std::path::PathBuf::from).unwrap_or_else(|_| temporary.path().to_owned());
     let reuse = dir.join("events.db").exists();
@@ -95,7 +91,7 @@ fn main() {
         }
     }
     let distinct_requests = distinct.len().min(requests);
-    let trending_requests = env("TRENDING_REQUESTS", 1_000);
+    let trending_requests = support::env("TRENDING_REQUESTS", 1_000);
     let trending_nfts: Vec<String> = ["ALL", "FIXEDPRICE", "AUCTION", "NOT_FOR_SALE"]
         .iter()
         .flat_map(|sale| (1..=3).map(move |page| format!("/api/nft/trendingnfts?formOfSale={sale}&page={page}")))
@@ -138,28 +134,16 @@ fn main() {
             ("  the same, signed in", &signed_in),
             ("explore, distinct queries", &cold),
         ] {
-            print_row(name, result, &healthz);
+            support::print_row(name, result, &healthz);
         }
         println!("  goals: ratio >= 0.3, p99 < 25 ms");
         println!("trending over the same {nfts} NFTs ({:.0} req/s on /healthz after them):", healthz_after.per_second);
         for (name, result) in
             [("trendingnfts, pages 1-3", &trending), ("trendingcreators", &people), ("trendingnfts, distinct", &trending_cold)]
         {
-            print_row(name, result, &healthz);
+            support::print_row(name, result, &healthz);
         }
     });
-}
-
-/// One workload's line: its rate, latencies and ratio to `/healthz` in the same run.
-fn print_row(name: &str, result: &support::LoadResult, healthz: &support::LoadResult) {
-    println!(
-        "  {name:<26}: {:>6} requests {:>8.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  ratio to /healthz {:.3}",
-        result.requests,
-        result.per_second,
-        result.latencies.ms(50.0),
-        result.latencies.ms(99.0),
-        result.per_second / healthz.per_second,
-    );
 }
 
 /// The signed-in visitor of the third workload.

@@ -27,10 +27,6 @@ use futures::StreamExt as _;
 
 const CHAIN_ID: u64 = 80001;
 
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 /// A small PNG of its own for token `n` (4x4, its colour from `n`).
 fn png(n: usize) -> Vec<u8> {
     let colour = image::Rgb([(n % 251) as u8, (n / 251 % 251) as u8, (n / 63_001) as u8]);
@@ -40,7 +36,7 @@ fn png(n: usize) -> Vec<u8> {
 }
 
 fn main() {
-    let tokens = env("TOKENS", 10_000);
+    let tokens = support::env("TOKENS", 10_000);
     let dir = tempfile::tempdir().unwrap();
     let mut config = support::config(dir.path());
     config.metadata_delay_secs = 0;

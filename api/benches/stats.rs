@@ -31,10 +31,6 @@ use projections::{
     test_utils::{CHAIN_ID, address, market_history, register_user},
 };
 
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 /// Members per collection.
 const MEMBERS: u64 = 20;
 /// The synthetic history's creators (`test_utils`: token `t` is created by `address(1 + t % 97)`).
@@ -80,11 +76,11 @@ async fn collections(store: &dyn domain::EventStore, collections: u64, nfts: u64
 }
 
 fn main() {
-    let count = env("COLLECTIONS", 1_000) as u64;
+    let count = support::env("COLLECTIONS", 1_000) as u64;
     let nfts = count * MEMBERS;
-    let requests = env("REQUESTS", 10_000);
-    let concurrency = env("CONCURRENCY", 32);
-    let block = Duration::from_millis(env("BLOCK_MS", 2_000) as u64);
+    let requests = support::env("REQUESTS", 10_000);
+    let concurrency = support::env("CONCURRENCY", 32);
+    let block = Duration::from_millis(support::env("BLOCK_MS", 2_000) as u64);
     let temporary = tempfile::tempdir().unwrap();
     let dir = temporary.path().to_owned();
     let config = support::config(&dir);
@@ -174,11 +170,11 @@ fn main() {
         let cards = support::load(address, &grid, requests / 4, concurrency, limit).await;
         println!("---");
         println!("{concurrency} concurrent requests over {count} collections:");
-        print_row("/healthz", &healthz, &healthz);
-        print_row("/stats, between blocks", &still, &healthz);
-        print_row(&format!("/stats, a block / {} ms", block.as_millis()), &moving, &healthz);
-        print_row("a collection's stats", &pages, &healthz);
-        print_row("collection grid", &cards, &healthz);
+        support::print_row("/healthz", &healthz, &healthz);
+        support::print_row("/stats, between blocks", &still, &healthz);
+        support::print_row(&format!("/stats, a block / {} ms", block.as_millis()), &moving, &healthz);
+        support::print_row("a collection's stats", &pages, &healthz);
+        support::print_row("collection grid", &cards, &healthz);
         println!("  ({blocks:.0} blocks during the moving workload)");
         println!(
             "every collection's figures read (a fresh read database, 10 times): p50 {:.1} ms, max {:.1} ms",
@@ -187,16 +183,4 @@ fn main() {
         );
         println!("  goal: /stats p99 < 25 ms");
     });
-}
-
-/// One workload's line: its rate, latencies and ratio to `/healthz` in the same run.
-fn print_row(name: &str, result: &support::LoadResult, healthz: &support::LoadResult) {
-    println!(
-        "  {name:<28}: {:>6} requests {:>8.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  ratio to /healthz {:.3}",
-        result.requests,
-        result.per_second,
-        result.latencies.ms(50.0),
-        result.latencies.ms(99.0),
-        result.per_second / healthz.per_second,
-    );
 }

@@ -20,14 +20,10 @@ use std::time::{Duration, Instant};
 
 use projections::test_utils::{BACKGROUNDS, FRAMES, market_history};
 
-fn env(name: &str, default: usize) -> usize {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
 fn main() {
-    let nfts = env("NFTS", 100_000) as u64;
-    let requests = env("REQUESTS", 20_000);
-    let concurrency = env("CONCURRENCY", 32);
+    let nfts = support::env("NFTS", 100_000) as u64;
+    let requests = support::env("REQUESTS", 20_000);
+    let concurrency = support::env("CONCURRENCY", 32);
     let temporary = tempfile::tempdir().unwrap();
     let dir = std::env::var("BENCH_DATA_DIR").map(std::path::PathBuf::from).unwrap_or_else(|_| temporary.path().to_owned());
     let reuse = dir.join("events.db").exists();
@@ -127,20 +123,8 @@ fn main() {
             ("facets (not cached)", &facets_result),
             ("/healthz after", &healthz_after),
         ] {
-            print_row(name, result, &healthz);
+            support::print_row(name, result, &healthz);
         }
         println!("  goals: ratio >= 0.3, p99 < 25 ms ({} distinct explore queries, {} facet queries)", distinct_requests, facets.len());
     });
-}
-
-/// One workload's line: its rate, latencies and ratio to `/healthz` in the same run.
-fn print_row(name: &str, result: &support::LoadResult, healthz: &support::LoadResult) {
-    println!(
-        "  {name:<28}: {:>6} requests {:>8.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  ratio to /healthz {:.3}",
-        result.requests,
-        result.per_second,
-        result.latencies.ms(50.0),
-        result.latencies.ms(99.0),
-        result.per_second / healthz.per_second,
-    );
 }

@@ -107,3 +107,20 @@ pub async fn load_as(
     let elapsed = started.elapsed();
     LoadResult { requests, per_second: requests as f64 / elapsed.as_secs_f64(), latencies: Latencies::new(samples) }
 }
+
+/// A benchmark's setting from the environment (`REQUESTS`, `CONCURRENCY`, ...), or `default`.
+pub fn env(name: &str, default: usize) -> usize {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// One workload's line: its rate, latencies and ratio to `/healthz` in the same run.
+pub fn print_row(name: &str, result: &LoadResult, healthz: &LoadResult) {
+    println!(
+        "  {name:<28}: {:>6} requests {:>8.0} req/s  p50 {:>7.2} ms  p99 {:>7.2} ms  ratio to /healthz {:.3}",
+        result.requests,
+        result.per_second,
+        result.latencies.ms(50.0),
+        result.latencies.ms(99.0),
+        result.per_second / healthz.per_second,
+    );
+}
