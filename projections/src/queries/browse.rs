@@ -155,11 +155,54 @@ impl Explore {
     }
 }
 
-/// The words of a text as the index keeps them and a search looks them up: runs of letters and
-/// digits, lower-cased, without diacritics ("Café" is "cafe").
+/// The words of a text as the index keeps them and a search looks them up: runs of letters,
+/// digits and the marks on them, lower-cased, the accents of Latin, Greek and Cyrillic letters
+/// dropped ("Café" is "cafe", "Ёлка" is "елка"). Any other mark stays: the vowel signs and
+/// viramas of Devanagari, Bengali or Tamil are letters of the word ("कमाल" is not "कमल").
 pub(crate) fn words(text: &str) -> Vec<String> {
-    let folded: String = text.nfd().filter(|c| !is_combining_mark(*c)).collect::<String>().to_lowercase();
-    folded.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect()
+    let mut folded = String::with_capacity(text.len());
+    // Whether the last base letter is Latin, Greek or Cyrillic: its marks are accents.
+    let mut accented_script = false;
+    for c in text.nfd() {
+        if is_combining_mark(c) {
+            if !accented_script {
+                folded.push(c);
+            }
+        } else {
+            accented_script = is_latin_greek_or_cyrillic(c);
+            folded.push(c);
+        }
+    }
+    let folded: String = folded.nfc().collect::<String>().to_lowercase();
+    folded
+        .split(|c: char| !(c.is_alphanumeric() || is_combining_mark(c)))
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Whether `c` is in a block of Latin, Greek or Cyrillic letters (whose marks search ignores).
+fn is_latin_greek_or_cyrillic(c: char) -> bool {
+    matches!(
+        u32::from(c),
+        // Basic Latin to Latin Extended-B, IPA and spacing modifiers.
+        0x0041..=0x02FF
+            // Greek and Coptic, Cyrillic, Cyrillic Supplement.
+            | 0x0370..=0x052F
+            // Phonetic extensions, Latin Extended Additional, Greek Extended.
+            | 0x1D00..=0x1DBF
+            | 0x1E00..=0x1FFF
+            // Cyrillic Extended-C, Latin Extended-C, Cyrillic Extended-A and -B, Latin Extended-D and -E.
+            | 0x1C80..=0x1C8F
+            | 0x2C60..=0x2C7F
+            | 0x2DE0..=0x2DFF
+            | 0xA640..=0xA69F
+            | 0xA720..=0xA7FF
+            | 0xAB30..=0xAB6F
+            // Fullwidth Latin letters.
+            | 0xFF21..=0xFF3A
+            | 0xFF41..=0xFF5A
+    )
 }
 
 /// The distinct words of a token's title and description, sorted.
@@ -1276,6 +1319,86 @@ mod tests {
         assert_eq!(words("Café  CRÈME-brûlée #42"), ["cafe", "creme", "brulee", "42"]);
         assert_eq!(words("e\u{301}te\u{301}"), ["ete"], "decomposed accents stay inside the word");
         assert_eq!(search_terms("a b c d e f g h i j"), ["a", "b", "c", "d", "e", "f", "g", "h"]);
+    }
+
+    /// The titles a search for `term` finds among `titles`.
+    fn found<'t>(titles: &[&'t str], term: &str) -> Vec<&'t str> {
+        let tokens: Vec<Token> = titles.iter().enumerate().map(|(i, title)| token(i as u32, 1, 1, title)).collect();
+        let index = Index::built("g", 1, tokens);
+        let (ids, _) = index.find(&request(SaleFilter::All, SortBy::Date, true, Some(term)), Page { page: 1, limit: 50 }, NOW);
+        ids.iter().map(|id| titles[id[2..].parse::<usize>().unwrap()]).collect()
+    }
+
+    #[test]
+    fn english_search_folds_case_only_where_there_is_nothing_else() {
+        let titles = ["Golden Tiger", "golden hour", "Gold Rush", "Goldfinch"];
+        assert_eq!(found(&titles, "GOLDEN"), ["Golden Tiger", "golden hour"]);
+        assert_eq!(found(&titles, "gold"), titles);
+        assert_eq!(words("Naïve résumé"), ["naive", "resume"]);
+    }
+
+    #[test]
+    fn french_search_folds_accents() {
+        let titles = ["Café crème", "Crémerie du coin", "Été indien", "Cafard"];
+        assert_eq!(found(&titles, "creme"), ["Café crème", "Crémerie du coin"]);
+        assert_eq!(found(&titles, "ÉTÉ"), ["Été indien"]);
+        assert_eq!(found(&titles, "café"), ["Café crème"]);
+    }
+
+    #[test]
+    fn portuguese_search_folds_accents_and_the_cedilla() {
+        let titles = ["Coração de São Paulo", "Coracão", "Ação rápida", "Acaso"];
+        assert_eq!(found(&titles, "coracao"), ["Coração de São Paulo", "Coracão"]);
+        assert_eq!(found(&titles, "acao"), ["Ação rápida"]);
+        assert_eq!(found(&titles, "sao"), ["Coração de São Paulo"]);
+    }
+
+    #[test]
+    fn german_search_folds_umlauts() {
+        let titles = ["Über den Wolken", "Überraschung", "Uber alles", "Größe"];
+        assert_eq!(found(&titles, "über"), ["Über den Wolken", "Überraschung", "Uber alles"]);
+        assert_eq!(found(&titles, "grosse"), Vec::<&str>::new(), "ß is no accent");
+        assert_eq!(found(&titles, "größe"), ["Größe"]);
+        assert_eq!(found(&titles, "große"), ["Größe"]);
+    }
+
+    #[test]
+    fn hindi_vowel_signs_and_viramas_stay_part_of_the_word() {
+        // kamal (lotus), kamaal (wonder), kaam (work), hindi: without the vowel signs the first
+        // two are one word.
+        let titles = ["कमल का फूल", "कमाल की बात", "काम", "हिन्दी"];
+        assert_eq!(found(&titles, "कमल"), ["कमल का फूल"]);
+        assert_eq!(found(&titles, "कमाल"), ["कमाल की बात"]);
+        assert_eq!(found(&titles, "का"), ["कमल का फूल", "काम"]);
+        assert_eq!(words("हिन्दी"), ["हिन्दी"], "the virama does not split the word");
+        assert_eq!(found(&titles, "हिन्"), ["हिन्दी"]);
+    }
+
+    #[test]
+    fn bengali_vowel_signs_stay_part_of_the_word() {
+        // kal (tomorrow) and kol (tap); bon (forest) and baan (flood); the sign o (U+09CB) is
+        // the same letter written decomposed.
+        let titles = ["কাল সকালে", "কল", "বন", "বান", "বোন"];
+        assert_eq!(found(&titles, "কাল"), ["কাল সকালে"]);
+        assert_eq!(found(&titles, "কল"), ["কল"]);
+        assert_eq!(found(&titles, "বন"), ["বন"]);
+        assert_eq!(found(&titles, "বো"), ["বোন"]);
+        assert_eq!(found(&titles, "\u{9AC}\u{9C7}\u{9BE}\u{9A8}"), ["বোন"], "decomposed o finds the composed one");
+    }
+
+    #[test]
+    fn tamil_vowel_signs_and_the_pulli_stay_part_of_the_word() {
+        // kal (stone) and kaal (leg); padam (picture) and paadam (lesson).
+        let titles = ["கல்", "கால்", "படம்", "பாடம்"];
+        assert_eq!(found(&titles, "கல்"), ["கல்"]);
+        assert_eq!(found(&titles, "கால்"), ["கால்"]);
+        assert_eq!(found(&titles, "படம்"), ["படம்"]);
+        assert_eq!(found(&titles, "பா"), ["பாடம்"]);
+    }
+
+    #[test]
+    fn greek_and_cyrillic_accents_fold_too() {
+        assert_eq!(words("Ἀθῆναι Ёлка"), ["αθηναι", "елка"]);
     }
 
     #[test]

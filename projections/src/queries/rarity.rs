@@ -6,9 +6,16 @@
 //! count meta-trait (how many traits a token has). A token's information content is the sum,
 //! over every trait of the collection and the trait count, of `-log2(count / N)` for its value;
 //! its score is that divided by the collection's entropy (the sum of `-p log2 p` over every
-//! trait's values, nulls and trait counts included), or by 1 when the entropy is 0. Ranks
-//! follow the score, highest first, and equal scores (within a relative 1e-9, as Python's
-//! `math.isclose`) share a rank, the next rank skipping as many (1, 2, 2, 4: SQL's `RANK`).
+//! trait's values, nulls and trait counts included), or by 1 when the entropy is 0. A token's
+//! trait count leaves out values "none" and "" (any case), as OpenRarity's does.
+//!
+//! Ranks follow OpenRarity's ranker (0.7.5, `RarityRanker.set_rarity_ranks`): tokens are sorted
+//! by their number of unique traits (values no other member has, the trait count included, as
+//! OpenRarity's `meta_trait:trait_count` attribute), most first, then by score,
+//! highest first (a stable sort: the members' order breaks exact ties); walking that order, a
+//! token whose score is close to the previous one's (within a relative 1e-9, Python's
+//! `math.isclose`) shares its rank, any other takes its place in the order (1, 2, 2, 4: SQL's
+//! `RANK`). So a token with a unique trait outranks any token without one, whatever the scores.
 //!
 //! What differs from OpenRarity's reference code, and why (docs/read-models.md says the same):
 //! trait names and values are compared as written (after trimming), not lower-cased, so the
@@ -56,7 +63,7 @@ pub(crate) fn rank<'a>(tokens: &[Traits<'a>]) -> Vec<Rank> {
         for (name, value) in traits.iter() {
             *values.entry(name).or_default().entry(value).or_default() += 1;
         }
-        *trait_counts.entry(traits.len()).or_default() += 1;
+        *trait_counts.entry(trait_count(traits)).or_default() += 1;
     }
     let with_trait: BTreeMap<&str, u32> = values.iter().map(|(name, v)| (*name, v.values().sum())).collect();
     let surprise = |count: u32| -(f64::from(count) / total).log2();
@@ -86,14 +93,30 @@ pub(crate) fn rank<'a>(tokens: &[Traits<'a>]) -> Vec<Rank> {
                 };
                 information += surprise(count);
             }
-            information += surprise(trait_counts[&traits.len()]);
+            information += surprise(trait_counts[&trait_count(traits)]);
             information / normalizer
         })
         .collect();
 
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-    let mut ranks = vec![Rank { rank: 0, score: 0.0 }; n];
+    // How many of each token's values no other member has, its trait count among them (OpenRarity
+    // adds the count to every token as the attribute `meta_trait:trait_count`).
+    let unique: Vec<usize> = tokens
+        .iter()
+        .map(|traits| {
+            let values_alone = traits.iter().filter(|(name, value)| values[name.as_str()][value.as_str()] == 1).count();
+            values_alone + usize::from(trait_counts[&trait_count(traits)] == 1)
+        })
+        .collect();
+    ranked(&scores, &unique).into_iter().zip(scores).map(|(rank, score)| Rank { rank, score }).collect()
+}
+
+/// The ranks of tokens with these scores and numbers of unique traits, as OpenRarity's
+/// `set_rarity_ranks`: sorted by unique traits, then score, both descending (ties keep the
+/// tokens' order); a score close to the previous one in that order shares its rank.
+fn ranked(scores: &[f64], unique: &[usize]) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.sort_by(|&a, &b| unique[b].cmp(&unique[a]).then(scores[b].total_cmp(&scores[a])).then(a.cmp(&b)));
+    let mut ranks = vec![0; scores.len()];
     let mut previous: Option<(f64, u32)> = None;
     for (i, &token) in order.iter().enumerate() {
         let score = scores[token];
@@ -101,10 +124,16 @@ pub(crate) fn rank<'a>(tokens: &[Traits<'a>]) -> Vec<Rank> {
             Some((before, rank)) if is_close(before, score) => rank,
             _ => i as u32 + 1,
         };
-        ranks[token] = Rank { rank, score };
+        ranks[token] = rank;
         previous = Some((score, rank));
     }
     ranks
+}
+
+/// A token's number of traits, as OpenRarity's `Token.trait_count` counts them: a value
+/// "none" or empty (any case) is no trait.
+fn trait_count(traits: Traits<'_>) -> usize {
+    traits.iter().filter(|(_, value)| !(value.trim().is_empty() || value.trim().eq_ignore_ascii_case("none"))).count()
 }
 
 /// Python's `math.isclose` with its defaults (relative 1e-9, absolute 0), as OpenRarity ties.
@@ -160,7 +189,8 @@ mod tests {
     /// p(red) = 1/2, p(blue) = 1/4, p(null) = 1/4; trait count 1: 3/4, 0: 1/4.
     /// H = (0.5 × 1 + 0.25 × 2 + 0.25 × 2) + (0.75 × 0.415037 + 0.25 × 2) = 1.5 + 0.811278 = 2.311278.
     /// Information: red 1 + 0.415037 = 1.415037; blue 2 + 0.415037 = 2.415037;
-    /// none 2 + 2 = 4. Ranks: none 1, blue 2, the two reds 3 (and no 4).
+    /// none 2 + 2 = 4. Blue and the one without each have one unique trait (its value; its
+    /// trait count), so score orders them: none 1, blue 2, the two reds 3 (and no 4).
     #[test]
     fn a_missing_trait_counts_as_a_null_value_and_ties_share_a_rank() {
         let tokens = [traits(&[("Colour", "red")]), traits(&[("Colour", "red")]), traits(&[("Colour", "blue")]), traits(&[])];
@@ -173,12 +203,77 @@ mod tests {
         }
     }
 
+    /// Six tokens: token 0 alone wears the crown, tokens 1 and 2 share rare shirts, eyes and
+    /// mouths (2 of 6 each). By score alone 1 and 2 come first (information 0.263 + 3 × 1.585 =
+    /// 5.018 against 2.585 + 3 × 0.585 = 4.34); OpenRarity ranks the token with a unique value
+    /// first: 0 is 1, 1 and 2 share 2, the three plain ones share 4.
+    #[test]
+    fn a_token_with_a_unique_value_outranks_higher_scores_without_one() {
+        let plain = traits(&[("Hat", "cap"), ("Shirt", "a"), ("Eyes", "x"), ("Mouth", "w")]);
+        let rare = traits(&[("Hat", "cap"), ("Shirt", "b"), ("Eyes", "y"), ("Mouth", "z")]);
+        let crowned = traits(&[("Hat", "crown"), ("Shirt", "a"), ("Eyes", "x"), ("Mouth", "w")]);
+        let tokens = [crowned, rare.clone(), rare, plain.clone(), plain.clone(), plain];
+        let borrowed: Vec<Traits<'_>> = tokens.iter().map(Vec::as_slice).collect();
+        let ranks = rank(&borrowed);
+        assert!(ranks[1].score > ranks[0].score, "{ranks:?}");
+        assert_eq!(ranks.iter().map(|r| r.rank).collect::<Vec<_>>(), [1, 2, 2, 4, 4, 4]);
+    }
+
     #[test]
     fn one_token_or_identical_tokens_share_the_first_rank_with_a_zero_score() {
         let same = [traits(&[("Hat", "cap")]), traits(&[("Hat", "cap")])];
         let borrowed: Vec<Traits<'_>> = same.iter().map(Vec::as_slice).collect();
         assert_eq!(rank(&borrowed), vec![Rank { rank: 1, score: 0.0 }; 2]);
         assert!(rank(&[]).is_empty());
+    }
+
+    /// OpenRarity's own ranker tests (0.7.5, tests/test_rarity_ranker.py), reproduced.
+    #[test]
+    fn ranks_follow_openrarity_unique_traits_first_then_score() {
+        // `test_set_ranks_same_unique_different_ic_score`: scores 1.5, 1.5, 0.2, 7.0 with 1, 2, 3
+        // and 0 unique traits rank 2, 2, 1, 4 (by score alone: 2, 2, 4, 1).
+        assert_eq!(ranked(&[1.5, 1.5, 0.2, 7.0], &[1, 2, 3, 0]), [2, 2, 1, 4]);
+        // `test_rarity_ranker_same_scores`, with the reference's scores.
+        let tokens = [
+            traits(&[("trait1", "value1"), ("trait2", "value1"), ("trait3", "value1")]),
+            traits(&[("trait1", "value1"), ("trait2", "value1"), ("trait3", "value1")]),
+            traits(&[("trait1", "value2"), ("trait2", "value1"), ("trait3", "value3")]),
+            traits(&[("trait1", "value2"), ("trait2", "value2"), ("trait3", "value3")]),
+            traits(&[("trait1", "value3"), ("trait2", "value3"), ("trait3", "value3")]),
+        ];
+        let borrowed: Vec<Traits<'_>> = tokens.iter().map(Vec::as_slice).collect();
+        let ranks = rank(&borrowed);
+        let expected = [(3, 0.8749925360622679), (3, 0.8749925360622679), (5, 0.7235980365241422), (2, 1.1338031424711967), (1, 1.3926137488801251)];
+        for (got, (rank, score)) in ranks.iter().zip(expected) {
+            assert_eq!(got.rank, rank, "{ranks:?}");
+            assert!((got.score - score).abs() < 1e-15, "{} vs {score}", got.score);
+        }
+        // `test_rarity_ranker_equal_score_and_unique_trait`: token 3 (two unique values) first,
+        // tokens 0 and 2 (one each, equal scores) share 2, token 1 (none) is 4th.
+        let tokens = [
+            traits(&[("trait1", "value1"), ("trait2", "value1"), ("trait3", "value2")]),
+            traits(&[("trait1", "value1"), ("trait2", "value2"), ("trait3", "value2")]),
+            traits(&[("trait1", "value1"), ("trait2", "value2"), ("trait3", "value3")]),
+            traits(&[("trait1", "value1"), ("trait2", "value2"), ("trait3", "value2"), ("trait4", "value1")]),
+        ];
+        let borrowed: Vec<Traits<'_>> = tokens.iter().map(Vec::as_slice).collect();
+        assert_eq!(rank(&borrowed).iter().map(|r| r.rank).collect::<Vec<_>>(), [2, 4, 2, 1]);
+    }
+
+    /// A value "None" (or empty) is a value of its trait but no trait in the trait count:
+    /// a token whose only trait is "None" counts zero traits, like one without any.
+    #[test]
+    fn none_and_empty_values_are_left_out_of_the_trait_count() {
+        let tokens = [traits(&[("Hat", "cap")]), traits(&[("Hat", "cap")]), traits(&[("Hat", "None")]), traits(&[("Hat", "")]), traits(&[])];
+        let borrowed: Vec<Traits<'_>> = tokens.iter().map(Vec::as_slice).collect();
+        let ranks = rank(&borrowed);
+        // Trait counts: 1, 1, 0, 0, 0 (p 2/5 and 3/5). Hat: cap 2/5, None 1/5, "" 1/5, null 1/5.
+        let surprise = |p: f64| -p.log2();
+        let h = 2.0 * 0.4 * surprise(0.4) + 3.0 * 0.2 * surprise(0.2) + 0.4 * surprise(0.4) + 0.6 * surprise(0.6);
+        let none = (surprise(0.2) + surprise(0.6)) / h;
+        assert!((ranks[2].score - none).abs() < 1e-12, "{} vs {none}", ranks[2].score);
+        assert_eq!(ranks[2].score, ranks[3].score);
+        assert_eq!(ranks[2].score, ranks[4].score);
     }
 
     #[test]
