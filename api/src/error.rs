@@ -103,8 +103,32 @@ impl ApiError {
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::Internal(cause) if database_unavailable(cause) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
+    }
+}
+
+/// Seconds a client is asked to wait (`Retry-After`) when the database cannot be reached.
+pub const RETRY_AFTER_SECONDS: u64 = 5;
+
+/// Whether `cause` is a database that could not be reached or went away (no connection within
+/// the pool's timeout, the pool closed, a broken connection, a server shutting down or
+/// refusing connections), rather than a fault of the request or of the code: the answer is a
+/// 503 to try again, not a 500.
+pub fn database_unavailable(cause: &anyhow::Error) -> bool {
+    cause.chain().filter_map(|e| e.downcast_ref::<sqlx::Error>()).any(sqlx_unavailable)
+}
+
+fn sqlx_unavailable(err: &sqlx::Error) -> bool {
+    match err {
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::WorkerCrashed => true,
+        // Postgres: connection exceptions (class 08), the server shutting down or starting
+        // (admin_shutdown, crash_shutdown, cannot_connect_now), too many connections.
+        sqlx::Error::Database(db) => {
+            db.code().is_some_and(|code| code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300"))
+        }
+        _ => false,
     }
 }
 
@@ -165,13 +189,21 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status_code();
         let message = match &self {
+            Self::Internal(cause) if status == StatusCode::SERVICE_UNAVAILABLE => {
+                tracing::warn!(error = %cause, "the database is unavailable");
+                "The service is briefly unavailable. Please try again in a few seconds.".to_owned()
+            }
             Self::Internal(cause) => {
                 tracing::error!(error = ?cause, "internal error");
                 "Something went wrong. Please try again.".to_owned()
             }
             other => other.to_string(),
         };
-        (status, Json(Envelope { statuscode: status.as_u16(), body: Null, message })).into_response()
+        let mut response = (status, Json(Envelope { statuscode: status.as_u16(), body: Null, message })).into_response();
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from(RETRY_AFTER_SECONDS));
+        }
+        response
     }
 }
 
@@ -193,5 +225,32 @@ mod tests {
         }
         let broken = ApiError::from(domain::StoreError::InvalidAppend("empty".into()));
         assert_eq!(broken.status_code(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_database_is_a_503_with_retry_after_in_the_envelope() {
+        let refused = || sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
+        let unavailable = [
+            ApiError::Internal(sqlx::Error::PoolTimedOut.into()),
+            ApiError::Internal(sqlx::Error::PoolClosed.into()),
+            ApiError::Internal(refused().into()),
+            // Through the event store's and the read models' errors, and with context added.
+            ApiError::from(domain::StoreError::Database(sqlx::Error::PoolTimedOut)),
+            ApiError::Internal(projections::ProjectionError::from(refused()).into()),
+            ApiError::Internal(anyhow::Error::from(refused()).context("reading the offers")),
+        ];
+        for answer in unavailable {
+            let response = answer.into_response();
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(response.headers()[axum::http::header::RETRY_AFTER], "5");
+            let body = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap();
+            let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+            assert_eq!((body["statuscode"].as_u64(), body["body"].is_null()), (Some(503), true));
+            assert!(body["message"].as_str().unwrap().contains("try again"), "{body}");
+        }
+        // A query the database refused is the code's fault: still a 500, no Retry-After.
+        let bad = ApiError::Internal(sqlx::Error::RowNotFound.into()).into_response();
+        assert_eq!(bad.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(bad.headers().get(axum::http::header::RETRY_AFTER).is_none());
     }
 }

@@ -7,10 +7,14 @@
 //! [`Update`] to every connected client, which keeps what its topics and its user ask for.
 //!
 //! Positions make the stream gap-free: an update says the position it brings a client to, a
-//! client that reconnects names the last one it got, and [`StreamHub::since`] reads the same
-//! changes from the tables for the positions it missed. A client that falls behind the
-//! broadcast's buffer is dropped (its memory is the buffer's, shared, never its own backlog)
-//! and catches up the same way when it reconnects.
+//! client that reconnects names the last one it got, and [`StreamHub::catch_up`] reads what it
+//! missed from the tables. `nft_changes` keeps each NFT's latest change only, so the catch-up
+//! reads it together with the projector's checkpoint `P`, in one statement (one snapshot): every
+//! NFT stamped after the client's position there changed in `(from, P]`, and every NFT that
+//! changed in `(from, P]` is stamped after it. The client's live updates then start after `P`:
+//! a later change of one of those NFTs comes again, with its later position. A client that
+//! falls behind the broadcast's buffer is dropped (its memory is the buffer's, shared, never its
+//! own backlog) and catches up the same way when it reconnects.
 
 use std::{collections::BTreeMap, sync::Arc, time::Duration};
 
@@ -112,19 +116,59 @@ impl StreamHub {
         self.updates.receiver_count()
     }
 
-    /// What changed in `(after, up_to]`, read from the tables.
+    /// What changed in `(after, up_to]`, read from the tables: the hub's update once the
+    /// projector passed `up_to`. An NFT that changed in the range and again after `up_to` before
+    /// this read is left to the next update, which names it with its later position.
     pub async fn since(&self, after: u64, up_to: u64) -> Result<Update, sqlx::Error> {
         let pool = self.read.pool();
-        let (a, b) = (after as i64, up_to as i64);
         let rows = sqlx::query("SELECT nft_id, position FROM nft_changes WHERE position > $1 AND position <= $2 ORDER BY position, nft_id")
-            .bind(a)
-            .bind(b)
+            .bind(after as i64)
+            .bind(up_to as i64)
             .fetch_all(&pool)
             .await?;
-        let mut nfts = rows
+        let nfts = rows
             .iter()
             .map(|row| Ok(NftChange { nft_id: row.try_get(0)?, position: row.try_get::<i64, _>(1)? as u64, collections: Vec::new() }))
             .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        self.complete(after, up_to, nfts).await
+    }
+
+    /// Everything that changed after `after`, up to the position the read tables are at: the
+    /// backlog of a client resuming from `after`, as one update whose `up_to` is that position
+    /// (read in the same statement as the changes, so none changed after it is named, and none
+    /// changed up to it is missed however often it changed since `after`).
+    pub async fn catch_up(&self, after: u64) -> Result<Update, sqlx::Error> {
+        let pool = self.read.pool();
+        // The checkpoint's row comes first, named '' (no NFT is).
+        let rows = sqlx::query(
+            "SELECT '' AS nft_id, position, 0 AS part FROM projector_checkpoint WHERE name = $1 \
+             UNION ALL SELECT nft_id, position, 1 AS part FROM nft_changes WHERE position > $2 \
+             ORDER BY part, position, nft_id",
+        )
+        .bind(projections::CHECKPOINT)
+        .bind(after as i64)
+        .fetch_all(&pool)
+        .await?;
+        let mut up_to = 0;
+        let mut nfts = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let (nft_id, position): (String, i64) = (row.try_get(0)?, row.try_get(1)?);
+            if nft_id.is_empty() {
+                up_to = position as u64;
+            } else {
+                nfts.push(NftChange { nft_id, position: position as u64, collections: Vec::new() });
+            }
+        }
+        // Stamps never pass the checkpoint committed with them; this keeps the promise if one did.
+        nfts.retain(|change| change.position <= up_to);
+        self.complete(after, up_to.max(after), nfts).await
+    }
+
+    /// The update of these NFT changes in `(after, up_to]`, with their collections and the
+    /// notices of the range.
+    async fn complete(&self, after: u64, up_to: u64, mut nfts: Vec<NftChange>) -> Result<Update, sqlx::Error> {
+        let pool = self.read.pool();
+        let (a, b) = (after as i64, up_to as i64);
         if !nfts.is_empty() {
             let mut members: BTreeMap<String, Vec<String>> = BTreeMap::new();
             for chunk in nfts.chunks(1_000) {

@@ -81,6 +81,51 @@ pub(crate) fn suggested_range(message: &str) -> Option<(u64, u64)> {
     (from <= to).then_some((from, to))
 }
 
+/// The longest wait a node's `Retry-After` is honoured for: past it the node is waited for this
+/// long, then asked again (a misconfigured node cannot stall the indexer for hours).
+const MAX_SERVER_DELAY: Duration = Duration::from_secs(300);
+
+/// The waits between attempts of one call: capped exponential backoff with "equal jitter"
+/// (each wait a random point in the upper half of the step, so indexers that failed together
+/// do not retry together), or the node's own `Retry-After` when it gave one.
+#[derive(Clone, Debug)]
+pub(crate) struct Backoff {
+    step: Duration,
+    max: Duration,
+}
+
+impl Backoff {
+    pub fn new(initial: Duration, max: Duration) -> Self {
+        Self { step: initial.min(max), max }
+    }
+
+    /// The wait before the next attempt, `random` in `[0, 1)`: from half the current step to
+    /// the step itself, at least what the node asked for (`Retry-After`, capped at
+    /// [`MAX_SERVER_DELAY`]). The step then doubles, up to the maximum.
+    pub fn next(&mut self, server: Option<Duration>, random: f64) -> Duration {
+        let half = self.step / 2;
+        let jittered = half + (self.step - half).mul_f64(random.clamp(0.0, 1.0));
+        self.step = (self.step * 2).min(self.max);
+        match server {
+            Some(asked) => jittered.max(asked.min(MAX_SERVER_DELAY)),
+            None => jittered,
+        }
+    }
+
+    /// [`Backoff::next`] with a random draw.
+    pub fn next_random(&mut self, server: Option<Duration>) -> Duration {
+        self.next(server, fastrand::f64())
+    }
+}
+
+/// How long the node asked to be left alone: the `Retry-After` of a 429 (too many requests) or
+/// 503 (unavailable) answer, in seconds as alloy's HTTP transport reads it.
+pub(crate) fn server_delay(error: &TransportError) -> Option<Duration> {
+    let alloy::transports::RpcError::Transport(kind) = error else { return None };
+    let status = kind.as_http_error()?.status;
+    if status == 429 || status == 503 { kind.retry_after() } else { None }
+}
+
 /// The provider with the indexer's retry policy.
 #[derive(Clone)]
 pub(crate) struct Rpc {
@@ -114,13 +159,13 @@ impl Rpc {
         self.metrics.range.load(Ordering::Relaxed)
     }
 
-    /// Calls `call` until it succeeds, sleeping with capped exponential backoff in between.
+    /// Calls `call` until it succeeds, sleeping between attempts as [`Backoff`] says.
     async fn retry<T, F, Fut>(&self, method: &'static str, mut call: F) -> Result<T, IndexerError>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<T, TransportError>>,
     {
-        let mut delay = self.initial_delay;
+        let mut backoff = Backoff::new(self.initial_delay, self.max_delay);
         let mut attempt = 1;
         loop {
             match call().await {
@@ -129,10 +174,10 @@ impl Rpc {
                     return Err(IndexerError::Rpc { method, attempts: attempt, message: error.to_string() });
                 }
                 Err(error) => {
+                    let delay = backoff.next_random(server_delay(&error));
                     tracing::warn!(method, attempt, %error, retry_in_ms = delay.as_millis() as u64, "RPC call failed");
                     self.metrics.rpc_retries.fetch_add(1, Ordering::Relaxed);
                     tokio::time::sleep(delay).await;
-                    delay = (delay * 2).min(self.max_delay);
                     attempt += 1;
                 }
             }
@@ -217,7 +262,7 @@ impl Rpc {
     /// one, else by half) and asks again at once; other errors are retried with backoff. Four
     /// successes in a row double the range again, up to `max_range`.
     pub async fn logs(&self, from: u64, to: u64, streak: &mut u32) -> Result<(u64, Vec<Log>), IndexerError> {
-        let mut delay = self.initial_delay;
+        let mut backoff = Backoff::new(self.initial_delay, self.max_delay);
         let mut attempt = 1;
         loop {
             let range = self.range().max(1);
@@ -252,19 +297,21 @@ impl Rpc {
                     return Err(IndexerError::Rpc { method: "eth_getLogs", attempts: attempt, message: error.to_string() });
                 }
                 Err(error) => {
-                    tracing::warn!(from, to = end, attempt, %error, "eth_getLogs failed");
+                    let delay = backoff.next_random(server_delay(&error));
+                    tracing::warn!(from, to = end, attempt, %error, retry_in_ms = delay.as_millis() as u64, "eth_getLogs failed");
                     self.metrics.rpc_retries.fetch_add(1, Ordering::Relaxed);
                     tokio::time::sleep(delay).await;
-                    delay = (delay * 2).min(self.max_delay);
                     attempt += 1;
                 }
             }
         }
     }
 
-    /// Sleeps before a retry after inconsistent answers.
+    /// Sleeps before a retry after inconsistent answers: the `attempt`-th step of the backoff,
+    /// jittered.
     pub async fn pause(&self, attempt: u32) {
-        let delay = self.initial_delay.saturating_mul(1 << attempt.min(16)).min(self.max_delay);
+        let step = self.initial_delay.saturating_mul(1 << attempt.min(16)).min(self.max_delay);
+        let delay = Backoff::new(step, self.max_delay).next_random(None);
         tokio::time::sleep(delay).await;
     }
 
@@ -290,6 +337,83 @@ mod tests {
         }
         assert!(!is_range_too_large("connection refused"));
         assert!(!is_range_too_large("header not found"));
+    }
+
+    #[test]
+    fn the_backoff_doubles_up_to_its_cap_with_jitter_in_the_upper_half_of_each_step() {
+        let ms = Duration::from_millis;
+        // The extremes of the jitter: half the step, the whole step.
+        let mut low = Backoff::new(ms(100), ms(1_000));
+        let lows: Vec<Duration> = (0..6).map(|_| low.next(None, 0.0)).collect();
+        assert_eq!(lows, [ms(50), ms(100), ms(200), ms(400), ms(500), ms(500)]);
+        let mut high = Backoff::new(ms(100), ms(1_000));
+        let highs: Vec<Duration> = (0..6).map(|_| high.next(None, 1.0)).collect();
+        assert_eq!(highs, [ms(100), ms(200), ms(400), ms(800), ms(1_000), ms(1_000)]);
+        // Random draws stay within each step's upper half and differ from one backoff to another.
+        let firsts: Vec<Duration> = (0..200)
+            .map(|_| {
+                let mut backoff = Backoff::new(ms(100), ms(1_000));
+                let first = backoff.next_random(None);
+                let third = {
+                    backoff.next_random(None);
+                    backoff.next_random(None)
+                };
+                assert!((ms(200)..=ms(400)).contains(&third), "{third:?}");
+                first
+            })
+            .collect();
+        assert!(firsts.iter().all(|d| (ms(50)..=ms(100)).contains(d)));
+        let distinct: std::collections::HashSet<_> = firsts.iter().collect();
+        assert!(distinct.len() > 50, "jittered: {} distinct waits of 200", distinct.len());
+    }
+
+    #[test]
+    fn a_retry_after_is_a_floor_capped_at_five_minutes() {
+        let ms = Duration::from_millis;
+        let mut backoff = Backoff::new(ms(100), ms(1_000));
+        assert_eq!(backoff.next(Some(Duration::from_secs(3)), 0.5), Duration::from_secs(3), "longer than the step: honoured");
+        assert_eq!(backoff.next(Some(ms(10)), 1.0), ms(200), "shorter: the backoff's own");
+        assert_eq!(backoff.next(Some(Duration::from_secs(3_600)), 0.0), MAX_SERVER_DELAY);
+    }
+
+    #[test]
+    fn retry_after_is_read_from_429_and_503_answers_only() {
+        use alloy::transports::TransportErrorKind;
+        let answer = |status, retry_after| TransportErrorKind::http_error_with_retry_after(status, "busy".into(), retry_after);
+        let seconds = Some(Duration::from_secs(7));
+        assert_eq!(server_delay(&answer(429, seconds)), seconds);
+        assert_eq!(server_delay(&answer(503, seconds)), seconds);
+        assert_eq!(server_delay(&answer(500, seconds)), None, "a 500's Retry-After is not a rate limit");
+        assert_eq!(server_delay(&answer(429, None)), None);
+        assert_eq!(server_delay(&TransportErrorKind::custom_str("connection refused")), None);
+    }
+
+    /// A node on loopback that answers its first call 429 with `Retry-After: 1`, then serves.
+    #[tokio::test]
+    async fn a_node_asking_to_retry_after_a_second_is_waited_for() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move {
+            for answer in 0.. {
+                let Ok((mut socket, _)) = listener.accept().await else { return };
+                let mut request = vec![0; 65_536];
+                let _ = socket.read(&mut request).await;
+                let response = if answer == 0 {
+                    "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy".to_owned()
+                } else {
+                    let body = r#"{"jsonrpc":"2.0","id":0,"result":"0x13881"}"#;
+                    format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len())
+                };
+                let _ = socket.write_all(response.as_bytes()).await;
+            }
+        });
+        let provider = alloy::providers::ProviderBuilder::new().connect_http(url.parse().unwrap()).erased();
+        let config = IndexerConfig { retry_initial_delay: Duration::from_millis(10), ..IndexerConfig::new(&url, 80001, Address::ZERO, 0) };
+        let rpc = Rpc::new(provider, &config, Arc::default());
+        let started = std::time::Instant::now();
+        assert_eq!(rpc.chain_id().await.unwrap(), 80001);
+        assert!(started.elapsed() >= Duration::from_secs(1), "waited {:?}, not the node's second", started.elapsed());
     }
 
     #[test]

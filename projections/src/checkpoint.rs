@@ -4,8 +4,8 @@
 use domain::Position;
 use sqlx::AnyPool;
 
-/// The checkpoint row's name.
-pub(crate) const NAME: &str = "read_models";
+/// The checkpoint row's name (in `projector_checkpoint`).
+pub const NAME: &str = "read_models";
 
 /// The position the read tables behind `pool` include.
 pub(crate) async fn checkpoint_in(pool: &AnyPool) -> Result<Position, sqlx::Error> {

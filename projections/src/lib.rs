@@ -25,6 +25,7 @@ mod sql;
 #[cfg(feature = "test-utils")]
 pub mod test_utils;
 
+pub use checkpoint::NAME as CHECKPOINT;
 pub use error::ProjectionError;
 pub use projector::{Projector, ProjectorFollower, ProjectorHandle};
 pub use read_db::{ANALYST_ROLE, ReadDb};

@@ -5,7 +5,8 @@
 //! change the offerer's live row wherever it is), so a fresh generation fills it in its pipeline
 //! like any other. An accepted offer's sale is an ordinary `NftSold` for the NFT model; here it
 //! only closes the offer. Each offer made is also a row of `nft_history`, the activity feed
-//! (`OFFER_MADE`, which the spec's history leaves out).
+//! (`OFFER_MADE`, which the spec's history leaves out). Every offer fact stamps its NFT in
+//! `nft_changes`, so the NFT's page and lists hear of it over the stream like a bid.
 
 use async_trait::async_trait;
 use domain::{RecordedEvent, chain::ChainEvent};
@@ -42,8 +43,12 @@ const ACTIVITY_COLUMNS: [&str; 8] = ["position", "nft_id", "type_of_event", "add
 /// Changes the offerer's live offer on the NFT.
 const REPLACE: &str = "UPDATE offers SET amount = $1, expires_at = $2, fee_bps = $3, replaced = replaced + 1, updated_at = $4, \
                        last_tx = $5 WHERE nft_id = $6 AND offerer = $7 AND state = 'ACTIVE'";
-/// Closes the offerer's live offer on the NFT.
-const CLOSE: &str = "UPDATE offers SET state = $1, seller = $2, updated_at = $3, closed_at = $3, last_tx = $4 \
+/// Closes the offerer's live offer on the NFT, noting whom it was made to: the NFT's owner at
+/// the closing fact `$7` (its last owner before it in `owner_history`, which the NFT model wrote
+/// first, in log order: exact however the log is batched).
+const CLOSE: &str = "UPDATE offers SET state = $1, seller = $2, updated_at = $3, closed_at = $3, last_tx = $4, \
+                     closed_owner = (SELECT h.owner FROM owner_history h WHERE h.nft_id = $5 AND h.position < $7 \
+                     ORDER BY h.position DESC LIMIT 1) \
                      WHERE nft_id = $5 AND offerer = $6 AND state = 'ACTIVE'";
 
 #[async_trait]
@@ -53,7 +58,9 @@ impl ReadModel for Offers {
     }
 
     async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
+        let mut touched: Vec<(&str, i64)> = Vec::with_capacity(events.len());
         for event in events {
+            touched.push((nft_of(event)?, event.position as i64));
             let nft_id = nft_of(event)?;
             let parsed: ChainEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
             let (state, offerer, seller, origin) = match parsed {
@@ -106,11 +113,18 @@ impl ReadModel for Offers {
                 ChainEvent::OfferAccepted { offerer, seller, origin, .. } => ("ACCEPTED", offerer, Some(seller), origin),
                 _ => return Err(ProjectionError::malformed(event, "not an offer fact")),
             };
-            let values =
-                [state.into(), (&seller).into(), origin.block_time.into(), (&origin.tx_hash).into(), nft_id.into(), (&offerer).into()];
+            let values = [
+                state.into(),
+                (&seller).into(),
+                origin.block_time.into(),
+                (&origin.tx_hash).into(),
+                nft_id.into(),
+                (&offerer).into(),
+                (event.position as i64).into(),
+            ];
             sql::execute(conn, CLOSE, &values).await?;
         }
-        Ok(())
+        crate::nft::mark_changed(conn, touched).await
     }
 
     async fn forget_stream(&self, conn: &mut Conn<'_>, stream_id: &str, _at: i64) -> Result<(), ProjectionError> {

@@ -169,21 +169,30 @@ async fn stream(State(state): State<AppState>, viewer: MaybeUser, headers: Heade
         Some(id) => Some(id.parse::<u64>().map_err(|_| ApiError::BadRequest(format!("Last-Event-ID: not a position: {id:?}")))?),
         None => None,
     };
-    let (start, updates) = state.stream.subscribe();
-    let first = match resume {
-        None => event("ready", start, &At { position: start }),
-        Some(from) if from > start => event("reset", start, &At { position: start }),
+    // Subscribed first: every update after `published` comes through the receiver, and the
+    // catch-up, read after, reaches at least as far.
+    let (published, updates) = state.stream.subscribe();
+    let (first, start) = match resume {
+        None => (event("ready", published, &At { position: published }), published),
+        Some(from) if from > published => (event("reset", published, &At { position: published }), published),
         Some(from) => {
-            let backlog = state.stream.since(from, start).await.map_err(db_error)?;
-            if backlog.nfts.len() > MAX_BACKLOG && topics.market {
-                event("reset", start, &At { position: start })
+            // Everything changed in `(from, start]`, read in one snapshot of the tables; live
+            // updates carry on after `start`.
+            let backlog = state.stream.catch_up(from).await.map_err(db_error)?;
+            let start = backlog.up_to;
+            let first = if start < published || (backlog.nfts.len() > MAX_BACKLOG && topics.market) {
+                // Behind what was published (a replay's generation switched meanwhile), or more
+                // than is worth naming: refetch.
+                let at = start.max(published);
+                event("reset", at, &At { position: at })
             } else {
                 match topics.message(&backlog, from) {
                     Some(change) => event("change", start, &change),
                     // Nothing missed: only the position moves on (a comment-free ready).
                     None => event("ready", start, &At { position: start }),
                 }
-            }
+            };
+            (first, start.max(published))
         }
     };
     let live = live(Arc::new(topics), start, updates);

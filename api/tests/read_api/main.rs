@@ -387,3 +387,61 @@ async fn malformed_or_too_many_trait_filters_answer_400() {
         assert!(body["message"].as_str().unwrap().starts_with(message), "{uri}: {body}");
     }
 }
+
+#[tokio::test]
+async fn a_closed_read_pool_answers_503_with_retry_after_in_the_envelope() {
+    let app = TestApp::new(&[]).await;
+    app.chain(&[minted("1")]).await;
+    assert_eq!(app.get("/api/nft/nftinauction/80001-1").await.0, StatusCode::OK);
+    app.state.read.pool().close().await;
+    let response = app.send_raw(axum::http::Request::get("/api/nft/nftinauction/80001-1").body(Body::empty()).unwrap()).await;
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(response.headers()["retry-after"], "5");
+    let body: Value = serde_json::from_slice(&axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap()).unwrap();
+    assert_eq!((body["statuscode"].as_u64(), body["body"].is_null()), (Some(503), true), "{body}");
+}
+
+/// A request whose query is in flight when the database's connections are terminated (as a
+/// restarting or failing-over Postgres does) answers 503, to be tried again, not 500.
+#[tokio::test]
+async fn on_postgres_a_request_in_flight_when_the_database_goes_away_answers_503() {
+    use sqlx::{Connection, Executor};
+    let pg = domain::test_utils::TestPostgres::create().await;
+    let app = TestApp::new(&["--database-url", &pg.url]).await;
+    app.chain(&[minted("1")]).await;
+    assert_eq!(app.get("/api/nft/nftinauction/80001-1").await.0, StatusCode::OK);
+    // Hold the NFT table, so the request waits on it in the database.
+    let mut admin = sqlx::PgConnection::connect(&pg.url).await.unwrap();
+    let schema: String =
+        sqlx::query_scalar("SELECT schemaname::text FROM pg_tables WHERE tablename = 'nfts'").fetch_one(&mut admin).await.unwrap();
+    admin.execute("BEGIN").await.unwrap();
+    admin.execute(format!("LOCK TABLE \"{schema}\".nfts IN ACCESS EXCLUSIVE MODE").as_str()).await.unwrap();
+    let request = app.send_raw(axum::http::Request::get("/api/nft/nftinauction/80001-1").body(Body::empty()).unwrap());
+    let terminate = async {
+        // Until the request's query waits on the lock, then every other connection goes.
+        loop {
+            let waiting: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+            .fetch_one(&mut admin)
+            .await
+            .unwrap();
+            if waiting > 0 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        sqlx::query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")
+            .execute(&mut admin)
+            .await
+            .unwrap();
+    };
+    let (response, ()) = tokio::join!(request, terminate);
+    assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(response.headers()["retry-after"], "5");
+    let body: Value = serde_json::from_slice(&axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap()).unwrap();
+    assert_eq!(body["statuscode"], 503);
+    admin.execute("ROLLBACK").await.unwrap();
+    // The pool reconnects once the database is back.
+    assert_eq!(app.get("/api/nft/nftinauction/80001-1").await.0, StatusCode::OK);
+}

@@ -466,3 +466,189 @@ async fn the_auction_clock_appends_ending_soon_and_time_up_once_each() {
         .unwrap();
     assert_eq!(kinds, ["BID_RECEIVED", "AUCTION_ENDING", "AUCTION_ENDED", "AUCTION_ENDED"]);
 }
+
+/// What one resuming client received: the position it resumed from, its first event and the
+/// events after it until the last change was projected.
+struct Resumed {
+    from: u64,
+    first: Event,
+    rest: Vec<Event>,
+}
+
+/// Keeps changing a few NFTs (one at a time, each projected) while clients resume from random
+/// positions, then checks every client against the log: its first event names exactly the
+/// NFTs changed after its position up to the event's id (a catch-up that read only where each
+/// NFT's latest change lands would miss one changed again meanwhile), and every later change
+/// comes in a later event, none named twice.
+async fn resume_while_nfts_keep_changing(projecting: &Server, clients: &Server, tokens: std::ops::RangeInclusive<u64>) {
+    use rand::Rng;
+    const CHANGES: u64 = 160;
+    const RESUMES: usize = 40;
+    for token in tokens.clone() {
+        projecting.chain(&[minted(token, "0xa1")]).await;
+    }
+    let base = projecting.state.projector.position();
+    let (done, finished) = tokio::sync::watch::channel(None::<u64>);
+    let writer = async {
+        for i in 0..CHANGES {
+            let token = rand::rng().random_range(tokens.clone());
+            projecting.chain(&[listed(token, &(i + 1).to_string(), 100 + i)]).await;
+            if i % 4 == 0 {
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        }
+        done.send_replace(Some(projecting.state.projector.position()));
+    };
+    let resumes = async {
+        let mut readers = Vec::new();
+        for _ in 0..RESUMES {
+            tokio::time::sleep(Duration::from_millis(rand::rng().random_range(0..6))).await;
+            let now = projecting.state.projector.position();
+            let from = rand::rng().random_range(base..=now);
+            let (status, mut events) = clients.open("?topics=market", None, Some(from)).await;
+            assert_eq!(status, StatusCode::OK);
+            let mut finished = finished.clone();
+            readers.push(tokio::spawn(async move {
+                let first = events.next().await.expect("a first event");
+                let mut rest = Vec::new();
+                let mut last = first.id;
+                loop {
+                    let end = *finished.borrow_and_update();
+                    if end.is_some_and(|end| last >= end) {
+                        break;
+                    }
+                    let event = events.next().await.expect("the stream goes on until the last change");
+                    last = event.id;
+                    rest.push(event);
+                }
+                Resumed { from, first, rest }
+            }));
+        }
+        readers
+    };
+    let ((), readers) = tokio::join!(writer, resumes);
+    // Which NFT each position changed, from the log.
+    let log = projecting.state.store.read_all(base, 100_000).await.unwrap();
+    let changes: Vec<(u64, String)> =
+        log.iter().filter_map(|e| Some((e.position, e.stream_id.strip_prefix("nft-")?.to_owned()))).collect();
+    let changed_in = |after: u64, up_to: u64| -> std::collections::BTreeSet<String> {
+        changes.iter().filter(|(p, _)| *p > after && *p <= up_to).map(|(_, id)| id.clone()).collect()
+    };
+    let mut caught_up = 0;
+    for reader in readers {
+        let Resumed { from, first, rest } = reader.await.unwrap();
+        assert!(["change", "ready"].contains(&first.name.as_str()), "resumed from {from}: {first:?}");
+        assert!(first.id >= from, "resumed from {from}: {first:?}");
+        let named: std::collections::BTreeSet<String> = first.nfts().into_iter().collect();
+        assert_eq!(named, changed_in(from, first.id), "resumed from {from}, first event at {}: every NFT changed since, once", first.id);
+        caught_up += usize::from(!named.is_empty());
+        // After it, each change arrives in an event at or after its position, never one at or
+        // before the first event's.
+        let mut previous = first.id;
+        for event in &rest {
+            assert!(event.id > previous, "positions only go forward");
+            previous = event.id;
+            for change in event.data["nfts"].as_array().unwrap() {
+                assert!(change["position"].as_u64().unwrap() > first.id, "named again: {event:?} after {first:?}");
+            }
+        }
+        for (position, nft) in changes.iter().filter(|(p, _)| *p > first.id) {
+            assert!(
+                rest.iter().any(|e| e.id >= *position && e.nfts().contains(nft)),
+                "resumed from {from}: {nft} changed at {position} after the catch-up at {} never came",
+                first.id
+            );
+        }
+    }
+    assert!(caught_up >= RESUMES / 4, "the clients had something to catch up on ({caught_up} of {RESUMES})");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_resuming_while_nfts_keep_changing_get_every_change_since_their_position() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, read) = sqlite(dir.path());
+    let server = Server::projecting(dir.path(), &events, &read).await;
+    resume_while_nfts_keep_changing(&server, &server, 1..=6).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_clients_of_a_following_process_resuming_under_changes_get_every_change() {
+    let (events, read) = (TestPostgres::create().await, TestPostgres::create().await);
+    let (one_dir, two_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let one = Server::projecting(one_dir.path(), &events.url, &read.url).await;
+    let two = Server::following(two_dir.path(), &events.url, &read.url).await;
+    resume_while_nfts_keep_changing(&one, &one, 1..=6).await;
+    resume_while_nfts_keep_changing(&one, &two, 11..=16).await;
+}
+
+fn offer_made(token: u64, offerer: &str, block: u64) -> ChainEvent {
+    ChainEvent::OfferMade {
+        token_id: token.to_string(),
+        offerer: offerer.into(),
+        amount: "7".into(),
+        expires_at: 1_900_000_000,
+        fee_bps: 500,
+        replaced_amount: "0".into(),
+        origin: origin(block),
+    }
+}
+
+#[tokio::test]
+async fn an_offer_made_cancelled_rejected_or_accepted_reaches_its_nft_topic_and_the_market() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, read) = sqlite(dir.path());
+    let server = Server::projecting(dir.path(), &events, &read).await;
+    server.chain(&[minted(5, "0xa1"), minted(6, "0xa1")]).await;
+    server.settled().await;
+    let (_, mut on_five) = server.open("?topics=nft:80001-5", None, None).await;
+    let (_, mut market) = server.open("?topics=market", None, None).await;
+    for stream in [&mut on_five, &mut market] {
+        assert_eq!(stream.next().await.unwrap().name, "ready");
+    }
+    let steps: [(&str, Vec<ChainEvent>); 4] = [
+        ("made", vec![offer_made(5, "0xb2", 10)]),
+        ("cancelled", vec![ChainEvent::OfferCancelled { token_id: "5".into(), offerer: "0xb2".into(), amount: "7".into(), origin: origin(11) }]),
+        (
+            "made and rejected",
+            vec![
+                offer_made(5, "0xc3", 12),
+                ChainEvent::OfferRejected { token_id: "5".into(), offerer: "0xc3".into(), amount: "7".into(), origin: origin(13) },
+            ],
+        ),
+        (
+            "made and accepted",
+            vec![
+                offer_made(5, "0xd4", 14),
+                ChainEvent::OfferAccepted {
+                    token_id: "5".into(),
+                    offerer: "0xd4".into(),
+                    seller: "0xa1".into(),
+                    amount: "7".into(),
+                    origin: origin(15),
+                },
+            ],
+        ),
+    ];
+    for (step, facts) in steps {
+        // One step at a time, each projected before the next.
+        for fact in facts {
+            server.chain(&[fact]).await;
+        }
+        let position = server.state.projector.position();
+        for (topic, stream) in [("nft:80001-5", &mut on_five), ("market", &mut market)] {
+            let mut named = Vec::new();
+            let mut at = 0;
+            while at < position {
+                let change = stream.next().await.unwrap_or_else(|| panic!("the offer {step} reached {topic}"));
+                named.extend(change.nfts());
+                at = change.id;
+            }
+            named.dedup();
+            assert_eq!(named, ["80001-5"], "offer {step} on {topic}");
+        }
+    }
+    // An offer on token 6 is not token 5's.
+    server.chain(&[offer_made(6, "0xb2", 16)]).await;
+    assert_eq!(market.next().await.unwrap().nfts(), ["80001-6"]);
+    assert!(tokio::time::timeout(Duration::from_millis(300), on_five.next()).await.is_err());
+}

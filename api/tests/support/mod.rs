@@ -111,12 +111,19 @@ impl ReadApp {
 
     /// The answer's status and JSON body (`Null` when the body is not JSON).
     pub async fn send(&self, request: Request<Body>) -> (StatusCode, serde_json::Value) {
-        use tower::ServiceExt;
-        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
-        let response = app.oneshot(request).await.unwrap();
+        let response = self.send_raw(request).await;
         let status = response.status();
         let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
         (status, serde_json::from_slice(&bytes).unwrap_or(serde_json::Value::Null))
+    }
+}
+
+impl ReadApp {
+    /// The answer as it is, headers included.
+    pub async fn send_raw(&self, request: Request<Body>) -> axum::response::Response {
+        use tower::ServiceExt;
+        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
+        app.oneshot(request).await.unwrap()
     }
 }
 

@@ -118,7 +118,9 @@ pub enum Scope<'a> {
     Nft(&'a str),
     /// The offers made from any wallet linked to this user.
     MadeBy(&'a str),
-    /// The open or closed offers on NFTs this user owns now (burned ones aside), but their own.
+    /// The offers made to this user as the NFT's owner, but their own: the open ones on NFTs
+    /// they own now (burned ones aside), and the closed ones (accepted, rejected, withdrawn)
+    /// that were made to them, the owner when the offer closed, whoever owns the NFT since.
     ReceivedBy(&'a str),
 }
 
@@ -140,9 +142,12 @@ pub async fn offers(
     let (from, key) = match scope {
         Scope::Nft(nft_id) => ("o.nft_id = $1", nft_id),
         Scope::MadeBy(user_id) => ("w.user_id = $1", user_id),
+        // A closed offer folded before `closed_owner` was kept (migration 0013) goes to its
+        // seller if accepted, else to the current owner, as it did then.
         Scope::ReceivedBy(user_id) => (
-            "n.burned = 0 AND n.owner IN (SELECT address FROM user_wallets WHERE user_id = $1) \
-             AND o.offerer NOT IN (SELECT address FROM user_wallets WHERE user_id = $1)",
+            "o.offerer NOT IN (SELECT address FROM user_wallets WHERE user_id = $1) AND \
+             CASE WHEN o.state = 'ACTIVE' THEN (CASE WHEN n.burned = 0 THEN n.owner END) \
+             ELSE COALESCE(o.closed_owner, o.seller, n.owner) END IN (SELECT address FROM user_wallets WHERE user_id = $1)",
             user_id,
         ),
     };

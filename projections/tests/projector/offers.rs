@@ -125,16 +125,24 @@ async fn offers_fold_into_their_states_and_read_per_nft_per_offerer_and_per_owne
         assert_eq!(summary(&on_3.data), [("80001-3", D, OfferState::Active, "4")]);
         assert!(on_3.data[0].nft_burned && on_3.data[0].withdrawable && !on_3.data[0].acceptable);
 
-        // Bob's offers; the offers on what Bob owns (token 1, his own aside); on what Alice owns
-        // (token 2; token 3 is burned, token 1 sold).
+        // Bob's offers; the offers made to Bob as owner: C's open one on token 1, his own aside
+        // (D's was rejected by Alice, before Bob owned it).
         let bobs = offers(&db, Scope::MadeBy(&bob.to_string()), None, EARLY, ALL).await.unwrap();
         assert_eq!(summary(&bobs.data), [("80001-1", B, OfferState::Accepted, "2")]);
         let to_bob = offers(&db, Scope::ReceivedBy(&bob.to_string()), None, EARLY, ALL).await.unwrap();
-        assert_eq!(summary(&to_bob.data), [("80001-1", D, OfferState::Rejected, "1"), ("80001-1", C, OfferState::Active, "3")]);
+        assert_eq!(summary(&to_bob.data), [("80001-1", C, OfferState::Active, "3")]);
         let to_bob = offers(&db, Scope::ReceivedBy(&bob.to_string()), Some(OfferState::Active), EARLY, ALL).await.unwrap();
         assert_eq!(to_bob.total_items, 1);
+        // Alice's history keeps what was made to her while she owned token 1: the offer she
+        // accepted (the sale), the one she rejected; and the one withdrawn on token 2 (D's open
+        // offer on token 3 went with the burn).
         let to_alice = offers(&db, Scope::ReceivedBy(&alice.to_string()), None, EARLY, ALL).await.unwrap();
-        assert_eq!(summary(&to_alice.data), [("80001-2", C, OfferState::Cancelled, "1")]);
+        assert_eq!(
+            summary(&to_alice.data),
+            [("80001-2", C, OfferState::Cancelled, "1"), ("80001-1", D, OfferState::Rejected, "1"), ("80001-1", B, OfferState::Accepted, "2")]
+        );
+        let accepted = offers(&db, Scope::ReceivedBy(&alice.to_string()), Some(OfferState::Accepted), EARLY, ALL).await.unwrap();
+        assert_eq!((accepted.total_items, accepted.data[0].seller.as_deref()), (1, Some(A)));
 
         // The accepted offer's sale is a sale as any other.
         let row = sqlx::query("SELECT owner, sales FROM nfts WHERE nft_id = '80001-1'").fetch_one(&db.pool()).await.unwrap();

@@ -102,7 +102,9 @@ async fn my_offers(State(state): State<AppState>, me: AuthUser, params: Params) 
     Ok(ok(page, "Offers fetched"))
 }
 
-/// The offers on the NFTs the caller owns now (their own offers aside), newest first.
+/// The offers made to the caller as an NFT's owner (their own offers aside), newest first: the
+/// open ones on the NFTs they own now, and the closed ones made to them while they owned the
+/// NFT (accepted, rejected or withdrawn), which stay after the NFT changes hands.
 #[utoipa::path(
     get,
     path = "/api/myoffers/received",
