@@ -421,7 +421,8 @@ async fn on_postgres_a_request_in_flight_when_the_database_goes_away_answers_503
         // Until the request's query waits on the lock, then every other connection goes.
         loop {
             let waiting: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' \
+                 AND query LIKE '%FROM nfts%'",
             )
             .fetch_one(&mut admin)
             .await

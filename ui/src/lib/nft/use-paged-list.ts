@@ -15,7 +15,17 @@ export function usePagedList<T, Q extends object = PagedQuery>(
   path: string | null,
   query: Q,
   fetchPage: (path: string, query: Q) => Promise<Paged<T>>,
-  { onError, liveId }: { onError?: (error: unknown) => void; liveId?: (item: T) => string | undefined } = {},
+  {
+    onError,
+    liveId,
+    liveNft,
+  }: {
+    onError?: (error: unknown) => void
+    /** The NFT an item shows: a change of it refetches the loaded pages. */
+    liveId?: (item: T) => string | undefined
+    /** An NFT whose every change refetches the list, shown in it or not (an NFT's offers). */
+    liveNft?: string
+  } = {},
 ) {
   const queryKey = JSON.stringify(query)
   const getKey = (_index: number, previous: Paged<T> | null) => {
@@ -45,6 +55,7 @@ export function usePagedList<T, Q extends object = PagedQuery>(
   // sale state, owner), or that everything may have.
   const shown = useRef(new Set<string>())
   shown.current = new Set(liveId ? items.map(liveId).filter((id): id is string => !!id) : [])
+  if (liveNft) shown.current.add(liveNft)
   const { mutate } = swr
   const onChange = useCallback(
     (change: { nfts: { nftId: string }[] }) => {
@@ -53,7 +64,7 @@ export function usePagedList<T, Q extends object = PagedQuery>(
     [mutate],
   )
   const onReset = useCallback(() => void mutate(), [mutate])
-  useLiveChanges(onChange, liveId ? onReset : undefined)
+  useLiveChanges(onChange, liveId || liveNft ? onReset : undefined)
   return {
     items,
     totalItems: pages[0]?.totalItems ?? 0,

@@ -10,12 +10,15 @@ import { OfferRow } from './offer-row'
 /**
  * The NFT page's Offers tab: its offers, newest first, 10 a page (amount, who, state, expires
  * in). The owner accepts (naming the amount) or rejects; an offerer cancels their own, or
- * withdraws it once expired; each behind a confirmation.
+ * withdraws it once expired; each behind a confirmation. It follows the NFT's live changes.
  */
 export function OffersTab({ nft, isOwner, myAddresses, actions }: { nft: Nft; isOwner: boolean; myAddresses: string[]; actions: ReturnType<typeof useOfferActions> }) {
   const { t } = useTranslation()
+  // Every change of the NFT (an offer made, replaced, cancelled, rejected or accepted, a sale)
+  // reloads its offers, the first one on an empty list too.
   const list = usePagedList<Offer>(nftOffersPath(nft._id), { limit: OFFER_PAGE_SIZE }, fetchOffers, {
     onError: (error) => console.error('Could not load the offers', error),
+    liveNft: nft._id,
   })
   const decisions = useOfferDecisions(actions)
 

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Nft } from '@/lib/nft/types'
 import { callBody, stubApi } from '@/testing/fetch'
@@ -20,6 +20,7 @@ const { renderPage } = await import('@/testing/render')
 const { useSession } = await import('@/lib/auth')
 const { useWalletStore } = await import('@/lib/wallet-store')
 const { useWalletConnection } = await import('@/lib/wallet-connection')
+const { publishChange } = await import('@/lib/live/live-store')
 
 const HASH = `0x${'ab'.repeat(32)}`
 const CAROL = '0x90f79bf6eb2c4f870365e785982e1f101e93b906'
@@ -136,6 +137,22 @@ describe('offers', () => {
     stubApi([{ path: '/api/nft/80001-1/offers', body: page([]) }])
     renderPage(<Tab nft={nftFixture()} isOwner={false} me={[]} />)
     expect(await screen.findByText('No Data')).toBeInTheDocument()
+  })
+
+  it("reloads an NFT's offers when the stream says the NFT changed, an empty list too, and not for another NFT", async () => {
+    const api = stubApi([{ path: '/api/nft/80001-1/offers', body: page([]) }])
+    renderPage(<Tab nft={nftFixture({ formOfSale: 'NOT_FOR_SALE' })} isOwner me={[OWNER_ADDRESS]} />)
+    expect(await screen.findByTestId('offers-empty')).toBeInTheDocument()
+    const offerCalls = () => api.mock.calls.filter(([url]) => String(url).startsWith('/api/nft/80001-1/offers')).length
+    const before = offerCalls()
+    // Another NFT's change: nothing to reload.
+    act(() => publishChange({ position: 10, nfts: [{ nftId: '80001-2', position: 10 }], notices: [] }))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(offerCalls()).toBe(before)
+    // Bob's offer is made on this one.
+    stubApi([{ path: '/api/nft/80001-1/offers', body: page([bob]) }])
+    act(() => publishChange({ position: 11, nfts: [{ nftId: '80001-1', position: 11 }], notices: [] }))
+    expect(await rowOf('bob')).toHaveTextContent('0.3 MATIC')
   })
 
   it('/myoffers lists my offers by state with their NFT, and the offers received with accept and reject', async () => {
