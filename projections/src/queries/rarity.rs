@@ -269,7 +269,7 @@ mod tests {
         let ranks = rank(&borrowed);
         // Trait counts: 1, 1, 0, 0, 0 (p 2/5 and 3/5). Hat: cap 2/5, None 1/5, "" 1/5, null 1/5.
         let surprise = |p: f64| -p.log2();
-        let h = 2.0 * 0.4 * surprise(0.4) + 3.0 * 0.2 * surprise(0.2) + 0.4 * surprise(0.4) + 0.6 * surprise(0.6);
+        let h = 0.4 * surprise(0.4) + 3.0 * 0.2 * surprise(0.2) + 0.4 * surprise(0.4) + 0.6 * surprise(0.6);
         let none = (surprise(0.2) + surprise(0.6)) / h;
         assert!((ranks[2].score - none).abs() < 1e-12, "{} vs {none}", ranks[2].score);
         assert_eq!(ranks[2].score, ranks[3].score);
