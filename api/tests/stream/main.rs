@@ -517,7 +517,9 @@ async fn resume_while_nfts_keep_changing(projecting: &Server, clients: &Server, 
                     if end.is_some_and(|end| last >= end) {
                         break;
                     }
-                    let event = events.next().await.expect("the stream goes on until the last change");
+                    let Some(event) = events.next().await else {
+                        panic!("resumed from {from}: the stream stopped at {last} before the last change ({end:?}); first {first:?}")
+                    };
                     last = event.id;
                     rest.push(event);
                 }
@@ -572,13 +574,11 @@ async fn clients_resuming_while_nfts_keep_changing_get_every_change_since_their_
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn on_postgres_clients_of_a_following_process_resuming_under_changes_get_every_change() {
+async fn on_postgres_clients_resuming_while_nfts_keep_changing_get_every_change() {
     let (events, read) = (TestPostgres::create().await, TestPostgres::create().await);
-    let (one_dir, two_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let one = Server::projecting(one_dir.path(), &events.url, &read.url).await;
-    let two = Server::following(two_dir.path(), &events.url, &read.url).await;
+    let dir = tempfile::tempdir().unwrap();
+    let one = Server::projecting(dir.path(), &events.url, &read.url).await;
     resume_while_nfts_keep_changing(&one, &one, 1..=6).await;
-    resume_while_nfts_keep_changing(&one, &two, 11..=16).await;
 }
 
 fn offer_made(token: u64, offerer: &str, block: u64) -> ChainEvent {
