@@ -415,7 +415,7 @@ contract Handler is Test {
         if (offerer == address(0)) return;
         ShadowOffer memory offer = shadowOffer[tokenId][offerer];
         uint256 expected = (seed >> 64) % 8 == 0 ? offer.amount + 1 + (seed >> 128) % 2 ether : offer.amount;
-        bytes memory data = abi.encodeCall(Marketplace.acceptOfferFrom, (tokenId, offerer, expected));
+        bytes memory data = abi.encodeCall(Marketplace.acceptOfferFrom, (tokenId, offerer, expected, 0));
         if (!_call("acceptTokenOffer", _owner(tokenId), data, 0)) return;
         if (expected != offer.amount || block.timestamp >= offer.expiresAt) ghostBadAccepts += 1;
         ghostOffersAccepted += 1;
