@@ -221,15 +221,18 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         bool sold;
     }
 
-    /// @dev Per-token market state. `mintedBy`, `numberOfTransfers`, `saleType` and `feeBps` share one
-    /// slot. `feeBps` is the service fee snapshotted when the current sale started (0 when not for sale).
+    /// @dev Per-token market state. `mintedBy`, `numberOfTransfers`, `saleType`, `feeBps` and
+    /// `openOffers` share one slot. `feeBps` is the service fee snapshotted when the current sale started
+    /// (0 when not for sale). `openOffers` counts the escrowed offers on the token, so a transfer looks
+    /// up the new owner's offer (a cold read) only when there is any.
     /// `previousOwner` and `price` share the next one: a sale clears the price and sets the previous
     /// owner in one write (a separate slot for the previous owner cost 22,100 gas at a first sale).
     struct Token {
         address mintedBy;
-        uint64 numberOfTransfers;
+        uint48 numberOfTransfers;
         SaleType saleType;
         uint16 feeBps;
+        uint24 openOffers;
         address previousOwner;
         uint96 price;
         uint256 auctionId;
@@ -963,6 +966,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
 
         Offer storage offer = _offers[tokenId][msg.sender];
         uint256 replaced = offer.amount;
+        if (replaced == 0) _tokens[tokenId].openOffers += 1;
         uint96 feeBps = _serviceFeeBps;
         // casting to 'uint176' is safe because no amount of ether comes near 2**176 wei; to 'uint16'
         // because the fee is at most MAX_SERVICE_FEE_BPS (1000)
@@ -1312,9 +1316,10 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         } else {
             token.previousOwner = from;
             token.numberOfTransfers += 1;
-            heldOffer = _offers[tokenId][to].amount;
+            if (token.openOffers != 0) heldOffer = _offers[tokenId][to].amount;
             if (heldOffer != 0) {
                 delete _offers[tokenId][to];
+                token.openOffers -= 1;
                 _totalOffers -= heldOffer;
                 emit OfferCancelled(tokenId, to, heldOffer);
             }
@@ -1467,6 +1472,9 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         offer = _offers[tokenId][offerer];
         if (offer.amount == 0) revert MarketplaceNoOffer(tokenId, offerer);
         delete _offers[tokenId][offerer];
+        // A burn cleared the count with the token (its offers can only be cancelled).
+        Token storage token = _tokens[tokenId];
+        if (token.openOffers != 0) token.openOffers -= 1;
         _totalOffers -= offer.amount;
     }
 

@@ -333,17 +333,17 @@ contract OffersTest is MarketplaceTestBase {
     }
 
     /// The offerer bought the token meanwhile: its own offer can only be cancelled.
-    function test_acceptOffer_ofTheOwnerItself_reverts_andItCanCancel() public {
+    /// An offerer that buys the token gets its offer back at once, so as owner it holds none: naming
+    /// itself as the offerer is refused before any offer is looked up.
+    function test_acceptOffer_ofTheOwnerItself_reverts() public {
         uint256 tokenId = _mintFixed(alice, 1 ether);
         _offer(bob, tokenId, 0.5 ether, _expiry());
         vm.prank(bob);
         market.buyToken{value: 1 ether}(tokenId);
+        assertEq(market.totalOffers(), 0, "refunded by the purchase");
         vm.expectRevert(abi.encodeWithSelector(Marketplace.MarketplaceOwnerCannotOffer.selector, tokenId));
         vm.prank(bob);
         market.acceptOfferFrom(tokenId, bob, 0.5 ether, 0);
-        vm.prank(bob);
-        market.cancelOffer(tokenId);
-        assertEq(market.totalOffers(), 0);
     }
 
     // ---- burn ----------------------------------------------------------------------------------
