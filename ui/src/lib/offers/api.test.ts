@@ -13,5 +13,6 @@ describe('offerProceedsWei', () => {
     expect(royaltyBps({ percentage: 2.5 })).toBe(250n)
     expect(royaltyBps({ percentage: 0.07 })).toBe(7n)
     expect(royaltyBps({ percentage: 12.34 })).toBe(1234n)
+    expect(royaltyBps({ percentage: 2.5, bps: 250 })).toBe(250n)
   })
 })

@@ -58,15 +58,15 @@ export function tokenIdOf(nftId: string): bigint {
 /** Basis points in 100%, as the contract counts fee and royalty shares. */
 const BPS = 10_000n
 
-/** A royalty row's share in basis points (the API gives percentages such as 2.5). */
-export const royaltyBps = (royalty: Pick<NftRoyalty, 'percentage'>) => BigInt(Math.round(royalty.percentage * 100))
+/** A royalty row's share in basis points: the API's `bps`, else from its percentage (2.5 -> 250). */
+export const royaltyBps = (royalty: Pick<NftRoyalty, 'percentage' | 'bps'>) => BigInt(royalty.bps ?? Math.round(royalty.percentage * 100))
 
 /**
  * What the seller receives when `offer` is accepted: its amount less the offer's fee (the fee of the
  * moment it was made) and each royalty row, each rounded down as the contract's split does. The
  * accept names it as `minProceeds`, so a sale that would pay the seller less reverts.
  */
-export function offerProceedsWei(offer: Pick<Offer, 'amountWei' | 'feeBps'>, royalty: Pick<NftRoyalty, 'percentage'>[]): bigint {
+export function offerProceedsWei(offer: Pick<Offer, 'amountWei' | 'feeBps'>, royalty: Pick<NftRoyalty, 'percentage' | 'bps'>[]): bigint {
   const amount = BigInt(offer.amountWei)
   let proceeds = amount - (amount * BigInt(offer.feeBps)) / BPS
   for (const row of royalty) proceeds -= (amount * royaltyBps(row)) / BPS
