@@ -108,8 +108,12 @@ async fn offers_are_made_cancelled_rejected_and_accepted_through_checked_record_
     };
     let too_much = market.transact_failing(&alice, too_much, U256::ZERO).await;
     record(&market, &alice, "accept", body(&too_much)).await.refused("failed");
-    let accept =
-        Marketplace::acceptOfferFromCall { tokenId: token(1), offerer: market.address(&bob), expectedAmount: matic(10), minProceeds: proceeds };
+    let accept = Marketplace::acceptOfferFromCall {
+        tokenId: token(1),
+        offerer: market.address(&bob),
+        expectedAmount: matic(10),
+        minProceeds: proceeds,
+    };
     let accept = hash(&market.transact(&alice, accept, U256::ZERO).await);
     record(&market, &bob, "accept", body(&accept)).await.refused("not a wallet linked to your account");
     market
