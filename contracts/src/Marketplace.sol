@@ -8,6 +8,131 @@ import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 
 /**
+ * @title Royalty split of a token with two royalty receivers
+ * @notice ERC-2981 names one royalty receiver, so {Marketplace.royaltyInfo} names this contract for a
+ * token with two: any marketplace that pays royaltyInfo's receiver pays here, and each receiver takes
+ * its share of everything received, in the ratio of the two royalty shares. One split exists per
+ * (receivers, shares) set, at a CREATE2 address of the market's {RoyaltySplitFactory}. It is created
+ * when first needed, by anyone ({RoyaltySplitFactory.create}): ether paid to its address before
+ * that waits there (no one holds a key to a CREATE2 address) and counts as received once it exists.
+ * @dev Pull payments: receiving costs nothing (other markets may send with 2,300 gas), and each
+ * receiver is paid on its own, so a receiver that refuses ether never blocks the other. Receiver 0 is
+ * due floor(received × bps0 / (bps0 + bps1)) and receiver 1 the rest, so nothing is left over. Both
+ * amounts only grow with what is received, so what is due never goes negative.
+ */
+contract RoyaltySplit {
+    /// @notice The first receiver and its royalty share (basis points).
+    address public immutable receiver0;
+    uint256 public immutable bps0;
+    /// @notice The second receiver and its royalty share (basis points).
+    address public immutable receiver1;
+    uint256 public immutable bps1;
+
+    /// @notice How much each receiver has taken.
+    mapping(address receiver => uint256) public released;
+    /// @notice The sum taken by both receivers.
+    uint256 public totalReleased;
+
+    /// @notice A receiver's share was paid out.
+    /// @param receiver The receiver whose share it is.
+    /// @param recipient Where it was sent (the receiver, or the address it named).
+    /// @param amount The amount.
+    event RoyaltyReleased(address indexed receiver, address recipient, uint256 amount);
+
+    /// @notice The account is not one of the split's two receivers.
+    error RoyaltySplitNotReceiver(address account);
+    /// @notice The receiver has nothing due.
+    error RoyaltySplitNothingDue(address receiver);
+    /// @notice Sending the share failed (the recipient refused it); nothing changed.
+    error RoyaltySplitTransferFailed(address recipient, uint256 amount);
+
+    /// @param r0 The first receiver.
+    /// @param b0 Its share in basis points.
+    /// @param r1 The second receiver.
+    /// @param b1 Its share in basis points.
+    constructor(address r0, uint96 b0, address r1, uint96 b1) {
+        receiver0 = r0;
+        bps0 = b0;
+        receiver1 = r1;
+        bps1 = b1;
+    }
+
+    /// @notice Takes royalties from anyone, at no gas cost beyond the transfer.
+    receive() external payable {}
+
+    /// @notice What a receiver can take now.
+    /// @param receiver One of the two receivers (0 for any other account).
+    /// @return The amount due.
+    function due(address receiver) public view returns (uint256) {
+        uint256 received = address(this).balance + totalReleased;
+        uint256 first = (received * bps0) / (bps0 + bps1);
+        if (receiver == receiver0) return first - released[receiver];
+        if (receiver == receiver1) return received - first - released[receiver];
+        return 0;
+    }
+
+    /// @notice Pays a receiver everything due to it, with all gas. Anyone can call it.
+    /// @param receiver One of the two receivers.
+    function release(address receiver) external {
+        _release(receiver, payable(receiver));
+    }
+
+    /// @notice The caller, a receiver, takes what is due to it at another address (for a receiver
+    /// that cannot take ether).
+    /// @param recipient Where to send it.
+    function releaseTo(address payable recipient) external {
+        _release(msg.sender, recipient);
+    }
+
+    function _release(address receiver, address payable recipient) private {
+        if (receiver != receiver0 && receiver != receiver1) revert RoyaltySplitNotReceiver(receiver);
+        uint256 amount = due(receiver);
+        if (amount == 0) revert RoyaltySplitNothingDue(receiver);
+        released[receiver] += amount;
+        totalReleased += amount;
+        emit RoyaltyReleased(receiver, recipient, amount);
+        (bool success,) = recipient.call{value: amount}("");
+        if (!success) revert RoyaltySplitTransferFailed(recipient, amount);
+    }
+}
+
+/**
+ * @title Creates the royalty splits of one market
+ * @notice The market deploys this factory in its constructor (its first contract creation) and asks it
+ * where the split of a (receivers, shares) set is. Each split sits at a CREATE2 address derived from
+ * its receivers and shares (salt 0), so every token with the same set names the same split. Anyone may
+ * create a split, at any time (a mint does not pay for it): its address and code depend only on the
+ * set, and ether sent to the address before is counted once it exists.
+ */
+contract RoyaltySplitFactory {
+    /// @notice The split of these receivers and shares (created or not).
+    /// @param r0 The first receiver.
+    /// @param b0 Its share in basis points.
+    /// @param r1 The second receiver.
+    /// @param b1 Its share in basis points.
+    /// @return The split's address.
+    function splitOf(address r0, uint96 b0, address r1, uint96 b1) public view returns (address) {
+        bytes32 initCodeHash = keccak256(_initCode(r0, b0, r1, b1));
+        return address(uint160(uint256(keccak256(abi.encodePacked(bytes1(0xff), address(this), bytes32(0), initCodeHash)))));
+    }
+
+    /// @notice Creates the split of these receivers and shares unless it exists; returns its address.
+    /// @param r0 The first receiver.
+    /// @param b0 Its share in basis points.
+    /// @param r1 The second receiver.
+    /// @param b1 Its share in basis points.
+    /// @return split The split's address.
+    function create(address r0, uint96 b0, address r1, uint96 b1) external returns (address split) {
+        split = splitOf(r0, b0, r1, b1);
+        if (split.code.length == 0) new RoyaltySplit{salt: bytes32(0)}(r0, b0, r1, b1);
+    }
+
+    function _initCode(address r0, uint96 b0, address r1, uint96 b1) private pure returns (bytes memory) {
+        return abi.encodePacked(type(RoyaltySplit).creationCode, abi.encode(r0, b0, r1, b1));
+    }
+}
+
+/**
  * @title NFT Marketplace
  * @notice One contract that is at once the ERC-721 collection (with per-token royalties, ERC-2981) and
  * its market: fixed-price sales, English auctions with a buy-now price (whose top bid the owner accepts
@@ -96,15 +221,20 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         bool sold;
     }
 
-    /// @dev Per-token market state. `mintedBy`, `numberOfTransfers`, `saleType` and `feeBps` share one
-    /// slot. `feeBps` is the service fee snapshotted when the current sale started (0 when not for sale).
+    /// @dev Per-token market state. `mintedBy`, `numberOfTransfers`, `saleType`, `feeBps` and
+    /// `openOffers` share one slot. `feeBps` is the service fee snapshotted when the current sale started
+    /// (0 when not for sale). `openOffers` counts the escrowed offers on the token, so a transfer looks
+    /// up the new owner's offer (a cold read) only when there is any.
+    /// `previousOwner` and `price` share the next one: a sale clears the price and sets the previous
+    /// owner in one write (a separate slot for the previous owner cost 22,100 gas at a first sale).
     struct Token {
         address mintedBy;
-        uint64 numberOfTransfers;
+        uint48 numberOfTransfers;
         SaleType saleType;
         uint16 feeBps;
+        uint24 openOffers;
         address previousOwner;
-        uint256 price;
+        uint96 price;
         uint256 auctionId;
     }
 
@@ -134,11 +264,12 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         uint16 feeBps;
     }
 
-    /// @dev The payouts of a cart, summed per payee and pushed once after all its purchases. An empty
-    /// ledger (no payees) means "push at once", as every single sale does.
+    /// @dev The payees of a cart, in the order of their first payout; each payee's sum is kept in
+    /// transient storage ({_owedSlot}), so adding to it costs the same for the 1st payee and the 60th.
+    /// The sums are pushed once after all the cart's purchases. An empty ledger (no payees) means
+    /// "push at once", as every single sale does.
     struct Ledger {
         address[] payees;
-        uint256[] amounts;
         uint256 count;
     }
 
@@ -164,8 +295,14 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     uint256 public constant MIN_RAISE_BPS = 500;
     /// @notice The gas forwarded with each pushed payout; a failed push becomes a credit.
     uint256 public constant PUSH_GAS_LIMIT = 10_000;
+    /// @notice The highest asking price (fixed or buy-now): 2**96 - 1 wei, about 79 billion MATIC, far
+    /// above the supply, so that the price shares a storage slot with the previous owner.
+    uint256 public constant MAX_PRICE = type(uint96).max;
     /// @notice The most tokens {buyTokens} takes in one cart.
     uint256 public constant MAX_CART_ITEMS = 20;
+    /// @notice The longest an offer can stay acceptable from the moment it is made (OpenSea's longest):
+    /// an offer keeps the fee of its moment, so it must not outlive fee changes by years.
+    uint256 public constant MAX_OFFER_DURATION = 180 days;
 
     // ------------------------------------------------------------------------------------------
     // Storage
@@ -337,7 +474,8 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         uint256 replacedAmount
     );
 
-    /// @notice The offerer withdrew its offer (live, expired, or on a burned token); the amount is refunded.
+    /// @notice The offerer withdrew its offer (live, expired, or on a burned token), or became the
+    /// token's owner (any transfer to it refunds its offer); the amount is refunded.
     /// @param tokenId The token.
     /// @param offerer The offerer refunded.
     /// @param amount The amount refunded.
@@ -460,6 +598,13 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     error MarketplaceOfferChanged(uint256 expected, uint256 amount);
     /// @notice A cart needs 1 to {MAX_CART_ITEMS} items and one seen price per item.
     error MarketplaceInvalidCart();
+    /// @notice An asking price (fixed or buy-now) is above {MAX_PRICE}.
+    error MarketplacePriceTooHigh(uint256 price);
+    /// @notice An offer can stay acceptable at most {MAX_OFFER_DURATION} from the moment it is made.
+    error MarketplaceOfferTooLong(uint64 expiresAt, uint256 latest);
+    /// @notice The seller would receive less than the least it accepts (the offer's fee or royalties differ
+    /// from what it was shown).
+    error MarketplaceProceedsTooLow(uint256 minProceeds, uint256 proceeds);
 
     // ------------------------------------------------------------------------------------------
     // Construction and admin
@@ -471,6 +616,8 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         emit AdminChanged(msg.sender);
         _serviceFeeBps = DEFAULT_SERVICE_FEE_BPS;
         emit ServiceFeeChanged(DEFAULT_SERVICE_FEE_BPS);
+        // The market's first creation (nonce 1): {_splitFactory} derives its address from that.
+        new RoyaltySplitFactory();
     }
 
     /// @notice Sets the service fee taken from every sale and paid to the admin.
@@ -578,6 +725,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     function changeTokenPrice(uint256 tokenId, uint256 newPrice) external {
         _onlyOwner(tokenId);
         if (newPrice == 0) revert MarketplaceZeroPrice();
+        _checkPrice(newPrice);
         Token storage token = _tokens[tokenId];
         SaleType saleType = token.saleType;
         if (saleType == SaleType.NotForSale) revert MarketplaceNotForSale(tokenId);
@@ -590,7 +738,9 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
             }
             auction.buyNowPrice = newPrice;
         }
-        token.price = newPrice;
+        // casting to 'uint96' is safe because _checkPrice bounds it
+        // forge-lint: disable-next-line(unsafe-typecast)
+        token.price = uint96(newPrice);
         emit PriceChanged(tokenId, newPrice);
     }
 
@@ -761,10 +911,9 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         }
         if (msg.value != total) revert MarketplaceWrongValue(total, msg.value);
 
-        // The admin first: every fee adds to the ledger's first row at once.
+        // At most one payee per item's seller and royalty receivers, plus the admin.
         uint256 rows = 1 + count * (1 + MAX_ROYALTY_RECEIVERS);
-        Ledger memory ledger = Ledger({payees: new address[](rows), amounts: new uint256[](rows), count: 1});
-        ledger.payees[0] = _admin;
+        Ledger memory ledger = Ledger({payees: new address[](rows), count: 0});
         address[] memory sellers = new address[](count); // zero for a skipped item
         uint256 spent;
         uint256 bought;
@@ -778,7 +927,14 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         emit CartPurchased(msg.sender, count, bought, spent, msg.value - spent);
 
         for (uint256 j = 0; j < ledger.count; ++j) {
-            _push(ledger.payees[j], ledger.amounts[j]);
+            address payee = ledger.payees[j];
+            uint256 slot = _owedSlot(payee);
+            uint256 owed;
+            assembly ("memory-safe") {
+                owed := tload(slot)
+                tstore(slot, 0)
+            }
+            _push(payee, owed);
         }
         _push(msg.sender, msg.value - spent);
         // The safe-transfer checks last, after every payout, as in {buyToken}.
@@ -793,9 +949,11 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
      * @notice Offers msg.value for a token that is not in an auction (listed at a fixed price or not
      * for sale); the ether is escrowed until the offer is accepted, rejected or cancelled. Each account
      * has one offer per token: a new one replaces it and the old amount is refunded. The offer takes
-     * the service fee of this moment, which its sale pays.
+     * the service fee of this moment, which its sale pays. Once the offerer owns the token, by any
+     * transfer, the offer is refunded ({OfferCancelled}).
      * @param tokenId The token, not the caller's.
-     * @param expiresAt When the offer stops being acceptable (unix seconds, in the future).
+     * @param expiresAt When the offer stops being acceptable (unix seconds, in the future, at most
+     * {MAX_OFFER_DURATION} from now).
      */
     function makeOffer(uint256 tokenId, uint64 expiresAt) external payable nonReentrant {
         address owner = _requireExists(tokenId);
@@ -803,9 +961,12 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         if (_tokens[tokenId].saleType == SaleType.Auction) revert MarketplaceInAuction(tokenId);
         if (msg.value == 0) revert MarketplaceZeroPrice();
         if (expiresAt <= block.timestamp) revert MarketplaceInvalidExpiry(expiresAt);
+        uint256 latest = block.timestamp + MAX_OFFER_DURATION;
+        if (expiresAt > latest) revert MarketplaceOfferTooLong(expiresAt, latest);
 
         Offer storage offer = _offers[tokenId][msg.sender];
         uint256 replaced = offer.amount;
+        if (replaced == 0) _tokens[tokenId].openOffers += 1;
         uint96 feeBps = _serviceFeeBps;
         // casting to 'uint176' is safe because no amount of ether comes near 2**176 wei; to 'uint16'
         // because the fee is at most MAX_SERVICE_FEE_BPS (1000)
@@ -844,14 +1005,20 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
      * @notice The owner accepts an offer that has not expired: the token goes to the offerer, any
      * fixed-price listing is cleared, and the offer pays the service fee (its snapshot), the royalties
      * and the seller exactly as a purchase does. Not while the token is in an auction.
-     * The owner names the amount it accepts, so an offer replaced meanwhile (say, by a lower one)
-     * makes the call revert instead of selling for less. The offerer gets the token by a plain
+     * The owner names the amount it accepts and the least it receives, so an offer replaced meanwhile
+     * (say, by a lower one, or by the same amount at a higher fee) makes the call revert instead of
+     * selling for less. The offerer gets the token by a plain
      * transfer, as an auction's winner does.
      * @param tokenId The token, owned by the caller.
      * @param offerer The offerer.
      * @param expectedAmount The offer's amount as the owner saw it.
+     * @param minProceeds The least the seller accepts to receive after the offer's fee and the royalties
+     * (the net it was shown); less reverts with {MarketplaceProceedsTooLow}.
      */
-    function acceptOfferFrom(uint256 tokenId, address offerer, uint256 expectedAmount) external nonReentrant {
+    function acceptOfferFrom(uint256 tokenId, address offerer, uint256 expectedAmount, uint256 minProceeds)
+        external
+        nonReentrant
+    {
         address seller = _onlyOwner(tokenId);
         if (offerer == seller) revert MarketplaceOwnerCannotOffer(tokenId);
         Token storage token = _tokens[tokenId];
@@ -859,6 +1026,8 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         Offer memory offer = _takeOffer(tokenId, offerer);
         if (offer.amount != expectedAmount) revert MarketplaceOfferChanged(expectedAmount, offer.amount);
         if (block.timestamp >= offer.expiresAt) revert MarketplaceOfferExpired(tokenId, offerer, offer.expiresAt);
+        uint256 proceeds = _sellerProceeds(tokenId, expectedAmount, offer.feeBps);
+        if (proceeds < minProceeds) revert MarketplaceProceedsTooLow(minProceeds, proceeds);
         emit OfferAccepted(tokenId, offerer, seller, expectedAmount);
 
         if (token.saleType != SaleType.NotForSale) {
@@ -1058,12 +1227,14 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         }
     }
 
-    /// @notice ERC-2981. A token can have two receivers but ERC-2981 names one: this returns the first
-    /// receiver with the total royalty of all rows (as this market pays it: each row's share rounded
-    /// down). Use {royaltiesOf} for each receiver. (zero, 0) when the token has no royalty.
+    /// @notice ERC-2981. A token can have two receivers but ERC-2981 names one: for a token with two,
+    /// the receiver is their {RoyaltySplit} (see {royaltySplitOf}), from which each receiver takes its
+    /// share, so any marketplace that pays royaltyInfo pays both. The amount is the total royalty of
+    /// all rows (as this market pays it: each row's share rounded down). This market pays each receiver
+    /// directly. (zero, 0) when the token has no royalty.
     /// @param tokenId The token.
     /// @param salePrice The sale price.
-    /// @return receiver The first receiver.
+    /// @return receiver The only receiver, or the split of the two.
     /// @return royaltyAmount The total royalty for that price.
     function royaltyInfo(uint256 tokenId, uint256 salePrice)
         external
@@ -1071,11 +1242,30 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         returns (address receiver, uint256 royaltyAmount)
     {
         Royalty[] storage rows = _royalties[tokenId];
-        if (rows.length == 0) return (address(0), 0);
-        receiver = rows[0].receiver;
-        for (uint256 i = 0; i < rows.length; ++i) {
+        uint256 count = rows.length;
+        if (count == 0) return (address(0), 0);
+        receiver = count == 1 ? rows[0].receiver : royaltySplitOf(tokenId);
+        for (uint256 i = 0; i < count; ++i) {
             royaltyAmount += (salePrice * rows[i].bps) / BPS_DENOMINATOR;
         }
+    }
+
+    /// @notice The {RoyaltySplit} that {royaltyInfo} names for a token with two royalty receivers
+    /// (shared by every token with the same receivers and shares; created by anyone with
+    /// {RoyaltySplitFactory.create} when first needed); zero for a token with fewer receivers or that
+    /// does not exist.
+    /// @param tokenId The token.
+    /// @return The split's address.
+    function royaltySplitOf(uint256 tokenId) public view returns (address) {
+        Royalty[] storage rows = _royalties[tokenId];
+        if (rows.length != 2) return address(0);
+        return _splitFactory().splitOf(rows[0].receiver, rows[0].bps, rows[1].receiver, rows[1].bps);
+    }
+
+    /// @notice The factory of this market's royalty splits.
+    /// @return The factory's address.
+    function royaltySplitFactory() external view returns (address) {
+        return address(_splitFactory());
     }
 
     /// @notice The token's metadata URI. Reverts for a token that does not exist.
@@ -1099,7 +1289,11 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
 
     /// @dev Keeps the market state in step with ownership. Every owner change that does not come from
     /// a sale (sales clear the listing first) clears the listing and ends an open auction, refunding
-    /// its top bidder; a burn deletes the token's market state.
+    /// its top bidder; a burn deletes the token's market state. Whatever the path (purchase, cart,
+    /// auction, accepted offer, plain transfer), an offer the new owner had made on the token is
+    /// refunded as a cancellation: an owner's offer could otherwise stay escrowed and later buy the
+    /// token back at its old amount. A mint needs no check: offers need an existing token and ids are
+    /// never reused.
     function _update(address to, uint256 tokenId, address auth) internal override returns (address from) {
         Token storage token = _tokens[tokenId];
         bool listed = token.saleType != SaleType.NotForSale;
@@ -1114,6 +1308,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
             (refundTo, refund) = _clearListing(tokenId);
             emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
         }
+        uint256 heldOffer;
         if (to == address(0)) {
             delete _tokens[tokenId];
             delete _royalties[tokenId];
@@ -1121,8 +1316,16 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         } else {
             token.previousOwner = from;
             token.numberOfTransfers += 1;
+            if (token.openOffers != 0) heldOffer = _offers[tokenId][to].amount;
+            if (heldOffer != 0) {
+                delete _offers[tokenId][to];
+                token.openOffers -= 1;
+                _totalOffers -= heldOffer;
+                emit OfferCancelled(tokenId, to, heldOffer);
+            }
         }
         _push(refundTo, refund);
+        _push(to, heldOffer);
     }
 
     /// @dev Sells the token of an open auction to its top bidder at the top bid.
@@ -1182,6 +1385,16 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         _pay(ledger, seller, sellerProceeds);
     }
 
+    /// @dev What the seller of a sale at `price` receives: the price less the fee at `feeBps` and the
+    /// royalties, each rounded down as {_distribute} does.
+    function _sellerProceeds(uint256 tokenId, uint256 price, uint256 feeBps) private view returns (uint256 proceeds) {
+        proceeds = price - (price * feeBps) / BPS_DENOMINATOR;
+        Royalty[] storage rows = _royalties[tokenId];
+        for (uint256 i = 0; i < rows.length; ++i) {
+            proceeds -= (price * rows[i].bps) / BPS_DENOMINATOR;
+        }
+    }
+
     /// @dev Buys one cart item for msg.sender if it is still on sale at a fixed price of at most
     /// `seenPrice`, its payouts added to `ledger`; returns its seller (zero when skipped) and price.
     function _buyCartItem(uint256 tokenId, uint256 seenPrice, Ledger memory ledger)
@@ -1208,7 +1421,9 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     }
 
     /// @dev The ERC-721 receipt check of each token a cart delivered to msg.sender (a zero seller: skipped).
+    /// An account without code passes every check, so it is asked once.
     function _checkReceipts(uint256[] calldata tokenIds, address[] memory sellers) private {
+        if (msg.sender.code.length == 0) return;
         for (uint256 i = 0; i < sellers.length; ++i) {
             if (sellers[i] != address(0)) {
                 ERC721Utils.checkOnERC721Received(msg.sender, sellers[i], msg.sender, tokenIds[i], "");
@@ -1216,21 +1431,37 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         }
     }
 
-    /// @dev Pushes a payout at once, or, in a cart, adds it to the payee's row of the ledger (a new row
-    /// for a new payee) to be pushed once at the end.
+    /// @dev Pushes a payout at once, or, in a cart, adds it to the payee's transient sum (listing the
+    /// payee at its first payout) to be pushed once at the end.
     function _pay(Ledger memory ledger, address to, uint256 amount) private {
         if (ledger.payees.length == 0) return _push(to, amount);
         if (amount == 0) return;
-        uint256 n = ledger.count;
-        for (uint256 j = 0; j < n; ++j) {
-            if (ledger.payees[j] == to) {
-                ledger.amounts[j] += amount;
-                return;
-            }
+        uint256 slot = _owedSlot(to);
+        uint256 owed;
+        assembly ("memory-safe") {
+            owed := tload(slot)
         }
-        ledger.payees[n] = to;
-        ledger.amounts[n] = amount;
-        ledger.count = n + 1;
+        if (owed == 0) {
+            ledger.payees[ledger.count] = to;
+            ledger.count += 1;
+        }
+        assembly ("memory-safe") {
+            tstore(slot, add(owed, amount))
+        }
+    }
+
+    /// @dev The transient slot of a payee's sum in a cart: the address under a tag in the high bits,
+    /// so it can't meet any other transient slot. The cart clears each sum before pushing it.
+    function _owedSlot(address payee) private pure returns (uint256) {
+        return uint256(keccak256("Marketplace.cart.owed")) << 160 | uint160(payee);
+    }
+
+    /// @dev The split factory: the contract this market created first, at its nonce 1 (the address of
+    /// a CREATE is keccak256(rlp([creator, nonce])); no storage or immutable needed).
+    function _splitFactory() private view returns (RoyaltySplitFactory) {
+        return RoyaltySplitFactory(
+            address(uint160(uint256(keccak256(abi.encodePacked(bytes1(0xd6), bytes1(0x94), address(this), bytes1(0x01))))))
+        );
     }
 
     /// @dev The empty ledger: payouts are pushed at once.
@@ -1241,6 +1472,9 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         offer = _offers[tokenId][offerer];
         if (offer.amount == 0) revert MarketplaceNoOffer(tokenId, offerer);
         delete _offers[tokenId][offerer];
+        // A burn cleared the count with the token (its offers can only be cancelled).
+        Token storage token = _tokens[tokenId];
+        if (token.openOffers != 0) token.openOffers -= 1;
         _totalOffers -= offer.amount;
     }
 
@@ -1276,7 +1510,9 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         // casting to 'uint16' is safe because the fee is at most MAX_SERVICE_FEE_BPS (1000)
         // forge-lint: disable-next-line(unsafe-typecast)
         token.feeBps = uint16(feeBps);
-        token.price = price;
+        // casting to 'uint96' is safe because _checkSaleParameters bounds the price by MAX_PRICE
+        // forge-lint: disable-next-line(unsafe-typecast)
+        token.price = uint96(price);
         uint256 auctionId;
         if (saleType == SaleType.Auction) {
             auctionId = ++_lastAuctionId;
@@ -1362,13 +1598,20 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         } else if (saleType == SaleType.FixedPrice) {
             if (endTime != 0 || basePrice != 0) revert MarketplaceUnexpectedSaleParameters();
             if (price == 0) revert MarketplaceZeroPrice();
+            _checkPrice(price);
         } else {
+            _checkPrice(price);
             if (basePrice == 0) revert MarketplaceZeroPrice();
             if (price <= basePrice) revert MarketplaceBuyNowNotAboveBase(basePrice, price);
             if (endTime <= block.timestamp || endTime > block.timestamp + MAX_AUCTION_DURATION) {
                 revert MarketplaceInvalidEndTime(endTime);
             }
         }
+    }
+
+    /// @dev Reverts when an asking price does not fit the token's price field.
+    function _checkPrice(uint256 price) private pure {
+        if (price > MAX_PRICE) revert MarketplacePriceTooHigh(price);
     }
 
     /// @dev Checks royalty rows: at most 2, same lengths, distinct receivers that are neither zero nor

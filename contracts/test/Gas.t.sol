@@ -68,7 +68,7 @@ contract GasReportTest is MarketplaceTestBase {
         _measure("makeOffer", g, 100_000);
         vm.prank(alice);
         g = gasleft();
-        market.acceptOfferFrom(offered, bob, 1 ether);
+        market.acceptOfferFrom(offered, bob, 1 ether, 0);
         _measure("acceptOfferFrom (clears the listing)", g, 250_000);
 
         uint256[] memory ids = new uint256[](3);

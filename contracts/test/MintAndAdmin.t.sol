@@ -451,10 +451,11 @@ contract ViewsTest is MarketplaceTestBase {
         assertFalse(market.supportsInterface(0x780e9d63), "not ERC-721 Enumerable");
     }
 
-    function test_royaltyInfo_returnsTheFirstReceiverWithTheTotal() public {
+    function test_royaltyInfo_returnsTheSplitOfTwoReceiversWithTheTotal() public {
         uint256 tokenId = _mintNotForSale(alice);
         (address receiver, uint256 amount) = market.royaltyInfo(tokenId, 1 ether);
-        assertEq(receiver, royaltyA);
+        assertEq(receiver, market.royaltySplitOf(tokenId));
+        assertTrue(receiver != address(0) && receiver != royaltyA && receiver != royaltyB);
         assertEq(amount, 0.125 ether);
         (, uint256 rounded) = market.royaltyInfo(tokenId, 999);
         assertEq(rounded, 99 + 24, "each row rounded down");

@@ -27,7 +27,7 @@ const users = ['a', 'b', 'c'].map((name, i) => ({
 const [A, B, C] = users
 const titles = { lantern: `Lantern ${stamp}`, quay: `Quay ${stamp}`, cart: [1, 2, 3].map((n) => `Cart ${n} ${stamp}`) }
 const abi = parseAbi([
-  'function acceptOfferFrom(uint256 tokenId, address offerer, uint256 expectedAmount)',
+  'function acceptOfferFrom(uint256 tokenId, address offerer, uint256 expectedAmount, uint256 minProceeds)',
   'function offerOf(uint256 tokenId, address offerer) view returns (uint256 amount, uint64 expiresAt, uint96 feeBps)',
   'error MarketplaceOfferExpired(uint256 tokenId, address offerer, uint64 expiresAt)',
 ])
@@ -115,7 +115,7 @@ test("C's offer expires and cannot be accepted; C withdraws it and gets the mone
   assert.equal(await row.getByTestId('offer-accept').count(), 0)
   // And the contract refuses it anyway (in the next block, past the expiry).
   await assert.rejects(
-    chain.simulateContract({ address: contract, abi, functionName: 'acceptOfferFrom', args: [tokenId, C.address, parseEther('0.2')], account: A.address, blockTag: 'pending' }),
+    chain.simulateContract({ address: contract, abi, functionName: 'acceptOfferFrom', args: [tokenId, C.address, parseEther('0.2'), 0n], account: A.address, blockTag: 'pending' }),
     /MarketplaceOfferExpired/,
   )
 

@@ -98,7 +98,22 @@ async fn offers_are_made_cancelled_rejected_and_accepted_through_checked_record_
     market.get("/api/myoffers", None).await.expect(401);
 
     // Alice accepts Bob's offer: only she can record it, and not as Bob's purchase.
-    let accept = Marketplace::acceptOfferFromCall { tokenId: token(1), offerer: market.address(&bob), expectedAmount: matic(10) };
+    // No royalties: Alice receives the 1 MATIC less the 5% fee, and names exactly that as her floor.
+    let proceeds = matic(10) * U256::from(95) / U256::from(100);
+    let too_much = Marketplace::acceptOfferFromCall {
+        tokenId: token(1),
+        offerer: market.address(&bob),
+        expectedAmount: matic(10),
+        minProceeds: proceeds + U256::from(1),
+    };
+    let too_much = market.transact_failing(&alice, too_much, U256::ZERO).await;
+    record(&market, &alice, "accept", body(&too_much)).await.refused("failed");
+    let accept = Marketplace::acceptOfferFromCall {
+        tokenId: token(1),
+        offerer: market.address(&bob),
+        expectedAmount: matic(10),
+        minProceeds: proceeds,
+    };
     let accept = hash(&market.transact(&alice, accept, U256::ZERO).await);
     record(&market, &bob, "accept", body(&accept)).await.refused("not a wallet linked to your account");
     market
@@ -130,7 +145,12 @@ async fn offers_are_made_cancelled_rejected_and_accepted_through_checked_record_
     market.chain.mine().await;
     let expired = market.get("/api/nft/80001-1/offers?state=EXPIRED", None).await.expect(200);
     assert_eq!((expired.body()["totalItems"].as_i64(), expired.body()["data"][0]["withdrawable"].as_bool()), (Some(1), Some(true)));
-    let late = Marketplace::acceptOfferFromCall { tokenId: token(1), offerer: market.address(&carol), expectedAmount: matic(10) };
+    let late = Marketplace::acceptOfferFromCall {
+        tokenId: token(1),
+        offerer: market.address(&carol),
+        expectedAmount: matic(10),
+        minProceeds: U256::ZERO,
+    };
     let late = market.transact_failing(&bob, late, U256::ZERO).await;
     record(&market, &bob, "accept", body(&late)).await.refused("failed");
 
@@ -159,6 +179,10 @@ async fn a_cart_records_what_was_bought_and_names_what_was_skipped() {
     for uri in ["ipfs://a", "ipfs://b", "ipfs://c"] {
         market.transact(&alice, mint_call(uri, 1, &[], 0, U256::ZERO, matic(10)), U256::ZERO).await;
     }
+    // Bob has an offer on token 3: buying it in the cart refunds it (OfferCancelled in the cart's logs).
+    let (_, now) = market.chain.latest().await;
+    let bobs = offer(&market, &bob, 3, 5, now + 86_400).await;
+    record(&market, &bob, "make", json!({ "nftid": "80001-3", "transactionHash": bobs })).await.expect(200);
     // Carol buys token 2 before Bob's cart of 1, 2 and 3 goes through.
     let single = hash(&market.transact(&carol, Marketplace::buyTokenCall { tokenId: token(2) }, matic(10)).await);
     let cart = Marketplace::buyTokensCall { tokenIds: vec![token(1), token(2), token(3)], seenPrices: vec![matic(10); 3] };
@@ -173,7 +197,7 @@ async fn a_cart_records_what_was_bought_and_names_what_was_skipped() {
     send(&alice, cart.clone()).await.refused("not a wallet linked to your account");
     send(&carol, single.clone()).await.refused("not a cart purchase");
     send(&bob, "0x12".into()).await.refused("transactionHash");
-    assert_eq!(market.records().await, 0);
+    assert_eq!(market.records().await, 1, "only Bob's offer");
 
     let bought = send(&bob, cart.clone()).await.expect(200);
     let ids = |list: &str| -> Vec<String> {
@@ -188,5 +212,10 @@ async fn a_cart_records_what_was_bought_and_names_what_was_skipped() {
     // A retry answers the same; the cart is recorded once.
     let again = send(&bob, cart.clone()).await.expect(200);
     assert_eq!(again.body()["bought"].as_array().map(Vec::len), Some(2));
-    assert_eq!(market.records().await, 1);
+    assert_eq!(market.records().await, 2);
+    // Bob's offer on token 3 came back with the purchase: no longer live, nothing left to withdraw.
+    market.indexed().await;
+    let mine = market.get("/api/nft/80001-3/offers", None).await.expect(200);
+    let row = &mine.body()["data"][0];
+    assert_eq!((row["state"].as_str(), row["withdrawable"].as_bool()), (Some("CANCELLED"), Some(false)));
 }

@@ -102,7 +102,7 @@ contract Reentrant is Actor {
             abi.encodeCall(Marketplace.toggleForSale, (tokenId, Marketplace.SaleType.NotForSale, 0, 0, 0)),
             abi.encodeCall(Marketplace.transferFrom, (address(this), address(0xdead), tokenId)),
             abi.encodeCall(Marketplace.cancelOffer, (tokenId)),
-            abi.encodeCall(Marketplace.acceptOfferFrom, (tokenId, offerer, bidValue)),
+            abi.encodeCall(Marketplace.acceptOfferFrom, (tokenId, offerer, bidValue, 0)),
             abi.encodeCall(Marketplace.rejectOfferFrom, (tokenId, offerer))
         ];
         for (uint256 i = 0; i < calls.length; ++i) {
@@ -147,7 +147,7 @@ contract ReentrantSeller is Actor {
     receive() external payable override {
         if (!_inMarketCall) return;
         (bool ok, bytes memory result) =
-            address(_market).call(abi.encodeCall(Marketplace.acceptOfferFrom, (_tokenId, _offerer, _amount)));
+            address(_market).call(abi.encodeCall(Marketplace.acceptOfferFrom, (_tokenId, _offerer, _amount, 0)));
         emit Reentered(ok, ok ? bytes4(0) : bytes4(result));
     }
 }

@@ -59,6 +59,8 @@ contract Handler is Test {
     uint256 public ghostCartItemsBought;
     uint256 public ghostCartItemsSkipped;
     uint256 public ghostOffersReplaced;
+    /// @dev Offers refunded because their offerer got the token (OfferCancelled with the offerer owning it).
+    uint256 public ghostOffersRefundedOnTransfer;
     mapping(bytes32 => uint256) public calls;
     mapping(bytes32 => uint256) public okCalls;
 
@@ -312,9 +314,14 @@ contract Handler is Test {
 
     function transfer(uint256 tokenSeed, uint256 toSeed, bool safe) external {
         uint256 tokenId = _token(tokenSeed);
+        address to = _actor(toSeed);
+        // Half the time, a token with a live offer, to its offerer (the transfer refunds the offer).
+        if (toSeed % 2 == 0) {
+            (uint256 offered, address offerer) = _pickOffer(toSeed >> 1);
+            if (offerer != address(0)) (tokenId, to) = (offered, offerer);
+        }
         if (tokenId == 0) return;
         address from = _owner(tokenId);
-        address to = _actor(toSeed);
         if (from == address(0) || to == from) return;
         bytes memory data = safe
             ? abi.encodeWithSignature("safeTransferFrom(address,address,uint256)", from, to, tokenId)
@@ -415,7 +422,7 @@ contract Handler is Test {
         if (offerer == address(0)) return;
         ShadowOffer memory offer = shadowOffer[tokenId][offerer];
         uint256 expected = (seed >> 64) % 8 == 0 ? offer.amount + 1 + (seed >> 128) % 2 ether : offer.amount;
-        bytes memory data = abi.encodeCall(Marketplace.acceptOfferFrom, (tokenId, offerer, expected));
+        bytes memory data = abi.encodeCall(Marketplace.acceptOfferFrom, (tokenId, offerer, expected, 0));
         if (!_call("acceptTokenOffer", _owner(tokenId), data, 0)) return;
         if (expected != offer.amount || block.timestamp >= offer.expiresAt) ghostBadAccepts += 1;
         ghostOffersAccepted += 1;
@@ -686,6 +693,11 @@ contract Handler is Test {
                 uint256 amount = abi.decode(log.data, (uint256));
                 ShadowOffer storage so = shadowOffer[tokenId][offerer];
                 if (amount != so.amount || amount == 0) ghostOfferMismatches += 1;
+                if (t == T_OFFER_CANCELLED && market.balanceOf(offerer) > 0) {
+                    try market.ownerOf(tokenId) returns (address owner) {
+                        if (owner == offerer) ghostOffersRefundedOnTransfer += 1;
+                    } catch {} // a burned token: its offers are only cancelled
+                }
                 if (t == T_OFFER_ACCEPTED) {
                     _startFeeBps[tokenId] = so.feeBps; // the sale that follows pays the offer's snapshot
                     acceptedOfferer = offerer;

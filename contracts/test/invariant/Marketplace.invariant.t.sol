@@ -188,6 +188,15 @@ abstract contract MarketplaceInvariantBase is Test {
     /// expired or with an amount other than the offer's. Carts: spent + refunded == msg.value.
     function _assert_offersAndCartsAddUp() internal view {
         assertEq(handler.ghostOfferMismatches(), 0, "an offer event that does not match its offer");
+        // No owner holds an offer on its own token: getting the token refunded it.
+        for (uint256 i = 0; i < handler.offerKeyCount(); ++i) {
+            (uint256 tokenId, address offerer) = handler.offerKeyAt(i);
+            (uint256 amount,,) = market.offerOf(tokenId, offerer);
+            if (amount == 0) continue;
+            try market.ownerOf(tokenId) returns (address owner) {
+                assertTrue(owner != offerer, "an owner holds an offer on its own token");
+            } catch {}
+        }
         assertEq(handler.ghostBadAccepts(), 0, "an expired or changed offer was accepted");
         assertEq(handler.ghostCartMismatches(), 0, "a cart that does not add up");
     }
@@ -367,6 +376,7 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
         assertGt(handler.ghostExtendedByRejection(), 0, "late rejections that extended the end");
         assertGt(handler.ghostOffersAccepted(), 0, "offers accepted");
         assertGt(handler.ghostOffersReplaced(), 0, "offers replaced");
+        assertGt(handler.ghostOffersRefundedOnTransfer(), 0, "offers refunded because their offerer got the token");
         assertGt(handler.ghostCartItemsBought(), 0, "cart items bought");
         assertGt(handler.ghostCartItemsSkipped(), 0, "cart items skipped");
 

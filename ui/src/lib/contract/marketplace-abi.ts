@@ -430,6 +430,22 @@ export const marketplaceAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint64",
+        "name": "expiresAt",
+        "type": "uint64"
+      },
+      {
+        "internalType": "uint256",
+        "name": "latest",
+        "type": "uint256"
+      }
+    ],
+    "name": "MarketplaceOfferTooLong",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "uint256",
         "name": "tokenId",
         "type": "uint256"
@@ -458,6 +474,33 @@ export const marketplaceAbi = [
       }
     ],
     "name": "MarketplaceOwnerCannotOffer",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "price",
+        "type": "uint256"
+      }
+    ],
+    "name": "MarketplacePriceTooHigh",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "minProceeds",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "proceeds",
+        "type": "uint256"
+      }
+    ],
+    "name": "MarketplaceProceedsTooLow",
     "type": "error"
   },
   {
@@ -1340,6 +1383,32 @@ export const marketplaceAbi = [
   },
   {
     "inputs": [],
+    "name": "MAX_OFFER_DURATION",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_PRICE",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "MAX_ROYALTY_BPS",
     "outputs": [
       {
@@ -1443,6 +1512,11 @@ export const marketplaceAbi = [
       {
         "internalType": "uint256",
         "name": "expectedAmount",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "minProceeds",
         "type": "uint256"
       }
     ],
@@ -2066,6 +2140,38 @@ export const marketplaceAbi = [
         "internalType": "uint256",
         "name": "royaltyAmount",
         "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "royaltySplitFactory",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "tokenId",
+        "type": "uint256"
+      }
+    ],
+    "name": "royaltySplitOf",
+    "outputs": [
+      {
+        "internalType": "address",
+        "name": "",
+        "type": "address"
       }
     ],
     "stateMutability": "view",

@@ -24,7 +24,8 @@ export type NftAuction = {
   auctionEnded: boolean
 }
 
-export type NftRoyalty = { walletAddress: string; percentage: number }
+/** `bps`: the share in basis points as the contract takes it (250 = 2.5%). */
+export type NftRoyalty = { walletAddress: string; percentage: number; bps?: number }
 export type NftProperty = { key: string; value: string }
 
 /** An NFT as cards and the detail page show it. */

@@ -1,7 +1,7 @@
 /**
  * The offer flows, each through {@link useTrade} as every trade is: make (or replace) an offer,
- * cancel (withdraw) one's own, and the owner's accept (naming the amount seen, as the contract
- * requires) and reject. Each ends with the record call and the spec's kind of messages.
+ * cancel (withdraw) one's own, and the owner's accept (naming the amount seen and the least it
+ * receives, as the contract requires) and reject. Each ends with the record call and the spec's kind of messages.
  */
 import { useTranslation } from 'react-i18next'
 import { parseEther } from 'viem'
@@ -9,7 +9,7 @@ import { formatMatic } from '@/lib/format'
 import { ownerAddress } from '@/lib/nft/format'
 import { DETAIL_MESSAGE_DURATION, useTrade } from '@/lib/nft/trade'
 import type { Nft } from '@/lib/nft/types'
-import { type Offer, recordAcceptOffer, recordCancelOffer, recordMakeOffer, recordRejectOffer, tokenIdOf, useRevalidateOffers } from './api'
+import { type Offer, offerProceedsWei, recordAcceptOffer, recordCancelOffer, recordMakeOffer, recordRejectOffer, tokenIdOf, useRevalidateOffers } from './api'
 
 /** `options.onDetailPage` keeps the snackbars 600000 ms, as the detail page does. */
 export function useOfferActions({ onDetailPage = false }: { onDetailPage?: boolean } = {}) {
@@ -54,12 +54,19 @@ export function useOfferActions({ onDetailPage = false }: { onDetailPage?: boole
       }),
     )
 
-  /** The owner accepts `offer` at the amount they saw: a changed offer makes the transaction fail. */
-  const accept = async (offer: Offer, nft: Pick<Nft, 'currentOwner'>) =>
+  /**
+   * The owner accepts `offer` at the amount they saw and for at least the net they were shown (the
+   * amount less the offer's fee and the royalties): a changed offer, or one whose sale would pay
+   * the seller less, makes the transaction fail.
+   */
+  const accept = async (offer: Offer, nft: Pick<Nft, 'currentOwner' | 'royalty'>) =>
     after(
       await trade.run({
         ownerAddress: ownerAddress(nft),
-        call: { functionName: 'acceptOfferFrom', args: [tokenIdOf(offer.nftId), offer.offererAddress, BigInt(offer.amountWei)] },
+        call: {
+          functionName: 'acceptOfferFrom',
+          args: [tokenIdOf(offer.nftId), offer.offererAddress, BigInt(offer.amountWei), offerProceedsWei(offer, nft.royalty ?? [])],
+        },
         progress: t('trade.accepting'),
         recording: t('trade.almostThere'),
         record: (hash) => recordAcceptOffer(offer.nftId, offer.offererAddress, hash),

@@ -4,7 +4,7 @@
  */
 import useSWR, { useSWRConfig } from 'swr'
 import { apiRequest } from '@/lib/api-client'
-import type { Nft, Paged } from '@/lib/nft/types'
+import type { Nft, NftRoyalty, Paged } from '@/lib/nft/types'
 
 /** ACTIVE (acceptable until its expiry), EXPIRED (active but past it: only withdrawable), or closed. */
 export type OfferState = 'ACTIVE' | 'ACCEPTED' | 'REJECTED' | 'CANCELLED' | 'EXPIRED'
@@ -53,6 +53,24 @@ export async function fetchOffers(path: string, query: Record<string, string | n
 /** The token id of an NFT id (`{chainId}-{tokenId}`). */
 export function tokenIdOf(nftId: string): bigint {
   return BigInt(nftId.slice(nftId.lastIndexOf('-') + 1))
+}
+
+/** Basis points in 100%, as the contract counts fee and royalty shares. */
+const BPS = 10_000n
+
+/** A royalty row's share in basis points: the API's `bps`, else from its percentage (2.5 -> 250). */
+export const royaltyBps = (royalty: Pick<NftRoyalty, 'percentage' | 'bps'>) => BigInt(royalty.bps ?? Math.round(royalty.percentage * 100))
+
+/**
+ * What the seller receives when `offer` is accepted: its amount less the offer's fee (the fee of the
+ * moment it was made) and each royalty row, each rounded down as the contract's split does. The
+ * accept names it as `minProceeds`, so a sale that would pay the seller less reverts.
+ */
+export function offerProceedsWei(offer: Pick<Offer, 'amountWei' | 'feeBps'>, royalty: Pick<NftRoyalty, 'percentage' | 'bps'>[]): bigint {
+  const amount = BigInt(offer.amountWei)
+  let proceeds = amount - (amount * BigInt(offer.feeBps)) / BPS
+  for (const row of royalty) proceeds -= (amount * royaltyBps(row)) / BPS
+  return proceeds
 }
 
 /** Who made an offer, as rows name them: the username, else the short address. */

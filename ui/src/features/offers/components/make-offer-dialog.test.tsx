@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { UiProvider } from '@/components/ui/provider'
 import { offerFixture } from '@/testing/offers'
-import { expiryOf, MakeOfferDialog, offerAmountError } from './make-offer-dialog'
+import { expiryError, expiryOf, MakeOfferDialog, MAX_OFFER_DAYS, offerAmountError } from './make-offer-dialog'
 
 const offer = offerFixture
 
@@ -20,6 +20,15 @@ describe('the make-offer form', () => {
     expect(expiryOf('custom', '2020-01-01T10:00', now)).toBeNull()
     expect(expiryOf('custom', 'nonsense', now)).toBeNull()
     expect(expiryOf('custom', '2030-01-01T10:00', now)?.getFullYear()).toBe(2030)
+  })
+
+  it('refuses an expiry further than the contract allows (180 days)', () => {
+    const now = Date.UTC(2026, 0, 1)
+    expect(MAX_OFFER_DAYS).toBe(180)
+    expect(expiryError(null, now)).toBe('offers.expiryPast')
+    expect(expiryError(new Date(now + 30 * 86_400_000), now)).toBeNull()
+    expect(expiryError(new Date(now + 179 * 86_400_000), now)).toBeNull()
+    expect(expiryError(new Date(now + 181 * 86_400_000), now)).toBe('offers.expiryTooFar')
   })
 
   it('submits the amount and an expiry 7 days ahead by default, or says what is wrong', async () => {
@@ -62,7 +71,15 @@ describe('the make-offer form', () => {
     expect(await screen.findByText('Choose a time in the future.')).toBeInTheDocument()
     fireEvent.change(screen.getByTestId('offer-expiry-custom'), { target: { value: '2031-05-01T10:00' } })
     fireEvent.click(screen.getByRole('button', { name: 'Replace offer' }))
+    expect(await screen.findByText('An offer can last at most 180 days.')).toBeInTheDocument()
+    expect(onSubmit).not.toHaveBeenCalled()
+    // 30 days ahead, at 10:00 local time.
+    const inAMonth = new Date(Date.now() + 30 * 86_400_000)
+    const pad = (n: number) => String(n).padStart(2, '0')
+    const value = `${inAMonth.getFullYear()}-${pad(inAMonth.getMonth() + 1)}-${pad(inAMonth.getDate())}T10:00`
+    fireEvent.change(screen.getByTestId('offer-expiry-custom'), { target: { value } })
+    fireEvent.click(screen.getByRole('button', { name: 'Replace offer' }))
     const [amount, expiresAt] = onSubmit.mock.calls[0] as [string, Date]
-    expect([amount, expiresAt.getFullYear(), expiresAt.getMonth(), expiresAt.getHours()]).toEqual(['0.5', 2031, 4, 10])
+    expect([amount, expiresAt.getFullYear(), expiresAt.getMonth(), expiresAt.getHours()]).toEqual(['0.5', inAMonth.getFullYear(), inAMonth.getMonth(), 10])
   })
 })

@@ -8,6 +8,8 @@ import type { Offer } from '@/lib/offers/api'
 /** The expiry choices, in days; 'custom' takes a date and time. */
 export const EXPIRY_DAYS = [1, 3, 7, 30] as const
 export const DEFAULT_EXPIRY_DAYS = 7
+/** The contract's MAX_OFFER_DURATION: an offer can stay acceptable at most 180 days. */
+export const MAX_OFFER_DAYS = 180
 export type ExpiryChoice = `${(typeof EXPIRY_DAYS)[number]}` | 'custom'
 
 const DECIMAL = /^\d*\.?\d+$|^\d+\.$/
@@ -30,6 +32,13 @@ export function expiryOf(choice: ExpiryChoice, custom: string, now = Date.now())
   if (choice !== 'custom') return new Date(now + Number(choice) * 86_400_000)
   const at = new Date(custom)
   return Number.isNaN(at.getTime()) || at.getTime() <= now ? null : at
+}
+
+/** Why an offer cannot expire at `expiresAt` (null: not in the future), as a translation key; null when it can. */
+export function expiryError(expiresAt: Date | null, now = Date.now()): string | null {
+  if (!expiresAt) return 'offers.expiryPast'
+  // The contract counts from the block's time, a little after now: a minute of margin.
+  return expiresAt.getTime() > now + MAX_OFFER_DAYS * 86_400_000 - 60_000 ? 'offers.expiryTooFar' : null
 }
 
 /** A Date as a `datetime-local` value (local time, to the minute). */
@@ -66,9 +75,9 @@ export function MakeOfferDialog({
 
   const submit = () => {
     const amountError = offerAmountError(amount)
-    const expiryError = expiresAt ? null : 'offers.expiryPast'
-    setErrors({ amount: amountError, expiry: expiryError })
-    if (amountError || !expiresAt) return
+    const expiry = expiryError(expiresAt)
+    setErrors({ amount: amountError, expiry })
+    if (amountError || expiry || !expiresAt) return
     onClose()
     onSubmit(amount.trim(), expiresAt)
   }
@@ -150,6 +159,7 @@ export function MakeOfferDialog({
                       type="datetime-local"
                       value={custom}
                       min={localValue(new Date())}
+                      max={localValue(new Date(Date.now() + (MAX_OFFER_DAYS - 1) * 86_400_000))}
                       onChange={(e) => {
                         setCustom(e.target.value)
                         setErrors((v) => ({ ...v, expiry: null }))

@@ -2,12 +2,13 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
 import { formatMatic } from '@/lib/format'
-import { type Offer, offererName } from '@/lib/offers/api'
+import { formatEther } from 'viem'
+import { type Offer, offererName, offerProceedsWei, royaltyBps } from '@/lib/offers/api'
 import type { useOfferActions } from '@/lib/offers/actions'
 import type { Nft } from '@/lib/nft/types'
 
 export type OfferDecision = 'accept' | 'reject' | 'cancel'
-type Pending = { kind: OfferDecision; offer: Offer; nft: Pick<Nft, 'currentOwner'> | null }
+type Pending = { kind: OfferDecision; offer: Offer; nft: Pick<Nft, 'currentOwner' | 'royalty'> | null }
 
 /**
  * The spec's confirmation before accepting or rejecting an offer ("After Confirmation you cannot
@@ -17,7 +18,7 @@ type Pending = { kind: OfferDecision; offer: Offer; nft: Pick<Nft, 'currentOwner
 export function useOfferDecisions(actions: ReturnType<typeof useOfferActions>, onDone?: (kind: OfferDecision, ok: boolean) => void) {
   const { t, i18n } = useTranslation()
   const [pending, setPending] = useState<Pending | null>(null)
-  const ask = (kind: OfferDecision, offer: Offer, nft: Pick<Nft, 'currentOwner'> | null) => {
+  const ask = (kind: OfferDecision, offer: Offer, nft: Pick<Nft, 'currentOwner' | 'royalty'> | null) => {
     // Owner actions need the owner's wallet: the guard says so (or opens the wallet dialog) before
     // the question; until the NFT is loaded its owner is unknown, so nothing happens.
     if (kind !== 'cancel' && (!nft || !actions.guard({ ownerAddress: nft.currentOwner?.ownerAddress ?? null }))) return
@@ -31,8 +32,14 @@ export function useOfferDecisions(actions: ReturnType<typeof useOfferActions>, o
   }
   const amount = pending ? formatMatic(pending.offer.amount, i18n.resolvedLanguage) : ''
   const name = pending ? offererName(pending.offer) : ''
+  // What the seller receives, as the accept will require it (minProceeds).
+  const net = pending?.kind === 'accept' && pending.nft ? acceptProceedsText(pending.offer, pending.nft.royalty ?? [], t, i18n.resolvedLanguage) : ''
   const texts = {
-    accept: { title: t('trade.acceptTitle'), text: t('offers.confirmAccept', { amount, name }), label: t('offers.acceptAmount', { amount }) },
+    accept: {
+      title: t('trade.acceptTitle'),
+      text: net ? `${t('offers.confirmAccept', { amount, name })} ${net}` : t('offers.confirmAccept', { amount, name }),
+      label: t('offers.acceptAmount', { amount }),
+    },
     reject: { title: t('trade.rejectTitle'), text: t('offers.confirmReject', { amount, name }), label: t('trade.reject') },
     cancel: { title: t('offers.cancelTitle'), text: t('offers.confirmCancel', { amount }), label: t('offers.cancelConfirm') },
   }
@@ -51,4 +58,15 @@ export function useOfferDecisions(actions: ReturnType<typeof useOfferActions>, o
     />
   )
   return { ask, dialog }
+}
+
+/** "You receive {net} after the {fee}% service fee and {royalties}% royalties." for `offer`. */
+function acceptProceedsText(offer: Offer, royalty: Nft['royalty'], t: (key: string, options?: Record<string, unknown>) => string, language?: string) {
+  const percent = (bps: bigint) => (Number(bps) / 100).toLocaleString(language)
+  const royalties = royalty.reduce((sum, row) => sum + royaltyBps(row), 0n)
+  return t('offers.acceptProceeds', {
+    net: formatMatic(formatEther(offerProceedsWei(offer, royalty)), language),
+    fee: percent(BigInt(offer.feeBps)),
+    royalties: percent(royalties),
+  })
 }

@@ -68,7 +68,7 @@ describe('offers', () => {
     vi.clearAllMocks()
   })
 
-  it("lists an NFT's offers with amount, who, state and expiry; the owner accepts naming the amount, after the spec's confirmation", async () => {
+  it("lists an NFT's offers with amount, who, state and expiry; the owner accepts naming the amount and the net it was shown, after the spec's confirmation", async () => {
     signInAs(OWNER_ADDRESS)
     const api = stubApi([
       { path: '/api/nft/80001-1/offers', body: page([bob, carolExpired]) },
@@ -88,9 +88,12 @@ describe('offers', () => {
     fireEvent.click(within(bobRow).getByTestId('offer-accept'))
     const dialog = await screen.findByTestId('confirm-dialog')
     expect(dialog).toHaveTextContent('Please confirm that you want to accept the offer of 0.3 MATIC from bob. After Confirmation you cannot undo the Action.')
+    // The net it is shown is what the accept requires as minProceeds: 0.3 less the offer's 5% fee and
+    // the NFT's 7.5% of royalties, each rounded down in wei as the contract does.
+    expect(dialog).toHaveTextContent('You receive 0.2625 MATIC after the 5% service fee and 7.5% royalties.')
     fireEvent.click(within(dialog).getByRole('button', { name: /^Accept 0\.3.MATIC$/ }))
     await waitFor(() => expect(notify).toHaveBeenCalledWith('success', 'Offer Accepted!', 600000))
-    expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'acceptOfferFrom', args: [1n, bob.offererAddress, 300000000000000000n] })
+    expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'acceptOfferFrom', args: [1n, bob.offererAddress, 300000000000000000n, 262500000000000000n] })
     const record = api.mock.calls.findIndex(([url, init]) => url === '/api/nft/offer/accept' && (init as RequestInit).method === 'POST')
     expect(callBody(api, record)).toEqual({ nftid: '80001-1', offerer: bob.offererAddress, transactionHash: HASH })
   })
