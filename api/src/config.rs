@@ -216,7 +216,8 @@ pub struct Config {
     #[arg(long, env = "METADATA_MAX_BYTES", default_value_t = 256 * 1024)]
     pub metadata_max_bytes: usize,
 
-    /// Largest image of a token minted elsewhere read, in bytes.
+    /// Largest image fetched from the web for a token minted elsewhere, in bytes (an `ipfs://`
+    /// image already in the file store: `MAX_NFT_FILE_BYTES`).
     #[arg(long, env = "METADATA_MAX_IMAGE_BYTES", default_value_t = 10 * 1024 * 1024)]
     pub metadata_max_image_bytes: usize,
 

@@ -198,7 +198,20 @@ impl FileStore {
     /// Stores `bytes` and returns their CID: in Kubo (which must agree on the CID), then pinned
     /// remotely, then in the local folder. Any failure fails the whole upload.
     pub async fn put(&self, bytes: impl Into<Bytes>) -> Result<StoredFile, FileError> {
-        let bytes: Bytes = bytes.into();
+        let file = self.store(bytes.into()).await?;
+        // An upload is the uploader's: never collected, whoever stored the bytes first.
+        if let Some(entry) = self.local.foreign_entry(&file.cid).await? {
+            let mut total = self.foreign_bytes.lock().await;
+            self.local.unmark_foreign(&file.cid).await?;
+            if let Some(total) = total.as_mut() {
+                *total = total.saturating_sub(entry.size);
+            }
+        }
+        Ok(file)
+    }
+
+    /// [`Self::put`] without a word to the foreign-image list.
+    async fn store(&self, bytes: Bytes) -> Result<StoredFile, FileError> {
         let file = StoredFile { cid: compute_cid(bytes.clone()).await?, content_type: sniff(&bytes), size: bytes.len() as u64 };
         if let Some(kubo) = &self.kubo {
             let theirs = kubo.add(bytes.clone()).await?;
@@ -212,14 +225,6 @@ impl FileStore {
             pinning.ensure_pinned(&file).await?;
         }
         self.local.write(&file.cid, &bytes).await?;
-        // An upload is the uploader's: never collected, whoever stored the bytes first.
-        if let Some(entry) = self.local.foreign_entry(&file.cid).await? {
-            let mut total = self.foreign_bytes.lock().await;
-            self.local.unmark_foreign(&file.cid).await?;
-            if let Some(total) = total.as_mut() {
-                *total = total.saturating_sub(entry.size);
-            }
-        }
         Ok(file)
     }
 
@@ -247,7 +252,7 @@ impl FileStore {
         }
         // Listed before it is written: a file is never stored unlisted, so never kept for good.
         self.local.mark_foreign(&file.cid, file.size).await?;
-        if let Err(err) = self.put(bytes).await {
+        if let Err(err) = self.store(bytes).await {
             self.local.unmark_foreign(&file.cid).await?;
             return Err(err);
         }

@@ -663,13 +663,17 @@ async fn a_host_that_never_answers_holds_its_share_not_the_fetcher() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let seconds = minted.elapsed().as_secs_f64();
+    let slow_reads = accepted.load(Ordering::SeqCst);
     println!("good token after {SLOW} tokens on a host that never answers: fetched {seconds:.2} s after its mint");
 
     // Before any slow one timed out (5 s), and the slow host never had more than its share.
+    assert_eq!(slow_reads, 2, "METADATA_PER_HOST (2) reads of the slow host at once");
+    let mut still_pending = 0;
     for id in &slow {
-        assert_eq!(app.metadata(id).await["status"], "PENDING", "{id}");
+        let state = projections::queries::metadata::status(&app.state.read, id).await.unwrap().unwrap();
+        still_pending += usize::from(state.status == "PENDING");
     }
-    assert_eq!(accepted.load(Ordering::SeqCst), 2, "METADATA_PER_HOST (2) reads of the slow host at once");
+    assert!(still_pending >= SLOW as usize - 2, "only the two being read may have timed out since: {still_pending} pending");
     assert_eq!(app.nft(&good).await["title"], "Web Fox");
     running.abort();
 }
