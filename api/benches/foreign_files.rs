@@ -69,7 +69,10 @@ fn main() {
                 "/image.png",
                 get(move |State(served): State<std::sync::Arc<std::sync::atomic::AtomicU64>>| async move {
                     let n = served.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    ([(header::CONTENT_TYPE, "image/png")], noise_png(image_bytes, 0x9e37_79b9_7f4a_7c15 ^ n.wrapping_mul(0x2545_f491_4f6c_dd1d)))
+                    (
+                        [(header::CONTENT_TYPE, "image/png")],
+                        noise_png(image_bytes, 0x9e37_79b9_7f4a_7c15 ^ n.wrapping_mul(0x2545_f491_4f6c_dd1d)),
+                    )
                 }),
             )
             .with_state(served.clone());
@@ -117,7 +120,12 @@ fn main() {
         let fetched = served.load(std::sync::atomic::Ordering::Relaxed);
 
         println!("{refreshes} refreshes of a token whose image is {image_bytes} random bytes behind a PNG header");
-        println!("  file store growth:        {:>12} bytes  ({} files before, {} after)", after as i128 - before as i128, files_before, files_after);
+        println!(
+            "  file store growth:        {:>12} bytes  ({} files before, {} after)",
+            after as i128 - before as i128,
+            files_before,
+            files_after
+        );
         println!("  bytes the server sent:    {:>12} bytes  ({fetched} images)", fetched * image_bytes as u64);
         println!("  time per refresh:         {:>12.2} ms", elapsed.as_secs_f64() * 1e3 / refreshes as f64);
         println!("  the token's state:        {} ({})", status.status, status.reason);

@@ -315,7 +315,9 @@ pub fn is_still_raster(bytes: &[u8]) -> bool {
 pub fn decodes(bytes: &[u8], max_pixels: u64) -> Result<(), String> {
     match super::image_type(bytes) {
         None => return Err("not an image by its content (PNG, JPEG, GIF, WebP or SVG)".into()),
-        Some("image/svg+xml") => return super::svg::problem(bytes).map_or(Ok(()), |problem| Err(format!("this SVG is not shown: {problem}"))),
+        Some("image/svg+xml") => {
+            return super::svg::problem(bytes).map_or(Ok(()), |problem| Err(format!("this SVG is not shown: {problem}")));
+        }
         Some(_) => {}
     }
     let undecodable = |err: image::ImageError| match err {

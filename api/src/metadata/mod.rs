@@ -587,7 +587,9 @@ mod tests {
     #[test]
     fn references_name_their_cid_and_hosts_their_port() {
         let cid = files::cid::cid_v1(b"x");
-        for named in [cid.clone(), format!("/ipfs/{cid}"), format!("ipfs://{cid}"), format!("/ipfs/{cid}?w=480"), format!("ipfs://ipfs/{cid}")] {
+        for named in
+            [cid.clone(), format!("/ipfs/{cid}"), format!("ipfs://{cid}"), format!("/ipfs/{cid}?w=480"), format!("ipfs://ipfs/{cid}")]
+        {
             assert_eq!(cid_named(&named), Some(cid.as_str()), "{named}");
         }
         assert_eq!(cid_named(""), None);

@@ -98,7 +98,9 @@ async fn strangers_server() -> SocketAddr {
         .route("/fox.png", get(|| async { ([(header::CONTENT_TYPE, "image/png")], png()) }))
         .route(
             "/noise.json",
-            get(|State(base): State<Arc<String>>| async move { json!({"name": "Noise", "image": format!("{base}/noise.png")}).to_string() }),
+            get(
+                |State(base): State<Arc<String>>| async move { json!({"name": "Noise", "image": format!("{base}/noise.png")}).to_string() },
+            ),
         )
         .route("/noise.png", get(|| async { ([(header::CONTENT_TYPE, "image/png")], noise_png(64 * 1024)) }))
         .route(
@@ -283,7 +285,8 @@ impl TestApp {
     /// Asks for token `id`'s metadata to be read again, as the refresh call records it (without
     /// its rate limit).
     async fn refresh(&self, token: u64) {
-        let event = MetadataEvent::TokenMetadataRefreshRequested { chain_id: support::CHAIN_ID, token_id: token.to_string(), at: Utc::now() };
+        let event =
+            MetadataEvent::TokenMetadataRefreshRequested { chain_id: support::CHAIN_ID, token_id: token.to_string(), at: Utc::now() };
         event.record(self.state.store.as_ref(), Metadata::default()).await.unwrap();
         self.projected().await;
     }
@@ -400,10 +403,13 @@ async fn the_operators_denied_ranges_are_refused_even_for_allowed_hosts() {
     let app = TestApp::with(None, &["--metadata-denied-ranges", "203.0.113.0/24,127.0.0.1"], &[]).await;
     assert_eq!(app.state.config.metadata_denied_ranges, ranges(&["203.0.113.0/24", "127.0.0.1/32"]));
     let failure = app.fetcher().read(&app.url("/ok.json")).await.unwrap_err();
-    assert_eq!(failure, api::metadata::Failure {
-        reason: "metadata: refused: 127.0.0.1 is an address this server does not fetch from".into(),
-        transient: false
-    });
+    assert_eq!(
+        failure,
+        api::metadata::Failure {
+            reason: "metadata: refused: 127.0.0.1 is an address this server does not fetch from".into(),
+            transient: false
+        }
+    );
 }
 
 #[test]
