@@ -201,17 +201,45 @@ pub struct Config {
     #[arg(long, env = "METADATA_ALLOWED_HOSTS", value_delimiter = ',')]
     pub metadata_allowed_hosts: Vec<String>,
 
-    /// Seconds a metadata or image fetch may take in all (redirects included).
+    /// Addresses and CIDR ranges the metadata fetcher refuses as well as the non-public ones
+    /// (comma-separated, e.g. `203.0.113.7,198.51.100.0/24,2001:db8::/32`): the server's own
+    /// public addresses, or a neighbour's. Refused even for `METADATA_ALLOWED_HOSTS`.
+    #[arg(long, env = "METADATA_DENIED_RANGES", value_delimiter = ',')]
+    pub metadata_denied_ranges: Vec<crate::metadata::guard::IpRange>,
+
+    /// Seconds a metadata or image fetch may take in all (redirects included); a whole token
+    /// (its metadata, then its image) is given twice this.
     #[arg(long, env = "METADATA_TIMEOUT_SECS", default_value_t = 10)]
     pub metadata_timeout_secs: u64,
 
-    /// Largest metadata JSON read, in bytes (its image is capped by `MAX_NFT_FILE_BYTES`).
+    /// Largest metadata JSON read, in bytes.
     #[arg(long, env = "METADATA_MAX_BYTES", default_value_t = 256 * 1024)]
     pub metadata_max_bytes: usize,
+
+    /// Largest image fetched from the web for a token minted elsewhere, in bytes (an `ipfs://`
+    /// image already in the file store: `MAX_NFT_FILE_BYTES`).
+    #[arg(long, env = "METADATA_MAX_IMAGE_BYTES", default_value_t = 10 * 1024 * 1024)]
+    pub metadata_max_image_bytes: usize,
+
+    /// Most pixels (width × height) of an image of a token minted elsewhere: it is decoded
+    /// before it is stored, and a larger one is refused undecoded.
+    #[arg(long, env = "METADATA_MAX_PIXELS", default_value_t = 40_000_000)]
+    pub metadata_max_pixels: u64,
+
+    /// Bytes the file store may hold of images fetched for tokens minted elsewhere; past it,
+    /// new ones are not stored (the token's state says why) until unused ones are collected.
+    /// 0: no limit.
+    #[arg(long, env = "METADATA_FILES_QUOTA_BYTES", default_value_t = 1024 * 1024 * 1024)]
+    pub metadata_files_quota_bytes: u64,
 
     /// Token URIs read at the same time.
     #[arg(long, env = "METADATA_CONCURRENCY", default_value_t = 8)]
     pub metadata_concurrency: usize,
+
+    /// Token URIs of one host (`host:port`) read at the same time, so that a slow host holds
+    /// no more than this many of the `METADATA_CONCURRENCY` slots.
+    #[arg(long, env = "METADATA_PER_HOST", default_value_t = 2)]
+    pub metadata_per_host: usize,
 
     /// Seconds a new token waits before its metadata is first read: the UI records its
     /// creator's details right after the mint, and those need nothing read.

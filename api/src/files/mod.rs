@@ -12,6 +12,11 @@
 //!   an upload fails when the service refuses the pin.
 //!
 //! The local copy is written last, so a failed upload leaves nothing the gateway would serve.
+//!
+//! Images fetched for tokens minted elsewhere ([`FileStore::put_foreign`]) are strangers' files:
+//! they count against the operator's quota (`METADATA_FILES_QUOTA_BYTES`) and, once no record
+//! uses them, are removed ([`FileStore::collect_foreign`]). Uploads are never removed: the same
+//! bytes uploaded make the file an upload.
 
 pub mod cid;
 mod kubo;
@@ -20,7 +25,7 @@ mod pinning;
 pub mod renditions;
 pub mod svg;
 
-use std::{io, path::Path, sync::Arc, time::Duration};
+use std::{collections::HashSet, io, path::Path, sync::Arc, time::Duration};
 
 use axum::body::Bytes;
 use reqwest::{Url, header::HeaderValue};
@@ -106,6 +111,9 @@ pub enum FileError {
         /// The CID asked for.
         cid: String,
     },
+    /// The foreign images stored would pass the operator's quota with this one.
+    #[error("not stored: the server's space for images of tokens minted elsewhere is full")]
+    QuotaFull,
     /// The file is larger than [`MAX_FETCHED_BYTES`].
     #[error("{cid} is larger than {limit} bytes")]
     TooLarge {
@@ -121,12 +129,24 @@ pub struct FileStore {
     local: local::LocalDir,
     kubo: Option<kubo::KuboRpc>,
     pinning: Option<pinning::PinningService>,
+    /// The bytes of foreign images stored (counted from `.foreign/` on first use), held while
+    /// one is stored or removed so that the quota is checked against the true total.
+    foreign_bytes: tokio::sync::Mutex<Option<u64>>,
+}
+
+/// What [`FileStore::collect_foreign`] removed.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Collected {
+    /// Files removed.
+    pub files: usize,
+    /// Their bytes.
+    pub bytes: u64,
 }
 
 impl FileStore {
     /// A store in the local folder `dir` only (created if missing).
     pub fn open(dir: &Path) -> io::Result<Self> {
-        Ok(Self { local: local::LocalDir::open(dir)?, kubo: None, pinning: None })
+        Ok(Self { local: local::LocalDir::open(dir)?, kubo: None, pinning: None, foreign_bytes: tokio::sync::Mutex::new(None) })
     }
 
     /// The store `config` describes: the files folder, plus Kubo (`IPFS_API_URL`) and a pinning
@@ -178,7 +198,20 @@ impl FileStore {
     /// Stores `bytes` and returns their CID: in Kubo (which must agree on the CID), then pinned
     /// remotely, then in the local folder. Any failure fails the whole upload.
     pub async fn put(&self, bytes: impl Into<Bytes>) -> Result<StoredFile, FileError> {
-        let bytes: Bytes = bytes.into();
+        let file = self.store(bytes.into()).await?;
+        // An upload is the uploader's: never collected, whoever stored the bytes first.
+        if let Some(entry) = self.local.foreign_entry(&file.cid).await? {
+            let mut total = self.foreign_bytes.lock().await;
+            self.local.unmark_foreign(&file.cid).await?;
+            if let Some(total) = total.as_mut() {
+                *total = total.saturating_sub(entry.size);
+            }
+        }
+        Ok(file)
+    }
+
+    /// [`Self::put`] without a word to the foreign-image list.
+    async fn store(&self, bytes: Bytes) -> Result<StoredFile, FileError> {
         let file = StoredFile { cid: compute_cid(bytes.clone()).await?, content_type: sniff(&bytes), size: bytes.len() as u64 };
         if let Some(kubo) = &self.kubo {
             let theirs = kubo.add(bytes.clone()).await?;
@@ -193,6 +226,79 @@ impl FileStore {
         }
         self.local.write(&file.cid, &bytes).await?;
         Ok(file)
+    }
+
+    /// Stores `bytes` as the image of a token minted elsewhere, unless the same bytes are stored
+    /// already (then nothing is written). A new file must fit in `quota` bytes of foreign images
+    /// (0: no limit). The file, and whether it was written.
+    pub async fn put_foreign(&self, bytes: Bytes, quota: u64) -> Result<(StoredFile, bool), FileError> {
+        let file = StoredFile { cid: compute_cid(bytes.clone()).await?, content_type: sniff(&bytes), size: bytes.len() as u64 };
+        let mut total = self.foreign_bytes.lock().await;
+        if self.local.contains(&file.cid).await? {
+            // Stored again now: the collector's grace starts over (a record naming it may be on
+            // its way). An upload stays an upload.
+            if self.local.foreign_entry(&file.cid).await?.is_some() {
+                self.local.mark_foreign(&file.cid, file.size).await?;
+            }
+            return Ok((file, false));
+        }
+        let stored = match *total {
+            Some(total) => total,
+            None => self.local.foreign().await?.iter().map(|entry| entry.size).sum(),
+        };
+        *total = Some(stored);
+        if quota > 0 && stored + file.size > quota {
+            return Err(FileError::QuotaFull);
+        }
+        // Listed before it is written: a file is never stored unlisted, so never kept for good.
+        self.local.mark_foreign(&file.cid, file.size).await?;
+        if let Err(err) = self.store(bytes).await {
+            self.local.unmark_foreign(&file.cid).await?;
+            return Err(err);
+        }
+        *total = Some(stored + file.size);
+        Ok((file, true))
+    }
+
+    /// The bytes of foreign images stored.
+    pub async fn foreign_bytes(&self) -> Result<u64, FileError> {
+        let mut total = self.foreign_bytes.lock().await;
+        let bytes = self.local.foreign().await?.iter().map(|entry| entry.size).sum();
+        *total = Some(bytes);
+        Ok(bytes)
+    }
+
+    /// Removes the foreign images last stored at or before `stored_before` (Unix seconds) whose CID is not
+    /// in `in_use`; `renditions` loses theirs. Only foreign images are candidates: an upload not
+    /// minted yet is referenced by nothing and must stay. Kubo's and the pinning service's pins
+    /// are left: on a shared node the same CID may be someone else's.
+    pub async fn collect_foreign(
+        &self,
+        in_use: &HashSet<String>,
+        stored_before: i64,
+        renditions: &renditions::Renditions,
+    ) -> Result<Collected, FileError> {
+        let mut collected = Collected::default();
+        for entry in self.local.foreign().await? {
+            if entry.stored_at > stored_before || in_use.contains(&entry.cid) {
+                continue;
+            }
+            let mut total = self.foreign_bytes.lock().await;
+            // Read again under the lock: stored again meanwhile means wanted again.
+            match self.local.foreign_entry(&entry.cid).await? {
+                Some(now) if now.stored_at <= stored_before => {}
+                _ => continue,
+            }
+            self.local.remove(&entry.cid).await?;
+            self.local.unmark_foreign(&entry.cid).await?;
+            renditions.remove(&entry.cid).await?;
+            if let Some(total) = total.as_mut() {
+                *total = total.saturating_sub(entry.size);
+            }
+            collected.files += 1;
+            collected.bytes += entry.size;
+        }
+        Ok(collected)
     }
 
     /// The bytes stored under `cid`, if any: from the local folder, else from Kubo (checked

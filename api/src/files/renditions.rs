@@ -271,6 +271,24 @@ impl Renditions {
         self.dir.join(format!("{cid}.w{width}"))
     }
 
+    /// Removes the renditions of `cid` (its file was removed).
+    pub async fn remove(&self, cid: &str) -> io::Result<()> {
+        for width in WIDTHS {
+            match tokio::fs::remove_file(self.path(cid, width)).await {
+                Err(err) if err.kind() != io::ErrorKind::NotFound => return Err(err),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that `bytes` are an image that decodes ([`decodes`]), on the blocking pool and
+    /// under the same bound as resizes (a decode holds the whole image in memory).
+    pub async fn check_decodes(&self, bytes: Bytes, max_pixels: u64) -> Result<(), String> {
+        let _permit = self.resizing.acquire().await.map_err(|e| e.to_string())?;
+        tokio::task::spawn_blocking(move || decodes(&bytes, max_pixels)).await.map_err(|e| e.to_string())?
+    }
+
     /// The folder renditions are kept in.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -287,6 +305,34 @@ pub fn is_still_raster(bytes: &[u8]) -> bool {
         Some("image/webp") => WebPDecoder::new(Cursor::new(bytes)).is_ok_and(|decoder| !decoder.has_animation()),
         _ => false,
     }
+}
+
+/// Whether `bytes` are an image a browser can show, checked by decoding it (blocking): a PNG,
+/// JPEG, GIF or WebP whose pixels decode (its first frame, for an animation) and that has at
+/// most `max_pixels` pixels (judged from its header, before any pixel is decoded), or an SVG
+/// without scripts or external references. A file that only starts like an image is refused
+/// with the reason.
+pub fn decodes(bytes: &[u8], max_pixels: u64) -> Result<(), String> {
+    match super::image_type(bytes) {
+        None => return Err("not an image by its content (PNG, JPEG, GIF, WebP or SVG)".into()),
+        Some("image/svg+xml") => {
+            return super::svg::problem(bytes).map_or(Ok(()), |problem| Err(format!("this SVG is not shown: {problem}")));
+        }
+        Some(_) => {}
+    }
+    let undecodable = |err: image::ImageError| match err {
+        image::ImageError::Limits(_) => format!("larger than {MAX_SIDE} pixels a side"),
+        other => format!("cannot be decoded: {other}"),
+    };
+    let mut reader = ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|e| e.to_string())?;
+    reader.limits(limits());
+    let decoder = reader.into_decoder().map_err(undecodable)?;
+    let (width, height) = decoder.dimensions();
+    if u64::from(width) * u64::from(height) > max_pixels {
+        return Err(format!("{width}×{height} pixels, more than {max_pixels}"));
+    }
+    DynamicImage::from_decoder(decoder).map_err(undecodable)?;
+    Ok(())
 }
 
 /// Makes the rendition of `bytes` at `width` (blocking: decodes and scales).

@@ -19,9 +19,19 @@
 //! rule: an IPFS gateway on the private network, or a test's server on loopback. The entry
 //! matches the URL's host as written, so allowing `127.0.0.1:8080` allows neither
 //! `localhost:8080` nor `127.0.0.1:8081`.
+//!
+//! The rule cannot know the server's own public addresses: the operator lists those (and any
+//! other) in `METADATA_DENIED_RANGES` ([`IpRange`]), refused like private ones, even for allowed
+//! hosts.
+//!
+//! A refusal's reason is shown to anyone (on the NFT's page), so it never says what a *name*
+//! resolved to: "vm resolves to 10.0.0.4" would let whoever mints map the internal names. It
+//! says "resolves to a private or reserved address"; the address goes to the server's log only.
+//! An address written in the URL itself is named (its writer knows it already).
 
 use std::{
     net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr},
+    str::FromStr,
     time::Duration,
 };
 
@@ -77,6 +87,8 @@ pub struct Guard {
     pub allowed: Vec<(String, Option<u16>)>,
     /// The whole exchange's time limit.
     pub timeout: Duration,
+    /// Addresses refused as well as the non-public ones, even for allowed hosts.
+    pub denied: Vec<IpRange>,
 }
 
 impl Guard {
@@ -85,7 +97,13 @@ impl Guard {
     pub fn new(allow_http: bool, allowed: &[String], timeout: Duration) -> Self {
         let allowed =
             allowed.iter().map(|entry| entry.trim().to_ascii_lowercase()).filter(|e| !e.is_empty()).map(|e| split_host(&e)).collect();
-        Self { allow_http, allowed, timeout }
+        Self { allow_http, allowed, timeout, denied: Vec::new() }
+    }
+
+    /// These settings, refusing `denied` too (`METADATA_DENIED_RANGES`).
+    pub fn with_denied(mut self, denied: &[IpRange]) -> Self {
+        self.denied = denied.to_vec();
+        self
     }
 
     /// Whether `host` (as the URL writes it; IPv6 in brackets) on `port` is exempt.
@@ -154,7 +172,7 @@ impl Guard {
         };
         let builder = match literal {
             Some(ip) => {
-                check(ip, &host, exempt)?;
+                self.check(ip, &host, exempt, true)?;
                 builder
             }
             None => {
@@ -166,12 +184,86 @@ impl Guard {
                     return Err(FetchError::Unreachable(format!("{host} has no address")));
                 }
                 for addr in &addrs {
-                    check(addr.ip(), &host, exempt)?;
+                    self.check(addr.ip(), &host, exempt, false)?;
                 }
                 builder.resolve_to_addrs(&host, &addrs)
             }
         };
         builder.build().map_err(|e| FetchError::Unreachable(e.to_string()))
+    }
+
+    /// Refuses `ip`, an address of `host` (written in the URL when `literal`, else what the
+    /// name resolved to), if the operator denies it, or unless it is public or `host` exempt.
+    fn check(&self, ip: IpAddr, host: &str, exempt: bool, literal: bool) -> Result<(), FetchError> {
+        let why = if self.denied.iter().any(|range| range.contains(ip)) {
+            "an address this server does not fetch from"
+        } else {
+            match forbidden(ip) {
+                Some(why) if !exempt => why,
+                _ => return Ok(()),
+            }
+        };
+        if literal {
+            return Err(FetchError::Refused(format!("{ip} is {why}")));
+        }
+        // The address stays here: the reason is public (see the module).
+        tracing::warn!(host, address = %ip, why, "metadata: refused a host that resolves to a non-public or denied address");
+        Err(FetchError::Refused(format!("{host} resolves to a private or reserved address")))
+    }
+}
+
+/// An address or a CIDR range (`203.0.113.7`, `198.51.100.0/24`, `2001:db8::/32`), as
+/// `METADATA_DENIED_RANGES` lists them. IPv4 carried in IPv6 (mapped, NAT64, 6to4) is matched
+/// as that IPv4 too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IpRange {
+    network: IpAddr,
+    prefix: u8,
+}
+
+impl IpRange {
+    /// Whether `ip` (or the IPv4 it carries) is in the range.
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let carried = match ip {
+            IpAddr::V6(v6) => embedded_v4(v6).map(IpAddr::V4),
+            IpAddr::V4(_) => None,
+        };
+        [Some(ip), carried].into_iter().flatten().any(|ip| match (self.network, ip) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => prefix_matches(&net.octets(), &ip.octets(), self.prefix),
+            (IpAddr::V6(net), IpAddr::V6(ip)) => prefix_matches(&net.octets(), &ip.octets(), self.prefix),
+            _ => false,
+        })
+    }
+}
+
+fn prefix_matches(net: &[u8], ip: &[u8], prefix: u8) -> bool {
+    let (whole, rest) = (usize::from(prefix / 8), prefix % 8);
+    net[..whole] == ip[..whole] && (rest == 0 || (net[whole] ^ ip[whole]) & (0xffu8 << (8 - rest)) == 0)
+}
+
+impl FromStr for IpRange {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let text = text.trim();
+        let (address, prefix) = match text.split_once('/') {
+            Some((address, prefix)) => (address, Some(prefix)),
+            None => (text, None),
+        };
+        let network: IpAddr =
+            address.trim_matches(['[', ']']).parse().map_err(|_| format!("{text:?} is not an IP address or CIDR range"))?;
+        let bits = if network.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            None => bits,
+            Some(p) => p.parse::<u8>().ok().filter(|p| *p <= bits).ok_or_else(|| format!("{text:?}: the prefix must be 0 to {bits}"))?,
+        };
+        Ok(Self { network, prefix })
+    }
+}
+
+impl std::fmt::Display for IpRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.network, self.prefix)
     }
 }
 
@@ -184,18 +276,6 @@ fn split_host(entry: &str) -> (String, Option<u16>) {
         return (host.to_owned(), Some(port));
     }
     (entry.to_owned(), None)
-}
-
-/// Refuses `ip` (an address of `host`) unless it is public or `host` is exempt.
-fn check(ip: IpAddr, host: &str, exempt: bool) -> Result<(), FetchError> {
-    match forbidden(ip) {
-        Some(why) if !exempt => {
-            let shown = ip.to_string();
-            let what = if host.trim_matches(['[', ']']) == shown { shown } else { format!("{host} resolves to {shown}, which") };
-            Err(FetchError::Refused(format!("{what} is {why}")))
-        }
-        _ => Ok(()),
-    }
 }
 
 /// Why `ip` is not fetched from, or `None` for a public address.
@@ -225,18 +305,27 @@ fn forbidden_v4(ip: Ipv4Addr) -> Option<&'static str> {
     })
 }
 
+/// The IPv4 address an IPv6 one reaches: mapped (::ffff:a.b.c.d), NAT64 (64:ff9b::/96),
+/// 6to4 (2002:AABB:CCDD::/48).
+fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+    let segments = ip.segments();
+    let v4 = |high: u16, low: u16| Ipv4Addr::new((high >> 8) as u8, high as u8, (low >> 8) as u8, low as u8);
+    if let Some(v4) = ip.to_ipv4_mapped() {
+        Some(v4)
+    } else if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+        Some(v4(segments[6], segments[7]))
+    } else if segments[0] == 0x2002 {
+        Some(v4(segments[1], segments[2]))
+    } else {
+        None
+    }
+}
+
 fn forbidden_v6(ip: Ipv6Addr) -> Option<&'static str> {
     let segments = ip.segments();
-    // IPv4 carried in IPv6 reaches that IPv4 address: mapped (::ffff:a.b.c.d), NAT64
-    // (64:ff9b::/96), 6to4 (2002:AABB:CCDD::/48).
-    if let Some(v4) = ip.to_ipv4_mapped() {
+    // IPv4 carried in IPv6 reaches that IPv4 address.
+    if let Some(v4) = embedded_v4(ip) {
         return forbidden_v4(v4);
-    }
-    if segments[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-        return forbidden_v4(Ipv4Addr::new((segments[6] >> 8) as u8, segments[6] as u8, (segments[7] >> 8) as u8, segments[7] as u8));
-    }
-    if segments[0] == 0x2002 {
-        return forbidden_v4(Ipv4Addr::new((segments[1] >> 8) as u8, segments[1] as u8, (segments[2] >> 8) as u8, segments[2] as u8));
     }
     Some(match segments[0] {
         _ if ip == Ipv6Addr::new(0xfd00, 0xec2, 0, 0, 0, 0, 0, 0x254) => "a cloud metadata service address",
@@ -329,5 +418,27 @@ mod tests {
         assert!(guard.exempt("gateway.local", 443));
         assert!(guard.exempt("[::1]", 9000));
         assert!(!guard.exempt("[::1]", 9001));
+    }
+
+    #[test]
+    fn denied_ranges_match_addresses_and_prefixes() {
+        let range = |text: &str| text.parse::<IpRange>().unwrap();
+        let ip = |text: &str| text.parse::<IpAddr>().unwrap();
+        assert!(range("203.0.113.7").contains(ip("203.0.113.7")));
+        assert!(!range("203.0.113.7").contains(ip("203.0.113.8")));
+        assert!(range("198.51.100.0/24").contains(ip("198.51.100.255")));
+        assert!(!range("198.51.100.0/24").contains(ip("198.51.101.0")));
+        assert!(range("8.8.0.0/13").contains(ip("8.15.255.255")));
+        assert!(!range("8.8.0.0/13").contains(ip("8.16.0.0")));
+        assert!(range("2001:db8::/32").contains(ip("2001:db8:ffff::1")));
+        assert!(range("[2606:4700::1111]").contains(ip("2606:4700::1111")));
+        // IPv4 inside IPv6 is the IPv4 it carries.
+        assert!(range("8.8.8.8").contains(ip("::ffff:8.8.8.8")));
+        assert!(range("8.8.8.0/24").contains(ip("64:ff9b::808:808")));
+        assert!(range("0.0.0.0/0").contains(ip("1.2.3.4")));
+        assert!(!range("0.0.0.0/0").contains(ip("2606:4700::1")));
+        for bad in ["", "vm", "10.0.0.0/33", "::/129", "10.0.0.0/x", "10.0.0.300"] {
+            assert!(bad.parse::<IpRange>().is_err(), "{bad:?} must be refused");
+        }
     }
 }

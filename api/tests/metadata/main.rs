@@ -1,7 +1,9 @@
 //! Metadata of tokens minted elsewhere: the guarded client against every way into the private
-//! network (addresses, names, redirects), the fetcher's reading and checks (IPFS, HTTP, too
-//! large, too slow, invalid JSON, wrong types, images), the read model on SQLite and Postgres,
-//! and the status and refresh calls.
+//! network (addresses, names, redirects, the operator's denied ranges) and what its refusals
+//! tell the public, the fetcher's reading and checks (IPFS, HTTP, too large, too slow, invalid
+//! JSON, wrong types, images that must decode), the file store under a hostile minter (no growth
+//! from junk or repeats, the quota, the collector of unused images), a host that never answers,
+//! the read model on SQLite and Postgres, and the status and refresh calls.
 //!
 //! The "HTTPS" success path runs on plain `http://` with the operator's `METADATA_ALLOW_HTTP`
 //! (a local TLS server would need a certificate the client trusts): the guard applies the same
@@ -9,7 +11,17 @@
 //! test allows exactly `127.0.0.1:<its port>` (`METADATA_ALLOWED_HOSTS`), so the refusals of
 //! `127.0.0.1` on another port, `localhost` and `[::1]` still prove the rule.
 
-use std::{collections::HashMap, io::Cursor, net::SocketAddr, sync::Arc, time::Duration};
+use std::{
+    collections::HashMap,
+    io::Cursor,
+    net::SocketAddr,
+    path::Path,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, AtomicUsize, Ordering},
+    },
+    time::{Duration, Instant},
+};
 
 use api::{
     AppState,
@@ -28,6 +40,7 @@ use domain::{
     ExpectedVersion, Metadata, StreamAppend,
     catalog::{CatalogEvent, Property},
     chain::{ChainEvent, Origin},
+    metadata::MetadataEvent,
     test_utils::TestPostgres,
 };
 use serde_json::{Value, json};
@@ -39,8 +52,32 @@ mod support;
 
 /// A tiny real PNG.
 fn png() -> Vec<u8> {
+    png_of(4, 4, 40)
+}
+
+/// A real PNG of `width` × `height` pixels, its colour from `shade`.
+fn png_of(width: u32, height: u32, shade: u8) -> Vec<u8> {
     let mut bytes = Vec::new();
-    image::RgbImage::from_pixel(4, 4, image::Rgb([200, 40, 40])).write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png).unwrap();
+    image::RgbImage::from_pixel(width, height, image::Rgb([200, shade, 40]))
+        .write_to(&mut Cursor::new(&mut bytes), image::ImageFormat::Png)
+        .unwrap();
+    bytes
+}
+
+/// `len` bytes that start like a PNG and are random after: new ones each call (a hostile
+/// server's "image").
+fn noise_png(len: usize) -> Vec<u8> {
+    static SEED: AtomicU64 = AtomicU64::new(0x9e37_79b9_7f4a_7c15);
+    let mut x = SEED.fetch_add(0x9e37_79b9_7f4a_7c15, Ordering::Relaxed) | 1;
+    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    while bytes.len() < len {
+        // xorshift64
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        bytes.extend_from_slice(&x.to_le_bytes());
+    }
+    bytes.truncate(len);
     bytes
 }
 
@@ -59,6 +96,25 @@ async fn strangers_server() -> SocketAddr {
             }),
         )
         .route("/fox.png", get(|| async { ([(header::CONTENT_TYPE, "image/png")], png()) }))
+        .route(
+            "/noise.json",
+            get(
+                |State(base): State<Arc<String>>| async move { json!({"name": "Noise", "image": format!("{base}/noise.png")}).to_string() },
+            ),
+        )
+        .route("/noise.png", get(|| async { ([(header::CONTENT_TYPE, "image/png")], noise_png(64 * 1024)) }))
+        .route(
+            "/wide.json",
+            get(|State(base): State<Arc<String>>| async move { json!({"name": "Wide", "image": format!("{base}/wide.png")}).to_string() }),
+        )
+        .route("/wide.png", get(|| async { ([(header::CONTENT_TYPE, "image/png")], png_of(20, 20, 90)) }))
+        .route(
+            "/local-image.json",
+            get(|State(base): State<Arc<String>>| async move {
+                let port = base.rsplit(':').next().unwrap().to_owned();
+                json!({"name": "x", "image": format!("http://localhost:{port}/fox.png")}).to_string()
+            }),
+        )
         .route(
             "/not-image.json",
             get(|State(base): State<Arc<String>>| async move { json!({"name": "x", "image": format!("{base}/ok.json")}).to_string() }),
@@ -102,6 +158,22 @@ fn redirect(to: &str) -> Response {
 /// A port nothing listens on (a refusal must come before any connection anyway).
 const CLOSED: u16 = 9;
 
+/// A server that accepts connections and never answers: the number accepted so far.
+async fn silent_server() -> (SocketAddr, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::SeqCst);
+            held.push(socket);
+        }
+    });
+    (addr, accepted)
+}
+
 struct TestApp {
     state: AppState,
     server: SocketAddr,
@@ -112,34 +184,36 @@ struct TestApp {
 
 impl TestApp {
     async fn new() -> Self {
-        Self::with_log(None).await
+        Self::with(None, &[], &[]).await
     }
 
     async fn postgres() -> Self {
-        Self::with_log(Some(TestPostgres::create().await)).await
+        Self::with(Some(TestPostgres::create().await), &[], &[]).await
     }
 
-    async fn with_log(postgres: Option<TestPostgres>) -> Self {
+    /// With `args` added (in place of the defaults they name) and `also_allowed` hosts allowed beside the strangers'
+    /// server.
+    async fn with(postgres: Option<TestPostgres>, args: &[&str], also_allowed: &[SocketAddr]) -> Self {
         let server = strangers_server().await;
         let dir = tempfile::tempdir().unwrap();
-        let allowed = server.to_string();
-        let mut args = vec![
-            "--jwt-secret",
-            "test-secret",
-            "--metadata-allow-http",
-            "--metadata-allowed-hosts",
-            allowed.as_str(),
-            "--metadata-timeout-secs",
-            "2",
-            "--metadata-delay-secs",
-            "0",
-            "--rate-limit-per-ip",
-            "1000",
-        ];
-        if let Some(db) = &postgres {
-            args.extend(["--database-url", db.url.as_str()]);
+        let allowed = std::iter::once(server).chain(also_allowed.iter().copied()).map(|a| a.to_string()).collect::<Vec<_>>().join(",");
+        let mut all = vec!["--metadata-allow-http"];
+        for (flag, value) in [
+            ("--jwt-secret", "test-secret"),
+            ("--metadata-allowed-hosts", allowed.as_str()),
+            ("--metadata-timeout-secs", "2"),
+            ("--metadata-delay-secs", "0"),
+            ("--rate-limit-per-ip", "1000"),
+        ] {
+            if !args.contains(&flag) {
+                all.extend([flag, value]);
+            }
         }
-        let config = support::config(&dir, &args);
+        if let Some(db) = &postgres {
+            all.extend(["--database-url", db.url.as_str()]);
+        }
+        all.extend_from_slice(args);
+        let config = support::config(&dir, &all);
         let (state, projector) = support::fresh_state(config, true).await;
         Self { state: state.with_chain(support::no_chain(), None), server, _projector: projector, _dir: dir, _postgres: postgres }
     }
@@ -207,6 +281,45 @@ impl TestApp {
     async fn ipfs(&self, bytes: Vec<u8>) -> String {
         format!("ipfs://{}", self.state.files.put(bytes).await.unwrap().cid)
     }
+
+    /// Asks for token `id`'s metadata to be read again, as the refresh call records it (without
+    /// its rate limit).
+    async fn refresh(&self, token: u64) {
+        let event =
+            MetadataEvent::TokenMetadataRefreshRequested { chain_id: support::CHAIN_ID, token_id: token.to_string(), at: Utc::now() };
+        event.record(self.state.store.as_ref(), Metadata::default()).await.unwrap();
+        self.projected().await;
+    }
+
+    /// The bytes on disk of the file store and the renditions, and the number of files.
+    fn stored(&self) -> (u64, usize) {
+        let mut total = (0, 0);
+        for dir in [self.state.config.files_dir(), self.state.renditions.dir().to_owned()] {
+            let (bytes, files) = disk_usage(&dir);
+            total = (total.0 + bytes, total.1 + files);
+        }
+        total
+    }
+
+    async fn version(&self, token: u64) -> u64 {
+        self.state.store.stream_version(&domain::metadata::metadata_stream(support::CHAIN_ID, &token.to_string())).await.unwrap()
+    }
+}
+
+/// The bytes and files under `dir`, recursively (0 if it does not exist).
+fn disk_usage(dir: &Path) -> (u64, usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return (0, 0) };
+    let mut total = (0, 0);
+    for entry in entries.flatten() {
+        let meta = entry.metadata().unwrap();
+        if meta.is_dir() {
+            let (bytes, files) = disk_usage(&entry.path());
+            total = (total.0 + bytes, total.1 + files);
+        } else {
+            total = (total.0 + meta.len(), total.1 + 1);
+        }
+    }
+    total
 }
 
 // The guarded client.
@@ -243,14 +356,72 @@ async fn loopback_private_link_local_and_metadata_addresses_are_refused() {
 }
 
 #[tokio::test]
-async fn a_name_that_resolves_to_loopback_is_refused() {
+async fn a_name_that_resolves_to_loopback_is_refused_without_naming_the_address() {
     let app = TestApp::new().await;
     // The allowed entry is the address, not this name for it.
     let url = format!("http://localhost:{}/ok.json", app.server.port());
     match guarded(&app, &url).await {
-        Err(FetchError::Refused(why)) => assert!(why.starts_with("localhost resolves to") && why.contains("loopback"), "{why}"),
+        Err(FetchError::Refused(why)) => assert_eq!(why, "localhost resolves to a private or reserved address"),
         other => panic!("localhost was not refused: {other:?}"),
     }
+    // Nor does the reason the NFT's page shows, for the metadata or its image.
+    let fetcher = app.fetcher();
+    let failure = fetcher.read(&url).await.unwrap_err();
+    assert_eq!(failure.reason, "metadata: refused: localhost resolves to a private or reserved address");
+    let failure = fetcher.read(&app.url("/local-image.json")).await.unwrap_err();
+    assert_eq!(failure.reason, "image: refused: localhost resolves to a private or reserved address");
+    for address in ["127.0.0.1", "::1", "loopback"] {
+        assert!(!failure.reason.contains(address), "{failure:?}");
+    }
+}
+
+#[tokio::test]
+async fn the_operators_denied_ranges_are_refused_even_for_allowed_hosts() {
+    use api::metadata::guard::{Guard, IpRange};
+    let app = TestApp::new().await;
+    let ranges = |text: &[&str]| text.iter().map(|t| t.parse::<IpRange>().unwrap()).collect::<Vec<_>>();
+    let allowed = [app.server.to_string(), format!("localhost:{}", app.server.port())];
+    let guard = Guard::new(true, &allowed, Duration::from_secs(2));
+    assert!(guard.get(&app.url("/ok.json"), "*/*", 64 * 1024).await.is_ok());
+
+    // The address written in the URL, and a name resolving into a range.
+    let denied = guard.clone().with_denied(&ranges(&["198.51.100.7", "127.0.0.0/8", "::1/128"]));
+    assert_eq!(
+        denied.get(&app.url("/ok.json"), "*/*", 64 * 1024).await,
+        Err(FetchError::Refused("127.0.0.1 is an address this server does not fetch from".into()))
+    );
+    let by_name = format!("http://localhost:{}/ok.json", app.server.port());
+    assert_eq!(
+        denied.get(&by_name, "*/*", 64 * 1024).await,
+        Err(FetchError::Refused("localhost resolves to a private or reserved address".into()))
+    );
+    // A range elsewhere leaves the host alone.
+    let elsewhere = guard.with_denied(&ranges(&["127.0.0.2", "10.0.0.0/8"]));
+    assert!(elsewhere.get(&app.url("/ok.json"), "*/*", 64 * 1024).await.is_ok());
+
+    // From the configuration (flag or METADATA_DENIED_RANGES) to the fetcher.
+    let app = TestApp::with(None, &["--metadata-denied-ranges", "203.0.113.0/24,127.0.0.1"], &[]).await;
+    assert_eq!(app.state.config.metadata_denied_ranges, ranges(&["203.0.113.0/24", "127.0.0.1/32"]));
+    let failure = app.fetcher().read(&app.url("/ok.json")).await.unwrap_err();
+    assert_eq!(
+        failure,
+        api::metadata::Failure {
+            reason: "metadata: refused: 127.0.0.1 is an address this server does not fetch from".into(),
+            transient: false
+        }
+    );
+}
+
+#[test]
+fn a_denied_range_that_is_no_range_fails_at_start() {
+    use clap::{Args, FromArgMatches};
+    let command = api::config::Config::augment_args(clap::Command::new("test"));
+    for bad in ["10.0.0.0/33", "vm.internal", "10.0.0.1,fe80::/200"] {
+        let matches = command.clone().try_get_matches_from(["test", "--metadata-denied-ranges", bad]);
+        assert!(matches.is_err(), "{bad} must be refused");
+    }
+    let matches = command.try_get_matches_from(["test", "--metadata-denied-ranges", "10.0.0.0/8,2001:db8::/32"]).unwrap();
+    assert_eq!(api::config::Config::from_arg_matches(&matches).unwrap().metadata_denied_ranges.len(), 2);
 }
 
 #[tokio::test]
@@ -340,6 +511,177 @@ async fn bad_documents_and_bad_hosts_fail_with_their_reason() {
         assert!(failure.reason.contains(says), "{uri}: {failure:?}");
         assert_eq!(failure.transient, transient, "{uri}: {failure:?}");
     }
+}
+
+// Images under a hostile minter.
+
+#[tokio::test]
+async fn an_image_that_only_starts_like_a_png_is_refused_and_not_stored() {
+    let app = TestApp::new().await;
+    let before = app.stored();
+    let failure = app.fetcher().read(&app.url("/noise.json")).await.unwrap_err();
+    assert!(failure.reason.starts_with("image: cannot be decoded"), "{failure:?}");
+    assert!(!failure.transient, "undecodable stays undecodable");
+    assert_eq!(app.stored(), before, "nothing stored");
+}
+
+#[tokio::test]
+async fn images_over_the_pixel_or_size_limit_are_refused() {
+    let app = TestApp::with(None, &["--metadata-max-pixels", "100"], &[]).await;
+    let failure = app.fetcher().read(&app.url("/wide.json")).await.unwrap_err();
+    assert_eq!(failure, api::metadata::Failure { reason: "image: 20×20 pixels, more than 100".into(), transient: false });
+    // 4 × 4 passes.
+    assert!(app.fetcher().read(&app.url("/ok.json")).await.is_ok());
+
+    let app = TestApp::with(None, &["--metadata-max-image-bytes", "1000"], &[]).await;
+    let failure = app.fetcher().read(&app.url("/noise.json")).await.unwrap_err();
+    assert_eq!(failure, api::metadata::Failure { reason: "image: larger than 1000 bytes".into(), transient: false });
+    assert_eq!(app.stored(), (0, 0));
+}
+
+#[tokio::test]
+async fn fifty_refreshes_of_a_random_png_grow_the_store_by_zero_bytes() {
+    let app = TestApp::new().await;
+    let id = app.mint(40, &app.url("/noise.json")).await;
+    app.fetch_due().await;
+    let before = app.stored();
+    for _ in 0..50 {
+        app.refresh(40).await;
+        assert_eq!(app.fetch_due().await, 1);
+    }
+    let state = app.metadata(&id).await;
+    assert_eq!(state["status"], "FAILED", "{state}");
+    assert_eq!(app.stored(), before, "50 refreshes of new random bytes grew the file store");
+}
+
+#[tokio::test]
+async fn the_same_image_fetched_again_writes_nothing() {
+    let app = TestApp::new().await;
+    let id = app.mint(41, &app.url("/ok.json")).await;
+    app.fetch_due().await;
+    app.state.renditions.made_ahead().await;
+    let after_first = app.stored();
+    let image = app.nft(&id).await["file"].as_str().unwrap().to_owned();
+    for _ in 0..5 {
+        app.refresh(41).await;
+        assert_eq!(app.fetch_due().await, 1);
+        app.state.renditions.made_ahead().await;
+    }
+    assert_eq!(app.stored(), after_first, "the same bytes are stored once");
+    assert_eq!(app.nft(&id).await["file"], image.as_str());
+
+    // A read the tables had not seen recorded yet (a lagging projection, a new leader) says
+    // nothing new: no event.
+    let due = projections::queries::metadata::Due {
+        nft_id: id.clone(),
+        chain_id: support::CHAIN_ID,
+        token_id: "41".into(),
+        token_uri: app.url("/ok.json"),
+        attempts: 0,
+        fresh: false,
+    };
+    let version = app.version(41).await;
+    assert_eq!(app.fetcher().attempt(&due, Utc::now()).await.unwrap(), None);
+    assert_eq!(app.version(41).await, version, "an unchanged outcome appends no event");
+    assert_eq!(app.stored(), after_first);
+}
+
+#[tokio::test]
+async fn past_the_quota_new_foreign_images_are_not_stored_and_the_state_says_why() {
+    let app = TestApp::with(None, &["--metadata-files-quota-bytes", "50"], &[]).await;
+    assert!(png().len() > 50);
+    let id = app.mint(42, &app.url("/ok.json")).await;
+    app.fetch_due().await;
+    let state = app.metadata(&id).await;
+    assert_eq!(state["status"], "RETRYING", "space may be freed: {state}");
+    assert_eq!(state["reason"], "image: not stored: the server's space for images of tokens minted elsewhere is full");
+    assert_eq!(app.stored(), (0, 0));
+    // Images already in the store are no new foreign files: an ipfs:// one still shows.
+    let image = app.ipfs(png()).await;
+    let uri = app.ipfs(json!({"name": "Stored", "image": image}).to_string().into_bytes()).await;
+    assert!(app.fetcher().read(&uri).await.is_ok());
+}
+
+async fn unused_foreign_images_are_collected_and_uploads_kept(app: TestApp) {
+    let files = &app.state.files;
+    // In use: the image of a token read from the web.
+    let id = app.mint(43, &app.url("/ok.json")).await;
+    app.fetch_due().await;
+    let in_use = app.nft(&id).await["file"].as_str().unwrap().trim_start_matches("/ipfs/").to_owned();
+    // Unused: a foreign image no record names (its token read other metadata since).
+    let (orphan, written) = files.put_foreign(png_of(6, 6, 1).into(), 0).await.unwrap();
+    assert!(written);
+    // Uploads named by nothing yet (not minted): one of them the same bytes as a foreign image.
+    let upload = files.put(png_of(7, 7, 2)).await.unwrap();
+    let (shared, _) = files.put_foreign(png_of(8, 8, 3).into(), 0).await.unwrap();
+    files.put(png_of(8, 8, 3)).await.unwrap();
+    let foreign = files.foreign_bytes().await.unwrap();
+
+    // Within the grace period nothing goes.
+    let collected = api::metadata::collect_unused_images(&app.state, api::metadata::COLLECT_GRACE).await.unwrap();
+    assert_eq!(collected.files, 0);
+
+    let collected = api::metadata::collect_unused_images(&app.state, Duration::ZERO).await.unwrap();
+    assert_eq!((collected.files, collected.bytes), (1, orphan.size));
+    assert_eq!(files.get(&orphan.cid).await.unwrap(), None);
+    for kept in [&in_use, &upload.cid, &shared.cid] {
+        assert!(files.get(kept).await.unwrap().is_some(), "{kept} must stay");
+    }
+    assert_eq!(files.foreign_bytes().await.unwrap(), foreign - orphan.size);
+    assert_eq!(app.nft(&id).await["file"], format!("/ipfs/{in_use}"));
+}
+
+#[tokio::test]
+async fn unused_foreign_images_are_collected_and_uploads_kept_on_sqlite() {
+    unused_foreign_images_are_collected_and_uploads_kept(TestApp::new().await).await;
+}
+
+#[tokio::test]
+async fn unused_foreign_images_are_collected_and_uploads_kept_on_postgres() {
+    unused_foreign_images_are_collected_and_uploads_kept(TestApp::postgres().await).await;
+}
+
+// A host that never answers.
+
+#[tokio::test]
+async fn a_host_that_never_answers_holds_its_share_not_the_fetcher() {
+    const SLOW: u64 = 48;
+    let (silent, accepted) = silent_server().await;
+    let app = TestApp::with(None, &["--metadata-timeout-secs", "5"], &[silent]).await;
+    let mut slow = Vec::new();
+    for token in 1..=SLOW {
+        slow.push(app.mint(100 + token, &format!("http://{silent}/{token}.json")).await);
+    }
+    let running = tokio::spawn(api::metadata::Fetcher::new(app.state.clone()).run());
+    // The slow ones are being read.
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while accepted.load(Ordering::SeqCst) < 2 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the fetcher reads the slow host");
+
+    let minted = Instant::now();
+    let good = app.mint(200, &app.url("/ok.json")).await;
+    while app.metadata(&good).await["status"] != "FETCHED" {
+        assert!(minted.elapsed() < Duration::from_secs(10), "the good token waited for the slow host");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let seconds = minted.elapsed().as_secs_f64();
+    let slow_reads = accepted.load(Ordering::SeqCst);
+    println!("good token after {SLOW} tokens on a host that never answers: fetched {seconds:.2} s after its mint");
+
+    // Before any slow one timed out (5 s), and the slow host never had more than its share.
+    assert_eq!(slow_reads, 2, "METADATA_PER_HOST (2) reads of the slow host at once");
+    let mut still_pending = 0;
+    for id in &slow {
+        let state = projections::queries::metadata::status(&app.state.read, id).await.unwrap().unwrap();
+        still_pending += usize::from(state.status == "PENDING");
+    }
+    assert!(still_pending >= SLOW as usize - 2, "only the two being read may have timed out since: {still_pending} pending");
+    assert_eq!(app.nft(&good).await["title"], "Web Fox");
+    running.abort();
 }
 
 // The fetcher and the read model.
