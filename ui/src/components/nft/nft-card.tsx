@@ -1,4 +1,4 @@
-import { Badge, Box, Center, Flex, HStack, IconButton, Image, Menu, Portal, Stack, Text } from '@chakra-ui/react'
+import { Badge, Box, Center, Flex, HStack, IconButton, Image, Menu, Portal, Stack, Text, type TextProps, VisuallyHidden } from '@chakra-ui/react'
 import { type ReactNode, Suspense, lazy, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FaHeart, FaRegHeart } from 'react-icons/fa6'
@@ -35,6 +35,20 @@ export function auctionLead(auction: NonNullable<Nft['currentAuction']>): { key:
     : { key: 'nft.card.minimumBid', value: auction.auctionStartPrice }
 }
 
+/** A card's price; '' (the update page's preview before a price is typed) shows a dash, not "0 MATIC". */
+function CardPrice({ value, ...rest }: { value: string } & TextProps) {
+  const { t } = useTranslation()
+  if (value.trim() === '') {
+    return (
+      <Text as="span" title={t('nft.card.noPriceYet')} data-testid="card-no-price" {...rest}>
+        <span aria-hidden="true">—</span>
+        <VisuallyHidden>{t('nft.card.noPriceYet')}</VisuallyHidden>
+      </Text>
+    )
+  }
+  return <Price value={value} {...rest} />
+}
+
 function AuctionPrices({ nft }: { nft: Nft }) {
   const { t, i18n } = useTranslation()
   const auction = nft.currentAuction
@@ -55,13 +69,13 @@ function AuctionPrices({ nft }: { nft: Nft }) {
           <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
             {t(lead.key)}
           </Text>
-          <Price value={lead.value} fontWeight="bold" color="brand.fg" />
+          <CardPrice value={lead.value} fontWeight="bold" color="brand.fg" />
         </Stack>
         <Stack gap="0" textAlign={{ base: 'left', sm: 'right' }}>
           <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
             {t('nft.card.buyNow')}
           </Text>
-          <Price value={auction.auctionBuyNowPrice || nft.fixedPrice} fontWeight="bold" />
+          <CardPrice value={auction.auctionBuyNowPrice || nft.fixedPrice} fontWeight="bold" />
         </Stack>
       </Flex>
       {left && (
@@ -228,7 +242,7 @@ export function NftCard({
             <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
               {t('nft.card.price')}
             </Text>
-            <Price value={nft.fixedPrice} fontWeight="bold" color="brand.fg" />
+            <CardPrice value={nft.fixedPrice} fontWeight="bold" color="brand.fg" />
           </HStack>
         ) : (
           <Text fontSize="sm" color="fg.muted">
