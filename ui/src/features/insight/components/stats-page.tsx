@@ -7,6 +7,7 @@ import { Amount } from '@/components/amount'
 import { HeroArt } from '@/components/hero-art'
 import { formatShare } from '@/components/insight/collection-stats-panel'
 import { PageContainer } from '@/components/page-container'
+import { HorizontalScroll } from '@/components/scroll-hint'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
 import { CURRENCY, formatCount, localeTag } from '@/lib/format'
@@ -162,7 +163,7 @@ export function StatsPage() {
         </Center>
       ) : (
         <>
-          <Box overflowX="auto" borderWidth="1px" borderRadius="xl">
+          <HorizontalScroll label={t('insight.title')} hint={t('insight.scrollHint')} borderWidth="1px" borderRadius="xl">
             <chakra.table w="full" css={{ borderCollapse: 'collapse' }} data-testid="stats-table">
               <thead>
                 <Tr>
@@ -205,7 +206,7 @@ export function StatsPage() {
                 ))}
               </tbody>
             </chakra.table>
-          </Box>
+          </HorizontalScroll>
           <ListEnd sentinel={sentinel} loading={list.loadingMore} />
         </>
       )}
