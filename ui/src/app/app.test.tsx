@@ -35,10 +35,30 @@ describe('the app shell and the wallet libraries', () => {
     vi.unstubAllGlobals()
   })
 
+  it('starts with site storage blocked (localStorage throws): the page, and a notice that signing in needs it', async () => {
+    const real = Object.getOwnPropertyDescriptor(window, 'localStorage')!
+    Object.defineProperty(window, 'localStorage', {
+      configurable: true,
+      get() {
+        throw new DOMException('Access is denied for this document.', 'SecurityError')
+      },
+    })
+    try {
+      const { App } = await openApp()
+      render(<App />)
+      expect(await screen.findByText('Frequently asked questions', {}, { timeout: 10000 })).toBeInTheDocument()
+      expect(screen.getByTestId('storage-notice')).toHaveTextContent('signing in needs them')
+      expect(screen.getByTestId('storage-notice')).toHaveAttribute('role', 'status')
+    } finally {
+      Object.defineProperty(window, 'localStorage', real)
+    }
+  })
+
   it("renders a visitor's first screen without loading them", async () => {
     const { stores, App } = await openApp()
     render(<App />)
     expect(await screen.findByText('Frequently asked questions', {}, { timeout: 10000 })).toBeInTheDocument()
+    expect(screen.queryByTestId('storage-notice')).toBeNull()
     expect(stores.useWalletConnection.getState().status).toBe('disconnected')
     expect(stores.chainRequested()).toBe(false)
     expect(startChainRuntime).not.toHaveBeenCalled()
