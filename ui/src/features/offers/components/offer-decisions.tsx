@@ -32,8 +32,8 @@ export function useOfferDecisions(actions: ReturnType<typeof useOfferActions>, o
   const amount = pending ? formatMatic(pending.offer.amount, i18n.resolvedLanguage) : ''
   const name = pending ? offererName(pending.offer) : ''
   const texts = {
-    accept: { title: t('trade.acceptTitle'), text: t('offers.confirmAccept', { amount, name }), label: t('offers.acceptAmount', { amount }) },
-    reject: { title: t('trade.rejectTitle'), text: t('offers.confirmReject', { amount, name }), label: t('trade.reject') },
+    accept: { title: t('offers.acceptTitle'), text: t('offers.confirmAccept', { amount, name }), label: t('offers.acceptAmount', { amount }) },
+    reject: { title: t('offers.rejectTitle'), text: t('offers.confirmReject', { amount, name }), label: t('trade.reject') },
     cancel: { title: t('offers.cancelTitle'), text: t('offers.confirmCancel', { amount }), label: t('offers.cancelConfirm') },
   }
   const text = texts[pending?.kind ?? 'accept']
