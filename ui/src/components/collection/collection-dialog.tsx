@@ -9,8 +9,9 @@ import { COLLECTION_IMAGE_KINDS, isImageOf } from '@/lib/image-content'
 import { FormField } from '../ui/form-field'
 import { notify } from '../ui/toaster'
 import { TEXT_LIMITS } from '@/lib/text-limits'
+import type { TranslationKey } from '@/lib/i18n'
 
-type Errors = { image?: string; title?: string }
+type Errors = { image?: TranslationKey; title?: TranslationKey }
 
 /**
  * The rules of a new collection, in the spec's order: the image first, then the title (not

@@ -18,6 +18,7 @@ import { AddToCartButton } from './add-to-cart-button'
 import { PersonChip } from './person-chip'
 import { RarityBadge } from './rarity-badge'
 import { Price } from './price'
+import type { TranslationKey } from '@/lib/i18n'
 
 // The owner's dialogs (and the dialog code): downloaded the first time an owner picks a menu item.
 const AddToCollectionDialog = lazy(() => import('./add-to-collection-dialog').then((m) => ({ default: m.AddToCollectionDialog })))
@@ -29,7 +30,7 @@ export function nftPath(nft: Pick<Nft, '_id' | 'formOfSale'>) {
 }
 
 /** The auction's top bid, or what a first bid must reach when there is none yet. */
-export function auctionLead(auction: NonNullable<Nft['currentAuction']>): { key: string; value: string } {
+export function auctionLead(auction: NonNullable<Nft['currentAuction']>): { key: TranslationKey; value: string } {
   return Number(auction.auctionHighestBid) > 0
     ? { key: 'nft.card.topBid', value: auction.auctionHighestBid }
     : { key: 'nft.card.minimumBid', value: auction.auctionStartPrice }

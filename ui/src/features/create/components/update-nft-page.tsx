@@ -20,7 +20,7 @@ import { type SaleErrors, type SaleValues, checkPrice, parseLocalDateTime, toLoc
 import { SaleFields } from './sale-fields'
 
 /** A price the preview can show: the typed one when it is a valid price, else none ('': the card shows a dash). */
-const shown = (raw: string) => (checkPrice(raw, 'missing') ? '' : raw.trim())
+const shown = (raw: string) => (checkPrice(raw, 'validation.required') ? '' : raw.trim())
 
 /**
  * The NFT as it will look once updated: the card of the preview. Only what the form changes

@@ -15,6 +15,7 @@ import { IMAGE_SIZES, useImageSources } from '@/lib/image-sources'
 import { PERIODS, type Period, type RankedCollection, STATS_SORTS, type StatsSort, useCollectionRanking } from '@/lib/insight/api'
 import { useSentinel } from '@/lib/nft/use-paged-list'
 import { ListEnd } from '@/components/list-end'
+import type { TranslationKey } from '@/lib/i18n'
 
 // Plain table elements styled here: Chakra's table recipe would add to the theme every first visit loads.
 const Tr = chakra('tr', { base: { borderBottomWidth: '1px', borderColor: 'border.muted', _last: { borderBottomWidth: '0' } } })
@@ -22,7 +23,7 @@ const Th = chakra('th', { base: { px: '3', py: '2', fontSize: 'xs', fontWeight: 
 const Td = chakra('td', { base: { px: '3', py: '2', fontSize: 'sm', verticalAlign: 'middle', _last: { pe: '4' } } })
 
 /** The columns, in order, with the ranking's sort each one asks for. */
-const COLUMNS: { sort: StatsSort; key: string; numeric: boolean }[] = [
+const COLUMNS: { sort: StatsSort; key: TranslationKey; numeric: boolean }[] = [
   { sort: 'TITLE', key: 'insight.collection', numeric: false },
   { sort: 'VOLUME', key: 'insight.volume', numeric: true },
   { sort: 'CHANGE', key: 'insight.change', numeric: true },
