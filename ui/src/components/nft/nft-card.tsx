@@ -37,9 +37,9 @@ export function auctionLead(auction: NonNullable<Nft['currentAuction']>): { key:
 }
 
 /** A card's price; '' (the update page's preview before a price is typed) shows a dash, not "0 MATIC". */
-function CardPrice({ value, ...rest }: { value: string } & TextProps) {
+function CardPrice({ value, ...rest }: { value: string | number | null | undefined } & TextProps) {
   const { t } = useTranslation()
-  if (value.trim() === '') {
+  if (String(value ?? '').trim() === '') {
     return (
       <Text as="span" title={t('nft.card.noPriceYet')} data-testid="card-no-price" {...rest}>
         <span aria-hidden="true">—</span>
