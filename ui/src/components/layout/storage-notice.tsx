@@ -11,8 +11,8 @@ export function StorageNotice() {
   if (!blocked) return null
   return (
     <Box role="status" bg={{ _light: 'orange.100', _dark: 'orange.900' }} color={{ _light: 'orange.950', _dark: 'orange.50' }} px="4" py="2" data-testid="storage-notice">
-      <Flex maxW="7xl" mx="auto" align="center" justify="center" gap="2" textAlign="center" fontSize="sm">
-        <Box as="span" flexShrink="0" aria-hidden="true">
+      <Flex maxW="7xl" mx="auto" align={{ base: 'flex-start', md: 'center' }} justify={{ base: 'flex-start', md: 'center' }} gap="2" fontSize="sm">
+        <Box as="span" flexShrink="0" mt={{ base: '1', md: '0' }} aria-hidden="true">
           <LuCookie />
         </Box>
         <Text>{t('app.storageBlocked')}</Text>
