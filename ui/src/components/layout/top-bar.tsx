@@ -45,7 +45,8 @@ export function TopBar({
           language's labels are too long for it (Tamil, Hindi), scroll sideways rather than push the
           avatar out of the page column. */}
       <Flex maxW="7xl" mx="auto" px={{ base: '4', md: '8' }} h="16" align="center" justify="space-between" gap={{ base: '2', md: '3', xl: '4' }}>
-        <ChakraLink asChild flexShrink="0" _hover={{ textDecoration: 'none' }} aria-label={t('nav.home')}>
+        {/* On a phone the name gives way (clipped) so Login and the menu button always fit. */}
+        <ChakraLink asChild flexShrink={{ base: '1', md: '0' }} minW="0" overflow="hidden" _hover={{ textDecoration: 'none' }} aria-label={t('nav.home')}>
           <Link to="/">
             <Logo compact />
           </Link>
