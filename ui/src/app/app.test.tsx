@@ -10,6 +10,8 @@ const startChainRuntime = vi.hoisted(() => vi.fn())
 vi.mock('@/lib/chain-runtime', () => ({ startChainRuntime }))
 
 const ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'
+/** jsdom's local storage (a test below hides it behind a throwing getter). */
+const realLocalStorage = Object.getOwnPropertyDescriptor(window, 'localStorage')!
 const SERVER_CONFIG = { chainId: 80001, chainName: 'Matic Testnet', rpcUrl: 'http://127.0.0.1:1', contractAddress: '', devWallet: false }
 
 /** A fresh app (its modules hold the runtime once started), opened on a page that needs no API. */
@@ -33,12 +35,14 @@ describe('the app shell and the wallet libraries', () => {
   afterEach(() => {
     startChainRuntime.mockReset()
     vi.unstubAllGlobals()
+    Object.defineProperty(window, 'localStorage', realLocalStorage)
   })
 
   it("renders a visitor's first screen without loading them", async () => {
     const { stores, App } = await openApp()
     render(<App />)
     expect(await screen.findByText('Frequently asked questions', {}, { timeout: 10000 })).toBeInTheDocument()
+    expect(screen.queryByTestId('storage-notice')).toBeNull()
     expect(stores.useWalletConnection.getState().status).toBe('disconnected')
     expect(stores.chainRequested()).toBe(false)
     expect(startChainRuntime).not.toHaveBeenCalled()
@@ -64,4 +68,18 @@ describe('the app shell and the wallet libraries', () => {
     expect(await screen.findByTestId('wallet-option-metaMask', {}, { timeout: 10000 })).toBeInTheDocument()
     expect(startChainRuntime).toHaveBeenCalledTimes(1)
   })
+
+  it('starts with site storage blocked (localStorage throws): the page, and a notice that signing in needs it', async () => {
+    Object.defineProperty(window, 'localStorage', {
+      configurable: true,
+      get() {
+        throw new DOMException('Access is denied for this document.', 'SecurityError')
+      },
+    })
+    const { App } = await openApp()
+    render(<App />)
+    expect(await screen.findByText('Frequently asked questions', {}, { timeout: 10000 })).toBeInTheDocument()
+    expect(screen.getByTestId('storage-notice')).toHaveTextContent('signing in needs them')
+    expect(screen.getByTestId('storage-notice')).toHaveAttribute('role', 'status')
+  }, 30_000)
 })

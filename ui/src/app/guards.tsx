@@ -5,6 +5,7 @@ import { notify } from '@/components/ui/toaster'
 import { useSession } from '@/lib/auth'
 import { signInPath } from '@/lib/navigation'
 import { useUser } from '@/lib/use-user'
+import type { TranslationKey } from '@/lib/i18n'
 
 /** Login-protected: needs the token cookie, else sign-in with callbackURL = the current path. */
 export function RequireAuth({ children }: { children: ReactNode }) {
@@ -25,7 +26,7 @@ export function GuestOnly({ children }: { children: ReactNode }) {
  * Change password and change e-mail are not for users who signed in with Google: they are sent
  * home (the change e-mail page also says 'You can't change your email').
  */
-export function NotGoogle({ children, messageKey }: { children: ReactNode; messageKey?: string }) {
+export function NotGoogle({ children, messageKey }: { children: ReactNode; messageKey?: TranslationKey }) {
   const { user } = useUser()
   const { t } = useTranslation()
   const isGoogle = user?.authProvider === 'GOOGLE'

@@ -6,6 +6,7 @@ import { BottomBar } from '@/components/layout/bottom-bar'
 import { LiveStream } from '@/features/live/components/live-stream'
 import { NotificationBell } from '@/features/live/components/notification-bell'
 import { Footer } from '@/components/layout/footer'
+import { StorageNotice } from '@/components/layout/storage-notice'
 import { TopBar } from '@/components/layout/top-bar'
 import { NetworkBanner } from '@/features/wallet/components/network-banner'
 import { WalletButton } from '@/features/wallet/components/wallet-button'
@@ -66,6 +67,7 @@ export function RootLayout() {
           setDrawerWanted(true)
           setDrawerOpen(true)
         }} />
+      <StorageNotice />
       <NetworkBanner />
       <Box as="main" flex="1">
         <Outlet />

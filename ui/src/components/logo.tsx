@@ -4,7 +4,7 @@ import { ACCENT_GRADIENT } from '@/lib/theme'
 
 export function LogoMark({ size = 32 }: { size?: number }) {
   return (
-    <svg width={size} height={size} viewBox="0 0 64 64" aria-hidden="true">
+    <svg width={size} height={size} viewBox="0 0 64 64" aria-hidden="true" style={{ flexShrink: 0 }}>
       <defs>
         <linearGradient id="logo-gradient" x1="0" y1="0" x2="1" y2="1">
           <stop offset="0" stopColor="#7c3aed" />
@@ -21,13 +21,14 @@ export function LogoMark({ size = 32 }: { size?: number }) {
 export function Logo({ compact = false }: { compact?: boolean }) {
   const { t } = useTranslation()
   return (
-    <HStack gap="2">
+    <HStack gap="2" minW="0">
       <LogoMark />
       <Text
         fontWeight="extrabold"
         fontSize="lg"
         letterSpacing="tight"
-        whiteSpace="nowrap"
+        truncate
+        minW="0"
         bgImage={ACCENT_GRADIENT}
         bgClip="text"
         color="transparent"

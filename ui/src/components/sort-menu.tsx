@@ -1,6 +1,7 @@
 import { Box, Button, Menu, Portal } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import { LuArrowDownUp, LuCheck } from 'react-icons/lu'
+import type { TranslationKey } from '@/lib/i18n'
 
 /** A sort menu: a button naming the current order, and the orders to choose from (a check on the current). */
 export function SortMenu({
@@ -10,7 +11,7 @@ export function SortMenu({
   testId = 'sort-menu',
 }: {
   value: string
-  options: readonly { id: string; labelKey: string }[]
+  options: readonly { id: string; labelKey: TranslationKey }[]
   onChange: (id: string) => void
   testId?: string
 }) {

@@ -1,10 +1,12 @@
 import Cookies from 'js-cookie'
 import { create } from 'zustand'
+import { siteStorage, siteStorageBlocked } from './site-storage'
 import { useWalletStore } from './wallet-store'
 
 /**
  * The session: the access token lives in the `secret` cookie (1 day, as the spec says) and the
- * signed-in user's profile is kept in local storage under `userProfile`.
+ * signed-in user's profile is kept in local storage under `userProfile` (both in memory when the
+ * browser blocks site storage: see site-storage.ts).
  * The profile endpoint itself lives in `use-user.ts`; both are shared because every feature
  * (guards, top bar, settings menu, wallet tampering check) needs them.
  */
@@ -27,19 +29,27 @@ export type UserProfile = {
   connectedWallet: ConnectedWallet[]
 }
 
+/** The token of this page when the browser keeps no cookies (see site-storage.ts): signing in lasts until it closes. */
+let tokenInMemory: string | undefined
+
 export function getToken(): string | undefined {
-  return Cookies.get(TOKEN_COOKIE) || undefined
+  try {
+    return Cookies.get(TOKEN_COOKIE) || (siteStorageBlocked() ? tokenInMemory : undefined)
+  } catch {
+    // A frame without cookie access throws on document.cookie.
+    return tokenInMemory
+  }
 }
 
 function readStoredUser(): UserProfile | null {
   // A stored profile without its token cookie (expired after a day) is stale: drop it, or the
   // guest-only pages would keep redirecting a signed-out user home.
   if (!getToken()) {
-    localStorage.removeItem(USER_PROFILE_KEY)
+    siteStorage.removeItem(USER_PROFILE_KEY)
     return null
   }
   try {
-    const raw = localStorage.getItem(USER_PROFILE_KEY)
+    const raw = siteStorage.getItem(USER_PROFILE_KEY)
     return raw ? (JSON.parse(raw) as UserProfile) : null
   } catch {
     return null
@@ -71,20 +81,30 @@ export const useSession = create<SessionState>()((set) => ({
   user: readStoredUser(),
   userFresh: false,
   setToken: (token) => {
-    Cookies.set(TOKEN_COOKIE, token, {
-      expires: TOKEN_LIFETIME_DAYS,
-      sameSite: 'strict',
-      secure: window.location.protocol === 'https:',
-    })
+    tokenInMemory = token
+    try {
+      Cookies.set(TOKEN_COOKIE, token, {
+        expires: TOKEN_LIFETIME_DAYS,
+        sameSite: 'strict',
+        secure: window.location.protocol === 'https:',
+      })
+    } catch {
+      // Cookies refused: the token stays in memory (getToken).
+    }
     set({ token })
   },
   setUser: (user) => {
-    localStorage.setItem(USER_PROFILE_KEY, JSON.stringify(user))
+    siteStorage.setItem(USER_PROFILE_KEY, JSON.stringify(user))
     set({ user, userFresh: true })
   },
   clear: () => {
-    Cookies.remove(TOKEN_COOKIE)
-    localStorage.removeItem(USER_PROFILE_KEY)
+    tokenInMemory = undefined
+    try {
+      Cookies.remove(TOKEN_COOKIE)
+    } catch {
+      // Cookies refused: there is none to remove.
+    }
+    siteStorage.removeItem(USER_PROFILE_KEY)
     set({ token: undefined, user: null, userFresh: false })
     useWalletStore.getState().clearWallet()
     sessionListeners.forEach((listener) => listener())

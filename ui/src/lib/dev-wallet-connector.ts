@@ -1,4 +1,5 @@
 import { createConnector } from 'wagmi'
+import { siteStorage } from './site-storage'
 import {
   type Address,
   type Chain,
@@ -24,12 +25,12 @@ export const DEV_WALLET_INDEX_KEY = 'devWallet.accountIndex'
 const CONNECTED_KEY = 'devWallet.connected'
 
 export function getDevWalletIndex(): number {
-  const raw = Number(localStorage.getItem(DEV_WALLET_INDEX_KEY) ?? '0')
+  const raw = Number(siteStorage.getItem(DEV_WALLET_INDEX_KEY) ?? '0')
   return Number.isInteger(raw) && raw >= 0 && raw < DEV_WALLET_ACCOUNTS ? raw : 0
 }
 
 export function setDevWalletIndex(index: number) {
-  localStorage.setItem(DEV_WALLET_INDEX_KEY, String(index))
+  siteStorage.setItem(DEV_WALLET_INDEX_KEY, String(index))
 }
 
 type TxParams = {
@@ -127,13 +128,13 @@ export function devWallet(parameters: { mnemonic: string; rpcUrl: string }) {
         if (chainId && chainId !== chain.id) throw new SwitchChainError(new Error('The dev wallet only knows the local chain'))
         const current = loadAccount()
         connected = true
-        localStorage.setItem(CONNECTED_KEY, 'true')
+        siteStorage.setItem(CONNECTED_KEY, 'true')
         return { accounts: [getAddress(current.address)] as never, chainId: chain.id }
       },
       async disconnect() {
         connected = false
         account = null
-        localStorage.removeItem(CONNECTED_KEY)
+        siteStorage.removeItem(CONNECTED_KEY)
       },
       async getAccounts() {
         const current = account ?? loadAccount()
@@ -146,7 +147,7 @@ export function devWallet(parameters: { mnemonic: string; rpcUrl: string }) {
         return provider
       },
       async isAuthorized() {
-        return localStorage.getItem(CONNECTED_KEY) === 'true'
+        return siteStorage.getItem(CONNECTED_KEY) === 'true'
       },
       async switchChain({ chainId }) {
         if (chainId !== chain.id) throw new SwitchChainError(new Error('The dev wallet only knows the local chain'))

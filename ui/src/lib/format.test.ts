@@ -172,10 +172,41 @@ describe.each(SUPPORTED_LANGUAGES)('in %s', (lng) => {
     expect(plain(formatRelative(NOW - 20_000, NOW, lng))).toBe(expected.now)
   })
 
+  it('rounds an expiry to the nearest unit: 7 days less a few seconds reads 7 days', () => {
+    const days = (n: number) => plain(new Intl.RelativeTimeFormat(localeTag(lng), { numeric: 'auto' }).format(n, 'day'))
+    expect(plain(formatRelative(NOW + 7 * 86400_000 - 5_000, NOW, lng))).toBe(days(7))
+    expect(plain(formatRelative(NOW + 7 * 86400_000, NOW, lng))).toBe(days(7))
+    expect(plain(formatRelative(NOW + 30 * 86400_000 - 5_000, NOW, lng))).toBe(days(30))
+    expect(plain(formatRelative(NOW + 3 * 86400_000 - 5_000, NOW, lng))).toBe(days(3))
+  })
+
   it('counts down in its two largest units, seconds only in the last minute', () => {
     expect(plain(formatCountdown(remaining(2, 4, 3, 1), lng))).toBe(expected.days)
     expect(plain(formatCountdown(remaining(0, 23, 12, 59), lng))).toBe(expected.hoursLeft)
     expect(plain(formatCountdown(remaining(0, 0, 0, 42), lng))).toBe(expected.lastMinute)
+  })
+})
+
+describe('relative times', () => {
+  const at = (seconds: number) => formatRelative(NOW + seconds * 1000, NOW, 'en')
+  it('rounds to the nearest whole unit, ahead and ago', () => {
+    expect(at(7 * 86400 - 5)).toBe('in 7 days')
+    expect(at(6 * 86400 + 13 * 3600)).toBe('in 7 days')
+    expect(at(6 * 86400 + 11 * 3600)).toBe('in 6 days')
+    expect(at(2 * 86400 - 60)).toBe('in 2 days')
+    expect(at(-(3 * 3600 + 40 * 60))).toBe('4 hours ago')
+    expect(at(-(3 * 3600 + 20 * 60))).toBe('3 hours ago')
+    expect(at(90 * 60)).toBe('in 2 hours')
+    expect(at(-30)).toBe('now')
+  })
+
+  it('counts days up to two months, then months, years from one', () => {
+    expect(at(14 * 86400)).toBe('in 14 days')
+    expect(at(-20 * 86400)).toBe('20 days ago')
+    expect(at(30 * 86400 - 5)).toBe('in 30 days')
+    expect(at(59 * 86400)).toBe('in 59 days')
+    expect(at(-80 * 86400)).toBe('3 months ago')
+    expect(at(-400 * 86400)).toBe('last year')
   })
 })
 

@@ -124,25 +124,31 @@ export function formatDate(date: string | number | Date, lng?: string, timeZone?
   return dateFormat(lng, { dateStyle: 'medium', timeZone }).format(at)
 }
 
-const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
-  ['year', 365 * 86400],
-  ['month', 30 * 86400],
-  ['week', 7 * 86400],
-  ['day', 86400],
-  ['hour', 3600],
-  ['minute', 60],
+/**
+ * The units of relative times, largest first, each with the span from which it is used. No
+ * weeks, and months from two of them, so an offer's expiry reads as it was chosen: "in 7 days",
+ * "in 30 days" (not "next week", "in 4 weeks").
+ */
+const UNITS: [Intl.RelativeTimeFormatUnit, number, number][] = [
+  ['year', 365 * 86400, 365 * 86400],
+  ['month', 30 * 86400, 60 * 86400],
+  ['day', 86400, 86400],
+  ['hour', 3600, 3600],
+  ['minute', 60, 60],
 ]
 
 /**
- * How long ago (or how far ahead) `date` is from `now`, in the largest whole unit, as the
- * language says it: "3 hours ago", "vor 3 Stunden", "yesterday"; "now" under a minute.
+ * How long ago (or how far ahead) `date` is from `now`, in the largest unit it spans, rounded to
+ * the nearest whole one, as the language says it: "3 hours ago", "vor 3 Stunden", "yesterday",
+ * "in 7 days" for 7 days less a few seconds; "now" under a minute.
  */
 export function formatRelative(date: string | number | Date, now = Date.now(), lng?: string): string {
-  const seconds = Math.round((new Date(date).getTime() - now) / 1000)
+  const seconds = (new Date(date).getTime() - now) / 1000
   if (!Number.isFinite(seconds)) return ''
   const format = new Intl.RelativeTimeFormat(localeTag(lng), { numeric: 'auto' })
-  for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit)
+  for (const [unit, size, from] of UNITS) {
+    // + 0 turns the -0 of a rounded past into 0.
+    if (Math.abs(seconds) >= from) return format.format(Math.round(seconds / size) + 0, unit)
   }
   return format.format(0, 'second')
 }

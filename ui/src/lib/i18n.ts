@@ -1,7 +1,11 @@
-import i18n from 'i18next'
+import i18n, { type ParseKeys } from 'i18next'
 import LanguageDetector from 'i18next-browser-languagedetector'
 import HttpBackend from 'i18next-http-backend'
 import { initReactI18next } from 'react-i18next'
+import { siteStorage } from './site-storage'
+
+/** A key of the translation files (checked against en's: see src/i18next.d.ts). */
+export type TranslationKey = ParseKeys
 
 /** Every language with a translation file in public/locales; en is the fallback. */
 export const SUPPORTED_LANGUAGES = ['en', 'pt', 'fr', 'ge', 'bn', 'hi', 'ta'] as const
@@ -43,6 +47,6 @@ export function initI18n() {
 
 /** Applies a language at once and remembers it (local storage `lang` and the cookie). */
 export async function setLanguage(lng: string) {
-  localStorage.setItem(LANGUAGE_STORAGE_KEY, lng)
+  siteStorage.setItem(LANGUAGE_STORAGE_KEY, lng)
   await i18n.changeLanguage(lng)
 }

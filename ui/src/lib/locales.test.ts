@@ -68,4 +68,41 @@ describe('translation files', () => {
     expect(used.size).toBeGreaterThan(100)
     expect(missing).toEqual([])
   })
+
+  // An auction's bids and the offers anyone makes on an NFT are two things: each language gives
+  // them two words (French: enchères and offres), so "My bids" and "My offers" never read alike.
+  const BID_AND_OFFER_WORDS: [bid: string, offer: string][] = [
+    ['myBids.title', 'offers.myOffers'],
+    ['nav.allBids', 'offers.myOffers'],
+    ['nav.allBids', 'offers.tab'],
+    ['myBids.yourBid', 'offers.yourOffer'],
+    ['trade.placeBid', 'offers.makeTitle'],
+    ['trade.submitBid', 'offers.submit'],
+    ['trade.bidAmount', 'offers.amount'],
+    ['trade.bidRequired', 'offers.amountRequired'],
+    ['trade.bidding', 'offers.making'],
+    ['trade.bidded', 'offers.made'],
+    ['trade.bidFailed', 'offers.makeFailed'],
+    ['trade.acceptTitle', 'offers.acceptTitle'],
+    ['trade.rejectTitle', 'offers.rejectTitle'],
+    ['trade.accepting', 'offers.accepting'],
+    ['trade.rejecting', 'offers.rejecting'],
+    ['trade.accepted', 'offers.accepted'],
+    ['trade.rejected', 'offers.rejected'],
+    ['nft.moreBids', 'offers.more'],
+    ['activity.kinds.BID', 'activity.kinds.OFFER'],
+    ['activity.events.BIDDED_FOR', 'activity.events.OFFER_MADE'],
+    ['notices.kinds.BID_RECEIVED', 'notices.kinds.OFFER_RECEIVED'],
+    ['notices.kinds.BID_REJECTED', 'notices.kinds.OFFER_REJECTED'],
+  ]
+
+  it.each(SUPPORTED_LANGUAGES)('%s has a word for bids and another for offers', (lng) => {
+    const file = load(lng)
+    const text = (key: string) => String(lookup(file, key)).toLocaleLowerCase(lng === 'ge' ? 'de' : lng)
+    const same = BID_AND_OFFER_WORDS.filter(([bid, offer]) => text(bid) === text(offer)).map((pair) => pair.join(' = '))
+    expect(same).toEqual([])
+    // Nor does the bid side use the offer's title word ('Mes offres' beside 'Mes enchères').
+    const myOffers = text('offers.myOffers')
+    expect([text('myBids.title'), text('nav.allBids')]).not.toContain(myOffers)
+  })
 })

@@ -47,7 +47,7 @@ const RECIPES: Record<string, string[]> = {
 /** Layout and plain elements, and the system's own functions: no recipe. */
 const NO_RECIPE = new Set([
   'Box', 'Center', 'chakra', 'ChakraProvider', 'createSystem', 'createToaster', 'defaultBaseConfig', 'defineConfig', 'Flex', 'Grid', 'HStack',
-  'Image', 'LinkBox', 'LinkOverlay', 'Portal', 'SimpleGrid', 'Stack', 'Text', 'useBreakpointValue', 'Wrap',
+  'Image', 'LinkBox', 'LinkOverlay', 'Portal', 'SimpleGrid', 'Stack', 'Text', 'useBreakpointValue', 'VisuallyHidden', 'Wrap',
 ])
 
 function sourceFiles(dir: string): string[] {

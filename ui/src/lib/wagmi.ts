@@ -1,4 +1,5 @@
-import { type Config, type CreateConnectorFn, createConfig, http } from 'wagmi'
+import { type Config, type CreateConnectorFn, createConfig, createStorage, http } from 'wagmi'
+import { siteStorage } from './site-storage'
 import { injected } from 'wagmi/connectors/injected'
 import { mainnet, polygon } from 'wagmi/chains'
 import { type Chain, defineChain } from 'viem'
@@ -53,6 +54,8 @@ export function createWagmiConfig(config: AppConfig, connectors: CreateConnector
     chains: [chain, mainnet, polygon],
     connectors: [...(isMobileDevice() ? [] : [injected({ target: 'metaMask' })]), ...connectors],
     multiInjectedProviderDiscovery: false,
+    // wagmi's default reads window.localStorage, which throws where the browser blocks site storage.
+    storage: createStorage({ storage: siteStorage }),
     transports: {
       [chain.id]: http(config.rpcUrl),
       [mainnet.id]: http(),

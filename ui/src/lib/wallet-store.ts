@@ -1,4 +1,5 @@
 import { create } from 'zustand'
+import { siteStorage } from './site-storage'
 import { createJSONStorage, persist } from 'zustand/middleware'
 
 /** The provider names the server knows for a linked wallet. */
@@ -35,7 +36,7 @@ export const useWalletStore = create<WalletState>()(
     }),
     {
       name: 'wallet',
-      storage: createJSONStorage(() => localStorage),
+      storage: createJSONStorage(() => siteStorage),
       partialize: (s) => ({ walletType: s.walletType, walletAddress: s.walletAddress, connectorId: s.connectorId }),
     },
   ),

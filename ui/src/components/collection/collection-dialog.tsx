@@ -4,12 +4,14 @@ import { useTranslation } from 'react-i18next'
 import { LuImagePlus, LuX } from 'react-icons/lu'
 import { errorMessage } from '@/lib/api-client'
 import { useCollectionById } from '@/lib/collection/collection-by-id'
-import { COLLECTION_IMAGE_ACCEPT, createCollection, isAcceptedCollectionImage, updateCollection } from '@/lib/collection/save-collection'
+import { COLLECTION_IMAGE_ACCEPT, createCollection, updateCollection } from '@/lib/collection/save-collection'
+import { COLLECTION_IMAGE_KINDS, isImageOf } from '@/lib/image-content'
 import { FormField } from '../ui/form-field'
 import { notify } from '../ui/toaster'
 import { TEXT_LIMITS } from '@/lib/text-limits'
+import type { TranslationKey } from '@/lib/i18n'
 
-type Errors = { image?: string; title?: string }
+type Errors = { image?: TranslationKey; title?: TranslationKey }
 
 /**
  * The rules of a new collection, in the spec's order: the image first, then the title (not
@@ -60,9 +62,10 @@ export function CollectionDialog({ open, collectionId, onClose, onSaved }: { ope
     setErrors({})
   }
 
-  const pick = (picked: File | undefined) => {
+  /** A picked file is taken if its content is a PNG, JPEG or WebP image (the server's rule), whatever its name. */
+  const pick = async (picked: File | undefined) => {
     if (!picked) return
-    if (!isAcceptedCollectionImage(picked)) {
+    if (!(await isImageOf(picked, COLLECTION_IMAGE_KINDS))) {
       setErrors((e) => ({ ...e, image: 'collections.dialog.imageType' }))
       return
     }
@@ -141,7 +144,10 @@ export function CollectionDialog({ open, collectionId, onClose, onSaved }: { ope
                             accept={COLLECTION_IMAGE_ACCEPT}
                             hidden
                             data-testid="collection-image-input"
-                            onChange={(e) => pick(e.target.files?.[0])}
+                            onChange={(e) => {
+                              void pick(e.target.files?.[0])
+                              e.target.value = ''
+                            }}
                           />
                         </Center>
                       )}

@@ -21,7 +21,8 @@ const collection = (id: string, creator: string, extra: Partial<Collection> = {}
   _id: id, title: `Set ${id}`, image: `/ipfs/${id}.png`, creator: { userId: creator, username: creator === 'u1' ? 'neo' : 'trinity' }, nftCount: 2, isLiked: false, totalLikes: 3, ...extra,
 })
 const page = (data: Collection[], lastPage = true) => ({ data, currentPage: 1, lastPage, totalItems: data.length })
-const png = () => new File(['x'], 'art.png', { type: 'image/png' })
+const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
+const png = () => new File([PNG_BYTES], 'art.png', { type: 'image/png' })
 
 describe('collection dialog', () => {
   afterEach(() => {
@@ -42,6 +43,7 @@ describe('collection dialog', () => {
     expect(screen.queryByText('Title is required')).not.toBeInTheDocument()
 
     fireEvent.change(screen.getByTestId('collection-image-input'), { target: { files: [png()] } })
+    expect(await screen.findByRole('img', { name: 'Collection image' })).toBeInTheDocument()
     await userEvent.type(screen.getByPlaceholderText('My collection'), '   ')
     await userEvent.click(screen.getByRole('button', { name: 'Create' }))
     expect(screen.queryByText('Image is required')).not.toBeInTheDocument()
@@ -70,12 +72,19 @@ describe('collection dialog', () => {
     expect(onClose).toHaveBeenCalledTimes(1)
   })
 
-  it('refuses a file that is not .png, .jpg or .webp', async () => {
+  it('refuses, at once, a file whose content is not a PNG, JPEG or WebP image, whatever its name', async () => {
     signIn()
     renderPage(<CollectionDialog open onClose={() => {}} onSaved={() => {}} />)
-    fireEvent.change(await screen.findByTestId('collection-image-input'), { target: { files: [new File(['x'], 'art.gif', { type: 'image/gif' })] } })
-    expect(screen.getByText('Only .png, .jpg and .webp images are accepted.')).toBeInTheDocument()
+    const input = await screen.findByTestId('collection-image-input')
+    fireEvent.change(input, { target: { files: [new File(['GIF89a\x01\x00'], 'art.gif', { type: 'image/gif' })] } })
+    expect(await screen.findByText('This file is not a PNG, JPEG or WebP image.')).toBeInTheDocument()
+    fireEvent.change(input, { target: { files: [new File(['just some text'], 'notes.png', { type: 'image/png' })] } })
+    expect(await screen.findByText('This file is not a PNG, JPEG or WebP image.')).toBeInTheDocument()
     expect(screen.queryByRole('img', { name: 'Collection image' })).not.toBeInTheDocument()
+    // A real PNG named .txt is taken: the content decides.
+    fireEvent.change(input, { target: { files: [new File([PNG_BYTES], 'art.txt', { type: 'text/plain' })] } })
+    expect(await screen.findByRole('img', { name: 'Collection image' })).toBeInTheDocument()
+    expect(screen.queryByText('This file is not a PNG, JPEG or WebP image.')).not.toBeInTheDocument()
   })
 
   it('update loads the existing image and title, lets the image be removed and re-picked, and shows the server error', async () => {
@@ -92,8 +101,8 @@ describe('collection dialog', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Remove image' }))
     expect(screen.queryByRole('img', { name: 'Collection image' })).not.toBeInTheDocument()
-    fireEvent.change(screen.getByTestId('collection-image-input'), { target: { files: [new File(['y'], 'new.webp', { type: 'image/webp' })] } })
-    expect(screen.getByRole('img', { name: 'Collection image' })).toBeInTheDocument()
+    fireEvent.change(screen.getByTestId('collection-image-input'), { target: { files: [new File(['RIFF\x24\x00\x00\x00WEBPVP8 '], 'new.webp', { type: 'image/webp' })] } })
+    expect(await screen.findByRole('img', { name: 'Collection image' })).toBeInTheDocument()
 
     await userEvent.click(screen.getByRole('button', { name: 'Update' }))
     expect(await screen.findByText('Title too long')).toBeInTheDocument()

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { FaDiscord, FaInstagram, FaTelegram, FaXTwitter } from 'react-icons/fa6'
 import { Link } from 'react-router'
 import { Logo } from '../logo'
+import type { TranslationKey } from '@/lib/i18n'
 
 export const COPYRIGHT_YEAR = 2022
 
@@ -13,7 +14,9 @@ const SOCIAL_LINKS = [
   { href: 'https://telegram.org', label: 'Telegram', icon: FaTelegram },
 ]
 
-const MARKETPLACE_LINKS = [
+type FooterLink = { to: string; key: TranslationKey }
+
+const MARKETPLACE_LINKS: FooterLink[] = [
   { to: '/explore?type=all', key: 'footer.explore' },
   { to: '/create-asset', key: 'footer.create' },
   { to: '/trending-sellers', key: 'footer.sellers' },
@@ -21,14 +24,14 @@ const MARKETPLACE_LINKS = [
   { to: '/stats', key: 'insight.nav' },
 ]
 
-const COMPANY_LINKS = [
+const COMPANY_LINKS: FooterLink[] = [
   { to: '/privacy-policy', key: 'footer.privacy' },
   { to: '/terms-and-condition', key: 'footer.terms' },
   { to: '/frequently-asked-questions', key: 'footer.faqs' },
   { to: '/contact-us', key: 'footer.contact' },
 ]
 
-function LinkColumn({ title, links }: { title: string; links: { to: string; key: string }[] }) {
+function LinkColumn({ title, links }: { title: string; links: FooterLink[] }) {
   const { t } = useTranslation()
   return (
     <Stack gap="3">

@@ -1,11 +1,12 @@
 import type { IconType } from 'react-icons'
 import { LuActivity, LuChartColumn, LuCompass, LuGavel, LuHouse, LuLayers, LuSquarePlus } from 'react-icons/lu'
+import type { TranslationKey } from '@/lib/i18n'
 
 /**
  * The main destinations, in the top bar and the drawer; the bottom bar of phones holds the five
  * without `inBottomBar: false`.
  */
-export const NAV_LINKS: { to: string; labelKey: string; icon: IconType; match: string; inBottomBar?: boolean }[] = [
+export const NAV_LINKS: { to: string; labelKey: TranslationKey; icon: IconType; match: string; inBottomBar?: boolean }[] = [
   { to: '/', labelKey: 'nav.home', icon: LuHouse, match: '/' },
   { to: '/explore?type=all', labelKey: 'nav.explore', icon: LuCompass, match: '/explore' },
   { to: '/auction?type=all', labelKey: 'nav.auction', icon: LuGavel, match: '/auction' },

@@ -41,21 +41,36 @@ export function TopBar({
       backdropFilter="saturate(180%) blur(14px)"
       borderBottomWidth="1px"
     >
-      <Flex maxW="7xl" mx="auto" px={{ base: '4', md: '8' }} h="16" align="center" justify="space-between" gap="4">
-        <ChakraLink asChild _hover={{ textDecoration: 'none' }} aria-label={t('nav.home')}>
+      {/* The logo and the right-hand group keep their size; the links take what is left and, where a
+          language's labels are too long for it (Tamil, Hindi), scroll sideways rather than push the
+          avatar out of the page column. */}
+      <Flex maxW="7xl" mx="auto" px={{ base: '4', md: '8' }} h="16" align="center" justify="space-between" gap={{ base: '2', md: '3', xl: '4' }}>
+        {/* On a phone the name gives way (clipped) so Login and the menu button always fit. */}
+        <ChakraLink asChild flexShrink={{ base: '1', md: '0' }} minW="0" overflow="hidden" _hover={{ textDecoration: 'none' }} aria-label={t('nav.home')}>
           <Link to="/">
             <Logo compact />
           </Link>
         </ChakraLink>
 
-        <HStack as="nav" gap="1" hideBelow="md" aria-label={t('nav.main')}>
+        <HStack
+          as="nav"
+          gap={{ md: '0', xl: '1' }}
+          hideBelow="md"
+          aria-label={t('nav.main')}
+          flex="0 1 auto"
+          minW="0"
+          overflowX="auto"
+          css={{ scrollbarWidth: 'none', '&::-webkit-scrollbar': { display: 'none' } }}
+          data-testid="main-nav"
+        >
           {NAV_LINKS.map((link) => {
             const active = isActive(pathname, link.match)
             return (
               <ChakraLink
                 key={link.to}
                 asChild
-                px={{ md: '2', lg: '3' }}
+                px={{ md: '2', '2xl': '3' }}
+                flexShrink="0"
                 py="2"
                 borderRadius="full"
                 fontWeight="medium"
@@ -71,7 +86,7 @@ export function TopBar({
           })}
         </HStack>
 
-        <HStack gap="3" hideBelow="md">
+        <HStack gap={{ md: '1.5', xl: '2' }} hideBelow="md" flexShrink="0">
           {cartSlot}
           {signedIn ? (
             <>
@@ -91,7 +106,7 @@ export function TopBar({
           )}
         </HStack>
 
-        <HStack gap={cartSlot ? '0.5' : '1'} hideFrom="md">
+        <HStack gap={cartSlot ? '0.5' : '1'} hideFrom="md" flexShrink="0">
           {cartSlot}
           {signedIn ? noticesSlot : (
             <GradientButton asChild size="sm" data-testid="mobile-login">

@@ -53,6 +53,14 @@ describe('NFT card', () => {
     expect(screen.getByRole('img', { name: 'Sunset over the harbour' })).toHaveAttribute('fetchpriority', 'high')
   })
 
+  it('shows a price the server sent as a number, and a dash for none', () => {
+    const { unmount } = renderPage(<NftCard nft={nftFixture({ fixedPrice: 0.25 as unknown as string })} />)
+    expect(screen.getByText('0.25 MATIC')).toBeInTheDocument()
+    unmount()
+    renderPage(<NftCard nft={nftFixture({ fixedPrice: '' })} />)
+    expect(screen.getByTestId('card-no-price')).toHaveTextContent('No price yet')
+  })
+
   it('shortens a long price to 6 characters (the full one in the tooltip)', () => {
     renderPage(<NftCard nft={nftFixture({ fixedPrice: '12345.678' })} />)
     expect(screen.getByText('12,346 MATIC')).toBeInTheDocument()

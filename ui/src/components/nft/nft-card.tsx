@@ -1,4 +1,4 @@
-import { Badge, Box, Center, Flex, HStack, IconButton, Image, Menu, Portal, Stack, Text } from '@chakra-ui/react'
+import { Badge, Box, Center, Flex, HStack, IconButton, Image, Menu, Portal, Stack, Text, type TextProps, VisuallyHidden } from '@chakra-ui/react'
 import { type ReactNode, Suspense, lazy, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FaHeart, FaRegHeart } from 'react-icons/fa6'
@@ -18,6 +18,7 @@ import { AddToCartButton } from './add-to-cart-button'
 import { PersonChip } from './person-chip'
 import { RarityBadge } from './rarity-badge'
 import { Price } from './price'
+import type { TranslationKey } from '@/lib/i18n'
 
 // The owner's dialogs (and the dialog code): downloaded the first time an owner picks a menu item.
 const AddToCollectionDialog = lazy(() => import('./add-to-collection-dialog').then((m) => ({ default: m.AddToCollectionDialog })))
@@ -29,10 +30,24 @@ export function nftPath(nft: Pick<Nft, '_id' | 'formOfSale'>) {
 }
 
 /** The auction's top bid, or what a first bid must reach when there is none yet. */
-export function auctionLead(auction: NonNullable<Nft['currentAuction']>): { key: string; value: string } {
+export function auctionLead(auction: NonNullable<Nft['currentAuction']>): { key: TranslationKey; value: string } {
   return Number(auction.auctionHighestBid) > 0
     ? { key: 'nft.card.topBid', value: auction.auctionHighestBid }
     : { key: 'nft.card.minimumBid', value: auction.auctionStartPrice }
+}
+
+/** A card's price; '' (the update page's preview before a price is typed) shows a dash, not "0 MATIC". */
+function CardPrice({ value, ...rest }: { value: string | number | null | undefined } & TextProps) {
+  const { t } = useTranslation()
+  if (String(value ?? '').trim() === '') {
+    return (
+      <Text as="span" title={t('nft.card.noPriceYet')} data-testid="card-no-price" {...rest}>
+        <span aria-hidden="true">—</span>
+        <VisuallyHidden>{t('nft.card.noPriceYet')}</VisuallyHidden>
+      </Text>
+    )
+  }
+  return <Price value={value} {...rest} />
 }
 
 function AuctionPrices({ nft }: { nft: Nft }) {
@@ -55,13 +70,13 @@ function AuctionPrices({ nft }: { nft: Nft }) {
           <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
             {t(lead.key)}
           </Text>
-          <Price value={lead.value} fontWeight="bold" color="brand.fg" />
+          <CardPrice value={lead.value} fontWeight="bold" color="brand.fg" />
         </Stack>
         <Stack gap="0" textAlign={{ base: 'left', sm: 'right' }}>
           <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
             {t('nft.card.buyNow')}
           </Text>
-          <Price value={auction.auctionBuyNowPrice || nft.fixedPrice} fontWeight="bold" />
+          <CardPrice value={auction.auctionBuyNowPrice || nft.fixedPrice} fontWeight="bold" />
         </Stack>
       </Flex>
       {left && (
@@ -228,7 +243,7 @@ export function NftCard({
             <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase">
               {t('nft.card.price')}
             </Text>
-            <Price value={nft.fixedPrice} fontWeight="bold" color="brand.fg" />
+            <CardPrice value={nft.fixedPrice} fontWeight="bold" color="brand.fg" />
           </HStack>
         ) : (
           <Text fontSize="sm" color="fg.muted">

@@ -12,8 +12,9 @@ import {
   validateRoyalties,
   validateSale,
 } from './validation'
+import type { TranslationKey } from '@/lib/i18n'
 
-const en = (key: string | null | undefined) => (key ? i18n.t(key) : key)
+const en = (key: TranslationKey | null | undefined) => (key ? i18n.t(key) : key)
 const NOW = new Date('2026-03-10T12:00:30')
 const inHours = (h: number) => toLocalDateTime(new Date(NOW.getTime() + h * 3_600_000))
 const sale = (values: Partial<SaleValues>): SaleValues => ({ formOfSale: 'FIXEDPRICE', price: '', basePrice: '', buyPrice: '', auctionEnd: inHours(24), ...values })

@@ -4,6 +4,7 @@
  * assert the spec's English messages verbatim. Validation runs on submit only.
  */
 import { isAddress, parseEther, parseUnits } from 'viem'
+import type { TranslationKey } from '@/lib/i18n'
 import type { Errors } from '@/lib/validation'
 
 /** The sale forms of the spec, as the API spells them. */
@@ -68,7 +69,7 @@ const exact = (raw: string) => parseUnits(raw.trim(), 80)
  * One price, in the spec's order: missing or 0 (`requiredKey`), negative ('Should be greater
  * than 0'), more than 18 decimals. A value that is not a number counts as missing.
  */
-export function checkPrice(raw: string, requiredKey: string): string | null {
+export function checkPrice(raw: string, requiredKey: TranslationKey): TranslationKey | null {
   if (!isNumber(raw) || exact(raw) === 0n) return requiredKey
   if (exact(raw) < 0n) return 'createAsset.errors.greaterThanZero'
   if (decimalsOf(raw) > PRICE_DECIMALS) return 'createAsset.errors.tooManyDecimals'
@@ -96,7 +97,7 @@ export function toLocalDateTime(date: Date): string {
  * contract also needs it to be in the future, which the spec's one-minute grace does not say:
  * an end that has already passed gets its own message rather than a reverted transaction.
  */
-export function checkAuctionEnd(value: string, now: Date): string | null {
+export function checkAuctionEnd(value: string, now: Date): TranslationKey | null {
   const end = parseLocalDateTime(value)
   if (!end) return 'createAsset.errors.invalidDate'
   const at = end.getTime()
@@ -150,7 +151,7 @@ export type RoyaltyRow = { id: string; address: string; percentage: string }
  * addresses (the hint, shown as an error), shares above 0 with at most 2 decimals, and a total of
  * at most 90%. Answers the first failing rule.
  */
-export function validateRoyalties(rows: RoyaltyRow[]): string | null {
+export function validateRoyalties(rows: RoyaltyRow[]): TranslationKey | null {
   if (rows.length > MAX_ROYALTIES) return 'createAsset.royaltyDialog.errors.max'
   if (rows.some((r) => !r.address.trim() || !r.percentage.trim())) return 'createAsset.royaltyDialog.errors.bothRequired'
   const percents = rows.map((r) => (isNumber(r.percentage) ? Number(r.percentage) : NaN))
@@ -175,7 +176,7 @@ export type PropertyRow = { id: string; key: string; value: string }
  * The properties popup on Save: rows left entirely empty are dropped; a row with only one of its
  * two fields is refused (the metadata's attributes need both).
  */
-export function validateProperties(rows: PropertyRow[]): string | null {
+export function validateProperties(rows: PropertyRow[]): TranslationKey | null {
   if (rows.some((r) => !!r.key.trim() !== !!r.value.trim())) return 'createAsset.propertiesDialog.errors.bothRequired'
   return null
 }

@@ -1,8 +1,9 @@
 /**
  * The cart: fixed-price NFTs a buyer collects to buy in one transaction (`buyTokens`). Kept in
- * localStorage ('cart'), so it survives reloads; the drawer's open state is not kept.
+ * local storage ('cart', through siteStorage), so it survives reloads; the drawer's open state is not kept.
  */
 import { create } from 'zustand'
+import { siteStorage } from '../site-storage'
 import { createJSONStorage, persist } from 'zustand/middleware'
 import type { Nft } from '@/lib/nft/types'
 
@@ -62,7 +63,7 @@ export const useCartStore = create<CartState>()(
       clear: () => set({ items: [] }),
       setOpen: (open) => set({ open }),
     }),
-    { name: 'cart', storage: createJSONStorage(() => localStorage), partialize: (s) => ({ items: s.items }) },
+    { name: 'cart', storage: createJSONStorage(() => siteStorage), partialize: (s) => ({ items: s.items }) },
   ),
 )
 

@@ -1,14 +1,8 @@
 import { apiRequest } from '../api-client'
 import type { Collection } from './types'
 
-/** The collection image types the dialog accepts (section 9). */
-export const COLLECTION_IMAGE_ACCEPT = '.png,.jpg,.webp'
-const ALLOWED = /\.(png|jpg|webp)$/i
-
-/** Whether a picked file has one of the accepted extensions. */
-export function isAcceptedCollectionImage(file: File) {
-  return ALLOWED.test(file.name)
-}
+/** The collection image types the dialog's picker offers (section 9); the content decides (lib/image-content). */
+export const COLLECTION_IMAGE_ACCEPT = '.png,.jpg,.jpeg,.webp'
 
 function form(title: string, image: File | null) {
   const data = new FormData()

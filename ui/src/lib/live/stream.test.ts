@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { type StreamEvent, openStream, parseEvents } from './stream'
+import { RECONNECT_DELAYS_MS, type StreamEvent, openStream, parseEvents, reconnectDelay } from './stream'
 
 describe('parseEvents', () => {
   it('reads complete events, skips comments, keeps the unfinished rest', () => {
@@ -64,11 +64,48 @@ describe('openStream', () => {
   it('keeps trying while the server is unreachable, backing off, and stops when closed', async () => {
     vi.useFakeTimers()
     const { fetch, calls } = fakeFetch([])
-    const close = openStream({ topics: [], fetch, onEvent: () => {} })
-    await vi.advanceTimersByTimeAsync(250 + 1000 + 2000 + 100)
+    // The longest waits (random at its top): 250, 1000, 2000 ms.
+    const close = openStream({ topics: [], fetch, random: () => 0.9999, onEvent: () => {} })
+    await vi.advanceTimersByTimeAsync(250 + 1000 + 2000 - 10)
+    expect(calls.length).toBe(3)
+    await vi.advanceTimersByTimeAsync(100)
     expect(calls.length).toBe(4)
     close()
     await vi.advanceTimersByTimeAsync(20_000)
     expect(calls.length).toBe(4)
+  })
+})
+
+describe('reconnection backoff', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('waits a random part of each ceiling (full jitter), the ceiling growing to 5 s', () => {
+    expect(RECONNECT_DELAYS_MS).toEqual([250, 1000, 2000, 5000])
+    expect([0, 1, 2, 3, 9].map((attempt) => reconnectDelay(attempt, () => 0.5))).toEqual([125, 500, 1000, 2500, 2500])
+    expect(reconnectDelay(3, () => 0)).toBe(0)
+    expect(reconnectDelay(3, () => 0.9999)).toBeLessThan(5000)
+    // Math.random by default: spread over the whole range, not one schedule for everyone.
+    const waits = Array.from({ length: 200 }, () => reconnectDelay(3))
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(0)
+    expect(Math.max(...waits)).toBeLessThan(5000)
+    expect(new Set(waits).size).toBeGreaterThan(50)
+    expect(waits.some((w) => w < 1000) && waits.some((w) => w > 4000)).toBe(true)
+  })
+
+  it('spreads the clients a restart drops: each reconnects after its own wait', async () => {
+    vi.useFakeTimers()
+    const early = fakeFetch([])
+    const late = fakeFetch([])
+    const closeEarly = openStream({ topics: [], fetch: early.fetch, random: () => 0.1, onEvent: () => {} })
+    const closeLate = openStream({ topics: [], fetch: late.fetch, random: () => 0.9, onEvent: () => {} })
+    // Both tried at once; then one retries after 25 and 100 ms more, the other after 225 ms.
+    await vi.advanceTimersByTimeAsync(30)
+    expect([early.calls.length, late.calls.length]).toEqual([2, 1])
+    await vi.advanceTimersByTimeAsync(100)
+    expect([early.calls.length, late.calls.length]).toEqual([3, 1])
+    await vi.advanceTimersByTimeAsync(100)
+    expect([early.calls.length, late.calls.length]).toEqual([3, 2])
+    closeEarly()
+    closeLate()
   })
 })

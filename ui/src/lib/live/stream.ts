@@ -55,10 +55,21 @@ export type StreamOptions = {
   /** Connected (true) or not (false), each time it changes. */
   onConnected?: (connected: boolean) => void
   fetch?: typeof fetch
+  /** A number in [0, 1) (Math.random by default): where each wait falls under its ceiling. */
+  random?: () => number
 }
 
-/** Reconnection waits: the first try at once, then longer, up to the last. */
+/** Ceilings of the reconnection waits: longer with each failed try, up to the last. */
 export const RECONNECT_DELAYS_MS = [250, 1000, 2000, 5000]
+
+/**
+ * The wait before reconnection try `attempt` (0 = the first after a drop): "full jitter", anywhere
+ * between 0 and the ceiling, so the clients a server restart drops do not all come back at once.
+ */
+export function reconnectDelay(attempt: number, random: () => number = Math.random): number {
+  const ceiling = RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]
+  return Math.floor(random() * ceiling)
+}
 
 /** Parses complete SSE blocks out of `buffer`: the events, and what is left unparsed. */
 export function parseEvents(buffer: string): { events: { event: string; id?: string; data: string }[]; rest: string } {
@@ -141,7 +152,7 @@ export function openStream(options: StreamOptions): () => void {
       }
       if (stopped) return
       options.onConnected?.(false)
-      const delay = RECONNECT_DELAYS_MS[Math.min(attempt, RECONNECT_DELAYS_MS.length - 1)]
+      const delay = reconnectDelay(attempt, options.random)
       attempt += 1
       await new Promise((resolve) => setTimeout(resolve, delay))
     }

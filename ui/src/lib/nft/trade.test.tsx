@@ -172,6 +172,6 @@ describe('trade actions', () => {
     await act(async () => void (await result.current.answerOffer(true)))
     expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'acceptOffer', args: [1n, true] })
     expect(fetchMock.mock.calls.slice(0, 2).map(([url]) => url)).toEqual(['/api/nft/detail/80001-1', '/api/nft/detail/80001-1'])
-    expect(notify).toHaveBeenCalledWith('success', 'Offer Accepted!', undefined)
+    expect(notify).toHaveBeenCalledWith('success', 'Bid Accepted!', undefined)
   })
 })

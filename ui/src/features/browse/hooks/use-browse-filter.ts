@@ -2,6 +2,7 @@ import { useCallback, useMemo } from 'react'
 import { useSearchParams } from 'react-router'
 import type { ExploreFilter } from '@/lib/nft/api'
 import type { FormOfSale, OrderBy, SortBy } from '@/lib/nft/types'
+import type { TranslationKey } from '@/lib/i18n'
 
 /** The sort menu: each entry is a sort key and an order (0 newest / highest first, 1 oldest / lowest first). */
 export const SORT_OPTIONS = [
@@ -10,7 +11,7 @@ export const SORT_OPTIONS = [
   { id: 'priceDesc', labelKey: 'browse.sort.priceDesc', sortBy: 'PRICE', orderBy: 0 },
   { id: 'popular', labelKey: 'browse.sort.popular', sortBy: 'POPULARITY', orderBy: 0 },
   { id: 'endingSoon', labelKey: 'browse.sort.endingSoon', sortBy: 'ENDING', orderBy: 1 },
-] as const satisfies readonly { id: string; labelKey: string; sortBy: SortBy; orderBy: OrderBy }[]
+] as const satisfies readonly { id: string; labelKey: TranslationKey; sortBy: SortBy; orderBy: OrderBy }[]
 
 const SORT_KEYS: SortBy[] = ['DATE', 'PRICE', 'POPULARITY', 'ENDING']
 

@@ -14,21 +14,29 @@ export function CartButton() {
     <IconButton variant="ghost" size={{ base: 'sm', md: 'md' }} borderRadius="full" position="relative" aria-label={t('cart.open', { count })} onClick={() => setOpen(true)} data-testid="cart-button">
       <LuShoppingCart />
       {count > 0 && (
+        // The count stands over the icon's corner, ringed in the bar's colour; the button's label already says it.
         <Box
           as="span"
+          aria-hidden="true"
           position="absolute"
-          top="0.5"
-          right="0.5"
-          minW="4.5"
-          h="4.5"
+          top="-1"
+          insetEnd="-1"
+          minW="5"
+          h="5"
           px="1"
+          display="inline-flex"
+          alignItems="center"
+          justifyContent="center"
           borderRadius="full"
+          borderWidth="2px"
+          borderColor="bg"
           bg="brand.solid"
-          color="white"
-          fontSize="2xs"
+          color="brand.contrast"
+          fontSize="11px"
           fontWeight="bold"
-          lineHeight="4.5"
-          textAlign="center"
+          lineHeight="1"
+          fontVariantNumeric="tabular-nums"
+          pointerEvents="none"
           data-testid="cart-count"
         >
           {formatCount(count, i18n.resolvedLanguage)}

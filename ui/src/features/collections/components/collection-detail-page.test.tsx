@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { stubApi } from '@/testing/fetch'
@@ -21,7 +21,7 @@ const routes = [
 describe('collection detail', () => {
   afterEach(() => vi.unstubAllGlobals())
 
-  it("shows 'fetching...' until the title is known, lists the fixed-price NFTs 9 a page, and the chip's delete icon goes back", async () => {
+  it("shows 'fetching...' until the title is known, lists the fixed-price NFTs 9 a page, and Back goes back", async () => {
     let release: () => void = () => {}
     const gate = new Promise<void>((r) => (release = r))
     const api = stubApi([
@@ -43,7 +43,20 @@ describe('collection detail', () => {
     await waitFor(() => expect(screen.getByTestId('collection-chip')).toHaveTextContent('Night city'))
     expect(api.mock.calls.map(([u]) => String(u))).toContain('/api/nft/browsebycollection/c1?limit=9&formOfSale=FIXEDPRICE&sortBy=DATE&orderBy=0&page=1')
 
+    // The chip is the title only (no "x" that reads as Remove); Back is a labelled arrow.
+    expect(within(screen.getByTestId('collection-chip')).queryByRole('button')).toBeNull()
     await userEvent.click(screen.getByRole('button', { name: 'Back' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/collections'))
+  })
+
+  it('Back leads to the collections when the collection was the first page of the visit', async () => {
+    stubApi([
+      { path: '/api/collection/browse', body: { data: [], currentPage: 1, lastPage: true, totalItems: 0 } },
+      { path: '/api/collection/browsebyid/c1', body: { _id: 'c1', title: 'Night city', image: '', creator: { userId: 'u2', username: 'trinity' }, isLiked: false, totalLikes: 0 } },
+      { path: '/api/nft/browsebycollection/c1', body: { data: [], currentPage: 1, lastPage: true, totalItems: 0 } },
+    ])
+    const { router } = renderRoutes(routes, '/user/u2/collection/c1')
+    await userEvent.click(await screen.findByRole('button', { name: 'Back' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/collections'))
   })
 

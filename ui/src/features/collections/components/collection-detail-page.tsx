@@ -1,7 +1,8 @@
-import { Box, Flex, Image, Stack, Tabs, Tag, Text } from '@chakra-ui/react'
+import { Box, Button, Flex, Image, Stack, Tabs, Tag, Text } from '@chakra-ui/react'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useNavigate, useParams } from 'react-router'
+import { LuArrowLeft } from 'react-icons/lu'
+import { useLocation, useNavigate, useParams } from 'react-router'
 import { HeroArt } from '@/components/hero-art'
 import { CollectionStatsPanel } from '@/components/insight/collection-stats-panel'
 import { ActivityList } from '@/features/activity/components/activity-list'
@@ -23,14 +24,17 @@ export const browseByCollectionPath = (id: string) => `/api/nft/browsebycollecti
 
 /**
  * The collection detail (/collection/{id}, /collections/collection/{id},
- * /myprofile/collection/{id}, /user/{uid}/collection/{id}): a chip with the title ('fetching...'
- * until it is known) whose delete icon goes back, and the collection's fixed-price NFTs, 9 a
+ * /myprofile/collection/{id}, /user/{uid}/collection/{id}): a Back button (to the page before,
+ * or /collections when the collection was opened directly), a chip with the title ('fetching...'
+ * until it is known), and the collection's fixed-price NFTs, 9 a
  * page, infinite. The cards' menu offers only Remove from Collection here. Beside them, the
  * Activity tab: the feed of the collection's NFTs.
  */
 export function CollectionDetailPage() {
   const { t } = useTranslation()
   const navigate = useNavigate()
+  // 'default': the first page of this visit (a link from elsewhere, a reload): nothing to go back to here.
+  const cameFromThisSite = useLocation().key !== 'default'
   const { id = '' } = useParams()
   const collection = useCollectionById(id)
   const [filter, setFilter] = useState<ItemFilter>(DEFAULT_FILTER)
@@ -71,6 +75,10 @@ export function CollectionDetailPage() {
   const image = useImageSources(data?.image, IMAGE_SIZES.avatar, 240)
   return (
     <PageContainer>
+      <Button variant="ghost" size="sm" borderRadius="full" ms="-3" mb="3" color="fg.muted" onClick={() => (cameFromThisSite ? navigate(-1) : navigate('/collections'))} data-testid="collection-back">
+        <LuArrowLeft aria-hidden />
+        {t('collections.back')}
+      </Button>
       <Flex direction={{ base: 'column', md: 'row' }} gap={{ base: '4', md: '6' }} align={{ base: 'flex-start', md: 'center' }} mb="8">
         <Box boxSize={{ base: '20', md: '24' }} borderRadius="2xl" overflow="hidden" bg="navy.900" flexShrink="0" boxShadow="card">
           {data?.image ? <Image {...image} {...loadingHints(true)} alt={data.title} w="100%" h="100%" objectFit="cover" /> : <HeroArt />}
@@ -80,9 +88,6 @@ export function CollectionDetailPage() {
             <Tag.Label as="h1" fontSize={{ base: 'lg', md: 'xl' }} fontWeight="bold">
               {data?.title ?? t('collections.fetching')}
             </Tag.Label>
-            <Tag.EndElement>
-              <Tag.CloseTrigger aria-label={t('collections.back')} onClick={() => navigate(-1)} />
-            </Tag.EndElement>
           </Tag.Root>
           {data?.creator?.username ? (
             <Text color="fg.muted" fontSize="sm">

@@ -7,6 +7,7 @@ import { PageContainer } from '@/components/page-container'
 import { SearchBox } from '@/components/search-box'
 import { SortMenu } from '@/components/sort-menu'
 import type { CollectionSortBy } from '@/lib/collection/browse-collections'
+import type { TranslationKey } from '@/lib/i18n'
 
 /** The sort menu: each entry a server sort key and order. The server puts empty collections last. */
 export const COLLECTION_SORTS = [
@@ -14,7 +15,7 @@ export const COLLECTION_SORTS = [
   { id: 'items', labelKey: 'collections.sort.items', sortBy: 'ITEMS', orderBy: 0 },
   { id: 'liked', labelKey: 'collections.sort.liked', sortBy: 'POPULARITY', orderBy: 0 },
   { id: 'name', labelKey: 'collections.sort.name', sortBy: 'TITLE', orderBy: 1 },
-] as const satisfies readonly { id: string; labelKey: string; sortBy: CollectionSortBy; orderBy: 0 | 1 }[]
+] as const satisfies readonly { id: string; labelKey: TranslationKey; sortBy: CollectionSortBy; orderBy: 0 | 1 }[]
 
 /** The grid's sort and search as the URL holds them (`sort`, `search`; defaults left out). */
 export function collectionsFilter(params: URLSearchParams) {

@@ -40,10 +40,10 @@ export function ContactPage() {
           <Text color="fg.muted" fontSize="lg">
             {t('contact.subtitle')}
           </Text>
-          {[
+          {([
             { icon: LuMessageCircle, key: 'contact.support' },
             { icon: LuMail, key: 'contact.response' },
-          ].map((item) => (
+          ] as const).map((item) => (
             <Flex key={item.key} gap="3" align="center">
               <Flex w="10" h="10" borderRadius="lg" bg="brand.subtle" color="brand.fg" align="center" justify="center">
                 <Icon as={item.icon} />

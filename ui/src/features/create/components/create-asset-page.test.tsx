@@ -161,13 +161,14 @@ describe('create asset', () => {
     const input = (await screen.findByTestId('asset-file-input')) as HTMLInputElement
     expect(input.accept).toBe('image/png,image/jpeg,image/svg+xml')
     fireEvent.change(input, { target: { files: [new File(['<html>'], 'page.html', { type: 'text/html' })] } })
-    expect(await screen.findByTestId('asset-file-error')).toHaveTextContent('Only PNG, JPEG and SVG images can be uploaded.')
+    expect(await screen.findByTestId('asset-file-error')).toHaveTextContent('This file is not a PNG, JPEG or SVG image.')
     expect(screen.queryByAltText('Preview of the chosen image')).not.toBeInTheDocument()
 
     // A text file named .png: no broken preview, the same message, brought into view.
     fireEvent.change(input, { target: { files: [new File(['just some text'], 'notes.png', { type: 'image/png' })] } })
     await waitFor(() => expect(screen.getByTestId('asset-image-button')).toHaveFocus())
-    expect(screen.getByTestId('asset-file-error')).toHaveTextContent('Only PNG, JPEG and SVG images can be uploaded.')
+    expect(screen.getByTestId('asset-file-error')).toHaveTextContent('This file is not a PNG, JPEG or SVG image.')
+    expect(screen.getByTestId('asset-image-button').closest('[aria-describedby]')).toHaveAttribute('aria-describedby', 'asset-file-error')
     expect(screen.queryByAltText('Preview of the chosen image')).not.toBeInTheDocument()
 
     // A real PNG, even named .txt, is taken and clears the message.

@@ -19,7 +19,6 @@ import { useConnectionState } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { recordGeneration } from '../api/record-generation'
 import { uploadToIpfs } from '../api/upload-to-ipfs'
-import { assetImageKind } from '../image-content'
 import { useRevealInvalid } from '../reveal-invalid'
 import { mintArgs, recordedRoyalties, recordedSale } from '../mint'
 import {
@@ -36,6 +35,7 @@ import { PropertiesDialog } from './properties-dialog'
 import { RoyaltyDialog } from './royalty-dialog'
 import { SaleFields } from './sale-fields'
 import { TEXT_LIMITS } from '@/lib/text-limits'
+import { ASSET_IMAGE_KINDS, isImageOf } from '@/lib/image-content'
 
 /** The image types the picker offers and the upload takes (PNG, JPEG, SVG). */
 export const ASSET_IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/svg+xml']
@@ -116,8 +116,8 @@ export function CreateAssetPage() {
   /** A picked file is taken only if its content is a PNG, JPEG or SVG image (its name may say anything). */
   const onFile = async (file: File | undefined) => {
     if (!file) return
-    if (!(await assetImageKind(file).catch(() => null))) {
-      setDetailErrors((e) => ({ ...e, file: 'createAsset.imageTypes' }))
+    if (!(await isImageOf(file, ASSET_IMAGE_KINDS))) {
+      setDetailErrors((e) => ({ ...e, file: 'createAsset.notAnImage' }))
       revealInvalid()
       return
     }

@@ -2,6 +2,7 @@ import { Button, CloseButton, Dialog, HStack, IconButton, Input, Portal, Stack, 
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuPlus, LuTrash2 } from 'react-icons/lu'
+import type { TranslationKey } from '@/lib/i18n'
 
 /** One editable column of a row: which field, its label (column header and input label). */
 export type RowColumn<R> = {
@@ -47,12 +48,12 @@ export function RowsDialog<R extends { id: string }>({
   emptyRow: () => R
   columns: RowColumn<R>[]
   /** The first failing rule as a translation key, or null. */
-  validate: (rows: R[]) => string | null
+  validate: (rows: R[]) => TranslationKey | null
   maxRows?: number
   /** Shown when Add is pressed at `maxRows`. */
-  maxRowsKey?: string
+  maxRowsKey?: TranslationKey
   /** A hint above the rows (a translation key); when a rule answers this key it turns into the error. */
-  hintKey?: string
+  hintKey?: TranslationKey
   addLabel: string
   removeLabel: string
   onSave: (rows: R[]) => void
@@ -61,7 +62,7 @@ export function RowsDialog<R extends { id: string }>({
 }) {
   const { t } = useTranslation()
   const [draft, setDraft] = useState<R[]>([])
-  const [error, setError] = useState<string | null>(null)
+  const [error, setError] = useState<TranslationKey | null>(null)
 
   useEffect(() => {
     if (open) {

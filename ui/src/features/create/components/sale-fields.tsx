@@ -27,7 +27,7 @@ export function SaleFields({
   children?: ReactNode
 }) {
   const { t } = useTranslation()
-  const error = (field: keyof SaleErrors) => (errors[field] ? t(errors[field] as string) : null)
+  const error = (field: keyof SaleErrors) => (errors[field] ? t(errors[field]) : null)
   const price = (field: 'price' | 'basePrice' | 'buyPrice', label: string) => (
     <FormField label={label} error={error(field)}>
       <Input

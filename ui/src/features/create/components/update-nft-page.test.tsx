@@ -73,11 +73,11 @@ describe('update NFT', () => {
     vi.unstubAllGlobals()
   })
 
-  it('previews the sale as typed: valid prices, 0 for what is not a price yet', () => {
+  it('previews the sale as typed: valid prices, none for what is not a price yet', () => {
     const end = inOneDay()
     const auction = previewNft(nft(), { formOfSale: 'AUCTION', price: '', basePrice: '1.5', buyPrice: '-2', auctionEnd: end })
     expect(auction.formOfSale).toBe('AUCTION')
-    expect(auction.currentAuction).toMatchObject({ auctionStartPrice: '1.5', auctionBuyNowPrice: '0', auctionEnded: false, auctionEndHours: new Date(end).toISOString() })
+    expect(auction.currentAuction).toMatchObject({ auctionStartPrice: '1.5', auctionBuyNowPrice: '', auctionEnded: false, auctionEndHours: new Date(end).toISOString() })
     const fixed = previewNft(nft(), { formOfSale: 'FIXEDPRICE', price: '2.25', basePrice: '1', buyPrice: '3', auctionEnd: end })
     expect(fixed).toMatchObject({ formOfSale: 'FIXEDPRICE', fixedPrice: '2.25', currentAuction: null, title: 'Pink cat' })
   })
@@ -102,6 +102,9 @@ describe('update NFT', () => {
     expect(within(form).getAllByRole('radio').map((r) => r.closest('label')?.textContent)).toEqual(['Fixed price', 'Auction'])
     const preview = screen.getByTestId('update-preview')
     expect(within(preview).queryByTestId('card-menu')).not.toBeInTheDocument()
+    // No price typed yet: a dash, not "0 MATIC".
+    expect(within(preview).getByTestId('card-no-price')).toHaveTextContent(/^—No price yet$/)
+    expect(within(preview).queryByText(/MATIC/)).not.toBeInTheDocument()
 
     await user.click(screen.getByTestId('update-submit'))
     expect(screen.getByText('Please provide NFT price.')).toBeInTheDocument()

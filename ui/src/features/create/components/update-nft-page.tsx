@@ -19,8 +19,8 @@ import { useRevealInvalid } from '../reveal-invalid'
 import { type SaleErrors, type SaleValues, checkPrice, parseLocalDateTime, toLocalDateTime, validateSale } from '../validation'
 import { SaleFields } from './sale-fields'
 
-/** A price the preview can show: the typed one when it is a valid price, else 0. */
-const shown = (raw: string) => (checkPrice(raw, 'missing') ? '0' : raw.trim())
+/** A price the preview can show: the typed one when it is a valid price, else none ('': the card shows a dash). */
+const shown = (raw: string) => (checkPrice(raw, 'validation.required') ? '' : raw.trim())
 
 /**
  * The NFT as it will look once updated: the card of the preview. Only what the form changes

@@ -7,6 +7,7 @@ import { Amount } from '@/components/amount'
 import { HeroArt } from '@/components/hero-art'
 import { formatShare } from '@/components/insight/collection-stats-panel'
 import { PageContainer } from '@/components/page-container'
+import { HorizontalScroll } from '@/components/scroll-hint'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
 import { CURRENCY, formatCount, localeTag } from '@/lib/format'
@@ -14,6 +15,7 @@ import { IMAGE_SIZES, useImageSources } from '@/lib/image-sources'
 import { PERIODS, type Period, type RankedCollection, STATS_SORTS, type StatsSort, useCollectionRanking } from '@/lib/insight/api'
 import { useSentinel } from '@/lib/nft/use-paged-list'
 import { ListEnd } from '@/components/list-end'
+import type { TranslationKey } from '@/lib/i18n'
 
 // Plain table elements styled here: Chakra's table recipe would add to the theme every first visit loads.
 const Tr = chakra('tr', { base: { borderBottomWidth: '1px', borderColor: 'border.muted', _last: { borderBottomWidth: '0' } } })
@@ -21,7 +23,7 @@ const Th = chakra('th', { base: { px: '3', py: '2', fontSize: 'xs', fontWeight: 
 const Td = chakra('td', { base: { px: '3', py: '2', fontSize: 'sm', verticalAlign: 'middle', _last: { pe: '4' } } })
 
 /** The columns, in order, with the ranking's sort each one asks for. */
-const COLUMNS: { sort: StatsSort; key: string; numeric: boolean }[] = [
+const COLUMNS: { sort: StatsSort; key: TranslationKey; numeric: boolean }[] = [
   { sort: 'TITLE', key: 'insight.collection', numeric: false },
   { sort: 'VOLUME', key: 'insight.volume', numeric: true },
   { sort: 'CHANGE', key: 'insight.change', numeric: true },
@@ -162,7 +164,7 @@ export function StatsPage() {
         </Center>
       ) : (
         <>
-          <Box overflowX="auto" borderWidth="1px" borderRadius="xl">
+          <HorizontalScroll label={t('insight.title')} hint={t('insight.scrollHint')} borderWidth="1px" borderRadius="xl">
             <chakra.table w="full" css={{ borderCollapse: 'collapse' }} data-testid="stats-table">
               <thead>
                 <Tr>
@@ -205,7 +207,7 @@ export function StatsPage() {
                 ))}
               </tbody>
             </chakra.table>
-          </Box>
+          </HorizontalScroll>
           <ListEnd sentinel={sentinel} loading={list.loadingMore} />
         </>
       )}

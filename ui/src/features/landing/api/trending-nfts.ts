@@ -1,4 +1,5 @@
 import useSWR from 'swr'
+import { siteStorage } from '@/lib/site-storage'
 import { apiRequest } from '@/lib/api-client'
 
 /** The NFT fields the landing deck shows (marketplace.md section 3). */
@@ -26,13 +27,13 @@ export const DECK_QUERY = { page: 1, limit: DECK_SIZE, formOfSale: 'FIXEDPRICE' 
 export async function fetchTrendingNfts(): Promise<TrendingNft[]> {
   const { body } = await apiRequest<Page>(TRENDING_NFTS_PATH, { query: DECK_QUERY })
   const list = body?.data ?? []
-  if (list.length >= DECK_SIZE) localStorage.setItem(TRENDING_CACHE_KEY, JSON.stringify(list))
+  if (list.length >= DECK_SIZE) siteStorage.setItem(TRENDING_CACHE_KEY, JSON.stringify(list))
   return list
 }
 
 function cached(): TrendingNft[] | undefined {
   try {
-    const raw = localStorage.getItem(TRENDING_CACHE_KEY)
+    const raw = siteStorage.getItem(TRENDING_CACHE_KEY)
     return raw ? (JSON.parse(raw) as TrendingNft[]) : undefined
   } catch {
     return undefined

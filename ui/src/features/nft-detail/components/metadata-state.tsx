@@ -8,8 +8,9 @@ import { ApiError } from '@/lib/api-client'
 import { formatRelative } from '@/lib/format'
 import { nftDetailKey } from '@/lib/nft/api'
 import { type MetadataStatus, type NftMetadataState, refreshNftMetadata, useNftMetadata } from '../api/nft-metadata'
+import type { TranslationKey } from '@/lib/i18n'
 
-const TITLE: Partial<Record<MetadataStatus, string>> = {
+const TITLE: Partial<Record<MetadataStatus, TranslationKey>> = {
   PENDING: 'metadata.titlePending',
   RETRYING: 'metadata.titleRetrying',
   FAILED: 'metadata.titleFailed',

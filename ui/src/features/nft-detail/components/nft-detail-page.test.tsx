@@ -159,7 +159,7 @@ describe('NFT detail', () => {
     expect(within(rows[1]).queryByRole('button', { name: 'Accept' })).not.toBeInTheDocument()
     fireEvent.click(within(rows[0]).getByRole('button', { name: 'Reject' }))
     expect(await screen.findByTestId('confirm-dialog', {}, { timeout: 4000 })).toHaveTextContent(
-      'Please confirm that you want to reject the offer. After Confirmation you cannot undo the Action.',
+      'Please confirm that you want to reject the bid. After Confirmation you cannot undo the Action.',
     )
   })
 

@@ -21,13 +21,14 @@ import { useMyOpenOffer } from '@/lib/offers/api'
 import type { Nft } from '@/lib/nft/types'
 import { loadChain } from '@/lib/wallet-connection'
 import { CountdownBoxes } from './countdown-boxes'
+import type { TranslationKey } from '@/lib/i18n'
 
 /** The bid input's placeholder (MATIC). */
 export const BID_PLACEHOLDER = '0.01'
 const DECIMAL = /^\d*\.?\d+$|^\d+\.$/
 
 /** Validates a bid amount (numeric, required, at least 0, at least the minimum raise): a translation key or null. */
-export function bidError(amount: string, minimumWei: bigint | undefined): { key: string; min?: string } | null {
+export function bidError(amount: string, minimumWei: bigint | undefined): { key: TranslationKey; min?: string } | null {
   const value = amount.trim()
   if (!value) return { key: 'trade.bidRequired' }
   if (!DECIMAL.test(value)) return { key: 'trade.bidNumeric' }
@@ -53,7 +54,7 @@ function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Pr
   }, [focus])
   const { contractAddress } = useAppConfig()
   const [amount, setAmount] = useState('')
-  const [error, setError] = useState<{ key: string; min?: string } | null>(null)
+  const [error, setError] = useState<{ key: TranslationKey; min?: string } | null>(null)
   const [sending, setSending] = useState(false)
   // Read from the contract (the chain runtime loads with the first bid box).
   const minimum = useSWR(contractAddress ? ['minimumBid', contractAddress, nft.nftTokenId] : null, async () =>

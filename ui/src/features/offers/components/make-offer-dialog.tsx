@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { parseEther } from 'viem'
 import { CURRENCY, formatDateTime, formatMatic } from '@/lib/format'
 import type { Offer } from '@/lib/offers/api'
+import type { TranslationKey } from '@/lib/i18n'
 
 /** The expiry choices, in days; 'custom' takes a date and time. */
 export const EXPIRY_DAYS = [1, 3, 7, 30] as const
@@ -15,7 +16,7 @@ export type ExpiryChoice = `${(typeof EXPIRY_DAYS)[number]}` | 'custom'
 const DECIMAL = /^\d*\.?\d+$|^\d+\.$/
 
 /** Validates an offer amount in MATIC: a translation key, or null. */
-export function offerAmountError(amount: string): string | null {
+export function offerAmountError(amount: string): TranslationKey | null {
   const value = amount.trim()
   if (!value) return 'offers.amountRequired'
   if (!DECIMAL.test(value)) return 'offers.amountNumeric'
@@ -70,7 +71,7 @@ export function MakeOfferDialog({
   const [amount, setAmount] = useState('')
   const [choice, setChoice] = useState<ExpiryChoice>(`${DEFAULT_EXPIRY_DAYS}`)
   const [custom, setCustom] = useState(() => localValue(new Date(Date.now() + DEFAULT_EXPIRY_DAYS * 86_400_000)))
-  const [errors, setErrors] = useState<{ amount?: string | null; expiry?: string | null }>({})
+  const [errors, setErrors] = useState<{ amount?: TranslationKey | null; expiry?: TranslationKey | null }>({})
   const expiresAt = expiryOf(choice, custom)
 
   const submit = () => {

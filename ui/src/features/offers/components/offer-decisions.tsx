@@ -36,11 +36,11 @@ export function useOfferDecisions(actions: ReturnType<typeof useOfferActions>, o
   const net = pending?.kind === 'accept' && pending.nft ? acceptProceedsText(pending.offer, pending.nft.royalty ?? [], t, i18n.resolvedLanguage) : ''
   const texts = {
     accept: {
-      title: t('trade.acceptTitle'),
+      title: t('offers.acceptTitle'),
       text: net ? `${t('offers.confirmAccept', { amount, name })} ${net}` : t('offers.confirmAccept', { amount, name }),
       label: t('offers.acceptAmount', { amount }),
     },
-    reject: { title: t('trade.rejectTitle'), text: t('offers.confirmReject', { amount, name }), label: t('trade.reject') },
+    reject: { title: t('offers.rejectTitle'), text: t('offers.confirmReject', { amount, name }), label: t('trade.reject') },
     cancel: { title: t('offers.cancelTitle'), text: t('offers.confirmCancel', { amount }), label: t('offers.cancelConfirm') },
   }
   const text = texts[pending?.kind ?? 'accept']

@@ -1,5 +1,5 @@
 import Cookies from 'js-cookie'
-import { screen, waitFor } from '@testing-library/react'
+import { fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { TOKEN_COOKIE, type UserProfile, useSession } from '@/lib/auth'
@@ -117,5 +117,23 @@ describe('edit profile username check', () => {
     expect(await screen.findByText('Username is not Available')).toBeInTheDocument()
     expect(api.mock.calls.map(([url]) => url)).toContain('/api/auth/checkusername?username=morpheus')
     expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled()
+  })
+
+  it('refuses, at once, an avatar or cover whose content is no image, whatever its name, and takes a real one', async () => {
+    const api = setup()
+    renderPage(<EditProfilePage />)
+    await waitFor(() => expect(screen.getByLabelText('Full name')).toHaveValue('Thomas Anderson'))
+    const text = () => new File(['just some text'], 'me.png', { type: 'image/png' })
+    fireEvent.change(screen.getByTestId('avatar-input'), { target: { files: [text()] } })
+    expect(await screen.findByText('This file is not a PNG, JPEG, GIF, WebP or SVG image.')).toBeInTheDocument()
+    fireEvent.change(screen.getByTestId('cover-input'), { target: { files: [text()] } })
+    await waitFor(() => expect(screen.getAllByText('This file is not a PNG, JPEG, GIF, WebP or SVG image.')).toHaveLength(2))
+    expect(screen.queryByRole('dialog')).toBeNull()
+
+    // A GIF named .txt is an image the server takes for an avatar.
+    fireEvent.change(screen.getByTestId('avatar-input'), { target: { files: [new File(['GIF89a\x01\x00\x01\x00'], 'me.txt', { type: 'text/plain' })] } })
+    await waitFor(() => expect(screen.getAllByText('This file is not a PNG, JPEG, GIF, WebP or SVG image.')).toHaveLength(2))
+    await save()
+    await waitFor(() => expect((putForm(api).get('avatar') as File | null)?.name).toBe('me.txt'))
   })
 })

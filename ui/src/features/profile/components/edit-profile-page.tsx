@@ -20,8 +20,8 @@ import { type EditProfileValues, validateEditProfile } from '../validation'
 import { CoverCropDialog } from './cover-crop-dialog'
 import { ProfileCover } from './profile-cover'
 import { TEXT_LIMITS } from '@/lib/text-limits'
+import { PROFILE_IMAGE_KINDS, isImageOf } from '@/lib/image-content'
 
-const isImage = (file: File | undefined) => !!file && file.type.startsWith('image/')
 
 /**
  * /profile/edit-profile: full name, username, bio, mobile number (e-mail shown, disabled), avatar,
@@ -66,17 +66,18 @@ export function EditProfilePage() {
   const shownCheck = usernameCheck && usernameCheck.username === form.values.username.trim() ? usernameCheck : null
   const usernameTaken = shownCheck?.state === 'taken'
 
-  const onAvatar = (file: File | undefined) => {
+  // Told by content, as the server tells them: a text file named .png is refused at once.
+  const onAvatar = async (file: File | undefined) => {
     if (!file) return
-    if (!isImage(file)) {
+    if (!(await isImageOf(file, PROFILE_IMAGE_KINDS))) {
       notify('error', t('profile.imagesOnly'))
       return
     }
     setAvatar({ file, url: URL.createObjectURL(file) })
   }
-  const onCover = (file: File | undefined) => {
+  const onCover = async (file: File | undefined) => {
     if (!file) return
-    if (!isImage(file)) {
+    if (!(await isImageOf(file, PROFILE_IMAGE_KINDS))) {
       notify('error', t('profile.imagesOnly'))
       return
     }
@@ -122,7 +123,7 @@ export function EditProfilePage() {
             hidden
             data-testid="cover-input"
             onChange={(e) => {
-              onCover(e.target.files?.[0])
+              void onCover(e.target.files?.[0])
               e.target.value = ''
             }}
           />
@@ -144,7 +145,7 @@ export function EditProfilePage() {
             hidden
             data-testid="avatar-input"
             onChange={(e) => {
-              onAvatar(e.target.files?.[0])
+              void onAvatar(e.target.files?.[0])
               e.target.value = ''
             }}
           />

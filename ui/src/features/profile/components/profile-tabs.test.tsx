@@ -107,7 +107,10 @@ describe('profile item tabs', () => {
     expect(await screen.findByText('No collections yet')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: /Create/ }))
     const dialog = await screen.findByTestId('collection-dialog')
-    fireEvent.change(within(dialog).getByTestId('collection-image-input'), { target: { files: [new File(['x'], 'a.jpg', { type: 'image/jpeg' })] } })
+    // A JPEG by its content (the dialog checks the bytes, not the name).
+    const jpeg = new File([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16])], 'a.jpg', { type: 'image/jpeg' })
+    fireEvent.change(within(dialog).getByTestId('collection-image-input'), { target: { files: [jpeg] } })
+    expect(await within(dialog).findByRole('img', { name: 'Collection image' })).toBeInTheDocument()
     await userEvent.type(within(dialog).getByPlaceholderText('My collection'), 'Night')
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create' }))
     expect(await screen.findByText('Collection Created!')).toBeInTheDocument()

@@ -5,8 +5,9 @@ import { LuGlobe, LuKeyRound, LuMail, LuPalette, LuUser } from 'react-icons/lu'
 import { NavLink, Outlet, useLocation } from 'react-router'
 import { PageContainer } from '@/components/page-container'
 import { useUser } from '@/lib/use-user'
+import type { TranslationKey } from '@/lib/i18n'
 
-type Item = { to: string; labelKey: string; icon: IconType; emailOnly?: boolean }
+type Item = { to: string; labelKey: TranslationKey; icon: IconType; emailOnly?: boolean }
 
 export const SETTINGS_MENU: Item[] = [
   { to: '/profile/user-profile', labelKey: 'settings.menu.userProfile', icon: LuUser },
@@ -17,7 +18,7 @@ export const SETTINGS_MENU: Item[] = [
 ]
 
 /** Page titles for narrow screens, where the side menu is not shown. */
-const TITLES: Record<string, string> = {
+const TITLES: Record<string, TranslationKey> = {
   '/profile/user-profile': 'settings.menu.userProfile',
   '/profile/edit-profile': 'settings.menu.editProfile',
   '/profile/language': 'settings.menu.language',

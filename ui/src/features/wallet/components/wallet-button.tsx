@@ -64,9 +64,10 @@ export function WalletButton() {
 
   if (!connected || !address) {
     return (
-      <Button size="sm" variant="outline" borderRadius="full" onClick={openDialog} data-testid="connect-wallet" aria-label={t('wallet.connect')}>
+      <Button size="sm" variant="outline" borderRadius="full" maxW={{ lg: '40', xl: '56' }} onClick={openDialog} data-testid="connect-wallet" aria-label={t('wallet.connect')} title={t('wallet.connect')}>
         <LuWallet />
-        <Text as="span" hideBelow="lg">
+        {/* A long label (French, Tamil) ends in an ellipsis rather than push the avatar out. */}
+        <Text as="span" hideBelow="lg" truncate minW="0">
           {t('wallet.connect')}
         </Text>
       </Button>

@@ -16,6 +16,7 @@ import { useWalletStore } from '@/lib/wallet-store'
 import { type DevAccount, useDevAccounts } from '../api/dev-wallets'
 import { useLinkWallet } from '../hooks/use-link-wallet'
 import { detectInjectedWallet } from '../wallet-kinds'
+import type { TranslationKey } from '@/lib/i18n'
 
 /** The Coinbase mark: a ring around a small square. */
 const CoinbaseMark: IconType = (props) => (
@@ -25,7 +26,7 @@ const CoinbaseMark: IconType = (props) => (
   </svg>
 )
 
-type Choice = { connector: Connector; labelKey: string; icon: IconType; color: string }
+type Choice = { connector: Connector; labelKey: TranslationKey; icon: IconType; color: string }
 
 function choiceFor(connector: Connector): Choice | null {
   const id = connector.id.toLowerCase()
