@@ -36,7 +36,7 @@ export function expiryOf(choice: ExpiryChoice, custom: string, now = Date.now())
 }
 
 /** Why an offer cannot expire at `expiresAt` (null: not in the future), as a translation key; null when it can. */
-export function expiryError(expiresAt: Date | null, now = Date.now()): string | null {
+export function expiryError(expiresAt: Date | null, now = Date.now()): TranslationKey | null {
   if (!expiresAt) return 'offers.expiryPast'
   // The contract counts from the block's time, a little after now: a minute of margin.
   return expiresAt.getTime() > now + MAX_OFFER_DAYS * 86_400_000 - 60_000 ? 'offers.expiryTooFar' : null

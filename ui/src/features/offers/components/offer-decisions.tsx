@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import type { TFunction } from 'i18next'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
 import { formatMatic } from '@/lib/format'
 import { formatEther } from 'viem'
@@ -61,7 +62,7 @@ export function useOfferDecisions(actions: ReturnType<typeof useOfferActions>, o
 }
 
 /** "You receive {net} after the {fee}% service fee and {royalties}% royalties." for `offer`. */
-function acceptProceedsText(offer: Offer, royalty: Nft['royalty'], t: (key: string, options?: Record<string, unknown>) => string, language?: string) {
+function acceptProceedsText(offer: Offer, royalty: Nft['royalty'], t: TFunction, language?: string) {
   const percent = (bps: bigint) => (Number(bps) / 100).toLocaleString(language)
   const royalties = royalty.reduce((sum, row) => sum + royaltyBps(row), 0n)
   return t('offers.acceptProceeds', {
