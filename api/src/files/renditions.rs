@@ -313,16 +313,20 @@ pub fn is_still_raster(bytes: &[u8]) -> bool {
 /// without scripts or external references. A file that only starts like an image is refused
 /// with the reason.
 pub fn decodes(bytes: &[u8], max_pixels: u64) -> Result<(), String> {
-    match super::image_type(bytes) {
+    let kind = match super::image_type(bytes) {
         None => return Err("not an image by its content (PNG, JPEG, GIF, WebP or SVG)".into()),
         Some("image/svg+xml") => {
             return super::svg::problem(bytes).map_or(Ok(()), |problem| Err(format!("this SVG is not shown: {problem}")));
         }
-        Some(_) => {}
-    }
+        Some(kind) => kind.trim_start_matches("image/").to_ascii_uppercase(),
+    };
+    // The decoder's own words may quote the file's bytes: they go to the log, not the reason.
     let undecodable = |err: image::ImageError| match err {
         image::ImageError::Limits(_) => format!("larger than {MAX_SIDE} pixels a side"),
-        other => format!("cannot be decoded: {other}"),
+        other => {
+            tracing::debug!(%other, "an image that does not decode");
+            format!("cannot be decoded as {kind} (its data is damaged or not an image)")
+        }
     };
     let mut reader = ImageReader::new(Cursor::new(bytes)).with_guessed_format().map_err(|e| e.to_string())?;
     reader.limits(limits());
