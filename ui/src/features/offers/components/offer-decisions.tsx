@@ -29,7 +29,7 @@ export function useOfferDecisions(actions: ReturnType<typeof useOfferActions>, o
       kind === 'cancel' ? await actions.cancel(offer) : nft ? await (kind === 'accept' ? actions.accept(offer, nft) : actions.reject(offer, nft)) : undefined
     onDone?.(kind, !!outcome?.ok)
   }
-  const amount = pending ? formatMatic(pending.offer.amount, i18n.resolvedLanguage) : ''
+  const amount = pending ? formatMatic(pending.offer.amount, i18n.resolvedLanguage, { exact: true }) : ''
   const name = pending ? offererName(pending.offer) : ''
   const texts = {
     accept: { title: t('trade.acceptTitle'), text: t('offers.confirmAccept', { amount, name }), label: t('offers.acceptAmount', { amount }) },
