@@ -13,7 +13,7 @@ export function ToasterView() {
         {(toast) => {
           const meta = toast.meta as SnackbarMeta | undefined
           return (
-            <Toast.Root width={{ md: 'sm' }} maxW="100%" data-testid="snackbar" data-type={toast.type}>
+            <Toast.Root width={{ md: 'sm' }} data-testid="snackbar" data-type={toast.type}>
               {toast.type === 'loading' ? <Spinner size="sm" color="brand.solid" /> : <Toast.Indicator />}
               <Stack gap="1" flex="1" minW="0" maxWidth="100%">
                 {toast.title && <Toast.Title>{toast.title}</Toast.Title>}
