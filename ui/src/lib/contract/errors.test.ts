@@ -35,7 +35,7 @@ describe('contract errors', () => {
     for (const e of abiErrors) {
       const sentence = sentences?.[e.name]
       expect(sentence, `${lng}: ${e.name}`).toBeTruthy()
-      const names = new Set(e.inputs.map((i) => i.name))
+      const names = new Set<string>(e.inputs.map((i) => i.name))
       expect(placeholders(sentence).filter((p) => !names.has(p)), `${lng}: ${e.name}`).toEqual([])
     }
     for (const key of ['unknown', 'details', 'rejected', 'insufficientFunds']) expect(sentences[key], `${lng}: ${key}`).toBeTruthy()
