@@ -3,6 +3,9 @@
 // on it from another browser. Without a reload, A's page shows B's bid as the highest and in the
 // bids list, A's bell counts it and a toast tells it, within a second of B's bid being recorded;
 // /notifications lists it, and marking all read empties the bell.
+// In a moving market: C's open bid form follows D's bid (its minimum rises without a reload) and
+// a bid below the new minimum is refused before any transaction; a bid the contract refuses
+// (at the buy-now price) says why in C's language (French), in MATIC, not the raw error.
 //
 //   E2E_BASE_URL=http://localhost:8080 node --test e2e/live.e2e.mjs
 import assert from 'node:assert/strict'
@@ -27,8 +30,10 @@ let auction
 async function demoAuction() {
   const response = await fetch(`${BASE}/api/nft/explore/?formOfSale=AUCTION&sortBy=ENDING&orderBy=0&limit=50`)
   const { body } = await response.json()
-  // The open auction that ends last (the list holds open auctions only).
-  const open = body.data.find((n) => n.currentOwner?.username)
+  // The open auction (the list holds open auctions only) with the most room left under its
+  // buy-now price: every test run raises the top bid, and a bid at the buy-now price is refused.
+  const room = (n) => Number(n.currentAuction?.auctionBuyNowPrice || 0) / Math.max(Number(n.currentAuction?.auctionHighestBid || 0), Number(n.currentAuction?.auctionStartPrice || 0), 1e-9)
+  const open = body.data.filter((n) => n.currentOwner?.username).sort((x, y) => room(y) - room(x))[0]
   assert.ok(open, 'the demo has a running auction')
   return { id: open._id, owner: open.currentOwner.username, title: open.title }
 }
@@ -103,4 +108,85 @@ test("B's bid reaches A's open page and A's bell without a reload", { timeout: 4
   await a.reload()
   await a.getByTestId('notification-bell').first().waitFor({ timeout: TIMEOUT })
   assert.equal(await a.getByTestId('notification-count').count(), 0)
+})
+
+const DEMO_PEOPLE = ['ada_lumen', 'kofi_waves', 'mira_frames', 'pixel_olek', 'lucia_sprint', 'ravi_vault', 'noor_grid', 'tomas_tiles']
+
+/** Signs a demo person in and connects the dev wallet account linked to them (no new account used up). */
+async function demoPerson(username) {
+  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage()
+  await openPage(page, '/authentication/sign-in')
+  await page.getByLabel('Email').fill(`${username}@demo.example.com`)
+  await page.getByLabel('Password').fill(DEMO_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByTestId('avatar-menu').waitFor({ timeout: TIMEOUT })
+  await page.getByTestId('connect-wallet').click()
+  const accounts = page.getByTestId('dev-wallet-account')
+  await accounts.locator('option', { hasText: '· yours' }).waitFor({ state: 'attached', timeout: TIMEOUT })
+  const value = await accounts.locator('option', { hasText: '· yours' }).getAttribute('value')
+  await accounts.selectOption(value)
+  await page.getByTestId('wallet-option-devWallet').click()
+  await page.getByTestId('wallet-menu').first().waitFor({ timeout: TIMEOUT })
+  return page
+}
+
+test("an open bid form follows another person's bid; the contract's refusal is said in the user's language", { timeout: 4 * TIMEOUT }, async () => {
+  const [cName, dName] = DEMO_PEOPLE.filter((name) => name !== auction.owner)
+  const c = await demoPerson(cName)
+  const d = await demoPerson(dName)
+
+  // C opens the bid form and types the minimum it shows.
+  await openPage(c, `/auction/${auction.id}`)
+  await c.getByTestId('place-bid').click()
+  const minimum = c.getByTestId('minimum-bid')
+  await minimum.waitFor({ timeout: TIMEOUT })
+  const before = BigInt(await minimum.getAttribute('data-wei'))
+  const typed = (await minimum.textContent()).match(/[\d.,]+/)[0].replace(/,/g, '')
+  await c.getByLabel('Bid amount').fill(typed)
+
+  // D bids the same minimum from another browser.
+  await openPage(d, `/auction/${auction.id}`)
+  await d.getByTestId('place-bid').click()
+  await d.getByTestId('minimum-bid').waitFor({ timeout: TIMEOUT })
+  await d.getByLabel('Bid amount').fill(typed)
+  await d.getByRole('button', { name: 'Submit bid' }).click()
+  await d.getByTestId('snackbar').filter({ hasText: 'Successfully bidded for the token' }).waitFor({ timeout: TIMEOUT })
+  const recorded = Date.now()
+
+  // C's form follows, without a reload: the new minimum, said as news.
+  await c.waitForFunction((old) => BigInt(document.querySelector('[data-testid="minimum-bid"]')?.getAttribute('data-wei') ?? '0') > BigInt(old), before.toString(), { timeout: 10000 })
+  console.log(`C's form showed the new minimum ${Date.now() - recorded} ms after D's bid was recorded`)
+  const after = BigInt(await minimum.getAttribute('data-wei'))
+  assert.match(await minimum.textContent(), /^Someone bid meanwhile: the minimum bid is now \d+\.\d{3} MATIC\.$/)
+  const shownMinimum = (await minimum.textContent()).match(/(\d+\.\d{3}) MATIC/)[1]
+  assert.ok(BigInt(shownMinimum.replace('.', '')) * 10n ** 15n >= after, `the minimum shown (${shownMinimum}) is never below the chain's (${after} wei)`)
+
+  // C's old amount is refused here, naming the new minimum; nothing reaches the chain.
+  await c.getByRole('button', { name: 'Submit bid' }).click()
+  await c.getByText(`The bid must be at least ${shownMinimum} MATIC.`).waitFor({ timeout: TIMEOUT })
+  assert.equal(await c.getByTestId('snackbar').count(), 0, 'no transaction, so no snackbar')
+
+  // In French, a bid at the buy-now price: the contract refuses it, and the snackbar says why.
+  await c.evaluate(() => {
+    localStorage.setItem('lang', 'fr')
+    document.cookie = 'i18next=fr; path=/'
+  })
+  await openPage(c, `/auction/${auction.id}`)
+  const detail = await (await fetch(`${BASE}/api/nft/detail/${auction.id}`)).json()
+  const buyNow = detail.body.currentAuction?.auctionBuyNowPrice || detail.body.fixedPrice
+  await c.getByTestId('place-bid').click()
+  await c.getByTestId('minimum-bid').waitFor({ timeout: TIMEOUT })
+  await c.locator('[data-testid="bid-box"] input').fill(String(buyNow))
+  await c.locator('[data-testid="bid-box"] button').last().click()
+  const refusal = c.getByTestId('snackbar').filter({ hasText: 'atteint le prix d’achat immédiat' })
+  await refusal.waitFor({ timeout: TIMEOUT })
+  const text = await refusal.innerText()
+  console.log(`C was told: ${text.replace(/\s+/g, ' ')}`)
+  assert.match(text, /Votre enchère de \d+,\d{3,}\u00a0MATIC atteint le prix d’achat immédiat de \d+,\d{3,}\u00a0MATIC/)
+  assert.doesNotMatch(text, /Marketplace|\d{15,}/, 'no raw error, no wei')
+  // A failed transaction stays until it is closed.
+  await c.waitForTimeout(7000)
+  assert.equal(await refusal.count(), 1)
+  await c.context().close()
+  await d.context().close()
 })

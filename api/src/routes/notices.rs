@@ -74,6 +74,10 @@ pub(super) struct Notice {
     amount: String,
     /// The same in wei.
     amount_wei: String,
+    /// OUTBID: the bid that topped it, in MATIC (the new top bid); absent for other kinds.
+    top_amount: Option<String>,
+    /// The same in wei.
+    top_amount_wei: Option<String>,
     /// The other wallet (the new top bidder, the buyer, the owner...).
     counterpart_address: Option<String>,
     /// The user linked to it, if any.

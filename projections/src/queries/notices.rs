@@ -28,6 +28,10 @@ pub struct NoticeView {
     pub amount: String,
     /// The same in wei.
     pub amount_wei: String,
+    /// OUTBID: the bid that topped it, in MATIC (the new top bid); none for other kinds.
+    pub top_amount: Option<String>,
+    /// The same in wei.
+    pub top_amount_wei: Option<String>,
     /// The other wallet (the new top bidder, the buyer, the owner...).
     pub counterpart_address: Option<String>,
     /// The user linked to it, if any.
@@ -52,7 +56,11 @@ pub struct NoticeSettings {
     pub email: Vec<String>,
 }
 
-const COLUMNS: &str = "n.position, n.kind, n.nft_id, d.title, d.file, n.amount, n.counterpart, cw.user_id, cu.username, n.tx_hash, n.at";
+const COLUMNS: &str = "n.position, n.kind, n.nft_id, d.title, d.file, n.amount, n.counterpart, cw.user_id, cu.username, n.tx_hash, n.at, \
+                       CASE WHEN n.kind = 'OUTBID' THEN (SELECT t.amount FROM notices t WHERE t.position < n.position \
+                       AND t.tx_hash = n.tx_hash AND t.nft_id = n.nft_id AND t.kind = 'BID_RECEIVED' ORDER BY t.position DESC LIMIT 1) END";
+// An outbid's new top bid is the bid its transaction placed: told to the owner (BID_RECEIVED) just
+// before the refund that told the outbid bidder; read back here rather than stored twice.
 const JOINS: &str = "FROM notices n JOIN user_wallets w ON w.address = n.recipient \
                      LEFT JOIN nft_details d ON d.nft_id = n.nft_id \
                      LEFT JOIN user_wallets cw ON cw.address = n.counterpart LEFT JOIN users cu ON cu.user_id = cw.user_id";
@@ -90,7 +98,7 @@ pub async fn notices(db: &ReadDb, user_id: &str, unread_only: bool, page: Page) 
     );
     let rows = sqlx::query(&sql).bind(user_id).fetch_all(&pool).await?;
     let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {JOINS} WHERE {filter}")).bind(user_id).fetch_one(&pool).await?;
-    let data = rows.iter().map(|row| Ok(view(row)?.with_read(row.try_get::<i64, _>(11)? != 0))).collect::<Result<_, sqlx::Error>>()?;
+    let data = rows.iter().map(|row| Ok(view(row)?.with_read(row.try_get::<i64, _>(12)? != 0))).collect::<Result<_, sqlx::Error>>()?;
     Ok(Paged::new(data, total, page))
 }
 
@@ -106,7 +114,7 @@ pub async fn unread(db: &ReadDb, user_id: &str) -> Result<i64, sqlx::Error> {
 pub async fn between(db: &ReadDb, after: i64, up_to: i64) -> Result<Vec<(String, NoticeView)>, sqlx::Error> {
     let sql = format!("SELECT {COLUMNS}, w.user_id {JOINS} WHERE n.position > $1 AND n.position <= $2 ORDER BY n.position, n.kind");
     let rows = sqlx::query(&sql).bind(after).bind(up_to).fetch_all(&db.pool()).await?;
-    rows.iter().map(|row| Ok((row.try_get(11)?, view(row)?))).collect()
+    rows.iter().map(|row| Ok((row.try_get(12)?, view(row)?))).collect()
 }
 
 impl NoticeView {
@@ -117,6 +125,7 @@ impl NoticeView {
 
 fn view(row: &sqlx::any::AnyRow) -> Result<NoticeView, sqlx::Error> {
     let amount: String = row.try_get(5)?;
+    let top: Option<String> = row.try_get(11)?;
     Ok(NoticeView {
         position: row.try_get(0)?,
         kind: row.try_get(1)?,
@@ -125,6 +134,8 @@ fn view(row: &sqlx::any::AnyRow) -> Result<NoticeView, sqlx::Error> {
         nft_file: row.try_get(4)?,
         amount: wei_to_matic(&amount),
         amount_wei: amount,
+        top_amount: top.as_deref().map(wei_to_matic),
+        top_amount_wei: top,
         counterpart_address: row.try_get(6)?,
         counterpart_user_id: row.try_get(7)?,
         counterpart_username: row.try_get(8)?,

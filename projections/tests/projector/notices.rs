@@ -133,6 +133,9 @@ async fn each_fact_tells_the_wallets_it_concerns_once() {
         let bobs = notices(&db, &bob.to_string(), false, ALL).await.unwrap();
         assert_eq!(bobs.data[2].counterpart_username.as_deref(), Some("carol"));
         assert_eq!(bobs.data[2].amount, "0.000000000000000002");
+        // The outbid names the bid that topped it (Carol's 3 wei), the other kinds nothing.
+        assert_eq!((bobs.data[2].top_amount_wei.as_deref(), bobs.data[2].top_amount.as_deref()), (Some("3"), Some("0.000000000000000003")));
+        assert!(bobs.data[..2].iter().all(|n| n.top_amount_wei.is_none()));
         let all = between(&db, 0, i64::MAX).await.unwrap();
         assert_eq!(all.len(), 17, "every notice once, each with its user");
         assert!(all.windows(2).all(|w| w[0].1.position <= w[1].1.position), "in log order");

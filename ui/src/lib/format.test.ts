@@ -8,6 +8,9 @@ import {
   formatDate,
   formatDateTime,
   formatMatic,
+  formatMaticNumber,
+  formatMaticTick,
+  formatWeiMatic,
   formatRelative,
   formatWei,
   localeTag,
@@ -25,8 +28,8 @@ const remaining = (days: number, hours: number, minutes: number, seconds: number
 /** What each of the seven languages writes. */
 const EXPECTED: Record<string, Record<string, string>> = {
   en: {
-    thousand: '1,000 MATIC',
-    half: '1.5 MATIC',
+    thousand: '1,000.000 MATIC',
+    half: '1.500 MATIC',
     card: '1,235',
     big: '123.5M',
     count: '12,345',
@@ -40,8 +43,8 @@ const EXPECTED: Record<string, Record<string, string>> = {
     lastMinute: '42 sec',
   },
   pt: {
-    thousand: '1.000 MATIC',
-    half: '1,5 MATIC',
+    thousand: '1.000,000 MATIC',
+    half: '1,500 MATIC',
     card: '1.235',
     big: '123 mi',
     count: '12.345',
@@ -55,8 +58,8 @@ const EXPECTED: Record<string, Record<string, string>> = {
     lastMinute: '42 s',
   },
   fr: {
-    thousand: '1 000 MATIC',
-    half: '1,5 MATIC',
+    thousand: '1 000,000 MATIC',
+    half: '1,500 MATIC',
     card: '1 235',
     big: '123 M',
     count: '12 345',
@@ -70,8 +73,8 @@ const EXPECTED: Record<string, Record<string, string>> = {
     lastMinute: '42 s',
   },
   ge: {
-    thousand: '1.000 MATIC',
-    half: '1,5 MATIC',
+    thousand: '1.000,000 MATIC',
+    half: '1,500 MATIC',
     card: '1.235',
     big: '123 Mio.',
     count: '12.345',
@@ -85,8 +88,8 @@ const EXPECTED: Record<string, Record<string, string>> = {
     lastMinute: '42 Sek.',
   },
   bn: {
-    thousand: '১,০০০ MATIC',
-    half: '১.৫ MATIC',
+    thousand: '১,০০০.০০০ MATIC',
+    half: '১.৫০০ MATIC',
     card: '১,২৩৫',
     big: '১২ কো',
     count: '১২,৩৪৫',
@@ -100,8 +103,8 @@ const EXPECTED: Record<string, Record<string, string>> = {
     lastMinute: '৪২ সেকেন্ড',
   },
   hi: {
-    thousand: '1,000 MATIC',
-    half: '1.5 MATIC',
+    thousand: '1,000.000 MATIC',
+    half: '1.500 MATIC',
     card: '1,235',
     big: '12 क॰',
     count: '12,345',
@@ -115,8 +118,8 @@ const EXPECTED: Record<string, Record<string, string>> = {
     lastMinute: '42 से॰',
   },
   ta: {
-    thousand: '1,000 MATIC',
-    half: '1.5 MATIC',
+    thousand: '1,000.000 MATIC',
+    half: '1.500 MATIC',
     card: '1,235',
     big: '123மி',
     count: '12,345',
@@ -152,7 +155,7 @@ describe.each(SUPPORTED_LANGUAGES)('in %s', (lng) => {
     const card = displayMatic('1234.5678', lng)
     expect(plain(card.text)).toBe(expected.card)
     expect(card.truncated).toBe(true)
-    expect(plain(card.full)).toBe(plain(formatMatic('1234.5678', lng)).replace(' MATIC', ''))
+    expect(plain(card.full)).toBe(plain(formatMatic('1234.5678', lng, { exact: true })).replace(' MATIC', ''))
     expect(plain(displayMatic('123456789', lng).text)).toBe(expected.big)
     expect(displayMatic('1.5', lng)).toEqual({ text: displayMatic('1.5', lng).full, full: displayMatic('1.5', lng).full, truncated: false })
   })
@@ -211,20 +214,71 @@ describe('relative times', () => {
 })
 
 describe('amounts', () => {
+  it('show the spec’s 3 decimals, rounded to the nearest', () => {
+    expect(formatMatic('0.05', 'en')).toBe('0.050\u00a0MATIC')
+    expect(formatMatic(2, 'en')).toBe('2.000\u00a0MATIC')
+    expect(formatMaticNumber('0.28245', 'en')).toBe('0.282')
+    expect(formatMaticNumber('0.2825', 'en')).toBe('0.283')
+    expect(formatMaticNumber('0.0004', 'en')).toBe('0.000')
+  })
+  it('round a minimum up: never shown below what it is', () => {
+    expect(formatMaticNumber('0.28245', 'en', { rounding: 'up' })).toBe('0.283')
+    expect(formatMaticNumber('0.297150000000000001', 'en', { rounding: 'up' })).toBe('0.298')
+    expect(formatMaticNumber('0.297', 'en', { rounding: 'up' })).toBe('0.297')
+    expect(formatWeiMatic(282450000000000000n, 'fr', { rounding: 'up' })).toBe('0,283\u00a0MATIC')
+    expect(formatWeiMatic(1n, 'en', { rounding: 'up' })).toBe('0.001\u00a0MATIC')
+  })
+  it('round what someone receives down: never shown above what it is', () => {
+    expect(formatWeiMatic(262500000000000000n, 'en', { rounding: 'down' })).toBe('0.262\u00a0MATIC')
+    expect(formatMaticNumber('0.2999999', 'en', { rounding: 'down' })).toBe('0.299')
+    expect(formatMaticNumber('0.3', 'en', { rounding: 'down' })).toBe('0.300')
+  })
+  it('are exact: from wei or the decimal text, never through a float', () => {
+    expect(formatWeiMatic(1_000_000_000_000_000_001n, 'en', { exact: true })).toBe('1.000000000000000001\u00a0MATIC')
+    expect(formatMaticNumber('1.000000000000000001', 'ge', { exact: true })).toBe('1,000000000000000001')
+    expect(formatWeiMatic('297150000000000000', 'en', { exact: true })).toBe('0.29715\u00a0MATIC')
+    expect(formatMaticNumber('0.1', 'en', { exact: true })).toBe('0.100')
+    expect(displayMatic('1.000000000000000001', 'en')).toEqual({ text: '1.000', full: '1.000000000000000001', truncated: true })
+  })
+  it('keep huge and tiny values whole', () => {
+    expect(formatMaticNumber('123456789012345678901234.5', 'en')).toBe('123,456,789,012,345,678,901,234.500')
+    expect(plain(formatMaticNumber('12345678.9', 'fr'))).toBe('12 345 678,900')
+    expect(formatMaticNumber('12345678.9', 'hi')).toBe('1,23,45,678.900')
+    expect(formatWeiMatic(10n ** 40n, 'en')).toBe('10,000,000,000,000,000,000,000.000\u00a0MATIC')
+    expect(formatMaticNumber('1e-18', 'en', { exact: true })).toBe('0.000000000000000001')
+    expect(formatMaticNumber(1e-7, 'en', { exact: true })).toBe('0.0000001')
+    expect(formatMaticNumber(1e21, 'en')).toBe('1,000,000,000,000,000,000,000.000')
+  })
+  it('use each language’s separators and digits', () => {
+    const min = '0.29715'
+    expect(formatMaticNumber(min, 'en', { rounding: 'up' })).toBe('0.298')
+    expect(formatMaticNumber(min, 'pt', { rounding: 'up' })).toBe('0,298')
+    expect(formatMaticNumber(min, 'ge', { rounding: 'up' })).toBe('0,298')
+    expect(formatMaticNumber(min, 'bn', { rounding: 'up' })).toBe('০.২৯৮')
+    expect(plain(formatMaticNumber('1234.5', 'fr'))).toBe('1 234,500')
+  })
   it('shows dust as less than the smallest shown amount', () => {
     expect(displayMatic('0.0001', 'en')).toEqual({ text: '<0.001', full: '0.0001', truncated: true })
-    expect(displayMatic('0', 'en').text).toBe('0')
+    expect(displayMatic('0', 'en')).toEqual({ text: '0.000', full: '0.000', truncated: false })
   })
   it('keeps every decimal for the tooltip', () => {
     expect(displayMatic('1.23456', 'en')).toEqual({ text: '1.235', full: '1.23456', truncated: true })
+    expect(displayMatic('123.5', 'en')).toEqual({ text: '123.50', full: '123.500', truncated: true })
+  })
+  it('gives chart ticks 3 decimals, compact from a thousand', () => {
+    expect(formatMaticTick(0.1, 'en')).toBe('0.100')
+    expect(formatMaticTick(0.4, 'ge')).toBe('0,400')
+    expect(formatMaticTick(1500, 'en')).toBe('1.5K')
   })
   it('falls back to zero for missing or bad values', () => {
-    expect(formatMatic(undefined, 'en')).toBe('0\u00a0MATIC')
-    expect(displayMatic('abc', 'en').text).toBe('0')
+    expect(formatMatic(undefined, 'en')).toBe('0.000\u00a0MATIC')
+    expect(displayMatic('abc', 'en').text).toBe('0.000')
+    expect(formatWeiMatic('1.5', 'en')).toBe('0.000\u00a0MATIC')
   })
   it('gives plain digits for values (the wallet balance)', () => {
     expect(formatAmount('2')).toBe('2.000')
     expect(formatWei(1_500_000_000_000_000_000n)).toBe('1.500')
+    expect(formatWei(1_999_600_000_000_000_000n)).toBe('2.000')
   })
 })
 

@@ -1,5 +1,4 @@
 import i18n from 'i18next'
-import { formatUnits } from 'viem'
 
 /** MATIC has 18 decimals; amounts are shown with 3 decimals by default. */
 export const NATIVE_DECIMALS = 18
@@ -52,45 +51,150 @@ export function formatCount(value: number | null | undefined, lng?: string): str
 }
 
 /**
- * An amount of MATIC (a decimal number or string) without the coin: every decimal it has (up
- * to 18), no trailing zeros, the language's separators ("1.5", "1,5", "1.234,5").
+ * An exact decimal: `digits` (no sign, no leading zeros but one) divided by 10^`scale`. Amounts
+ * are kept this way from the API's decimal text or from wei, never through a float, so
+ * "1.000000000000000001" stays what it is.
  */
-export function formatMaticNumber(value: number | string | null | undefined, lng?: string): string {
-  return numberFormat(lng, { maximumFractionDigits: NATIVE_DECIMALS }).format(toNumber(value))
+type Decimal = { negative: boolean; digits: bigint; scale: number }
+
+const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i
+
+/** Reads a decimal number or text ("0.05", "1e-7", 12); anything else is zero. */
+export function toDecimal(value: number | string | bigint | null | undefined): Decimal {
+  if (typeof value === 'bigint') return { negative: value < 0n, digits: value < 0n ? -value : value, scale: 0 }
+  // A number's shortest text is the value it was written as (0.1 is "0.1", not 0.1000000000000000055...).
+  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '0') : String(value ?? '').trim()
+  const match = DECIMAL_TEXT.exec(text)
+  if (!match || (!match[2] && !match[3])) return { negative: false, digits: 0n, scale: 0 }
+  const [, sign, whole = '', fraction = '', exponent = '0'] = match
+  let digits = BigInt(`${whole}${fraction}` || '0')
+  let scale = fraction.length - Number(exponent)
+  if (scale < 0) {
+    digits *= 10n ** BigInt(-scale)
+    scale = 0
+  }
+  return { negative: sign === '-' && digits !== 0n, digits, scale }
 }
 
-/** The same with the coin: "1.5 MATIC", "1,5 MATIC" (a no-break space between). */
-export function formatMatic(value: number | string | null | undefined, lng?: string): string {
-  return `${formatMaticNumber(value, lng)}\u00a0${CURRENCY}`
+/** A wei amount (bigint or its digits) as an exact MATIC decimal. */
+export function weiToDecimal(wei: bigint | string | null | undefined): Decimal {
+  const value = typeof wei === 'bigint' ? wei : /^-?\d+$/.test(String(wei ?? '').trim()) ? BigInt(String(wei).trim()) : 0n
+  return { negative: value < 0n, digits: value < 0n ? -value : value, scale: NATIVE_DECIMALS }
 }
 
 /**
- * An amount of MATIC as cards show it, without the coin: at most 3 decimals and 6 characters
- * (fewer decimals, then the compact form: "12.3K", "12,3 k"; a dust amount is "<0.001").
- * `full` is every decimal, for the tooltip; `truncated` says the two differ.
+ * How an amount is rounded to the decimals shown: to the nearest (half away from zero), up (a
+ * minimum: never shown below it) or down (what someone receives: never shown above it).
  */
-export function displayMatic(value: number | string | null | undefined, lng?: string): { text: string; full: string; truncated: boolean } {
-  const n = toNumber(value)
-  const full = formatMaticNumber(n, lng)
-  const smallest = 10 ** -DEFAULT_DISPLAY_DECIMALS
+export type Rounding = 'nearest' | 'up' | 'down'
+
+/** `d` rounded to `decimals` decimals. */
+function roundDecimal(d: Decimal, decimals: number, rounding: Rounding): Decimal {
+  if (d.scale <= decimals) return d
+  const divisor = 10n ** BigInt(d.scale - decimals)
+  let digits = d.digits / divisor
+  const rest = d.digits % divisor
+  if (rest !== 0n) {
+    // Up means towards +infinity, down towards -infinity (a negative amount never occurs).
+    if (rounding === 'up' ? !d.negative : rounding === 'down' ? d.negative : rest * 2n >= divisor) digits += 1n
+  }
+  return { negative: d.negative && digits !== 0n, digits, scale: decimals }
+}
+
+/** The plain text of `d` ("-12.0500"), which Intl formats exactly (no float in between). */
+function decimalText(d: Decimal): string {
+  const padded = d.digits.toString().padStart(d.scale + 1, '0')
+  const whole = padded.slice(0, padded.length - d.scale)
+  const fraction = d.scale ? `.${padded.slice(padded.length - d.scale)}` : ''
+  return `${d.negative ? '-' : ''}${whole}${fraction}`
+}
+
+/** Formats the exact text (Intl.NumberFormat reads a string as an exact decimal). */
+function formatDecimal(d: Decimal, lng: string | undefined, options: Intl.NumberFormatOptions): string {
+  return numberFormat(lng, options).format(decimalText(d) as `${number}`)
+}
+
+/** The number of decimals `d` really has (trailing zeros left out). */
+function significantScale(d: Decimal): number {
+  let { digits, scale } = d
+  while (scale > 0 && digits % 10n === 0n) {
+    digits /= 10n
+    scale -= 1
+  }
+  return scale
+}
+
+export type AmountOptions = {
+  /** `up` for a minimum (a minimum bid is never shown below what the chain asks). */
+  rounding?: Rounding
+  /** `exact`: every decimal the amount has (at least 3), for tooltips and texts naming an amount. */
+  exact?: boolean
+}
+
+/**
+ * An amount of MATIC (a decimal number or text; see {@link weiToDecimal} for wei) without the
+ * coin, as the spec shows amounts: 3 decimals ("0.050"), rounded to the nearest or `up`, with
+ * the language's separators and digits ("1,234.500", "1.234,500", "১.৫০০"); `exact` keeps
+ * every decimal beyond the third ("1.000000000000000001").
+ */
+export function formatMaticNumber(value: number | string | bigint | Decimal | null | undefined, lng?: string, options: AmountOptions = {}): string {
+  const d = isDecimal(value) ? value : toDecimal(value)
+  if (options.exact) {
+    const decimals = Math.max(DEFAULT_DISPLAY_DECIMALS, significantScale(d))
+    return formatDecimal(d, lng, { minimumFractionDigits: DEFAULT_DISPLAY_DECIMALS, maximumFractionDigits: Math.min(decimals, 100) })
+  }
+  const rounded = roundDecimal(d, DEFAULT_DISPLAY_DECIMALS, options.rounding ?? 'nearest')
+  return formatDecimal(rounded, lng, { minimumFractionDigits: DEFAULT_DISPLAY_DECIMALS, maximumFractionDigits: DEFAULT_DISPLAY_DECIMALS })
+}
+
+function isDecimal(value: unknown): value is Decimal {
+  return typeof value === 'object' && value !== null && 'digits' in value && 'scale' in value
+}
+
+/** The same with the coin: "1.500 MATIC", "1,500 MATIC" (a no-break space between). */
+export function formatMatic(value: number | string | bigint | Decimal | null | undefined, lng?: string, options: AmountOptions = {}): string {
+  return `${formatMaticNumber(value, lng, options)}\u00a0${CURRENCY}`
+}
+
+/** A wei amount (bigint or its digits) as {@link formatMatic} writes it. */
+export function formatWeiMatic(wei: bigint | string | null | undefined, lng?: string, options: AmountOptions = {}): string {
+  return formatMatic(weiToDecimal(wei), lng, options)
+}
+
+/**
+ * An amount of MATIC as cards show it, without the coin: 3 decimals and at most 6 characters
+ * (fewer decimals, then the compact form: "12.3K", "12,3 k"; a dust amount is "<0.001").
+ * `full` is the exact amount, for the tooltip; `truncated` says the two differ.
+ */
+export function displayMatic(value: number | string | bigint | Decimal | null | undefined, lng?: string): { text: string; full: string; truncated: boolean } {
+  const d = isDecimal(value) ? value : toDecimal(value)
+  const full = formatMaticNumber(d, lng, { exact: true })
+  const shown = roundDecimal(d, DEFAULT_DISPLAY_DECIMALS, 'nearest')
   let text: string
-  if (n > 0 && n < smallest) {
-    text = `<${numberFormat(lng, { maximumFractionDigits: DEFAULT_DISPLAY_DECIMALS }).format(smallest)}`
+  if (d.digits !== 0n && shown.digits === 0n) {
+    text = `<${formatMaticNumber({ negative: false, digits: 1n, scale: DEFAULT_DISPLAY_DECIMALS }, lng)}`
   } else {
-    const candidates: Intl.NumberFormatOptions[] = [
-      ...[3, 2, 1, 0].map((digits) => ({ maximumFractionDigits: digits })),
-      { notation: 'compact', maximumFractionDigits: 1 },
-      { notation: 'compact', maximumFractionDigits: 0 },
-    ]
-    const texts = candidates.map((options) => numberFormat(lng, options).format(n))
+    const texts = [3, 2, 1, 0].map((decimals) =>
+      formatDecimal(roundDecimal(d, decimals, 'nearest'), lng, { minimumFractionDigits: decimals, maximumFractionDigits: decimals }),
+    )
+    texts.push(...[1, 0].map((digits) => formatDecimal(d, lng, { notation: 'compact', maximumFractionDigits: digits })))
     text = texts.find((t) => t.length <= MAX_AMOUNT_CHARS) ?? texts[texts.length - 1]
   }
   return { text, full, truncated: text !== full }
 }
 
+/**
+ * An axis tick of MATIC (a chart's own round numbers): short ("1.2K", "0.05" as "0.050") in the
+ * language's digits; 3 decimals below 1000, as amounts show, then the compact form.
+ */
+export function formatMaticTick(value: number, lng?: string): string {
+  if (Math.abs(value) >= 1000) return numberFormat(lng, { notation: 'compact', maximumFractionDigits: 1 }).format(value)
+  return formatMaticNumber(value, lng)
+}
+
 /** A wei amount (bigint) as MATIC with 3 decimals, in plain digits (the input of the above). */
 export function formatWei(value: bigint | null | undefined, decimals = DEFAULT_DISPLAY_DECIMALS): string {
-  return formatAmount(Number(formatUnits(value ?? 0n, NATIVE_DECIMALS)), decimals)
+  return decimalText(roundDecimal(weiToDecimal(value ?? 0n), decimals, 'nearest'))
 }
 
 /** A number with a fixed number of decimals in plain digits ("1.500"): for values, not for display. */

@@ -71,10 +71,10 @@ export default function CollectionHistoryChart({ days }: { days: DayBucket[] }) 
                 <Stack gap="0.5" bg="bg.panel" borderWidth="1px" borderRadius="md" px="3" py="2" boxShadow="md" fontSize="xs">
                   <Text fontWeight="semibold">{formatDate(day.day, lng, 'UTC')}</Text>
                   <Text>
-                    {t('insight.volume')}: {formatMaticNumber(day.volumeText, lng)} {CURRENCY} · {t('insight.sales')}: {formatCount(day.sales, lng)}
+                    {t('insight.volume')}: {formatMaticNumber(day.volumeText, lng, { exact: true })} {CURRENCY} · {t('insight.sales')}: {formatCount(day.sales, lng)}
                   </Text>
                   <Text>
-                    {t('insight.floor')}: {day.floorText === null ? '—' : `${formatMaticNumber(day.floorText, lng)} ${CURRENCY}`}
+                    {t('insight.floor')}: {day.floorText === null ? '—' : `${formatMaticNumber(day.floorText, lng, { exact: true })} ${CURRENCY}`}
                   </Text>
                 </Stack>
               )

@@ -73,7 +73,7 @@ export default function PriceHistoryChart({ points }: { points: PricePoint[] }) 
               return (
                 <Stack gap="0.5" bg="bg.panel" borderWidth="1px" borderRadius="md" px="3" py="2" boxShadow="md" fontSize="xs">
                   <Text fontWeight="semibold">
-                    {point.kind === 'SALE' ? t('insight.sale') : t('insight.bid')}: {formatMaticNumber(point.label, lng)} {CURRENCY}
+                    {point.kind === 'SALE' ? t('insight.sale') : t('insight.bid')}: {formatMaticNumber(point.label, lng, { exact: true })} {CURRENCY}
                   </Text>
                   <Text color="fg.muted">{formatDateTime(point.at, lng)}</Text>
                 </Stack>

@@ -50,9 +50,9 @@ describe('a collection’s statistics', () => {
   it('shows the floor, the volumes, owners, items and the share listed', async () => {
     stubApi([{ path: '/api/stats/collection/c1', body: insight(1) }])
     renderPage(<CollectionStatsPanel collectionId="c1" />)
-    expect(await screen.findByTestId('stat-floor')).toHaveTextContent('1.5 MATIC')
-    expect(screen.getByTestId('stat-volume-24h')).toHaveTextContent('2 MATIC')
-    expect(screen.getByTestId('stat-volume')).toHaveTextContent('3.5 MATIC')
+    expect(await screen.findByTestId('stat-floor')).toHaveTextContent('1.500 MATIC')
+    expect(screen.getByTestId('stat-volume-24h')).toHaveTextContent('2.000 MATIC')
+    expect(screen.getByTestId('stat-volume')).toHaveTextContent('3.500 MATIC')
     expect(screen.getByText('25%')).toBeInTheDocument()
     expect(await screen.findByTestId('collection-chart', {}, { timeout: 15000 })).toBeInTheDocument()
   })

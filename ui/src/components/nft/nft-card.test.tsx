@@ -31,7 +31,7 @@ describe('NFT card', () => {
   it('shows the cut title, the price, the chips with cut usernames, the age and the likes', () => {
     renderPage(<NftCard nft={nftFixture({ title: 'An extraordinarily long NFT title here' })} />)
     expect(screen.getByText('An extraordinarily long N...')).toBeInTheDocument()
-    expect(screen.getByText('1.5 MATIC')).toBeInTheDocument()
+    expect(screen.getByText('1.500 MATIC')).toBeInTheDocument()
     expect(screen.getAllByText('alice_t...')).toHaveLength(2)
     expect(screen.getByText('2 hours ago')).toBeInTheDocument()
     expect(screen.getByTestId('card-likes')).toHaveTextContent('3')
@@ -69,8 +69,8 @@ describe('NFT card', () => {
   it('shows the top bid and buy-now price with a readable countdown for a live auction, linking to /auction/{id}', () => {
     const { unmount } = renderPage(<NftCard nft={auctionFixture(90_000)} />)
     expect(screen.getByText('Top bid')).toBeInTheDocument()
-    expect(screen.getByText('1.2 MATIC')).toBeInTheDocument()
-    expect(screen.getByText('5 MATIC')).toBeInTheDocument()
+    expect(screen.getByText('1.200 MATIC')).toBeInTheDocument()
+    expect(screen.getByText('5.000 MATIC')).toBeInTheDocument()
     expect(screen.getByTestId('card-countdown')).toHaveTextContent(/^1 min$/)
     expect(screen.getAllByRole('link')[0]).toHaveAttribute('href', '/auction/80001-1')
     unmount()
@@ -79,7 +79,7 @@ describe('NFT card', () => {
     const noBid = auctionFixture(42_500)
     renderPage(<NftCard nft={{ ...noBid, currentAuction: { ...noBid.currentAuction!, auctionHighestBid: '0' } }} />)
     expect(screen.getByText('Minimum bid')).toBeInTheDocument()
-    expect(screen.getByText('1 MATIC')).toBeInTheDocument()
+    expect(screen.getByText('1.000 MATIC')).toBeInTheDocument()
     expect(screen.getByTestId('card-countdown')).toHaveTextContent(/^4[12] sec$/)
   })
 

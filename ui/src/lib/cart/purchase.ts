@@ -3,11 +3,12 @@
  * `buyTokens` transaction with each price the buyer sees, then the record call, which names what
  * was bought and what the contract skipped.
  */
+import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import useSWR from 'swr'
 import { parseEther } from 'viem'
-import { notify } from '@/components/ui/toaster'
 import { ApiError, apiRequest } from '@/lib/api-client'
+import { formatMatic } from '@/lib/format'
 import { buyValueWei } from '@/lib/nft/actions'
 import { nftDetailKey } from '@/lib/nft/api'
 import { DETAIL_MESSAGE_DURATION, useTrade } from '@/lib/nft/trade'
@@ -74,9 +75,24 @@ export function useCartLines(items: CartItem[], active: boolean) {
   return { lines, available, totalWei, loading: !swr.data && swr.isLoading, refresh: () => swr.mutate() }
 }
 
+/**
+ * The one message of a cart's purchase: what was bought, by title, and what was not (with what
+ * came back); a warning when something was not bought. (The live notices of the same
+ * transaction are not toasted again: see `lib/nft/own-transactions.ts`.)
+ */
+export function cartOutcome(t: TFunction, recorded: CartRecorded, titles: Map<string, string>, lng?: string): { kind: 'success' | 'warning'; text: string } {
+  const names = (lines: CartRecorded['bought']) => lines.map((l) => l.nftData?.title || titles.get(l.nftId) || l.nftId).join(', ')
+  const parts: string[] = []
+  if (recorded.bought.length) parts.push(t('cart.boughtList', { count: recorded.bought.length, titles: names(recorded.bought) }))
+  if (recorded.skipped.length) {
+    parts.push(t('cart.notBought', { count: recorded.skipped.length, titles: names(recorded.skipped), amount: formatMatic(recorded.refunded, lng, { exact: true }) }))
+  }
+  return { kind: recorded.skipped.length ? 'warning' : 'success', text: parts.join(' ') }
+}
+
 /** Buys `lines` in one transaction; resolves to what the server recorded, or null. */
 export function useCartPurchase() {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const trade = useTrade()
   const revalidateOffers = useRevalidateOffers()
   const removeMany = useCartStore((s) => s.removeMany)
@@ -92,7 +108,7 @@ export function useCartPurchase() {
       progress: t('cart.buying', { count: lines.length }),
       recording: t('trade.almostThere'),
       record: (hash) => recordCartPurchase(hash),
-      success: (recorded) => t('cart.bought', { count: (recorded as CartRecorded | undefined)?.bought.length ?? 0 }),
+      success: (recorded) => cartOutcome(t, recorded as CartRecorded, titles, i18n.resolvedLanguage),
       failure: t('cart.buyFailed'),
       preferServerMessage: true,
       nftId: lines[0].item.nftId,
@@ -101,10 +117,6 @@ export function useCartPurchase() {
     if (!outcome.ok) return null
     const recorded = outcome.recorded as CartRecorded
     removeMany(recorded.bought.map((b) => b.nftId))
-    if (recorded.skipped.length) {
-      const names = recorded.skipped.map((s) => s.nftData?.title || titles.get(s.nftId) || s.nftId).join(', ')
-      notify('warning', t('cart.skippedNotice', { count: recorded.skipped.length, titles: names }), DETAIL_MESSAGE_DURATION)
-    }
     void revalidateOffers()
     return recorded
   }

@@ -17,6 +17,9 @@ export type Notice = {
   nftFile?: string | null
   amount: string
   amountWei: string
+  /** OUTBID: the bid that topped it (the new top bid), in MATIC and in wei. */
+  topAmount?: string | null
+  topAmountWei?: string | null
   counterpartAddress?: string | null
   counterpartUserId?: string | null
   counterpartUsername?: string | null

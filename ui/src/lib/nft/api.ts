@@ -158,12 +158,10 @@ type ScopedMutate = ReturnType<typeof useSWRConfig>['mutate']
  */
 export function revalidateNft(mutate: ScopedMutate, nftId: string) {
   const id = encodeURIComponent(nftId)
-  return mutate(
-    (key) => {
-      const text = Array.isArray(key) ? key.map(String).join(' ') : typeof key === 'string' ? key : ''
-      return text.includes(id) || text.includes('/api/nft/') || text.includes('/api/getmarketplacestatistics')
-    },
-    undefined,
-    { revalidate: true },
-  )
+  // The key filter alone: revalidates and keeps what is shown meanwhile (passing `undefined` as the
+  // data cleared it, so the page fell back to its skeleton and an open bid form closed).
+  return mutate((key) => {
+    const text = Array.isArray(key) ? key.map(String).join(' ') : typeof key === 'string' ? key : ''
+    return text.includes(id) || text.includes('/api/nft/') || text.includes('/api/getmarketplacestatistics')
+  })
 }

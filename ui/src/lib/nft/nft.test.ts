@@ -17,9 +17,9 @@ describe('NFT formatting', () => {
   })
 
   it('shortens prices longer than 6 characters, keeping the full value for the tooltip', () => {
-    expect(displayPrice('1.5', 'en')).toEqual({ text: '1.5', full: '1.5', truncated: false })
-    expect(displayPrice('1234.5', 'en')).toEqual({ text: '1,235', full: '1,234.5', truncated: true })
-    expect(displayPrice('1234.5', 'ge')).toEqual({ text: '1.235', full: '1.234,5', truncated: true })
+    expect(displayPrice('1.5', 'en')).toEqual({ text: '1.500', full: '1.500', truncated: false })
+    expect(displayPrice('1234.5', 'en')).toEqual({ text: '1,235', full: '1,234.500', truncated: true })
+    expect(displayPrice('1234.5', 'ge')).toEqual({ text: '1.235', full: '1.234,500', truncated: true })
   })
 
   it('sums the royalty percentages', () => {

@@ -125,7 +125,7 @@ describe('trade actions', () => {
     let outcome: unknown
     await act(async () => void (outcome = await result.current.buy()))
     expect(outcome).toEqual({ ok: false, stage: 'chain' })
-    expect(notify).toHaveBeenCalledWith('error', 'User rejected the request.', undefined)
+    expect(notify).toHaveBeenCalledWith('error', 'You cancelled the transaction in your wallet.', { duration: Infinity, detail: undefined })
     expect(fetchMock).not.toHaveBeenCalled()
     expect(useBusyStore.getState().message).toBeNull()
   })
@@ -146,7 +146,7 @@ describe('trade actions', () => {
     const { result } = renderHook(() => useNftActions(nftFixture({ formOfSale: 'NOT_FOR_SALE' })), { wrapper })
     await act(async () => void (await result.current.burn()))
     expect((fetchMock.mock.calls[0] as [string, RequestInit])[1].method).toBe('DELETE')
-    expect(notify).toHaveBeenCalledWith('error', 'Burning NFT failed!', undefined)
+    expect(notify).toHaveBeenCalledWith('error', 'Burning NFT failed!', Infinity)
   })
 
   it('bids the typed amount in wei and records it', async () => {
@@ -155,7 +155,7 @@ describe('trade actions', () => {
     await act(async () => void (await result.current.bid('0.25')))
     expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'bid', value: 250000000000000000n })
     expect(JSON.parse((fetchMock.mock.calls[0] as [string, RequestInit])[1].body as string)).toEqual({ formOfSale: 'AUCTION', nftid: '80001-1', bidAmount: '0.25', transactionHash: HASH })
-    expect(notify).toHaveBeenCalledWith('success', 'Successfully bidded for the token', 600000)
+    expect(notify).toHaveBeenCalledWith('success', 'Successfully bidded for the token', 6000)
   })
 
   it('accepts the top bid with acceptOffer and, with no record call, waits until the detail shows the new owner', async () => {

@@ -46,7 +46,7 @@ export function useOfferActions({ onDetailPage = false }: { onDetailPage?: boole
         progress: t('offers.cancelling'),
         recording: t('trade.almostThere'),
         record: (hash) => recordCancelOffer(offer.nftId, hash),
-        success: t('offers.cancelled', { amount: formatMatic(offer.amount, i18n.resolvedLanguage) }),
+        success: t('offers.cancelled', { amount: formatMatic(offer.amount, i18n.resolvedLanguage, { exact: true }) }),
         failure: t('offers.cancelFailed'),
         preferServerMessage: true,
         nftId: offer.nftId,

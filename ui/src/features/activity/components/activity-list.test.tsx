@@ -69,7 +69,7 @@ describe('the activity feed', () => {
     const sale = items[0]
     expect(within(sale).getAllByTestId('activity-kind')[0]).toHaveTextContent('Sale')
     expect(within(sale).getAllByTestId('activity-nft')[0]).toHaveTextContent('Sunset')
-    expect(within(sale).getAllByText(/^2\.5\sMATIC$/).length).toBeGreaterThan(0)
+    expect(within(sale).getAllByText(/^2\.500\sMATIC$/).length).toBeGreaterThan(0)
     // From the seller (no account: the short address) to the buyer (Bob, linking to his profile).
     const parties = within(sale).getAllByTestId('activity-party').slice(0, 2)
     expect(parties[0]).toHaveTextContent(/^0xa11c\.\.\.0001$/)

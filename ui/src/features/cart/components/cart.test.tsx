@@ -97,14 +97,15 @@ describe('the cart', () => {
     await waitFor(async () => expect(await item('80001-2')).toHaveAttribute('data-unavailable', 'sold'))
     expect(await item('80001-2')).toHaveTextContent('No longer for sale')
     expect(await item('80001-3')).toHaveTextContent('The price changed since you added it')
-    expect(within(drawer).getByTestId('cart-total')).toHaveTextContent('0.75 MATIC')
+    expect(within(drawer).getByTestId('cart-total')).toHaveTextContent('0.750 MATIC')
     fireEvent.click(within(drawer).getByRole('button', { name: 'Buy 2 NFTs' }))
 
-    await waitFor(() => expect(notify).toHaveBeenCalledWith('success', 'Congratulations!!! You are now the owner of 1 NFT.', 600000))
+    // One message: what was bought, and what was not with what came back.
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('warning', 'Congratulations!!! You now own 1 NFT: Harbour. Not bought: Quay; 0.500\u00a0MATIC went back to you.', 6000))
+    expect(notify).toHaveBeenCalledTimes(1)
     expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'buyTokens', args: [[1n, 3n], [wei(0.25), wei(0.5)]], value: wei(0.75) })
     const record = api.mock.calls.findIndex(([url]) => url === '/api/nft/cart/purchase')
     expect(callBody(api, record)).toEqual({ transactionHash: HASH })
-    expect(notify).toHaveBeenCalledWith('warning', 'Not bought, its money went back to you: Quay', 600000)
     const result = await within(drawer).findByTestId('cart-result')
     expect(within(result).getByTestId('cart-bought')).toHaveTextContent('Harbour')
     expect(within(result).getByTestId('cart-bought-owner')).toHaveTextContent('Owner now: buyer')

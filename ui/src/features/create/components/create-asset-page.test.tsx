@@ -453,7 +453,7 @@ describe('create asset', () => {
     await toStepOne(user)
     await chooseSaleForm(user, 'Not for sale')
     await user.click(screen.getByTestId('create-submit'))
-    await waitFor(() => expect(snackbars()).toContain('User rejected the request.'))
+    await waitFor(() => expect(snackbars()).toContain('You cancelled the transaction in your wallet.'))
     expect(callsTo(fetchMock, '/api/nft/generation')).toHaveLength(0)
     expect(useBusyStore.getState().message).toBeNull()
     expect(screen.getByRole('heading', { name: 'Add NFT' })).toBeInTheDocument()

@@ -115,7 +115,7 @@ describe('update NFT', () => {
     expect(screen.getByText('Should be greater than 0')).toBeInTheDocument()
     await user.clear(screen.getByLabelText('Price (MATIC)'))
     await user.type(screen.getByLabelText('Price (MATIC)'), '4.5')
-    expect(within(preview).getByText(/^4\.5\b/)).toBeInTheDocument()
+    expect(within(preview).getByText(/^4\.500\b/)).toBeInTheDocument()
 
     await chooseSaleForm(user, 'Auction')
     // The preview re-renders after the form (on a loaded machine, a moment later).

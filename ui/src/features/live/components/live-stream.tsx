@@ -7,12 +7,18 @@ import { useSession } from '@/lib/auth'
 import { publishChange, publishReset, topicList, useLiveStore } from '@/lib/live/live-store'
 import { type Change, type NoticeKind, openStream } from '@/lib/live/stream'
 import { nftDetailKey, nftHistoryKey, nftInAuctionKey } from '@/lib/nft/api'
+import { isOwnTransaction } from '@/lib/nft/own-transactions'
+import { navigateTo } from '@/lib/navigation'
 import { isOfferKey } from '@/lib/offers/api'
 import { UNREAD_KEY, useNoticeSettings } from '../api/notifications'
-import { noticeText } from '../notice-text'
+import { bidAgainLink, noticeText } from '../notice-text'
 
 /** A connection down this long is said on screen (a short drop reconnects unseen). */
 export const DOWN_NOTICE_MS = 8000
+
+/** A notice's snackbar stays this long (one with a way back, "Bid again", longer). */
+export const NOTICE_DURATION = 10_000
+export const ACTIONABLE_NOTICE_DURATION = 30_000
 
 /** Kinds that are good news (a success toast); the others are told as information. */
 const GOOD_NEWS: NoticeKind[] = ['SOLD', 'BID_RECEIVED', 'BID_ACCEPTED', 'OFFER_RECEIVED', 'OFFER_ACCEPTED', 'BOUGHT']
@@ -52,8 +58,15 @@ export function LiveStream() {
         void mutate(UNREAD_KEY)
         const { t, lng, muted } = context.current
         for (const notice of change.notices) {
-          if (muted.includes(notice.kind)) continue
-          notify(GOOD_NEWS.includes(notice.kind) ? 'success' : 'info', noticeText(t, notice, lng))
+          // A transaction of this tab already said how it went (a cart of five NFTs is one message, not six).
+          if (muted.includes(notice.kind) || isOwnTransaction(notice.transactionHash)) continue
+          const kind = GOOD_NEWS.includes(notice.kind) ? 'success' : 'info'
+          if (notice.kind === 'OUTBID') {
+            notify(kind, noticeText(t, notice, lng), {
+              duration: ACTIONABLE_NOTICE_DURATION,
+              action: { label: t('notices.bidAgain'), onClick: () => navigateTo(bidAgainLink(notice)) },
+            })
+          } else notify(kind, noticeText(t, notice, lng), NOTICE_DURATION)
         }
       }
       publishChange(change)

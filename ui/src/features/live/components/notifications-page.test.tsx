@@ -42,7 +42,7 @@ describe('notifications', () => {
 
     const rows = await screen.findAllByTestId('notice')
     expect(rows.map((row) => row.getAttribute('data-kind'))).toEqual(['OUTBID', 'SOLD'])
-    expect(rows[0].textContent).toContain('You were outbid on Piece 9: bob bid more. Your 2\u00a0MATIC was refunded.')
+    expect(rows[0].textContent).toContain('You were outbid on Piece 9: bob bid more. Your 2.000\u00a0MATIC was refunded.')
     expect(rows.map((row) => row.getAttribute('data-read'))).toEqual(['false', 'true'])
 
     fireEvent.click(await screen.findByTestId('read-all'))

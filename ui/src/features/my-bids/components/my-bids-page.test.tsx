@@ -57,7 +57,7 @@ describe('my bids', () => {
     // BID blue, ALLOTED green, REFUNDED a calm grey (no error red for money returned).
     expect(badges.map((b) => b.getAttribute('data-palette'))).toEqual(['blue', 'green', 'gray'])
     // The outbid row shows the top bid beside the caller's and offers a raise on the live auction.
-    expect(within(cards[2]).getByTestId('my-bid-top')).toHaveTextContent('Top bid1.2 MATIC')
+    expect(within(cards[2]).getByTestId('my-bid-top')).toHaveTextContent('Top bid1.200 MATIC')
     expect(within(cards[2]).getByTestId('raise-bid')).toHaveAttribute('href', '/auction/80001-1?bid=1')
     expect(within(cards[1]).queryByTestId('raise-bid')).not.toBeInTheDocument()
     expect(within(cards[0]).queryByTestId('my-bid-top')).not.toBeInTheDocument()
@@ -66,7 +66,7 @@ describe('my bids', () => {
       `https://explorer.example/tx/${hash(2)}`,
       `https://explorer.example/tx/${hash(1)}`,
     ])
-    expect(within(cards[1]).getByText(/^5 MATIC/)).toBeInTheDocument()
+    expect(within(cards[1]).getByText(/^5.000 MATIC/)).toBeInTheDocument()
     expect(String(fetchMock.mock.calls[0][0])).toBe('/api/nft/mybids?limit=10&page=1')
   })
 

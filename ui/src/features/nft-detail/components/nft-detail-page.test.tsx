@@ -53,7 +53,7 @@ describe('NFT detail', () => {
     serve(nftFixture())
     renderRoutes(routes, '/explore/80001-1')
     expect(await screen.findByTestId('detail-title')).toHaveTextContent('Sunset over the harbour')
-    expect(screen.getByTestId('detail-price')).toHaveTextContent('1.5 MATIC')
+    expect(screen.getByTestId('detail-price')).toHaveTextContent('1.500 MATIC')
     const details = screen.getByTestId('details')
     expect(details).toHaveTextContent('Royalty fee7.5%')
     expect(details).toHaveTextContent('Transaction fee5%')
@@ -118,7 +118,7 @@ describe('NFT detail', () => {
   it('shows a live auction with base price, highest bid and a countdown ticking every second', async () => {
     serve(auctionFixture(3 * 86400_000 + 5000))
     renderRoutes(routes, '/auction/80001-1')
-    expect(await screen.findByTestId('highest-bid')).toHaveTextContent('1.2 MATIC')
+    expect(await screen.findByTestId('highest-bid')).toHaveTextContent('1.200 MATIC')
     expect(screen.getByTestId('countdown-days')).toHaveTextContent('03')
     const before = screen.getByTestId('countdown-seconds').textContent
     await waitFor(() => expect(screen.getByTestId('countdown-seconds').textContent).not.toBe(before), { timeout: 2500 })

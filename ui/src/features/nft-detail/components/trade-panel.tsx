@@ -1,8 +1,8 @@
 import { Alert, Box, Button, Field, Flex, HStack, Input, Stack, Text } from '@chakra-ui/react'
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useNavigate, useSearchParams } from 'react-router'
-import { formatEther, parseEther } from 'viem'
+import { useLocation, useNavigate, useSearchParams } from 'react-router'
+import { parseEther } from 'viem'
 import useSWR from 'swr'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
 import { OwnerWalletNotice } from '@/components/nft/owner-wallet-notice'
@@ -13,7 +13,9 @@ import { OfferBox } from '@/features/offers/components/offer-box'
 import { useOfferDecisions } from '@/features/offers/components/offer-decisions'
 import { useAppConfig } from '@/lib/app-config'
 import { useSession } from '@/lib/auth'
-import { CURRENCY } from '@/lib/format'
+import { CURRENCY, formatMaticNumber, weiToDecimal } from '@/lib/format'
+import { useLiveChanges } from '@/lib/live/live-store'
+import type { Change } from '@/lib/live/stream'
 import type { useNftActions } from '@/lib/nft/actions'
 import { isLiveAuction, nftTitle, ownerAddress } from '@/lib/nft/format'
 import { useOfferActions } from '@/lib/offers/actions'
@@ -27,8 +29,13 @@ import type { TranslationKey } from '@/lib/i18n'
 export const BID_PLACEHOLDER = '0.01'
 const DECIMAL = /^\d*\.?\d+$|^\d+\.$/
 
+/** The minimum bid as shown: 3 decimals rounded up, so a bid of what is shown is never below it ("0.283" for 0.28245). */
+export function shownMinimum(minimumWei: bigint, lng?: string): string {
+  return formatMaticNumber(weiToDecimal(minimumWei), lng, { rounding: 'up' })
+}
+
 /** Validates a bid amount (numeric, required, at least 0, at least the minimum raise): a translation key or null. */
-export function bidError(amount: string, minimumWei: bigint | undefined): { key: TranslationKey; min?: string } | null {
+export function bidError(amount: string, minimumWei: bigint | undefined, lng?: string): { key: TranslationKey; min?: string } | null {
   const value = amount.trim()
   if (!value) return { key: 'trade.bidRequired' }
   if (!DECIMAL.test(value)) return { key: 'trade.bidNumeric' }
@@ -39,13 +46,18 @@ export function bidError(amount: string, minimumWei: bigint | undefined): { key:
     return { key: 'trade.bidNumeric' }
   }
   if (wei <= 0n) return { key: 'trade.bidPositive' }
-  if (minimumWei !== undefined && wei < minimumWei) return { key: 'trade.bidTooLow', min: formatEther(minimumWei) }
+  if (minimumWei !== undefined && wei < minimumWei) return { key: 'trade.bidTooLow', min: shownMinimum(minimumWei, lng) }
   return null
 }
 
-/** The bid form; `focus`: opened from the action bar, so it scrolls into view with the amount focused. */
+/**
+ * The bid form; `focus`: opened from the action bar, so it scrolls into view with the amount
+ * focused. Its minimum is the contract's, read again whenever the NFT changes live (another
+ * person's bid) and once more on submit: a bid below it is refused here, not by the chain.
+ */
 function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Promise<unknown>; focus: boolean }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
+  const lng = i18n.resolvedLanguage
   const input = useRef<HTMLInputElement>(null)
   useEffect(() => {
     if (!focus) return
@@ -61,17 +73,49 @@ function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Pr
     (await loadChain()).minimumBid(contractAddress, BigInt(nft.nftTokenId)),
   { shouldRetryOnError: false, revalidateOnFocus: false })
   const minimumWei = minimum.data
+  const { mutate: reloadMinimum } = minimum
+  // Another person's bid moves the minimum: the stream says so, and the top bid shown changes.
+  const onChange = useCallback(
+    (change: Change) => {
+      if (change.nfts.some((n) => n.nftId === nft._id)) void reloadMinimum()
+    },
+    [nft._id, reloadMinimum],
+  )
+  const onReset = useCallback(() => void reloadMinimum(), [reloadMinimum])
+  useLiveChanges(onChange, onReset)
+  const topBid = nft.currentAuction?.auctionHighestBid || nft.highestBid
+  const shownTopBid = useRef(topBid)
+  useEffect(() => {
+    if (shownTopBid.current === topBid) return
+    shownTopBid.current = topBid
+    void reloadMinimum()
+  }, [topBid, reloadMinimum])
+  // The minimum the form opened with: when it rises meanwhile, the form says so.
+  const [firstMinimum, setFirstMinimum] = useState<bigint | undefined>(undefined)
+  if (firstMinimum === undefined && minimumWei !== undefined) setFirstMinimum(minimumWei)
+  const rose = firstMinimum !== undefined && minimumWei !== undefined && minimumWei > firstMinimum
   const submit = async () => {
-    const problem = bidError(amount, minimumWei)
+    const problem = bidError(amount, minimumWei, lng)
     setError(problem)
     if (problem) return
     setSending(true)
     try {
+      // The minimum may have moved since it was read: read it again before asking the wallet.
+      const fresh = contractAddress ? await reloadMinimum().catch(() => minimumWei) : minimumWei
+      const late = bidError(amount, fresh, lng)
+      if (late) {
+        setError(late)
+        return
+      }
       const outcome = (await onBid(amount.trim())) as { ok?: boolean } | undefined
-      if (outcome?.ok) setAmount('')
+      if (outcome?.ok) {
+        setAmount('')
+        // One's own bid raised the minimum: that is no news to tell.
+        setFirstMinimum(await reloadMinimum().catch(() => undefined))
+      }
     } finally {
       setSending(false)
-      void minimum.mutate()
+      void reloadMinimum()
     }
   }
   return (
@@ -102,7 +146,9 @@ function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Pr
           </Flex>
         </HStack>
         {minimumWei !== undefined && (
-          <Field.HelperText data-testid="minimum-bid">{t('trade.minimumBid', { amount: formatEther(minimumWei) })}</Field.HelperText>
+          <Field.HelperText data-testid="minimum-bid" data-wei={minimumWei.toString()} aria-live="polite" color={rose ? 'fg.warning' : undefined}>
+            {rose ? t('trade.minimumRose', { amount: shownMinimum(minimumWei, lng) }) : t('trade.minimumBid', { amount: shownMinimum(minimumWei, lng) })}
+          </Field.HelperText>
         )}
         {error && <Field.ErrorText>{t(error.key, { min: error.min })}</Field.ErrorText>}
       </Field.Root>
@@ -123,6 +169,15 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
   // `?bid=1` (my bids' "Raise bid") opens the bid box at once.
   const [params] = useSearchParams()
   const [bidding, setBidding] = useState<false | 'panel' | 'bar'>(() => (params.get('bid') === '1' ? 'panel' : false))
+  // ... and so does a later visit with it while the page is open (an outbid snackbar's "Bid again"),
+  // scrolled to with the amount focused.
+  const location = useLocation()
+  const seenVisit = useRef(location.key)
+  useEffect(() => {
+    if (seenVisit.current === location.key) return
+    seenVisit.current = location.key
+    if (new URLSearchParams(location.search).get('bid') === '1') setBidding('bar')
+  }, [location.key, location.search])
   // The panel's own buttons: while they are on screen the action bar is not needed.
   const [buttons, setButtons] = useState<HTMLDivElement | null>(null)
   const buttonsInView = useInView(buttons)

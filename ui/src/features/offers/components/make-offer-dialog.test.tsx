@@ -62,7 +62,7 @@ describe('the make-offer form', () => {
         <MakeOfferDialog open title="Harbour" current={offer()} onSubmit={onSubmit} onClose={() => {}} />
       </UiProvider>,
     )
-    expect(await screen.findByTestId('offer-replaces')).toHaveTextContent('This replaces your offer of 0.3 MATIC; that amount goes back to your wallet.')
+    expect(await screen.findByTestId('offer-replaces')).toHaveTextContent('This replaces your offer of 0.300 MATIC; that amount goes back to your wallet.')
     expect(screen.getByRole('heading', { name: 'Change your offer' })).toBeInTheDocument()
     fireEvent.change(screen.getByTestId('offer-amount'), { target: { value: '0.5' } })
     fireEvent.change(screen.getByTestId('offer-expiry'), { target: { value: 'custom' } })

@@ -99,7 +99,7 @@ export function MakeOfferDialog({
                 </Text>
                 {current && (
                   <Text fontSize="sm" bg="bg.muted" borderRadius="md" px="3" py="2" data-testid="offer-replaces">
-                    {t('offers.replaces', { amount: formatMatic(current.amount, lng) })}
+                    {t('offers.replaces', { amount: formatMatic(current.amount, lng, { exact: true }) })}
                   </Text>
                 )}
                 <Field.Root invalid={!!errors.amount} required>

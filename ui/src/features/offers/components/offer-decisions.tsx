@@ -2,8 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { TFunction } from 'i18next'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
-import { formatMatic } from '@/lib/format'
-import { formatEther } from 'viem'
+import { formatMatic, formatWeiMatic } from '@/lib/format'
 import { type Offer, offererName, offerProceedsWei, royaltyBps } from '@/lib/offers/api'
 import type { useOfferActions } from '@/lib/offers/actions'
 import type { Nft } from '@/lib/nft/types'
@@ -31,7 +30,7 @@ export function useOfferDecisions(actions: ReturnType<typeof useOfferActions>, o
       kind === 'cancel' ? await actions.cancel(offer) : nft ? await (kind === 'accept' ? actions.accept(offer, nft) : actions.reject(offer, nft)) : undefined
     onDone?.(kind, !!outcome?.ok)
   }
-  const amount = pending ? formatMatic(pending.offer.amount, i18n.resolvedLanguage) : ''
+  const amount = pending ? formatMatic(pending.offer.amount, i18n.resolvedLanguage, { exact: true }) : ''
   const name = pending ? offererName(pending.offer) : ''
   // What the seller receives, as the accept will require it (minProceeds).
   const net = pending?.kind === 'accept' && pending.nft ? acceptProceedsText(pending.offer, pending.nft.royalty ?? [], t, i18n.resolvedLanguage) : ''
@@ -66,7 +65,7 @@ function acceptProceedsText(offer: Offer, royalty: Nft['royalty'], t: TFunction,
   const percent = (bps: bigint) => (Number(bps) / 100).toLocaleString(language)
   const royalties = royalty.reduce((sum, row) => sum + royaltyBps(row), 0n)
   return t('offers.acceptProceeds', {
-    net: formatMatic(formatEther(offerProceedsWei(offer, royalty)), language),
+    net: formatWeiMatic(offerProceedsWei(offer, royalty), language, { rounding: 'down' }),
     fee: percent(BigInt(offer.feeBps)),
     royalties: percent(royalties),
   })

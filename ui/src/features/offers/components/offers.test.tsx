@@ -76,7 +76,7 @@ describe('offers', () => {
     ])
     renderPage(<Tab nft={nftFixture({ formOfSale: 'NOT_FOR_SALE' })} isOwner me={[OWNER_ADDRESS]} />)
     const bobRow = await rowOf('bob')
-    expect(bobRow).toHaveTextContent('0.3 MATIC')
+    expect(bobRow).toHaveTextContent('0.300 MATIC')
     expect(bobRow).toHaveTextContent('Active')
     expect(bobRow).toHaveTextContent('Expires tomorrow')
     const carolRow = await rowOf('carol')
@@ -87,12 +87,12 @@ describe('offers', () => {
 
     fireEvent.click(within(bobRow).getByTestId('offer-accept'))
     const dialog = await screen.findByTestId('confirm-dialog')
-    expect(dialog).toHaveTextContent('Please confirm that you want to accept the offer of 0.3 MATIC from bob. After Confirmation you cannot undo the Action.')
+    expect(dialog).toHaveTextContent('Please confirm that you want to accept the offer of 0.300 MATIC from bob. After Confirmation you cannot undo the Action.')
     // The net it is shown is what the accept requires as minProceeds: 0.3 less the offer's 5% fee and
     // the NFT's 7.5% of royalties, each rounded down in wei as the contract does.
-    expect(dialog).toHaveTextContent('You receive 0.2625 MATIC after the 5% service fee and 7.5% royalties.')
-    fireEvent.click(within(dialog).getByRole('button', { name: /^Accept 0\.3.MATIC$/ }))
-    await waitFor(() => expect(notify).toHaveBeenCalledWith('success', 'Offer Accepted!', 600000))
+    expect(dialog).toHaveTextContent('You receive 0.262 MATIC after the 5% service fee and 7.5% royalties.')
+    fireEvent.click(within(dialog).getByRole('button', { name: /^Accept 0\.300.MATIC$/ }))
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('success', 'Offer Accepted!', 6000))
     expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'acceptOfferFrom', args: [1n, bob.offererAddress, 300000000000000000n, 262500000000000000n] })
     const record = api.mock.calls.findIndex(([url, init]) => url === '/api/nft/offer/accept' && (init as RequestInit).method === 'POST')
     expect(callBody(api, record)).toEqual({ nftid: '80001-1', offerer: bob.offererAddress, transactionHash: HASH })
@@ -107,9 +107,9 @@ describe('offers', () => {
     renderPage(<Tab nft={nftFixture()} isOwner me={[OWNER_ADDRESS]} />)
     fireEvent.click(within(await rowOf('bob')).getByTestId('offer-reject'))
     const dialog = await screen.findByTestId('confirm-dialog')
-    expect(dialog).toHaveTextContent('Please confirm that you want to reject the offer of 0.3 MATIC from bob. After Confirmation you cannot undo the Action.')
+    expect(dialog).toHaveTextContent('Please confirm that you want to reject the offer of 0.300 MATIC from bob. After Confirmation you cannot undo the Action.')
     fireEvent.click(within(dialog).getByRole('button', { name: 'Reject' }))
-    await waitFor(() => expect(notify).toHaveBeenCalledWith('success', 'Offer Rejected!', 600000))
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('success', 'Offer Rejected!', 6000))
     expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'rejectOfferFrom', args: [1n, bob.offererAddress] })
     const record = api.mock.calls.findIndex(([url]) => url === '/api/nft/offer/reject')
     expect(callBody(api, record)).toEqual({ nftid: '80001-1', offerer: bob.offererAddress, transactionHash: HASH })
@@ -128,9 +128,9 @@ describe('offers', () => {
     expect(carolRow).toHaveTextContent('(you)')
     fireEvent.click(within(carolRow).getByRole('button', { name: 'Withdraw' }))
     const dialog = await screen.findByTestId('confirm-dialog')
-    expect(dialog).toHaveTextContent('withdraw your offer of 0.2 MATIC')
+    expect(dialog).toHaveTextContent('withdraw your offer of 0.200 MATIC')
     fireEvent.click(within(dialog).getByRole('button', { name: 'Withdraw offer' }))
-    await waitFor(() => expect(notify).toHaveBeenCalledWith('success', 'Offer cancelled! 0.2\u00a0MATIC went back to your wallet.', 600000))
+    await waitFor(() => expect(notify).toHaveBeenCalledWith('success', 'Offer cancelled! 0.200\u00a0MATIC went back to your wallet.', 6000))
     expect(chain.simulateContract.mock.calls[0][1]).toMatchObject({ functionName: 'cancelOffer', args: [1n] })
     const record = api.mock.calls.findIndex(([url]) => url === '/api/nft/offer/cancel')
     expect(callBody(api, record)).toEqual({ nftid: '80001-1', transactionHash: HASH })
@@ -155,7 +155,7 @@ describe('offers', () => {
     // Bob's offer is made on this one.
     stubApi([{ path: '/api/nft/80001-1/offers', body: page([bob]) }])
     act(() => publishChange({ position: 11, nfts: [{ nftId: '80001-1', position: 11 }], notices: [] }))
-    expect(await rowOf('bob')).toHaveTextContent('0.3 MATIC')
+    expect(await rowOf('bob')).toHaveTextContent('0.300 MATIC')
   })
 
   it('/myoffers lists my offers by state with their NFT, and the offers received with accept and reject', async () => {
