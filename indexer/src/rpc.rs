@@ -403,7 +403,10 @@ mod tests {
                     "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nContent-Length: 4\r\nConnection: close\r\n\r\nbusy".to_owned()
                 } else {
                     let body = r#"{"jsonrpc":"2.0","id":0,"result":"0x13881"}"#;
-                    format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len())
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    )
                 };
                 let _ = socket.write_all(response.as_bytes()).await;
             }

@@ -531,8 +531,7 @@ async fn resume_while_nfts_keep_changing(projecting: &Server, clients: &Server, 
     let ((), readers) = tokio::join!(writer, resumes);
     // Which NFT each position changed, from the log.
     let log = projecting.state.store.read_all(base, 100_000).await.unwrap();
-    let changes: Vec<(u64, String)> =
-        log.iter().filter_map(|e| Some((e.position, e.stream_id.strip_prefix("nft-")?.to_owned()))).collect();
+    let changes: Vec<(u64, String)> = log.iter().filter_map(|e| Some((e.position, e.stream_id.strip_prefix("nft-")?.to_owned()))).collect();
     let changed_in = |after: u64, up_to: u64| -> std::collections::BTreeSet<String> {
         changes.iter().filter(|(p, _)| *p > after && *p <= up_to).map(|(_, id)| id.clone()).collect()
     };
@@ -607,7 +606,10 @@ async fn an_offer_made_cancelled_rejected_or_accepted_reaches_its_nft_topic_and_
     }
     let steps: [(&str, Vec<ChainEvent>); 4] = [
         ("made", vec![offer_made(5, "0xb2", 10)]),
-        ("cancelled", vec![ChainEvent::OfferCancelled { token_id: "5".into(), offerer: "0xb2".into(), amount: "7".into(), origin: origin(11) }]),
+        (
+            "cancelled",
+            vec![ChainEvent::OfferCancelled { token_id: "5".into(), offerer: "0xb2".into(), amount: "7".into(), origin: origin(11) }],
+        ),
         (
             "made and rejected",
             vec![

@@ -243,7 +243,8 @@ mod tests {
         ];
         let borrowed: Vec<Traits<'_>> = tokens.iter().map(Vec::as_slice).collect();
         let ranks = rank(&borrowed);
-        let expected = [(3, 0.8749925360622679), (3, 0.8749925360622679), (5, 0.7235980365241422), (2, 1.1338031424711967), (1, 1.3926137488801251)];
+        let expected =
+            [(3, 0.8749925360622679), (3, 0.8749925360622679), (5, 0.7235980365241422), (2, 1.1338031424711967), (1, 1.3926137488801251)];
         for (got, (rank, score)) in ranks.iter().zip(expected) {
             assert_eq!(got.rank, rank, "{ranks:?}");
             assert!((got.score - score).abs() < 1e-15, "{} vs {score}", got.score);
@@ -264,7 +265,8 @@ mod tests {
     /// a token whose only trait is "None" counts zero traits, like one without any.
     #[test]
     fn none_and_empty_values_are_left_out_of_the_trait_count() {
-        let tokens = [traits(&[("Hat", "cap")]), traits(&[("Hat", "cap")]), traits(&[("Hat", "None")]), traits(&[("Hat", "")]), traits(&[])];
+        let tokens =
+            [traits(&[("Hat", "cap")]), traits(&[("Hat", "cap")]), traits(&[("Hat", "None")]), traits(&[("Hat", "")]), traits(&[])];
         let borrowed: Vec<Traits<'_>> = tokens.iter().map(Vec::as_slice).collect();
         let ranks = rank(&borrowed);
         // Trait counts: 1, 1, 0, 0, 0 (p 2/5 and 3/5). Hat: cap 2/5, None 1/5, "" 1/5, null 1/5.

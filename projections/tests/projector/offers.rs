@@ -139,7 +139,11 @@ async fn offers_fold_into_their_states_and_read_per_nft_per_offerer_and_per_owne
         let to_alice = offers(&db, Scope::ReceivedBy(&alice.to_string()), None, EARLY, ALL).await.unwrap();
         assert_eq!(
             summary(&to_alice.data),
-            [("80001-2", C, OfferState::Cancelled, "1"), ("80001-1", D, OfferState::Rejected, "1"), ("80001-1", B, OfferState::Accepted, "2")]
+            [
+                ("80001-2", C, OfferState::Cancelled, "1"),
+                ("80001-1", D, OfferState::Rejected, "1"),
+                ("80001-1", B, OfferState::Accepted, "2")
+            ]
         );
         let accepted = offers(&db, Scope::ReceivedBy(&alice.to_string()), Some(OfferState::Accepted), EARLY, ALL).await.unwrap();
         assert_eq!((accepted.total_items, accepted.data[0].seller.as_deref()), (1, Some(A)));
