@@ -129,8 +129,14 @@ async fn offers_are_made_cancelled_rejected_and_accepted_through_checked_record_
         .expect(200);
     assert_eq!(accepted.body()["offer"]["state"], "ACCEPTED");
     assert_eq!(accepted.body()["nftData"]["currentOwner"]["userId"].as_str(), Some(bob.id.as_str()));
-    // Now Bob owns it; the offers Alice received went with it.
-    assert_eq!(market.get("/api/myoffers/received", Some(&alice.token)).await.expect(200).body()["totalItems"], 0);
+    // Now Bob owns it; Alice keeps what was offered to her as owner (accepted, rejected, withdrawn),
+    // none of it open, and none of it becomes Bob's.
+    assert_eq!(market.get("/api/myoffers/received", Some(&alice.token)).await.expect(200).body()["totalItems"], 3);
+    for (state, count) in [("ACCEPTED", 1), ("REJECTED", 1), ("CANCELLED", 1), ("ACTIVE", 0)] {
+        let url = format!("/api/myoffers/received?state={state}");
+        assert_eq!(market.get(&url, Some(&alice.token)).await.expect(200).body()["totalItems"], count, "received, {state}");
+    }
+    assert_eq!(market.get("/api/myoffers/received", Some(&bob.token)).await.expect(200).body()["totalItems"], 0);
     assert_eq!(market.get("/api/myoffers?state=ACCEPTED", Some(&bob.token)).await.expect(200).body()["totalItems"], 1);
 
     // Carol's new offer expires: listed EXPIRED, and the owner can no longer accept it.
