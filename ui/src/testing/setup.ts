@@ -3,6 +3,7 @@ import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
 import { toaster } from '@/components/ui/toaster'
 import { initTestI18n } from './i18n'
+import i18n from 'i18next'
 
 initTestI18n()
 
@@ -42,6 +43,8 @@ afterEach(() => {
   cleanup()
   // The toaster is a global store: start each test without the previous test's snackbars.
   toaster.remove()
+  // The language is global too: a test that switched it must not leave the next one in French.
+  if (i18n.language !== 'en') void i18n.changeLanguage('en')
   localStorage.clear()
   document.cookie.split(';').forEach((c) => {
     const name = c.split('=')[0].trim()

@@ -55,7 +55,7 @@ describe('NFT card', () => {
 
   it('shows a price the server sent as a number, and a dash for none', () => {
     const { unmount } = renderPage(<NftCard nft={nftFixture({ fixedPrice: 0.25 as unknown as string })} />)
-    expect(screen.getByText('0.25 MATIC')).toBeInTheDocument()
+    expect(screen.getByText('0.250 MATIC')).toBeInTheDocument()
     unmount()
     renderPage(<NftCard nft={nftFixture({ fixedPrice: '' })} />)
     expect(screen.getByTestId('card-no-price')).toHaveTextContent('No price yet')

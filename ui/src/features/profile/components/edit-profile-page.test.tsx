@@ -127,12 +127,16 @@ describe('edit profile username check', () => {
     fireEvent.change(screen.getByTestId('avatar-input'), { target: { files: [text()] } })
     expect(await screen.findByText('This file is not a PNG, JPEG, GIF, WebP or SVG image.')).toBeInTheDocument()
     fireEvent.change(screen.getByTestId('cover-input'), { target: { files: [text()] } })
-    await waitFor(() => expect(screen.getAllByText('This file is not a PNG, JPEG, GIF, WebP or SVG image.')).toHaveLength(2))
+    // The same message again is one snackbar, counted (identical messages collapse).
+    await waitFor(() => expect(screen.getByTestId('snackbar-count')).toHaveTextContent('×2'))
+    expect(screen.getAllByText('This file is not a PNG, JPEG, GIF, WebP or SVG image.')).toHaveLength(1)
     expect(screen.queryByRole('dialog')).toBeNull()
 
     // A GIF named .txt is an image the server takes for an avatar.
     fireEvent.change(screen.getByTestId('avatar-input'), { target: { files: [new File(['GIF89a\x01\x00\x01\x00'], 'me.txt', { type: 'text/plain' })] } })
-    await waitFor(() => expect(screen.getAllByText('This file is not a PNG, JPEG, GIF, WebP or SVG image.')).toHaveLength(2))
+    // No new refusal: still one snackbar, counted twice.
+    expect(screen.getAllByText('This file is not a PNG, JPEG, GIF, WebP or SVG image.')).toHaveLength(1)
+    expect(screen.getByTestId('snackbar-count')).toHaveTextContent('×2')
     await save()
     await waitFor(() => expect((putForm(api).get('avatar') as File | null)?.name).toBe('me.txt'))
   })
