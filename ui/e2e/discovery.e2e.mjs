@@ -125,8 +125,8 @@ test('mint a fixed-price NFT and add it to the collection from its card', async 
   await page.waitForURL(/\/myprofile\/collection\//)
   await page.getByTestId('collection-chip').getByText(collectionTitle).waitFor()
   await nftCard(nftTitle).waitFor({ timeout: 20000 })
-  // The chip's delete icon goes back.
-  await page.getByTestId('collection-chip').getByRole('button', { name: 'Back' }).click()
+  // The labelled Back button returns to the page before.
+  await page.getByTestId('collection-back').click()
   await page.waitForURL(/\/myprofile\?tab=collections$/)
 })
 
