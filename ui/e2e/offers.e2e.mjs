@@ -77,17 +77,17 @@ test("B offers on A's NFT that is not for sale; A accepts it, naming the amount;
   const id = await nftIdByTitle(titles.lantern)
 
   await makeOffer(B.page, id, '0.3')
-  await B.page.getByTestId('my-offer').filter({ hasText: /0\.3\s*MATIC/ }).waitFor()
+  await B.page.getByTestId('my-offer').filter({ hasText: /0\.300\s*MATIC/ }).waitFor()
 
   await open(A.page, `/nft/${id}`)
   const row = offerRow(A.page, B)
   await row.waitFor()
-  assert.match(await row.innerText(), /0\.3\s*MATIC/)
+  assert.match(await row.innerText(), /0\.300\s*MATIC/)
   assert.match(await row.innerText(), /Active/)
   await row.getByTestId('offer-accept').click()
   const dialog = A.page.getByTestId('confirm-dialog')
-  await dialog.getByText(new RegExp(`Please confirm that you want to accept the offer of 0\\.3\\sMATIC from ${B.username}\\. After Confirmation you cannot undo the Action\\.`)).waitFor()
-  await dialog.getByRole('button', { name: /^Accept 0\.3.MATIC$/ }).click()
+  await dialog.getByText(new RegExp(`Please confirm that you want to accept the offer of 0\\.300\\sMATIC from ${B.username}\\. After Confirmation you cannot undo the Action\\.`)).waitFor()
+  await dialog.getByRole('button', { name: /^Accept 0\.300.MATIC$/ }).click()
   await snackbar(A.page, 'Offer Accepted!')
 
   const nft = await nftDetail(id)
@@ -124,7 +124,7 @@ test("C's offer expires and cannot be accepted; C withdraws it and gets the mone
   const mine = C.page.getByTestId('offer-row').filter({ hasText: titles.quay })
   await mine.getByRole('button', { name: 'Withdraw' }).click()
   await C.page.getByTestId('confirm-dialog').getByRole('button', { name: 'Withdraw offer' }).click()
-  await snackbar(C.page, /Offer cancelled! 0\.2\sMATIC went back to your wallet\./)
+  await snackbar(C.page, /Offer cancelled! 0\.200\sMATIC went back to your wallet\./)
   const back = (await chain.getBalance({ address: C.address })) - before
   assert.ok(back > parseEther('0.199') && back <= parseEther('0.2'), `C got ${back} wei back`)
   const [left] = await chain.readContract({ address: contract, abi, functionName: 'offerOf', args: [tokenId, C.address] })
@@ -151,7 +151,7 @@ test('a cart of three where one was bought meanwhile buys two and names the skip
   await B.page.locator('[data-testid="cart-count"]:visible').filter({ hasText: '3' }).waitFor()
   await B.page.locator('[data-testid="cart-button"]:visible').click()
   const drawer = B.page.getByTestId('cart-drawer')
-  await drawer.getByTestId('cart-total').filter({ hasText: /0\.45\s*MATIC/ }).waitFor()
+  await drawer.getByTestId('cart-total').filter({ hasText: /0\.450\s*MATIC/ }).waitFor()
   await drawer.getByRole('button', { name: 'Buy 3 NFTs' }).waitFor()
 
   // C buys the second meanwhile; B's drawer still shows what B saw.
