@@ -60,8 +60,8 @@ impl ReadModel for Offers {
     async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
         let mut touched: Vec<(&str, i64)> = Vec::with_capacity(events.len());
         for event in events {
-            touched.push((nft_of(event)?, event.position as i64));
             let nft_id = nft_of(event)?;
+            touched.push((nft_id, event.position as i64));
             let parsed: ChainEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
             let (state, offerer, seller, origin) = match parsed {
                 ChainEvent::OfferMade { offerer, amount, expires_at, fee_bps, replaced_amount, origin, .. } => {

@@ -74,7 +74,7 @@ function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Pr
   { shouldRetryOnError: false, revalidateOnFocus: false })
   const minimumWei = minimum.data
   const { mutate: reloadMinimum } = minimum
-  // Another person's bid moves the minimum: the stream says so, and the top bid shown changes.
+  // Another person's bid moves the minimum: the stream says so (one's own is read again on submit).
   const onChange = useCallback(
     (change: Change) => {
       if (change.nfts.some((n) => n.nftId === nft._id)) void reloadMinimum()
@@ -83,13 +83,6 @@ function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Pr
   )
   const onReset = useCallback(() => void reloadMinimum(), [reloadMinimum])
   useLiveChanges(onChange, onReset)
-  const topBid = nft.currentAuction?.auctionHighestBid || nft.highestBid
-  const shownTopBid = useRef(topBid)
-  useEffect(() => {
-    if (shownTopBid.current === topBid) return
-    shownTopBid.current = topBid
-    void reloadMinimum()
-  }, [topBid, reloadMinimum])
   // The minimum the form opened with: when it rises meanwhile, the form says so.
   const [firstMinimum, setFirstMinimum] = useState<bigint | undefined>(undefined)
   if (firstMinimum === undefined && minimumWei !== undefined) setFirstMinimum(minimumWei)
