@@ -517,7 +517,13 @@ async fn resume_while_nfts_keep_changing(projecting: &Server, clients: &Server, 
                     if end.is_some_and(|end| last >= end) {
                         break;
                     }
-                    let Some(event) = events.next().await else {
+                    // The last change can arrive before the writer says it was the last:
+                    // wait for either (reading an event is cancel-safe).
+                    let next = tokio::select! {
+                        next = events.next() => next,
+                        _ = finished.changed(), if end.is_none() => continue,
+                    };
+                    let Some(event) = next else {
                         panic!("resumed from {from}: the stream stopped at {last} before the last change ({end:?}); first {first:?}")
                     };
                     last = event.id;
