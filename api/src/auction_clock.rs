@@ -23,10 +23,10 @@ pub fn spawn(state: AppState) {
     tokio::spawn(async move {
         let mut told = HashSet::new();
         loop {
-            if state.leading.as_ref().is_none_or(|leading| *leading.borrow()) {
-                if let Err(err) = tick(&state, &mut told, chrono::Utc::now().timestamp()).await {
-                    tracing::warn!(%err, "the auction clock could not look");
-                }
+            if state.leading.as_ref().is_none_or(|leading| *leading.borrow())
+                && let Err(err) = tick(&state, &mut told, chrono::Utc::now().timestamp()).await
+            {
+                tracing::warn!(%err, "the auction clock could not look");
             }
             tokio::time::sleep(TICK).await;
         }

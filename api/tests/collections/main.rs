@@ -189,7 +189,8 @@ async fn the_image_is_required_first_then_a_title_and_it_must_be_an_image_by_con
     let app = TestApp::new().await;
     let alice = app.user("alice", "0xa11ce").await;
 
-    let cases: [(Option<&str>, Option<(&str, &[u8])>, &str); 4] = [
+    type Image<'a> = Option<(&'a str, &'a [u8])>;
+    let cases: [(Option<&str>, Image, &str); 4] = [
         (Some(""), None, "Image is required"),
         (Some("Birds"), None, "Image is required"),
         (Some("   "), Some(("a.png", PNG)), "Title is required"),
