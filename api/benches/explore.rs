@@ -44,7 +44,7 @@ fn main() {
         let store = domain::store::open(&config.database_url()).await.unwrap();
         let mut events = store.head().await.unwrap().0;
         if !reuse {
-            api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
+            api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
             for writes in market_history(nfts) {
                 store.append_streams(writes).await.unwrap();
             }
@@ -54,10 +54,10 @@ fn main() {
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         projector.catch_up().await.unwrap();
         println!("{nfts} NFTs ({events} events) written and projected in {:.1} s", started.elapsed().as_secs_f64());
-        api::AppState::new(config.clone(), store, read, projector.handle()).unwrap()
+        api::http::AppState::new(config.clone(), store, read, projector.handle()).unwrap()
     });
     let token = state.accounts.tokens.issue(VISITOR).unwrap();
-    let address = support::serve(&server, api::app(state, &dir));
+    let address = support::serve(&server, api::http::app(state, &dir));
 
     let client = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let explore: Vec<String> = SEARCHES

@@ -87,7 +87,7 @@ fn main() {
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let handle = projector.handle();
         tokio::spawn(projector.run());
-        let state = api::AppState::new(config, store.clone(), read.clone(), handle.clone()).unwrap();
+        let state = api::http::AppState::new(config, store.clone(), read.clone(), handle.clone()).unwrap();
         let folders = [state.config.files_dir(), state.renditions.dir().to_owned()];
         let on_disk = || folders.iter().map(|dir| disk_usage(dir)).fold((0, 0), |(b, f), (db, df)| (b + db, f + df));
 
@@ -105,7 +105,7 @@ fn main() {
         };
         state.projected(store.append_streams(vec![append]).await.unwrap().last_position).await;
 
-        let fetcher = api::metadata::Fetcher::new(state.clone());
+        let fetcher = api::node::metadata::Fetcher::new(state.node.clone());
         let mut seen = HashMap::new();
         let (before, files_before) = on_disk();
         let started = Instant::now();

@@ -52,17 +52,17 @@ fn main() {
         let indexer = indexer::Indexer::connect(indexer_config, store.clone()).await.unwrap();
         let indexer_handle = indexer.handle();
         tokio::spawn(indexer.run(std::future::pending()));
-        let info = api::routes::chain::ChainInfo {
+        let info = api::chain::ChainInfo {
             chain_id: config.chain_id,
             rpc_url: Some(chain.url.clone()),
             contract_address: Some(format!("{:#x}", chain.market)),
             ..Default::default()
         };
-        let state = api::AppState::new(config.clone(), store, read, handle).unwrap().with_chain(info, Some(indexer_handle.clone()));
+        let state = api::http::AppState::new(config.clone(), store, read, handle).unwrap().with_chain(info, Some(indexer_handle.clone()));
         (state, indexer_handle)
     });
     let subscribed = config.rpc_ws_url.as_deref().is_none_or(|url| !url.eq_ignore_ascii_case("off"));
-    let address = support::serve(&server, api::app(state, dir.path()));
+    let address = support::serve(&server, api::http::app(state, dir.path()));
     let detail = format!("http://{address}/api/nft/detail/80001-1");
 
     client.block_on(async {

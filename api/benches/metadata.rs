@@ -48,7 +48,7 @@ fn main() {
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let handle = projector.handle();
         tokio::spawn(projector.run());
-        let state = api::AppState::new(config, store.clone(), read.clone(), handle.clone()).unwrap();
+        let state = api::http::AppState::new(config, store.clone(), read.clone(), handle.clone()).unwrap();
 
         // The files, as a script's author would have put them on IPFS.
         let mut files = Vec::with_capacity(tokens);
@@ -107,7 +107,7 @@ fn main() {
         let bare = started.elapsed();
 
         // The fetcher, until the last token shows its metadata.
-        let fetcher = api::metadata::Fetcher::new(state.clone());
+        let fetcher = api::node::metadata::Fetcher::new(state.node.clone());
         let mut seen = HashMap::new();
         let started = Instant::now();
         while fetcher.run_once(&mut seen).await.unwrap() > 0 {}

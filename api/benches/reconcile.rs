@@ -146,7 +146,7 @@ async fn main() {
     projections::Projector::new(store.clone(), read.clone()).await.unwrap().catch_up().await.unwrap();
     println!("indexed and projected in {:.1} s", started.elapsed().as_secs_f64());
 
-    let mut target = api::reconcile::Target::connect(&chain.url, CHAIN_ID, chain.market).unwrap();
+    let mut target = api::node::reconcile::Target::connect(&chain.url, CHAIN_ID, chain.market).unwrap();
     (target.batch, target.concurrency) = (env("BATCH", target.batch), env("CONCURRENCY", target.concurrency));
     let (block, _) = chain.latest().await;
     let at = BlockId::number(block);
@@ -162,7 +162,7 @@ async fn main() {
         let calls = inputs.len();
         let chunks: Vec<Vec<Bytes>> = inputs.chunks(target.batch).map(<[Bytes]>::to_vec).collect();
         let answers: Vec<Vec<Option<Bytes>>> = futures::stream::iter(chunks)
-            .map(|chunk| api::reconcile::raw_batch(&target.provider, target.contract, at, chunk))
+            .map(|chunk| api::node::reconcile::raw_batch(&target.provider, target.contract, at, chunk))
             .buffered(target.concurrency)
             .try_collect()
             .await
@@ -171,7 +171,7 @@ async fn main() {
         bare.push(started.elapsed());
 
         let started = Instant::now();
-        let report = api::reconcile::reconcile(store.as_ref(), &read, &target).await.expect("reconcile");
+        let report = api::node::reconcile::reconcile(store.as_ref(), &read, &target).await.expect("reconcile");
         full.push(started.elapsed());
         assert!(report.differences.is_empty(), "{:?}", &report.differences[..report.differences.len().min(5)]);
         println!(

@@ -128,15 +128,15 @@ fn main() {
         let indexer = indexer::Indexer::connect(indexer_config, store.clone()).await.unwrap();
         let indexer_handle = indexer.handle();
         tokio::spawn(indexer.run(std::future::pending()));
-        let info = api::routes::chain::ChainInfo {
+        let info = api::chain::ChainInfo {
             chain_id: config.chain_id,
             rpc_url: Some(chain.url.clone()),
             contract_address: Some(format!("{:#x}", chain.market)),
             ..Default::default()
         };
-        api::AppState::new(config.clone(), store, read, handle).unwrap().with_chain(info, Some(indexer_handle))
+        api::http::AppState::new(config.clone(), store, read, handle).unwrap().with_chain(info, Some(indexer_handle))
     });
-    let address = support::serve(&server, api::app(state, dir.path()));
+    let address = support::serve(&server, api::http::app(state, dir.path()));
     let base = format!("http://{address}");
 
     client.block_on(async {

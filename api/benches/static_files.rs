@@ -25,9 +25,9 @@ fn main() {
         let store = domain::store::open(&config.database_url()).await.unwrap();
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
-        api::AppState::new(config.clone(), store, read, projector.handle()).unwrap()
+        api::http::AppState::new(config.clone(), store, read, projector.handle()).unwrap()
     });
-    let address = support::serve(&server, api::app(state, &ui_dir));
+    let address = support::serve(&server, api::http::app(state, &ui_dir));
 
     let client_runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     println!("{requests} sequential GETs per path over one kept-alive connection (UI from {})", ui_dir.display());

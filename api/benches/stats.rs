@@ -89,7 +89,7 @@ fn main() {
     let (state, store) = server.block_on(async {
         let started = Instant::now();
         let store = domain::store::open(&config.database_url()).await.unwrap();
-        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
+        api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
         for writes in market_history(nfts) {
             store.append_streams(writes).await.unwrap();
         }
@@ -107,7 +107,7 @@ fn main() {
             "{count} collections ({members} members, {sales} of their sales) over {nfts} NFTs written and projected in {:.1} s",
             started.elapsed().as_secs_f64()
         );
-        (api::AppState::new(config.clone(), store.clone(), read, handle).unwrap(), store)
+        (api::http::AppState::new(config.clone(), store.clone(), read, handle).unwrap(), store)
     });
 
     // The pass alone: every collection's figures, from a read database that has kept none.
@@ -124,7 +124,7 @@ fn main() {
         passes
     });
     let passes = support::Latencies::new(passes);
-    let address = support::serve(&server, api::app(state, &dir));
+    let address = support::serve(&server, api::http::app(state, &dir));
 
     let mut ranking = Vec::new();
     for period in ["24H", "7D", "30D", "ALL"] {

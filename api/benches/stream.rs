@@ -72,12 +72,12 @@ fn main() {
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let handle = projector.handle();
         tokio::spawn(projector.run());
-        let state = api::AppState::new(config.clone(), store, read, handle.clone()).unwrap();
+        let state = api::http::AppState::new(config.clone(), store, read, handle.clone()).unwrap();
         (state, handle)
     });
     let store = state.store.clone();
     let before = resident();
-    let address = support::serve(&server, api::app(state.clone(), dir.path()));
+    let address = support::serve(&server, api::http::app(state.clone(), dir.path()));
 
     // The stream: every client follows the market; each round lists one token more.
     let (stream_latencies, after) = runtime.block_on(async {

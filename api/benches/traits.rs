@@ -34,7 +34,7 @@ fn main() {
         let started = Instant::now();
         let store = domain::store::open(&config.database_url()).await.unwrap();
         if !reuse {
-            api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
+            api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
             for writes in market_history(nfts) {
                 store.append_streams(writes).await.unwrap();
             }
@@ -49,9 +49,9 @@ fn main() {
         let indexing = Instant::now();
         projections::queries::nft::prepare_browse(&read, at).await.unwrap();
         println!("browse index built in {:.2} s", indexing.elapsed().as_secs_f64());
-        api::AppState::new(config.clone(), store, read, projector.handle()).unwrap()
+        api::http::AppState::new(config.clone(), store, read, projector.handle()).unwrap()
     });
-    let address = support::serve(&server, api::app(state, &dir));
+    let address = support::serve(&server, api::http::app(state, &dir));
     let client = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
 
     let two = |background: &str, frame: &str| format!("trait=background:{background}&trait=frame:{frame}");

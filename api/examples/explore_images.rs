@@ -71,7 +71,7 @@ fn main() {
 
         let database_url = format!("sqlite://{}", dir.join("events.db").display());
         let store = domain::store::open(&database_url).await.expect("event log");
-        api::bootstrap::seed_categories(store.as_ref()).await.expect("categories");
+        api::node::bootstrap::seed_categories(store.as_ref()).await.expect("categories");
         for writes in market_history_with_files(nfts, cids, |token| (token / 7) % 2 == 1) {
             store.append_streams(writes).await.expect("append");
         }

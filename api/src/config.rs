@@ -205,7 +205,7 @@ pub struct Config {
     /// (comma-separated, e.g. `203.0.113.7,198.51.100.0/24,2001:db8::/32`): the server's own
     /// public addresses, or a neighbour's. Refused even for `METADATA_ALLOWED_HOSTS`.
     #[arg(long, env = "METADATA_DENIED_RANGES", value_delimiter = ',')]
-    pub metadata_denied_ranges: Vec<crate::metadata::guard::IpRange>,
+    pub metadata_denied_ranges: Vec<crate::net::guard::IpRange>,
 
     /// Seconds a metadata or image fetch may take in all (redirects included); a whole token
     /// (its metadata, then its image) is given twice this.
@@ -272,6 +272,12 @@ impl Config {
             Some(url) => config.ws_url = Some(url.to_owned()),
         }
         config
+    }
+
+    /// Where the site is reached: the base of links in mails (`PUBLIC_URL`, else the listen
+    /// address), without a trailing slash.
+    pub fn site_url(&self) -> String {
+        self.public_url.clone().unwrap_or_else(|| format!("http://{}", self.listen)).trim_end_matches('/').to_owned()
     }
 
     /// The event log URL, defaulted as documented on the field.

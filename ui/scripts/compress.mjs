@@ -1,6 +1,6 @@
 // After `vite build`: writes a brotli (.br) and a gzip (.gz) copy beside every text file of dist/,
 // at the strongest settings (done once per build, not per request). The server sends the copy
-// the browser accepts (api/src/ui_files.rs). A copy that would not be smaller is not written.
+// the browser accepts (api/src/http/ui_files.rs). A copy that would not be smaller is not written.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib'

@@ -20,13 +20,13 @@ pub fn server_runtime() -> tokio::runtime::Runtime {
 }
 
 /// Serves `app` on a free loopback port of `runtime`, on the listener the binary uses
-/// ([`api::listener`]: `TCP_NODELAY` on every connection).
+/// ([`api::http::listener`]: `TCP_NODELAY` on every connection).
 pub fn serve(runtime: &tokio::runtime::Runtime, app: axum::Router) -> SocketAddr {
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let address = listener.local_addr().expect("address");
         tokio::spawn(async move {
-            axum::serve(api::listener(listener), app.into_make_service_with_connect_info::<SocketAddr>()).await.expect("serve");
+            axum::serve(api::http::listener(listener), app.into_make_service_with_connect_info::<SocketAddr>()).await.expect("serve");
         });
         address
     })

@@ -42,7 +42,38 @@ use self::{
     client::{Api, Body, encode, refused_with},
     plan::{NftPlan, Plan, Sale, Size},
 };
-use crate::dev::DEV_MNEMONIC;
+use crate::{
+    chain::local::{DEV_ACCOUNTS, DEV_MNEMONIC},
+    config::Config,
+};
+
+// The demo's people hold dev wallet accounts: the dev wallet must offer them all.
+const _: () = assert!(plan::FIRST_ACCOUNT as usize + plan::PEOPLE.len() <= DEV_ACCOUNTS as usize);
+
+/// In the data directory while `dev`'s demo has not finished: the next `dev` runs it again.
+pub const DEMO_PENDING: &str = "demo-pending";
+
+/// Whether `dev` runs the demo (unless `--empty`): on a fresh market, whose event log holds no
+/// event yet (asked before the log is seeded: SQLite and Postgres alike), or when an earlier
+/// demo did not finish (`data/demo-pending`). A fresh market is marked pending at once, so a
+/// start killed before its demo began still gets one next time.
+pub async fn wants_demo(config: &Config, empty: bool) -> anyhow::Result<bool> {
+    if empty {
+        return Ok(false);
+    }
+    let pending = config.data_dir.join(DEMO_PENDING);
+    if pending.exists() {
+        return Ok(true);
+    }
+    std::fs::create_dir_all(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
+    let store = domain::store::open(&config.database_url()).await.context("opening the event log")?;
+    let (last, _) = store.head().await.context("reading the event log's head")?;
+    if last != 0 {
+        return Ok(false);
+    }
+    std::fs::write(&pending, b"").with_context(|| format!("writing {}", pending.display()))?;
+    Ok(true)
+}
 
 /// Where [`run_until_crash`] stops, as if the process were killed there: right after a
 /// transaction was mined and before the API call that records it. For tests of resuming.
@@ -761,4 +792,17 @@ impl Demo {
         }
         Ok(())
     }
+}
+
+/// `marketplace demo`: fills the running server's market; prints what it created.
+pub async fn command(config: Config, api_url: Option<String>, size: Size) -> anyhow::Result<std::process::ExitCode> {
+    let options = Options {
+        api_url: api_url.unwrap_or_else(|| format!("http://{}", config.listen)),
+        rpc_url: config.rpc_url.clone().unwrap_or_else(|| format!("http://127.0.0.1:{}", config.anvil_port)),
+        size,
+    };
+    let started = std::time::Instant::now();
+    let summary = run(&options).await?;
+    println!("demo data in {:.0} s: {summary}", started.elapsed().as_secs_f64());
+    Ok(std::process::ExitCode::SUCCESS)
 }

@@ -3,21 +3,10 @@
 use std::path::PathBuf;
 
 use async_trait::async_trait;
-use axum::{
-    extract::{Query, State, rejection::QueryRejection},
-    response::Response,
-};
-use domain::accounts::validate::MAX_EMAIL;
 use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa::ToSchema;
 
 use super::{Mail, MailError, Mailer};
-use crate::{
-    AppState,
-    error::{ApiError, Envelope, ok},
-    routes::openapi::BadRequest,
-};
 
 /// A stored message. `code` comes first, so the first number in the file is the code.
 #[derive(Clone, Debug, Serialize, Deserialize, ToSchema)]
@@ -107,41 +96,4 @@ impl Mailer for DevMailbox {
     fn dev_mailbox(&self) -> Option<&DevMailbox> {
         Some(self)
     }
-}
-
-#[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-struct MailboxQuery {
-    /// The recipient (required; case-insensitive).
-    #[param(max_length = 254)] // validate::MAX_EMAIL
-    to: Option<String>,
-}
-
-/// `GET /api/dev/mailbox?to=<email>`: the latest messages to an address. Mounted (and
-/// documented) only while the dev mailbox is the mailer.
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(mailbox))
-}
-
-/// Dev only: the latest 20 messages to an address, newest first.
-///
-/// Dev only: served only while mail goes to the dev mailbox (no SMTP configured), so a
-/// development server or an end-to-end test can read codes and links.
-#[utoipa::path(
-    get,
-    path = "/api/dev/mailbox",
-    tag = "dev",
-    params(MailboxQuery),
-    responses((status = 200, description = "The messages, newest first", body = Envelope<Vec<StoredMail>>), (status = 400, response = BadRequest)),
-    extensions(("x-dev-only" = json!(true))),
-)]
-async fn mailbox(State(state): State<AppState>, query: Result<Query<MailboxQuery>, QueryRejection>) -> Result<Response, ApiError> {
-    let Query(query) = query?;
-    let to = query.to.filter(|t| !t.trim().is_empty()).ok_or_else(|| ApiError::BadRequest("to: Required".into()))?;
-    if to.chars().count() > MAX_EMAIL {
-        return Err(ApiError::BadRequest(format!("to: at most {MAX_EMAIL} characters")));
-    }
-    let mailbox = state.accounts.mailer.dev_mailbox().ok_or_else(|| ApiError::NotFound("No dev mailbox".into()))?;
-    let mails = mailbox.latest(&to, 20).await.map_err(|e| ApiError::Internal(e.into()))?;
-    Ok(ok(mails, "Latest messages"))
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-pub use dev::{DevMailbox, router as dev_router};
+pub use dev::{DevMailbox, StoredMail};
 pub use smtp::SmtpMailer;
 
 use crate::config::Config;

@@ -3,7 +3,7 @@
 
 use std::net::SocketAddr;
 
-use api::AppState;
+use api::http::AppState;
 use axum::{
     Router,
     body::Body,
@@ -67,7 +67,7 @@ impl TestApp {
         }
         args.extend_from_slice(extra);
         let (state, projector) = support::fresh_state(support::config(&dir, &args), false).await;
-        let router = api::app(state.clone(), std::path::Path::new("no-ui"));
+        let router = api::http::app(state.clone(), std::path::Path::new("no-ui"));
         Self { state, router, dir, _projector: projector }
     }
 
@@ -77,9 +77,9 @@ impl TestApp {
         let dir = tempfile::tempdir().unwrap();
         let args = ["--jwt-secret", "test-secret", "--rate-limit-per-ip", "1000", "--rate-limit-per-account", "1000"];
         let (state, projector) = support::fresh_state(support::config(&dir, &args), false).await;
-        let chain = api::routes::chain::ChainInfo { dev_wallet: true, ..support::no_chain() };
+        let chain = api::chain::ChainInfo { dev_wallet: true, ..support::no_chain() };
         let state = state.with_chain(chain, None);
-        let router = api::app(state.clone(), std::path::Path::new("no-ui"));
+        let router = api::http::app(state.clone(), std::path::Path::new("no-ui"));
         Self { state, router, dir, _projector: projector }
     }
 
@@ -302,19 +302,19 @@ impl Wallet {
     /// The dev mnemonic's account `index`, as the dev wallet derives it.
     pub fn dev(index: u32) -> Self {
         use alloy::signers::local::{MnemonicBuilder, coins_bip39::English};
-        let signer = MnemonicBuilder::<English>::from_phrase_nth(api::dev::DEV_MNEMONIC, index);
+        let signer = MnemonicBuilder::<English>::from_phrase_nth(api::chain::local::DEV_MNEMONIC, index);
         Self { key: k256::ecdsa::SigningKey::from_slice(&signer.credential().to_bytes()).unwrap() }
     }
 
     /// EIP-55 checksummed, as wallets report it.
     pub fn address(&self) -> String {
-        alloy_primitives::Address::from_private_key(&self.key).to_checksum(None)
+        alloy::primitives::Address::from_private_key(&self.key).to_checksum(None)
     }
 
     pub fn sign(&self, message: &str) -> String {
-        let hash = alloy_primitives::eip191_hash_message(message);
+        let hash = alloy::primitives::eip191_hash_message(message);
         let (sig, recid) = self.key.sign_prehash_recoverable(hash.as_slice()).unwrap();
-        alloy_primitives::Signature::from_signature_and_parity(sig, recid.is_y_odd()).to_string()
+        alloy::primitives::Signature::from_signature_and_parity(sig, recid.is_y_odd()).to_string()
     }
 }
 

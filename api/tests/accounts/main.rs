@@ -255,7 +255,7 @@ async fn bad_tokens_are_401_and_expired_ones_410() {
     let none = app.get("/api/account/myprofile", None).await.expect(401);
     assert_eq!(none.message(), "Unauthorized");
     app.get("/api/account/myprofile", Some("garbage")).await.expect(401);
-    let forged = api::auth::tokens::Tokens::new(b"another secret").issue(uuid::Uuid::now_v7()).unwrap();
+    let forged = api::http::auth::tokens::Tokens::new(b"another secret").issue(uuid::Uuid::now_v7()).unwrap();
     app.get("/api/account/myprofile", Some(&forged)).await.expect(401);
     let mut tampered = token.clone();
     tampered.push('x');
@@ -263,7 +263,7 @@ async fn bad_tokens_are_401_and_expired_ones_410() {
 
     let user_id = app.my_profile(&token).await["userId"].as_str().unwrap().to_owned();
     let now = chrono::Utc::now().timestamp();
-    let claims = api::auth::tokens::Claims { sub: user_id, iat: now - 90_000, exp: now - 3_600 };
+    let claims = api::http::auth::tokens::Claims { sub: user_id, iat: now - 90_000, exp: now - 3_600 };
     let expired = app.state.accounts.tokens.sign(&claims).unwrap();
     let answer = app.get("/api/account/myprofile", Some(&expired)).await.expect(410);
     assert_eq!(answer.message(), "Token expired");

@@ -88,7 +88,7 @@ async fn the_example_queries_answer_on_sqlite() {
     let mut answers = BTreeMap::new();
     for (name, sql) in queries() {
         let sql = sql.replace("$1", &format!("'{}'", expected.wallet));
-        let (columns, rows) = api::export::rows_as_text(&read, &sql).await.unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (columns, rows) = api::ops::export::rows_as_text(&read, &sql).await.unwrap_or_else(|e| panic!("{name}: {e}"));
         answers.insert(name, text_rows(&columns, &rows));
     }
 

@@ -103,7 +103,7 @@ async fn check_tables(read: &ReadDb, log_url: &str, read_url: &str, dir: &Path) 
             marketplace(log_url, read_url, &["export", "--table", table, "--format", "parquet", "--out", out.to_str().unwrap()]);
         assert!(ok, "export {table}: {stderr}");
         let file = read_parquet(&out);
-        let (columns, rows) = api::export::rows_as_text(read, &format!("SELECT * FROM {table} ORDER BY 1")).await.unwrap();
+        let (columns, rows) = api::ops::export::rows_as_text(read, &format!("SELECT * FROM {table} ORDER BY 1")).await.unwrap();
         assert!(!rows.is_empty(), "the history fills {table}");
         assert!(stdout.starts_with(&format!("{} rows written", rows.len())), "{stdout}");
         assert_same(&file, &columns, &rows, table);
@@ -144,7 +144,7 @@ async fn parquet_exports_of_tables_and_queries_hold_every_value_on_sqlite() {
         marketplace(&log_url, &read_url, &["export", "--query", query, "--format", "parquet", "--out", out.to_str().unwrap()]);
     assert!(ok, "{stderr}");
     let file = read_parquet(&out);
-    let (columns, rows) = api::export::rows_as_text(&read, query).await.unwrap();
+    let (columns, rows) = api::ops::export::rows_as_text(&read, query).await.unwrap();
     assert_same(&file, &columns, &rows, "query");
     assert_eq!(file.rows.len() as i64, sales);
     assert_eq!(as_text(&file.rows[0][1]).as_deref(), Some(MAX_WEI), "a 256-bit price keeps every digit");
@@ -205,7 +205,7 @@ async fn parquet_exports_of_tables_and_queries_hold_every_value_on_postgres() {
     assert_eq!(as_text(&file.rows[0][1]).as_deref(), Some(MAX_WEI), "NUMERIC keeps every digit");
     // The timestamps against the seconds they came from; the rest as the database prints them.
     let expected_query = query.replace("to_timestamp(s.at) AS sold_at", "s.at * 1000000 AS sold_at");
-    let (columns, rows) = api::export::rows_as_text(&read, &expected_query).await.unwrap();
+    let (columns, rows) = api::ops::export::rows_as_text(&read, &expected_query).await.unwrap();
     assert_same(&file, &columns, &rows, "query");
     assert!(file.rows.iter().all(|r| r[6] == Field::Null));
 

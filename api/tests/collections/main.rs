@@ -1,7 +1,7 @@
 //! The collection calls over a real event log, projector and read database: who may do what,
 //! image and title rules, membership, likes, paging and deletion.
 
-use api::AppState;
+use api::http::AppState;
 use axum::{
     body::Body,
     http::{Request, StatusCode, header},

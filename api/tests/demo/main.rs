@@ -11,12 +11,12 @@ use std::{
 
 use alloy::providers::Provider;
 use api::{
-    AppState,
+    chain::ChainInfo,
     demo::{
         Crash, Crashed, Options, Summary,
         plan::{Plan, Size},
     },
-    routes::chain::ChainInfo,
+    http::AppState,
 };
 use clap::Parser;
 use domain::test_utils::TestPostgres;
@@ -46,7 +46,7 @@ impl Stack {
         let stack = ChainStack::start(true).await;
         let config = support::config(&stack.dir, &["--jwt-secret", "test-secret"]);
         let state = stack.state(config, ChainInfo { dev_wallet: true, ..stack.chain_info() });
-        let app = api::app(state.clone(), &stack.dir.path().join("ui"));
+        let app = api::http::app(state.clone(), &stack.dir.path().join("ui"));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         tokio::spawn(async move {
@@ -84,8 +84,8 @@ impl Stack {
     }
 
     async fn reconciled(&self, tokens: u64) {
-        let target = api::reconcile::Target::connect(&self.chain.url, 80001, self.chain.market).unwrap();
-        let report = api::reconcile::reconcile(self.state.store.as_ref(), &self.state.read, &target).await.unwrap();
+        let target = api::node::reconcile::Target::connect(&self.chain.url, 80001, self.chain.market).unwrap();
+        let report = api::node::reconcile::reconcile(self.state.store.as_ref(), &self.state.read, &target).await.unwrap();
         assert_eq!(report.tokens, tokens);
         assert!(report.differences.is_empty(), "{:?}", report.differences.iter().map(ToString::to_string).collect::<Vec<_>>());
     }
@@ -260,21 +260,21 @@ async fn dev_wants_the_demo_on_an_empty_log_on_sqlite_and_postgres_alike() {
         let dir = tempfile::tempdir().unwrap();
         let data = dir.path().join("data");
         let config = config(&data, database);
-        let pending = data.join(api::dev::DEMO_PENDING);
+        let pending = data.join(api::demo::DEMO_PENDING);
 
-        assert!(!api::dev::wants_demo(&config, true).await.unwrap(), "--empty: no demo ({database:?})");
+        assert!(!api::demo::wants_demo(&config, true).await.unwrap(), "--empty: no demo ({database:?})");
         assert!(!pending.exists());
-        assert!(api::dev::wants_demo(&config, false).await.unwrap(), "a fresh market gets the demo ({database:?})");
+        assert!(api::demo::wants_demo(&config, false).await.unwrap(), "a fresh market gets the demo ({database:?})");
         assert!(pending.exists(), "and is marked pending at once");
         // A market with events whose demo finished (the marker removed): no demo.
         let store = domain::store::open(&config.database_url()).await.unwrap();
-        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
+        api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
         std::fs::remove_file(&pending).unwrap();
-        assert!(!api::dev::wants_demo(&config, false).await.unwrap(), "a used market gets no demo ({database:?})");
+        assert!(!api::demo::wants_demo(&config, false).await.unwrap(), "a used market gets no demo ({database:?})");
         assert!(!pending.exists());
         // An interrupted demo resumes.
         std::fs::write(&pending, b"").unwrap();
-        assert!(api::dev::wants_demo(&config, false).await.unwrap(), "an interrupted demo resumes ({database:?})");
+        assert!(api::demo::wants_demo(&config, false).await.unwrap(), "an interrupted demo resumes ({database:?})");
     }
 }
 
@@ -341,7 +341,7 @@ async fn dev_on_a_fresh_postgres_database_fills_the_market_with_the_demo() {
     let output = std::fs::read_to_string(dir.path().join("dev.log")).unwrap();
     assert!(registered, "the demo did not sign anyone up within 240 s; dev's log:\n{output}");
     assert!(output.contains("demo: filling the fresh market"), "{output}");
-    assert!(data.join(api::dev::DEMO_PENDING).exists(), "the unfinished demo is pending for the next start");
+    assert!(data.join(api::demo::DEMO_PENDING).exists(), "the unfinished demo is pending for the next start");
 }
 
 #[tokio::test]

@@ -10,9 +10,9 @@ mod renditions;
 use std::time::{Duration, Instant};
 
 use api::{
-    AppState,
     config::Config,
     files::{FileError, FileStore, cid::cid_v1},
+    http::AppState,
 };
 use axum::{
     body::Body,
@@ -333,7 +333,7 @@ async fn the_gateway_serves_a_file_only_kubo_holds() {
     let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
     let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
     let state = AppState::new(config, store, read, projector.handle()).unwrap();
-    let app = api::app(state, std::path::Path::new("no-ui"));
+    let app = api::http::app(state, std::path::Path::new("no-ui"));
     let get = |uri: String| Request::get(uri).body(Body::empty()).unwrap();
 
     let response = app.clone().oneshot(get(format!("/ipfs/{cid}"))).await.unwrap();

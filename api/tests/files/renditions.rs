@@ -1,12 +1,12 @@
 //! `GET /ipfs/{cid}?w=`: card-sized renditions of stored images, through the server's own
-//! wiring (`AppState::new`, `api::app`) over the embedded file store.
+//! wiring (`AppState::new`, `api::http::app`) over the embedded file store.
 
 use std::{
     io::Cursor,
     time::{Duration, Instant},
 };
 
-use api::AppState;
+use api::http::AppState;
 use axum::{
     Router,
     body::Body,
@@ -49,7 +49,7 @@ impl Gateway {
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let state = AppState::new(config, store, read, projector.handle()).unwrap();
-        let app = api::app(state.clone(), std::path::Path::new("no-ui"));
+        let app = api::http::app(state.clone(), std::path::Path::new("no-ui"));
         Self { app, state, projector, _dir: dir }
     }
 
@@ -263,7 +263,7 @@ async fn an_uploaded_image_has_its_renditions_made_without_being_asked_and_other
     let gateway = Gateway::start().await;
     let user = uuid::Uuid::from_u128(0xa11ce);
     projections::test_utils::register_user(gateway.state.store.as_ref(), user, "alice", "0xa11ce", chrono::Utc::now()).await;
-    api::bootstrap::seed_categories(gateway.state.store.as_ref()).await.unwrap();
+    api::node::bootstrap::seed_categories(gateway.state.store.as_ref()).await.unwrap();
     gateway.projector.catch_up().await.unwrap();
     let token = gateway.state.accounts.tokens.issue(user).unwrap();
     let upload = |file: Vec<u8>| {

@@ -24,8 +24,9 @@ use std::{
 };
 
 use api::{
-    AppState,
-    metadata::{Fetcher, MAX_ATTEMPTS, guard::FetchError},
+    http::AppState,
+    net::guard::FetchError,
+    node::metadata::{Fetcher, MAX_ATTEMPTS},
 };
 use axum::{
     Router,
@@ -223,7 +224,7 @@ impl TestApp {
     }
 
     fn fetcher(&self) -> Fetcher {
-        Fetcher::new(self.state.clone())
+        Fetcher::new(self.state.node.clone())
     }
 
     async fn projected(&self) {
@@ -259,7 +260,7 @@ impl TestApp {
 
     async fn call(&self, method: &str, uri: &str) -> (StatusCode, Value) {
         let request = Request::builder().method(method).uri(uri).body(Body::empty()).unwrap();
-        let response = api::app(self.state.clone(), std::path::Path::new("/nonexistent")).oneshot(request).await.unwrap();
+        let response = api::http::app(self.state.clone(), std::path::Path::new("/nonexistent")).oneshot(request).await.unwrap();
         let status = response.status();
         let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
         (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
@@ -325,7 +326,7 @@ fn disk_usage(dir: &Path) -> (u64, usize) {
 // The guarded client.
 
 async fn guarded(app: &TestApp, url: &str) -> Result<Vec<u8>, FetchError> {
-    api::metadata::guard::Guard::new(true, &[app.server.to_string()], Duration::from_secs(2)).get(url, "*/*", 64 * 1024).await
+    api::net::guard::Guard::new(true, &[app.server.to_string()], Duration::from_secs(2)).get(url, "*/*", 64 * 1024).await
 }
 
 #[tokio::test]
@@ -377,7 +378,7 @@ async fn a_name_that_resolves_to_loopback_is_refused_without_naming_the_address(
 
 #[tokio::test]
 async fn the_operators_denied_ranges_are_refused_even_for_allowed_hosts() {
-    use api::metadata::guard::{Guard, IpRange};
+    use api::net::guard::{Guard, IpRange};
     let app = TestApp::new().await;
     let ranges = |text: &[&str]| text.iter().map(|t| t.parse::<IpRange>().unwrap()).collect::<Vec<_>>();
     let allowed = [app.server.to_string(), format!("localhost:{}", app.server.port())];
@@ -405,7 +406,7 @@ async fn the_operators_denied_ranges_are_refused_even_for_allowed_hosts() {
     let failure = app.fetcher().read(&app.url("/ok.json")).await.unwrap_err();
     assert_eq!(
         failure,
-        api::metadata::Failure {
+        api::node::metadata::Failure {
             reason: "metadata: refused: 127.0.0.1 is an address this server does not fetch from".into(),
             transient: false
         }
@@ -452,7 +453,7 @@ async fn redirects_are_capped_and_schemes_checked() {
     assert_eq!(guarded(&app, &app.url("/loop")).await, Err(FetchError::TooManyRedirects));
     let to_file = app.url(&format!("/redirect?to={}", urlencode("file:///etc/passwd")));
     assert!(matches!(guarded(&app, &to_file).await, Err(FetchError::BadUrl(why)) if why.contains("file:")));
-    let strict = api::metadata::guard::Guard::new(false, &[app.server.to_string()], Duration::from_secs(2));
+    let strict = api::net::guard::Guard::new(false, &[app.server.to_string()], Duration::from_secs(2));
     assert!(matches!(strict.get(&app.url("/ok.json"), "*/*", 1024).await, Err(FetchError::BadUrl(why)) if why.contains("http://")));
 }
 
@@ -529,13 +530,13 @@ async fn an_image_that_only_starts_like_a_png_is_refused_and_not_stored() {
 async fn images_over_the_pixel_or_size_limit_are_refused() {
     let app = TestApp::with(None, &["--metadata-max-pixels", "100"], &[]).await;
     let failure = app.fetcher().read(&app.url("/wide.json")).await.unwrap_err();
-    assert_eq!(failure, api::metadata::Failure { reason: "image: 20×20 pixels, more than 100".into(), transient: false });
+    assert_eq!(failure, api::node::metadata::Failure { reason: "image: 20×20 pixels, more than 100".into(), transient: false });
     // 4 × 4 passes.
     assert!(app.fetcher().read(&app.url("/ok.json")).await.is_ok());
 
     let app = TestApp::with(None, &["--metadata-max-image-bytes", "1000"], &[]).await;
     let failure = app.fetcher().read(&app.url("/noise.json")).await.unwrap_err();
-    assert_eq!(failure, api::metadata::Failure { reason: "image: larger than 1000 bytes".into(), transient: false });
+    assert_eq!(failure, api::node::metadata::Failure { reason: "image: larger than 1000 bytes".into(), transient: false });
     assert_eq!(app.stored(), (0, 0));
 }
 
@@ -618,10 +619,10 @@ async fn unused_foreign_images_are_collected_and_uploads_kept(app: TestApp) {
     let foreign = files.foreign_bytes().await.unwrap();
 
     // Within the grace period nothing goes.
-    let collected = api::metadata::collect_unused_images(&app.state, api::metadata::COLLECT_GRACE).await.unwrap();
+    let collected = api::node::metadata::collect_unused_images(&app.state, api::node::metadata::COLLECT_GRACE).await.unwrap();
     assert_eq!(collected.files, 0);
 
-    let collected = api::metadata::collect_unused_images(&app.state, Duration::ZERO).await.unwrap();
+    let collected = api::node::metadata::collect_unused_images(&app.state, Duration::ZERO).await.unwrap();
     assert_eq!((collected.files, collected.bytes), (1, orphan.size));
     assert_eq!(files.get(&orphan.cid).await.unwrap(), None);
     for kept in [&in_use, &upload.cid, &shared.cid] {
@@ -652,7 +653,7 @@ async fn a_host_that_never_answers_holds_its_share_not_the_fetcher() {
     for token in 1..=SLOW {
         slow.push(app.mint(100 + token, &format!("http://{silent}/{token}.json")).await);
     }
-    let running = tokio::spawn(api::metadata::Fetcher::new(app.state.clone()).run());
+    let running = tokio::spawn(api::node::metadata::Fetcher::new(app.state.node.clone()).run());
     // The slow ones are being read.
     tokio::time::timeout(Duration::from_secs(5), async {
         while accepted.load(Ordering::SeqCst) < 2 {
@@ -872,7 +873,7 @@ async fn a_token_minted_by_a_script_on_anvil_gets_its_title_image_and_attributes
     assert_eq!(token.len(), 1, "the mint is due: {token:?}");
     assert_eq!(token[0].token_uri, uri, "the token URI recorded from the chain ({:?})", receipt.transaction_hash);
 
-    Fetcher::new(state.clone()).run_once(&mut HashMap::new()).await.unwrap();
+    Fetcher::new(state.node.clone()).run_once(&mut HashMap::new()).await.unwrap();
     let head = state.store.head().await.unwrap().0;
     state.projector.wait_for(head, Duration::from_secs(10)).await.unwrap();
     let nft = projections::queries::nft::detail(&state.read, &token[0].nft_id).await.unwrap().expect("the NFT");

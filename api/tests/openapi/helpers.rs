@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use api::AppState;
+use api::http::AppState;
 use axum::{
     Router,
     body::Body,
@@ -50,8 +50,8 @@ impl TestApp {
         let mut args = vec!["--jwt-secret", "test-secret", "--contract-address", "0xc0ffee"];
         args.extend_from_slice(extra);
         let (state, projector) = support::fresh_state(support::config(&dir, &args), true).await;
-        let state = state.with_chain(api::routes::chain::ChainInfo { dev_wallet: true, ..support::no_chain() }, None);
-        let router = api::app(state.clone(), std::path::Path::new("no-ui"));
+        let state = state.with_chain(api::chain::ChainInfo { dev_wallet: true, ..support::no_chain() }, None);
+        let router = api::http::app(state.clone(), std::path::Path::new("no-ui"));
         Self { state, router, _projector: projector, _dir: dir }
     }
 

@@ -321,8 +321,8 @@ async fn an_unknown_api_path_is_404_in_the_envelope_for_any_method_while_client_
     let ui = tempfile::tempdir().unwrap();
     std::fs::write(ui.path().join("index.html"), "<!doctype html><title>Marketplace</title>").unwrap();
     let app = TestApp::new().await;
-    let with_ui = api::app(app.state.clone(), ui.path());
-    let without_ui = api::app(app.state.clone(), std::path::Path::new("no-ui"));
+    let with_ui = api::http::app(app.state.clone(), ui.path());
+    let without_ui = api::http::app(app.state.clone(), std::path::Path::new("no-ui"));
 
     for router in [&with_ui, &without_ui] {
         for (method, uri) in

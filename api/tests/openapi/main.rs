@@ -211,7 +211,7 @@ async fn every_documented_operation_is_served_and_enforces_the_documented_securi
     let app = TestApp::new().await;
     let doc = app.document().await;
     let now = chrono::Utc::now().timestamp();
-    let claims = api::auth::tokens::Claims { sub: uuid::Uuid::now_v7().to_string(), iat: now - 90_000, exp: now - 3_600 };
+    let claims = api::http::auth::tokens::Claims { sub: uuid::Uuid::now_v7().to_string(), iat: now - 90_000, exp: now - 3_600 };
     let expired = app.state.accounts.tokens.sign(&claims).unwrap();
 
     for (method, path) in operations(&doc) {

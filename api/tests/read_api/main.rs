@@ -222,7 +222,7 @@ async fn metrics_expose_the_log_and_the_projector_for_prometheus() {
     app.chain(&[minted("1")]).await;
     app.get("/api/nft/detail/80001-404").await;
 
-    let router = api::app(app.state.clone(), std::path::Path::new("no-ui"));
+    let router = api::http::app(app.state.clone(), std::path::Path::new("no-ui"));
     let response = router.oneshot(Request::get("/metrics").body(Body::empty()).unwrap()).await.unwrap();
     assert_eq!(response.headers()["content-type"], "text/plain; version=0.0.4");
     let text = String::from_utf8(axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap().to_vec()).unwrap();
@@ -250,7 +250,7 @@ fn built_ui() -> tempfile::TempDir {
 }
 
 async fn fetch_ui(app: &TestApp, ui: &std::path::Path, uri: &str, accept: &str) -> (StatusCode, axum::http::HeaderMap, String) {
-    let router = api::app(app.state.clone(), ui);
+    let router = api::http::app(app.state.clone(), ui);
     let response = router.oneshot(Request::get(uri).header("accept-encoding", accept).body(Body::empty()).unwrap()).await.unwrap();
     let (status, headers) = (response.status(), response.headers().clone());
     let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
@@ -300,7 +300,7 @@ async fn api_answers_are_compressed_for_clients_that_accept_it_and_small_ones_ar
         let (status, headers, _) = fetch_ui(&app, ui.path(), explore, encoding).await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(headers["content-encoding"], encoding);
-        let router = api::app(app.state.clone(), ui.path());
+        let router = api::http::app(app.state.clone(), ui.path());
         let response =
             router.oneshot(Request::get(explore).header("accept-encoding", encoding).body(Body::empty()).unwrap()).await.unwrap();
         let compressed = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();

@@ -11,7 +11,7 @@ use alloy::{
     rpc::types::TransactionRequest,
     signers::local::{MnemonicBuilder, coins_bip39::English},
 };
-use api::routes::chain::ChainInfo;
+use api::chain::ChainInfo;
 use axum::{
     Router,
     body::Body,
@@ -63,7 +63,7 @@ async fn the_rpc_proxy_forwards_what_wallets_need_and_refuses_the_rest_call_by_c
     let dir = tempfile::tempdir().unwrap();
     let (state, _projector) = support::fresh_state(support::config(&dir, &[]), false).await;
     let state = state.with_chain(ChainInfo { chain_id: CHAIN_ID, rpc_url: Some(chain.url.clone()), ..ChainInfo::default() }, None);
-    let app = api::app(state, Path::new("no-ui"));
+    let app = api::http::app(state, Path::new("no-ui"));
     let (sender, receiver) = (chain.accounts[2], chain.accounts[3]);
     let balance = |address| json!({ "jsonrpc": "2.0", "id": 9, "method": "eth_getBalance", "params": [address, "latest"] });
     let before = rpc(&app, balance(receiver)).await["result"].clone();
@@ -159,7 +159,7 @@ const ELSEWHERE: &str = "https://elsewhere.example";
 async fn server(args: &[&str]) -> (Router, support::ProjectorTask, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let (state, projector) = support::fresh_state(support::config(&dir, args), true).await;
-    (api::app(state.with_chain(support::no_chain(), None), Path::new("no-ui")), projector, dir)
+    (api::http::app(state.with_chain(support::no_chain(), None), Path::new("no-ui")), projector, dir)
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! Likes, bookmarks and the per-user NFT lists over a real event log, a running projector and a
 //! read database: what each caller sees, and that nobody sees someone else's flags.
 
-use api::AppState;
+use api::http::AppState;
 use axum::{
     body::Body,
     http::{Method, Request, StatusCode, header},
@@ -124,7 +124,7 @@ impl TestApp {
         if let Some(token) = token {
             request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
         }
-        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
+        let app = api::http::app(self.state.clone(), std::path::Path::new("no-ui"));
         let response = app.oneshot(request.body(Body::empty()).unwrap()).await.unwrap();
         let status = response.status();
         let bytes = axum::body::to_bytes(response.into_body(), 1 << 22).await.unwrap();
@@ -325,7 +325,7 @@ async fn toggles_need_a_valid_token_and_a_known_nft() {
     app.chain(&[minted("9", "0xa1", 9), ChainEvent::NftBurned { token_id: "9".into(), owner: "0xa1".into(), origin: origin(70) }]).await;
     let alice = app.user("alice", &[]).await;
     let now = Utc::now().timestamp();
-    let claims = api::auth::tokens::Claims { sub: alice.id.to_string(), iat: now - 90_000, exp: now - 3_600 };
+    let claims = api::http::auth::tokens::Claims { sub: alice.id.to_string(), iat: now - 90_000, exp: now - 3_600 };
     let expired = app.state.accounts.tokens.sign(&claims).unwrap();
     let stranger = User { id: Uuid::now_v7(), token: String::new() };
     let stranger = User { token: app.state.accounts.tokens.issue(stranger.id).unwrap(), ..stranger };

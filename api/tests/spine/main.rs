@@ -7,7 +7,7 @@ use alloy::{
     primitives::{Address, U256},
     rpc::types::TransactionReceipt,
 };
-use api::AppState;
+use api::http::AppState;
 use axum::{body::Body, http::Request};
 use indexer::{
     Indexer, IndexerHandle,
@@ -56,7 +56,7 @@ impl Spine {
     }
 
     async fn get(&self, uri: &str) -> Value {
-        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
+        let app = api::http::app(self.state.clone(), std::path::Path::new("no-ui"));
         let response = app.oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
         let bytes = axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap();
         serde_json::from_slice(&bytes).unwrap()
@@ -170,7 +170,7 @@ async fn trading_on_chain_shows_up_in_the_read_api() {
     assert_eq!(stats["body"], serde_json::json!({ "totalNftMinted": 1, "totalSeller": 2, "totalNftSold": 2 }));
 
     // The indexer follows the heads anvil pushes, and /metrics says so.
-    let app = api::app(spine.state.clone(), std::path::Path::new("no-ui"));
+    let app = api::http::app(spine.state.clone(), std::path::Path::new("no-ui"));
     let response = app.oneshot(Request::get("/metrics").body(Body::empty()).unwrap()).await.unwrap();
     let text = String::from_utf8(axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap().to_vec()).unwrap();
     assert!(text.contains("marketplace_indexer_heads_subscribed 1\n"), "{text}");

@@ -5,7 +5,7 @@
 
 use std::{sync::Arc, time::Duration};
 
-use api::{AppState, config::Config};
+use api::{config::Config, http::AppState};
 use axum::{
     body::{Body, BodyDataStream},
     http::{Request, StatusCode},
@@ -82,7 +82,7 @@ impl Server {
         if let Some(last) = last {
             request = request.header("last-event-id", last.to_string());
         }
-        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
+        let app = api::http::app(self.state.clone(), std::path::Path::new("no-ui"));
         let response = app.oneshot(request.body(Body::empty()).unwrap()).await.unwrap();
         (response.status(), Events { body: response.into_body().into_data_stream(), buffer: String::new() })
     }
@@ -331,7 +331,7 @@ async fn topics_choose_the_nfts_and_a_signed_in_stream_carries_only_its_own_noti
         assert!(tokio::time::timeout(Duration::from_millis(300), stream.next()).await.is_err());
     }
     // The answer also counts in /api/notifications (the read model behind the notices).
-    let app = api::app(server.state.clone(), std::path::Path::new("no-ui"));
+    let app = api::http::app(server.state.clone(), std::path::Path::new("no-ui"));
     let request = Request::get("/api/notifications/unread").header("authorization", format!("Bearer {bob_token}"));
     let response = app.oneshot(request.body(Body::empty()).unwrap()).await.unwrap();
     let body: Value = serde_json::from_slice(&axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap()).unwrap();
@@ -408,7 +408,7 @@ async fn a_notice_its_user_wants_by_email_is_mailed_once_per_kind_and_nft_in_ten
     domain::notices::record(store, &settings, Metadata::default()).await.unwrap();
     server.chain(&[minted(1, "0xa1"), auction(1, 2), minted(2, "0xa1"), auction(2, 3)]).await;
     server.settled().await;
-    api::notifier::spawn(server.state.clone());
+    api::node::notifier::spawn(server.state.node.clone());
     tokio::task::yield_now().await;
 
     // Two bids on token 1 within ten minutes, one on token 2; Bob is outbid by Carol.
@@ -416,7 +416,7 @@ async fn a_notice_its_user_wants_by_email_is_mailed_once_per_kind_and_nft_in_ten
     server.chain(&[bid(1, "0xc3", "20", 5), refunded(1, "0xb2", "10", 5)]).await;
     server.chain(&[bid(2, "0xc3", "30", 6)]).await;
     server.settled().await;
-    let mailbox = server.state.accounts.mailer.dev_mailbox().expect("the dev mailbox");
+    let mailbox = server.state.mailer.dev_mailbox().expect("the dev mailbox");
     for _ in 0..100 {
         if mailbox.latest("alice@example.com", 10).await.unwrap().len() >= 2 {
             break;
@@ -454,11 +454,11 @@ async fn the_auction_clock_appends_ending_soon_and_time_up_once_each() {
     // Token 2's auction has no bid: nobody to tell.
     server.chain(&[minted(1, "0xa1"), timed.clone(), placed, minted(2, "0xa1"), auction(2, 4)]).await;
     let mut told = std::collections::HashSet::new();
-    assert_eq!(api::auction_clock::tick(&server.state, &mut told, now).await.unwrap(), 1, "ending within the hour");
-    assert_eq!(api::auction_clock::tick(&server.state, &mut told, now).await.unwrap(), 0, "once");
+    assert_eq!(api::node::auction_clock::tick(&server.state, &mut told, now).await.unwrap(), 1, "ending within the hour");
+    assert_eq!(api::node::auction_clock::tick(&server.state, &mut told, now).await.unwrap(), 0, "once");
     // Another process (its own memory) does not tell it again either.
-    assert_eq!(api::auction_clock::tick(&server.state, &mut Default::default(), now).await.unwrap(), 0);
-    assert_eq!(api::auction_clock::tick(&server.state, &mut told, ends + 1).await.unwrap(), 1, "time up");
+    assert_eq!(api::node::auction_clock::tick(&server.state, &mut Default::default(), now).await.unwrap(), 0);
+    assert_eq!(api::node::auction_clock::tick(&server.state, &mut told, ends + 1).await.unwrap(), 1, "time up");
     server.chain(&[]).await;
     let kinds: Vec<String> = sqlx::query_scalar("SELECT kind FROM notices WHERE nft_id = '80001-1' ORDER BY position, recipient")
         .fetch_all(&server.state.read.pool())

@@ -5,7 +5,7 @@
 // Each binary uses its own part of it.
 #![allow(dead_code)]
 
-use api::{AppState, config::Config, routes::chain::ChainInfo};
+use api::{chain::ChainInfo, config::Config, http::AppState};
 use axum::{
     body::Body,
     http::{Request, StatusCode},
@@ -50,7 +50,7 @@ impl Drop for ProjectorTask {
 pub async fn fresh_state(config: Config, seed: bool) -> (AppState, ProjectorTask) {
     let store = domain::store::open(&config.database_url()).await.unwrap();
     if seed {
-        api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
+        api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
     }
     let read = ReadDb::open(&config.read_database_url()).await.unwrap();
     let projector = Projector::new(store.clone(), read.clone()).await.unwrap();
@@ -122,7 +122,7 @@ impl ReadApp {
     /// The answer as it is, headers included.
     pub async fn send_raw(&self, request: Request<Body>) -> axum::response::Response {
         use tower::ServiceExt;
-        let app = api::app(self.state.clone(), std::path::Path::new("no-ui"));
+        let app = api::http::app(self.state.clone(), std::path::Path::new("no-ui"));
         app.oneshot(request).await.unwrap()
     }
 }
@@ -145,7 +145,7 @@ impl ChainStack {
         let dir = tempfile::tempdir().unwrap();
         let store = sqlite_store(&dir, "events.db").await;
         if seed {
-            api::bootstrap::seed_categories(store.as_ref()).await.unwrap();
+            api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
         }
         let read = ReadDb::open(&format!("sqlite://{}", dir.path().join("read.db").display())).await.unwrap();
         let projector = Projector::new(store.clone(), read.clone()).await.unwrap();

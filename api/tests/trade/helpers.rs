@@ -15,7 +15,7 @@ use alloy::{
     },
     sol_types::SolCall,
 };
-use api::AppState;
+use api::http::AppState;
 use axum::{
     Router,
     body::Body,
@@ -115,7 +115,7 @@ impl Market {
         std::fs::create_dir_all(&ui).unwrap();
         std::fs::write(ui.join("index.html"), "<!doctype html><html><head><title>NFT Marketplace</title></head><body></body></html>")
             .unwrap();
-        let router = api::app(state.clone(), &ui);
+        let router = api::http::app(state.clone(), &ui);
         Self { chain: stack.chain, state, router, indexer: stack.indexer, projector: stack.projector, _dir: stack.dir }
     }
 

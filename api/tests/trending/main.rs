@@ -4,7 +4,7 @@
 //! paged and filtered. The score itself is tested in `projections/tests/projector/trending.rs`;
 //! here the handlers must ask it with the clock's "now" and keep its order.
 
-use api::{AppState, config::Config};
+use api::{config::Config, http::AppState};
 use axum::{
     body::Body,
     http::{Request, StatusCode},
@@ -45,13 +45,13 @@ async fn app(url: Option<&str>, dir: &std::path::Path) -> (AppState, projections
     let store = domain::store::open(&config.database_url()).await.unwrap();
     let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
     let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
-    let chain = api::routes::chain::ChainInfo { chain_id: 80001, contract_address: Some("0xc0ffee".into()), ..Default::default() };
+    let chain = api::chain::ChainInfo { chain_id: 80001, contract_address: Some("0xc0ffee".into()), ..Default::default() };
     let config = Config { data_dir: dir.to_owned(), ..config };
     (AppState::new(config, store, read, projector.handle()).unwrap().with_chain(chain, None), projector)
 }
 
 async fn get(state: &AppState, uri: &str) -> Value {
-    let app = api::app(state.clone(), std::path::Path::new("no-ui"));
+    let app = api::http::app(state.clone(), std::path::Path::new("no-ui"));
     let response = app.oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK, "{uri}");
     serde_json::from_slice(&axum::body::to_bytes(response.into_body(), 1 << 20).await.unwrap()).unwrap()

@@ -1,0 +1,102 @@
+//! `/ipfs/{cid}`: files from the content-addressed store, as an IPFS gateway serves them, and
+//! card-sized renditions of stored images (`?w=`, [`crate::files::renditions`]).
+
+use axum::{
+    body::Bytes,
+    extract::{Path, State},
+    http::{HeaderValue, header},
+    response::{IntoResponse, Response},
+};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use super::{
+    openapi::{BadRequest, NotFound},
+    params::{Params, Text},
+};
+use crate::{
+    files::{
+        self,
+        renditions::{self, Rendition, RenditionError},
+    },
+    http::{AppState, error::ApiError},
+};
+
+/// The gateway route.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(file))
+}
+
+/// `?w=`: the width of the rendition asked for.
+const WIDTH: Text = Text { name: "w", description: "the rendition's width in pixels" };
+
+/// A stored file by its CID (v1), typed by its bytes, cacheable forever; with `w`, the image
+/// scaled down to that width.
+#[utoipa::path(
+    get,
+    path = "/ipfs/{cid}",
+    tag = "ops",
+    params(
+        ("cid" = String, Path, description = "The file's CID v1 (the address uploads answer with)"),
+        ("w" = Option<u32>, Query, description = "A rendition of a stored image this many pixels wide: 64, 240, 480, 960 or 1920. \
+            Made on the first request, then kept. Opaque images come as JPEG, images with transparent pixels as lossless WebP, \
+            aspect ratio kept. The stored file itself answers when it is no wider than asked (never upscaled), an SVG, \
+            an animated GIF or WebP, or smaller than its rendition. A file that is no image, cannot be decoded or is over \
+            16384 pixels a side or 40 megapixels is a 400. Absent: the stored file."),
+    ),
+    responses(
+        (status = 200, description = "The file's bytes, or its rendition; `Content-Type` sniffed from them (PNG, JPEG, GIF, WebP, SVG, JSON, else octet-stream)",
+            content(("application/octet-stream"), ("image/*"), ("application/json")),
+            headers(("ETag" = String, description = "The CID, quoted (with `-w<width>` for a rendition)"), ("Cache-Control" = String, description = "`public, max-age=31536000, immutable`"))),
+        (status = 400, response = BadRequest),
+        (status = 404, response = NotFound),
+    ),
+)]
+async fn file(State(state): State<AppState>, Path(cid): Path<String>, params: Params) -> Result<Response, ApiError> {
+    let width = params.value(&WIDTH).map(renditions::parse_width).transpose().map_err(rendition_error)?;
+    if let Some(width) = width
+        && let Some(Rendition::Scaled { bytes, content_type }) = state.renditions.cached(&cid, width).await.map_err(rendition_error)?
+    {
+        return Ok(immutable(bytes.into(), content_type, &format!("{cid}-w{width}")));
+    }
+    let bytes = Bytes::from(
+        state
+            .files
+            .get(&cid)
+            .await
+            .map_err(|e| ApiError::Internal(e.into()))?
+            .ok_or_else(|| ApiError::NotFound(format!("No file with CID {cid}")))?,
+    );
+    if let Some(width) = width
+        && let Rendition::Scaled { bytes, content_type } =
+            state.renditions.get_or_make(&cid, bytes.clone(), width).await.map_err(rendition_error)?
+    {
+        return Ok(immutable(bytes.into(), content_type, &format!("{cid}-w{width}")));
+    }
+    let content_type = files::sniff(&bytes);
+    Ok(immutable(bytes, content_type, &cid))
+}
+
+/// `bytes` as `content_type`, cacheable forever under `etag` (its address is its content's hash).
+fn immutable(bytes: Bytes, content_type: &'static str, etag: &str) -> Response {
+    let mut response = bytes.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("public, max-age=31536000, immutable"));
+    if let Ok(etag) = HeaderValue::from_str(&format!("\"{etag}\"")) {
+        headers.insert(header::ETAG, etag);
+    }
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    // Uploaded SVGs are served from our origin: no scripts, no requests, no same-origin access.
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox"),
+    );
+    response
+}
+
+fn rendition_error(err: RenditionError) -> ApiError {
+    match err {
+        RenditionError::Io(err) => ApiError::Internal(err.into()),
+        refused => ApiError::BadRequest(refused.to_string()),
+    }
+}

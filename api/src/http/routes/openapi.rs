@@ -1,0 +1,232 @@
+//! `GET /api/openapi.json`: the OpenAPI 3.1 document of every route the app serves.
+//!
+//! Each handler carries its `#[utoipa::path]` and each resource registers its handlers with
+//! utoipa-axum's `routes!`, which adds the handler to the router and its operation to the
+//! document in one step: a route registered that way cannot be served undocumented. A plain
+//! `.route(...)` would be, so `tests/openapi` reads the sources for those and fails.
+
+use std::collections::BTreeMap;
+
+use axum::{Extension, body::Bytes, http::header, response::IntoResponse, response::Response};
+use utoipa::{
+    IntoResponses, Modify, OpenApi, ToResponse,
+    openapi::{
+        self, ContentBuilder, RefOr, ResponseBuilder,
+        path::Paths,
+        security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+    },
+};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::http::{
+    AppState,
+    error::{Envelope, Null},
+};
+
+/// The name of the bearer security scheme that `security(...)` in annotations refers to.
+pub const BEARER: &str = "bearer";
+
+/// The document's fixed parts: info, tags, the security scheme and the shared error answers.
+/// The paths come from the routers.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "NFT marketplace API",
+        description = "Every answer but `/metrics`, `/ipfs/{cid}`, `/rpc`, `/api/openapi.json` and \
+            `/api/contract/abi` is the envelope `{statuscode, body, message}` with the HTTP status equal \
+            to `statuscode`; errors carry `body: null` and a message (a 400 names the field). A 401 or \
+            410 means the bearer token is missing, invalid or expired: the UI logs out. A command may \
+            answer 409 when concurrent changes to the same thing kept it from going through for a few \
+            seconds (nothing was changed; try again). Any route may also answer 500 with a generic \
+            message. Other `/api` paths answer 404; other GET paths serve the built UI. Amounts are \
+            decimal text: MATIC with its wei beside it (`fixedPrice` and `fixedPriceWei`, ...); times \
+            are ISO 8601. The flows (which contract call, then which record call) are in \
+            `docs/integrating.md`; the contract's ABI is at `/api/contract/abi`.",
+    ),
+    servers((url = "/", description = "This server: the paths are relative to where this document was fetched")),
+    tags(
+        (name = "auth", description = "Sign-up, sign-in, passwords and e-mail"),
+        (name = "account", description = "Profiles and wallet links"),
+        (name = "nft", description = "NFT reads"),
+        (name = "trade", description = "Creating and trading NFTs: uploads, the record calls after each transaction, my bids"),
+        (name = "collection", description = "Collections of NFTs, their likes and their NFTs"),
+        (name = "misc", description = "Reference data, contact and client error reports"),
+        (name = "chain", description = "Chain settings and the JSON-RPC proxy"),
+        (name = "ops", description = "Health, metrics, files and this document"),
+        (name = "dev", description = "Only served by a dev server: the dev mailbox (no SMTP configured) and the dev wallet's accounts (local chain)"),
+    ),
+    components(responses(BadRequest, Unauthorized, TokenExpired, Forbidden, NotFound, Conflict, PayloadTooLarge, TooManyRequests)),
+    modifiers(&BearerScheme),
+)]
+struct ApiDoc;
+
+struct BearerScheme;
+
+impl Modify for BearerScheme {
+    fn modify(&self, doc: &mut openapi::OpenApi) {
+        let scheme = HttpBuilder::new()
+            .scheme(HttpAuthScheme::Bearer)
+            .bearer_format("JWT")
+            .description(Some("The access token from login, verification or Google sign-in."))
+            .build();
+        doc.components.get_or_insert_with(Default::default).add_security_scheme(BEARER, SecurityScheme::Http(scheme));
+    }
+}
+
+/// An empty router carrying the document's fixed parts, for the resource routers to merge into.
+pub fn base() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+}
+
+/// Adds `/api/openapi.json` to `router`, then serves the document of everything in it.
+pub fn serve(router: OpenApiRouter<AppState>) -> axum::Router<AppState> {
+    let (router, doc) = router.routes(routes!(openapi_json)).split_for_parts();
+    let mut doc = serde_json::to_value(&doc).expect("the OpenAPI document serialises");
+    link_components(&mut doc);
+    let json = serde_json::to_vec(&doc).expect("the OpenAPI document serialises");
+    router.layer(Extension(Document(Bytes::from(json))))
+}
+
+/// Makes every copy of a component schema a `$ref` to it, then drops the components nothing
+/// refers to. utoipa writes a generic answer (`Envelope<Paged<NftCard>>`) with its arguments
+/// inlined, so without this a generated client would get a type per copy (one `NftCard` per
+/// list) and the named components would go unused.
+fn link_components(doc: &mut serde_json::Value) {
+    use serde_json::{Value, json};
+    let Some(schemas) = doc.pointer("/components/schemas").and_then(Value::as_object).cloned() else { return };
+    // Larger first: a copy of a card is replaced whole, not part by part.
+    let mut named: Vec<(String, Value)> =
+        schemas.into_iter().filter(|(_, schema)| schema.get("properties").is_some() || schema.get("oneOf").is_some()).collect();
+    named.sort_by_key(|(_, schema)| std::cmp::Reverse(schema.to_string().len()));
+    for (name, schema) in &named {
+        let reference = json!({ "$ref": format!("#/components/schemas/{name}") });
+        replace_copies(&mut doc["paths"], schema, &reference);
+        replace_copies(&mut doc["components"]["responses"], schema, &reference);
+        for (other, definition) in doc["components"]["schemas"].as_object_mut().into_iter().flatten() {
+            if other != name {
+                replace_copies(definition, schema, &reference);
+            }
+        }
+    }
+    // Dropping one unused component may leave another unused.
+    loop {
+        let text = doc.to_string();
+        let schemas = doc["components"]["schemas"].as_object_mut().expect("components.schemas");
+        let unused: Vec<String> =
+            schemas.keys().filter(|name| !text.contains(&format!("\"#/components/schemas/{name}\""))).cloned().collect();
+        if unused.is_empty() {
+            break;
+        }
+        unused.iter().for_each(|name| {
+            schemas.remove(name);
+        });
+    }
+}
+
+/// Replaces every sub-value of `value` equal to `schema` by `reference`.
+fn replace_copies(value: &mut serde_json::Value, schema: &serde_json::Value, reference: &serde_json::Value) {
+    use serde_json::Value;
+    if value == schema {
+        *value = reference.clone();
+        return;
+    }
+    match value {
+        Value::Object(map) => map.values_mut().for_each(|v| replace_copies(v, schema, reference)),
+        Value::Array(items) => items.iter_mut().for_each(|v| replace_copies(v, schema, reference)),
+        _ => {}
+    }
+}
+
+/// The serialised document, built once at start.
+#[derive(Clone)]
+struct Document(Bytes);
+
+/// This document.
+#[utoipa::path(
+    get,
+    path = "/api/openapi.json",
+    tag = "ops",
+    responses((status = 200, description = "The OpenAPI 3.1 document of this server", content_type = "application/json", body = Object)),
+)]
+async fn openapi_json(Extension(Document(json)): Extension<Document>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], json).into_response()
+}
+
+/// The same operations also served and documented at `alias` (the spec writes some paths with a
+/// trailing slash; they answer without it too), under their own operation ids.
+pub fn also_at<S>(
+    (schemas, paths, router): utoipa_axum::router::UtoipaMethodRouter<S>,
+    alias: &str,
+) -> utoipa_axum::router::UtoipaMethodRouter<S> {
+    let mut aliased = Paths::new();
+    for (path, item) in paths.paths {
+        let mut copy = item.clone();
+        for operation in [&mut copy.get, &mut copy.put, &mut copy.post, &mut copy.delete, &mut copy.patch].into_iter().flatten() {
+            operation.operation_id = operation.operation_id.take().map(|id| format!("{id}_alias"));
+            operation.description = Some(format!("Same as `{path}`."));
+        }
+        aliased.paths.insert(path, item);
+        aliased.paths.insert(alias.to_owned(), copy);
+    }
+    (schemas, aliased, router)
+}
+
+fn error_response(status: u16, description: &str, message: &str) -> RefOr<openapi::Response> {
+    let content = ContentBuilder::new()
+        .schema(Some(<Envelope<Null> as utoipa::PartialSchema>::schema()))
+        .example(Some(serde_json::json!({ "statuscode": status, "body": null, "message": message })))
+        .build();
+    ResponseBuilder::new().description(description).content("application/json", content).build().into()
+}
+
+/// Declares the shared error answers, each a `ToResponse` that annotations reference by name.
+macro_rules! error_responses {
+    ($($name:ident: $status:literal, $description:literal, $example:literal;)+) => {$(
+        #[doc = concat!("The ", stringify!($status), " answer: ", $description, ".")]
+        pub struct $name;
+
+        impl<'r> ToResponse<'r> for $name {
+            fn response() -> (&'r str, RefOr<openapi::Response>) {
+                (stringify!($name), error_response($status, $description, $example))
+            }
+        }
+    )+};
+}
+
+error_responses! {
+    BadRequest: 400, "Invalid input; the message names the field", "email: Enter a valid email";
+    Unauthorized: 401, "No valid bearer token (missing, malformed, forged or ended); the UI logs out", "Unauthorized";
+    TokenExpired: 410, "The bearer token has expired; the UI logs out", "Token expired";
+    Forbidden: 403, "Not allowed for this account (unverified, signed in with Google, or not the creator of the collection)", "You can't change your email";
+    NotFound: 404, "No such resource", "User not found";
+    Conflict: 409, "Taken by another account (e-mail, username or wallet), or concurrent changes to the same thing kept the command from going through (nothing was changed; try again)", "Username is not Available";
+    PayloadTooLarge: 413, "The body or an uploaded file is over its limit", "Request body is too large";
+    TooManyRequests: 429, "Rate limited, per client address and per account", "Too many requests, please try again in a minute";
+}
+
+/// A user shown beside what they did or made (an activity row, a collection's creator).
+#[derive(utoipa::ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only")]
+pub struct Person {
+    /// User id.
+    user_id: String,
+    /// Username.
+    username: String,
+    /// Full name.
+    full_name: String,
+    /// Avatar URL (`/ipfs/<cid>`) or "".
+    avatar: String,
+}
+
+/// The answers of every route behind a bearer token: 401 and 410.
+pub struct SignedIn;
+
+impl IntoResponses for SignedIn {
+    fn responses() -> BTreeMap<String, RefOr<openapi::Response>> {
+        [("401", "Unauthorized"), ("410", "TokenExpired")]
+            .into_iter()
+            .map(|(status, name)| (status.to_owned(), RefOr::Ref(openapi::Ref::from_response_name(name))))
+            .collect()
+    }
+}

@@ -1,0 +1,228 @@
+//! `GET /api/stream`: the market's changes as server-sent events (see [`crate::node::stream`]).
+//!
+//! A client names its topics (`market`: every NFT; `nft:{id}`; `collection:{id}`) and, signed
+//! in, also gets its own notices, never anyone else's. Each event is one `change`, whose `id` is
+//! the log position it brings the client to; reconnecting with `Last-Event-ID` (or
+//! `?lastEventId=`, for clients that cannot set headers) resumes after it: every change missed
+//! arrives, in order, once. A position the server cannot resume from (ahead of its log, or so
+//! far behind that refetching is cheaper) gets a `reset`: refetch what is shown, then carry on.
+
+use std::{collections::HashSet, convert::Infallible, sync::Arc, time::Duration};
+
+use axum::{
+    extract::State,
+    http::HeaderMap,
+    response::{
+        IntoResponse, Response,
+        sse::{Event, KeepAlive, Sse},
+    },
+};
+use futures::{Stream, StreamExt, stream};
+use projections::queries::notices::NoticeView;
+use serde::Serialize;
+use tokio::sync::broadcast::{self, error::RecvError};
+use utoipa::ToSchema;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use super::{
+    openapi::BadRequest,
+    params::{Params, Text, query_params},
+};
+use crate::{
+    http::{
+        AppState,
+        auth::MaybeUser,
+        error::{ApiError, db_error},
+    },
+    node::stream::{NftChange, Update},
+};
+
+/// The routes of this module.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(stream))
+}
+
+/// How often an idle stream sends a comment, so proxies and clients know it is alive.
+const HEARTBEAT: Duration = Duration::from_secs(15);
+
+/// At most this many topics per stream.
+const MAX_TOPICS: usize = 20;
+
+/// A backlog of more NFT changes than this is a `reset` instead: refetching is cheaper.
+const MAX_BACKLOG: usize = 2_000;
+
+const TOPICS: Text = Text {
+    name: "topics",
+    description: "Comma-separated topics: `market` (every NFT's changes, for lists), `nft:{nftId}`, `collection:{collectionId}`. \
+                  A signed-in stream also carries the caller's notices.",
+};
+const LAST_EVENT_ID: Text =
+    Text { name: "lastEventId", description: "The last event id received, for clients that cannot send the `Last-Event-ID` header" };
+
+query_params!(
+    /// The stream's query.
+    StreamQuery: TOPICS, LAST_EVENT_ID
+);
+
+/// What one client asked for.
+#[derive(Debug, Default)]
+struct Topics {
+    market: bool,
+    nfts: HashSet<String>,
+    collections: HashSet<String>,
+    user: Option<String>,
+}
+
+impl Topics {
+    fn parse(text: Option<&str>, user: Option<String>) -> Result<Self, ApiError> {
+        let mut topics = Self { user, ..Self::default() };
+        let names: Vec<&str> = text.unwrap_or("").split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+        if names.len() > MAX_TOPICS {
+            return Err(ApiError::BadRequest(format!("topics: at most {MAX_TOPICS}")));
+        }
+        for name in names {
+            match name.split_once(':') {
+                None if name == "market" => topics.market = true,
+                Some(("nft", id)) if !id.is_empty() => drop(topics.nfts.insert(id.to_owned())),
+                Some(("collection", id)) if !id.is_empty() => drop(topics.collections.insert(id.to_owned())),
+                _ => {
+                    return Err(ApiError::BadRequest(format!(
+                        "topics: unknown topic {name:?}; the topics are market, nft:{{nftId}} and collection:{{collectionId}}"
+                    )));
+                }
+            }
+        }
+        Ok(topics)
+    }
+
+    /// The part of `update` this client gets, past position `after`; `None` when nothing.
+    fn message<'u>(&self, update: &'u Update, after: u64) -> Option<Change<'u>> {
+        let nfts: Vec<&NftChange> = update
+            .nfts
+            .iter()
+            .filter(|c| c.position > after)
+            .filter(|c| self.market || self.nfts.contains(&c.nft_id) || c.collections.iter().any(|id| self.collections.contains(id)))
+            .collect();
+        let notices: Vec<&NoticeView> = match &self.user {
+            Some(user) => {
+                update.notices.iter().filter(|(to, n)| to == user && n.position as u64 > after).map(|(_, notice)| notice).collect()
+            }
+            None => Vec::new(),
+        };
+        (!nfts.is_empty() || !notices.is_empty()).then_some(Change { position: update.up_to, nfts, notices })
+    }
+}
+
+/// One `change` event's data.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Change<'u> {
+    /// The log position this change brings the client to (also the event's id).
+    position: u64,
+    /// NFTs that changed, of the client's topics: refetch what shows them.
+    #[schema(value_type = Vec<NftChangeDoc>)]
+    nfts: Vec<&'u NftChange>,
+    /// The caller's new notices.
+    #[schema(value_type = Vec<Object>)]
+    notices: Vec<&'u NoticeView>,
+}
+
+/// An NFT that changed (documentation of [`NftChange`]).
+#[derive(ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code, reason = "documents the stream's data")]
+struct NftChangeDoc {
+    /// `{chain}-{token}`.
+    nft_id: String,
+    /// The position of its latest change.
+    position: u64,
+    /// The collections it is in (absent when none).
+    collections: Option<Vec<String>>,
+}
+
+/// A `ready` or `reset` event's data.
+#[derive(Serialize)]
+struct At {
+    position: u64,
+}
+
+fn event(name: &str, position: u64, data: &impl Serialize) -> Event {
+    Event::default().event(name).id(position.to_string()).json_data(data).unwrap_or_default()
+}
+
+/// The market's changes as server-sent events: `ready` (no position given) or `reset` (one
+/// that cannot be resumed) first, then `change` events, each with the log position as its id.
+#[utoipa::path(
+    get,
+    path = "/api/stream",
+    tag = "stream",
+    params(StreamQuery, ("Last-Event-ID" = Option<String>, Header, description = "The last event id received: resume after it")),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "An endless `text/event-stream`: events `ready`, `reset` and `change` (data: this schema), comments as heartbeats", content_type = "text/event-stream", body = Change),
+        (status = 400, response = BadRequest),
+    ),
+)]
+async fn stream(State(state): State<AppState>, viewer: MaybeUser, headers: HeaderMap, params: Params) -> Result<Response, ApiError> {
+    let topics = Topics::parse(params.text(&TOPICS), viewer.0.map(|user| user.to_string()))?;
+    let resume = headers.get("last-event-id").and_then(|v| v.to_str().ok()).or(params.text(&LAST_EVENT_ID));
+    let resume = match resume.map(str::trim).filter(|id| !id.is_empty()) {
+        Some(id) => Some(id.parse::<u64>().map_err(|_| ApiError::BadRequest(format!("Last-Event-ID: not a position: {id:?}")))?),
+        None => None,
+    };
+    // Subscribed first: every update after `published` comes through the receiver, and the
+    // catch-up, read after, reaches at least as far.
+    let (published, updates) = state.stream.subscribe();
+    let (first, start) = match resume {
+        None => (event("ready", published, &At { position: published }), published),
+        Some(from) if from > published => (event("reset", published, &At { position: published }), published),
+        Some(from) => {
+            // Everything changed in `(from, start]`, read in one snapshot of the tables; live
+            // updates carry on after `start`.
+            let backlog = state.stream.catch_up(from).await.map_err(db_error)?;
+            let start = backlog.up_to;
+            let first = if start < published || (backlog.nfts.len() > MAX_BACKLOG && topics.market) {
+                // Behind what was published (a replay's generation switched meanwhile), or more
+                // than is worth naming: refetch.
+                let at = start.max(published);
+                event("reset", at, &At { position: at })
+            } else {
+                match topics.message(&backlog, from) {
+                    Some(change) => event("change", start, &change),
+                    // Nothing missed: only the position moves on (a comment-free ready).
+                    None => event("ready", start, &At { position: start }),
+                }
+            };
+            (first, start.max(published))
+        }
+    };
+    let live = live(Arc::new(topics), start, updates);
+    let events = stream::once(async move { Ok::<_, Infallible>(first) }).chain(live);
+    Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(HEARTBEAT)).into_response())
+}
+
+/// The broadcast's updates after `start`, as this client's events; ends when the client fell
+/// too far behind (it reconnects from its last id).
+fn live(topics: Arc<Topics>, start: u64, updates: broadcast::Receiver<Arc<Update>>) -> impl Stream<Item = Result<Event, Infallible>> {
+    stream::unfold(updates, move |mut updates| {
+        let topics = topics.clone();
+        async move {
+            loop {
+                match updates.recv().await {
+                    Ok(update) if update.up_to <= start => {}
+                    Ok(update) => {
+                        if let Some(change) = topics.message(&update, start) {
+                            return Some((Ok(event("change", update.up_to, &change)), updates));
+                        }
+                    }
+                    Err(RecvError::Lagged(missed)) => {
+                        tracing::debug!(missed, "a stream client fell behind; dropping it");
+                        crate::http::routes::metrics::stream_dropped();
+                        return None;
+                    }
+                    Err(RecvError::Closed) => return None,
+                }
+            }
+        }
+    })
+}

@@ -1,0 +1,88 @@
+//! Notices by e-mail: each new notice of a kind its user asked to get by e-mail (and did not
+//! mute) goes out through the mailer, at most one per user, kind and NFT every ten minutes.
+//!
+//! It follows the stream hub, so it sees each notice once as it is projected (not the history
+//! before the process started). On a Postgres deployment only the elected process sends.
+
+use std::{
+    collections::HashMap,
+    time::{Duration, Instant},
+};
+
+use projections::queries::notices::{self, NoticeView};
+use tokio::sync::broadcast::error::RecvError;
+
+use super::Node;
+use crate::mail;
+
+/// At most one e-mail per user, kind and NFT this often.
+pub const EMAIL_INTERVAL: Duration = Duration::from_secs(10 * 60);
+
+/// The subject and the sentence of a notice's e-mail.
+pub fn wording(notice: &NoticeView) -> (String, String) {
+    let title = notice.nft_title.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| format!("NFT {}", notice.nft_id));
+    let amount = format!("{} MATIC", notice.amount);
+    let who = notice.counterpart_username.clone().or_else(|| notice.counterpart_address.clone()).unwrap_or_else(|| "someone".into());
+    let (subject, sentence) = match notice.kind.as_str() {
+        "OUTBID" => ("You were outbid", format!("You were outbid on {title}: {who} bid more. Your {amount} was refunded.")),
+        "BID_RECEIVED" => ("New bid on your NFT", format!("New bid on {title}: {amount} from {who}.")),
+        "SOLD" => ("Your NFT sold", format!("{title} sold to {who} for {amount}.")),
+        "BOUGHT" => ("You bought an NFT", format!("You bought {title} for {amount}.")),
+        "BID_ACCEPTED" => ("You won an auction", format!("You won {title} with your bid of {amount}.")),
+        "BID_REJECTED" => ("Your bid was rejected", format!("Your bid of {amount} on {title} was rejected and refunded.")),
+        "AUCTION_ENDING" => ("An auction ends soon", format!("The auction of {title} ends within the hour.")),
+        "AUCTION_ENDED" => ("An auction ended", format!("The auction of {title} ended.")),
+        "OFFER_RECEIVED" => ("New offer on your NFT", format!("New offer on {title}: {amount} from {who}.")),
+        "OFFER_ACCEPTED" => ("Your offer was accepted", format!("Your offer of {amount} on {title} was accepted: it is yours.")),
+        "OFFER_REJECTED" => ("Your offer was rejected", format!("Your offer of {amount} on {title} was rejected and refunded.")),
+        other => ("Notification", format!("{other}: {title}")),
+    };
+    (subject.to_owned(), sentence)
+}
+
+/// Starts sending notices by e-mail for as long as the process runs.
+pub fn spawn(state: Node) {
+    tokio::spawn(async move {
+        let (_, mut updates) = state.stream.subscribe();
+        let mut sent: HashMap<(String, String, String), Instant> = HashMap::new();
+        loop {
+            let update = match updates.recv().await {
+                Ok(update) => update,
+                Err(RecvError::Lagged(missed)) => {
+                    tracing::warn!(missed, "the e-mail notifier fell behind; those notices are not e-mailed");
+                    continue;
+                }
+                Err(RecvError::Closed) => return,
+            };
+            if state.leading.as_ref().is_some_and(|leading| !*leading.borrow()) {
+                continue;
+            }
+            sent.retain(|_, at| at.elapsed() < EMAIL_INTERVAL);
+            for (user, notice) in &update.notices {
+                let key = (user.clone(), notice.kind.clone(), notice.nft_id.clone());
+                if sent.contains_key(&key) {
+                    continue;
+                }
+                match wanted(&state, user, &notice.kind).await {
+                    Ok(Some(to)) => {
+                        let (subject, sentence) = wording(notice);
+                        let link = format!("{}/nft/{}", state.config.site_url(), notice.nft_id);
+                        state.send_mail(mail::notice(&to, &subject, &sentence, &link)).await;
+                        sent.insert(key, Instant::now());
+                    }
+                    Ok(None) => {}
+                    Err(err) => tracing::warn!(%err, "reading notice settings"),
+                }
+            }
+        }
+    });
+}
+
+/// The user's address, if they want `kind` by e-mail (and have not muted it).
+async fn wanted(state: &Node, user: &str, kind: &str) -> Result<Option<String>, sqlx::Error> {
+    let settings = notices::settings(&state.read, user).await?;
+    if !settings.email.iter().any(|k| k == kind) || settings.muted.iter().any(|k| k == kind) {
+        return Ok(None);
+    }
+    sqlx::query_scalar("SELECT email FROM users WHERE user_id = $1").bind(user).fetch_optional(&state.read.pool()).await
+}
