@@ -1,4 +1,4 @@
-import { connect } from 'wagmi/actions'
+import { connect } from '@wagmi/core/actions'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { type AppConfig, FALLBACK_CONFIG } from './app-config'

@@ -4,8 +4,8 @@
  * visit downloads neither wagmi nor viem. It mirrors wagmi's connection into
  * `useWalletConnection` and polls the connected wallet's balance and the block number.
  */
-import type { Config } from 'wagmi'
-import { disconnect, getBalance, getBlockNumber, getConnection, readContract, reconnect, watchConnection } from 'wagmi/actions'
+import type { Config } from '@wagmi/core'
+import { disconnect, getBalance, getBlockNumber, getConnection, readContract, reconnect, watchConnection } from '@wagmi/core/actions'
 import type { AppConfig } from './app-config'
 import { APP_CHAIN_ID } from './chains'
 import { marketplaceAbi } from './contract/marketplace-abi'

@@ -1,5 +1,5 @@
-import { connect, disconnect, getConnection, signMessage } from 'wagmi/actions'
-import { createConfig, http } from 'wagmi'
+import { connect, disconnect, getConnection, signMessage } from '@wagmi/core/actions'
+import { createConfig, http } from '@wagmi/core'
 import { defineChain, verifyMessage } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, it } from 'vitest'

@@ -1,8 +1,7 @@
-import { type Config, type CreateConnectorFn, createConfig, createStorage, http } from 'wagmi'
-import { siteStorage } from './site-storage'
-import { injected } from 'wagmi/connectors/injected'
-import { mainnet, polygon } from 'wagmi/chains'
+import { type Config, type CreateConnectorFn, createConfig, createStorage, http, injected } from '@wagmi/core'
 import { type Chain, defineChain } from 'viem'
+import { mainnet, polygon } from 'viem/chains'
+import { siteStorage } from './site-storage'
 import type { AppConfig } from './app-config'
 
 export const APP_NAME = 'NFT Marketplace'
@@ -32,8 +31,8 @@ export function isMobileDevice(userAgent = typeof navigator === 'undefined' ? ''
  */
 export async function loadWalletConnectors(config: AppConfig): Promise<CreateConnectorFn[]> {
   const [{ coinbaseWallet }, { walletConnect }, dev] = await Promise.all([
-    import('wagmi/connectors/coinbaseWallet'),
-    import('wagmi/connectors/walletConnect'),
+    import('@wagmi/connectors/coinbaseWallet'),
+    import('@wagmi/connectors/walletConnect'),
     config.devWallet && config.devMnemonic ? import('./dev-wallet-connector') : null,
   ])
   return [

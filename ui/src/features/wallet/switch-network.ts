@@ -1,4 +1,4 @@
-import type { Connector } from 'wagmi'
+import type { Connector } from '@wagmi/core'
 import { type Chain, type EIP1193Provider, numberToHex } from 'viem'
 
 /** The wallet's "unknown chain" error code: the chain must be added first. */

@@ -1,4 +1,4 @@
-import type { Connector } from 'wagmi'
+import type { Connector } from '@wagmi/core'
 import type { WalletType } from '@/lib/wallet-store'
 
 /** The wallet type saved locally and sent to the server for a connector. */

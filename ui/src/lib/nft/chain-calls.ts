@@ -4,8 +4,8 @@
  */
 import type { TFunction } from 'i18next'
 import { BaseError, ContractFunctionRevertedError, type Hash, InsufficientFundsError, UserRejectedRequestError } from 'viem'
-import type { Config } from 'wagmi'
-import { simulateContract, waitForTransactionReceipt, writeContract } from 'wagmi/actions'
+import type { Config } from '@wagmi/core'
+import { simulateContract, waitForTransactionReceipt, writeContract } from '@wagmi/core/actions'
 import { APP_CHAIN_ID } from '@/lib/chains'
 import { contractErrorText } from '@/lib/contract/errors'
 import { marketplaceAbi } from '@/lib/contract/marketplace-abi'

@@ -12,7 +12,7 @@ const chain = vi.hoisted(() => ({
 const notify = vi.hoisted(() => vi.fn())
 // The chain runtime (wagmi's configuration) is not what these tests are about: transactions go to the mocked actions.
 vi.mock('@/lib/chain-runtime', () => ({ startChainRuntime: async () => ({ config: {} }) }))
-vi.mock('wagmi/actions', () => chain)
+vi.mock('@wagmi/core/actions', () => chain)
 vi.mock('@/components/ui/toaster', async (importOriginal) => ({ ...(await importOriginal<typeof import('@/components/ui/toaster')>()), notify }))
 
 // The suite shares one module graph per worker (isolate: false): other files may have loaded the

@@ -6,7 +6,7 @@ import { BUYER_ADDRESS, nftFixture, OWNER_ADDRESS, profileFixture } from '@/test
 const chain = vi.hoisted(() => ({ simulateContract: vi.fn(), writeContract: vi.fn(), waitForTransactionReceipt: vi.fn() }))
 const notify = vi.hoisted(() => vi.fn())
 vi.mock('@/lib/chain-runtime', () => ({ startChainRuntime: async () => ({ config: {} }) }))
-vi.mock('wagmi/actions', () => chain)
+vi.mock('@wagmi/core/actions', () => chain)
 vi.mock('@/components/ui/toaster', async (importOriginal) => ({ ...(await importOriginal<typeof import('@/components/ui/toaster')>()), notify }))
 
 // A fresh module graph that sees the mocks (see lib/nft/trade.test.tsx).

@@ -12,7 +12,7 @@ import type { Nft } from '@/lib/nft/types'
 // The chain runtime (wagmi's configuration) is not what these tests are about: transactions go to the mocked actions.
 vi.mock('@/lib/chain-runtime', () => ({ startChainRuntime: async () => ({ config: {} }) }))
 const chain = vi.hoisted(() => ({ simulateContract: vi.fn(), writeContract: vi.fn(), waitForTransactionReceipt: vi.fn() }))
-vi.mock('wagmi/actions', async (importOriginal) => ({ ...(await importOriginal<typeof import('wagmi/actions')>()), ...chain }))
+vi.mock('@wagmi/core/actions', async (importOriginal) => ({ ...(await importOriginal<typeof import('@wagmi/core/actions')>()), ...chain }))
 
 const { UpdateNftPage, previewNft } = await import('./update-nft-page')
 

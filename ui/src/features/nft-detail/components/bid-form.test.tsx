@@ -6,7 +6,7 @@ const minimumBid = vi.hoisted(() => vi.fn())
 const chain = vi.hoisted(() => ({ simulateContract: vi.fn(), writeContract: vi.fn(), waitForTransactionReceipt: vi.fn() }))
 // The chain: the contract's minimum bid is what these tests move; no transaction may be sent below it.
 vi.mock('@/lib/chain-runtime', () => ({ startChainRuntime: async () => ({ config: {}, minimumBid, stop: async () => undefined }) }))
-vi.mock('wagmi/actions', () => chain)
+vi.mock('@wagmi/core/actions', () => chain)
 
 // Fresh modules that see the mocks above (the suite shares one module graph per worker).
 vi.resetModules()

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
-import type { Config, Connector } from 'wagmi'
-import { connect, disconnect, getConnection, signMessage } from 'wagmi/actions'
+import type { Config, Connector } from '@wagmi/core'
+import { connect, disconnect, getConnection, signMessage } from '@wagmi/core/actions'
 import type { Address } from 'viem'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
