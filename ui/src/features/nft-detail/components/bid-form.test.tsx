@@ -83,4 +83,23 @@ describe('the bid form in a moving market', () => {
     expect(await screen.findByText('The bid must be at least 3.000 MATIC.')).toBeInTheDocument()
     expect(chain.simulateContract).not.toHaveBeenCalled()
   })
+
+  it('refuses a bid at the buy-now price, and once the minimum reaches it, offers only buying', async () => {
+    minimumBid.mockResolvedValue(282450000000000000n)
+    await openForm()
+    await waitFor(() => expect(screen.getByTestId('minimum-bid')).toHaveTextContent('0.283 MATIC'))
+    fireEvent.change(screen.getByRole('spinbutton', { name: 'Bid amount' }), { target: { value: '5' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Submit bid' }))
+    expect(await screen.findByText('A bid must stay below the buy-now price (5.000 MATIC): buy it now instead.')).toBeInTheDocument()
+    expect(chain.simulateContract).not.toHaveBeenCalled()
+
+    // Bids raised the minimum to the buy-now price (5 MATIC): no bid can be placed any more.
+    minimumBid.mockResolvedValue(5n * MATIC + 1n)
+    act(() => publishChange({ position: 10, nfts: [{ nftId: nft._id, position: 10 }], notices: [] }))
+    await waitFor(() =>
+      expect(screen.getByTestId('minimum-bid')).toHaveTextContent('The minimum bid has reached the buy-now price: buy it now for 5.000 MATIC instead.'),
+    )
+    expect(screen.getByRole('button', { name: 'Submit bid' })).toBeDisabled()
+    expect(screen.getByTestId('buy-now')).toBeEnabled()
+  })
 })

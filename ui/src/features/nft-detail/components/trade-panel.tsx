@@ -34,8 +34,16 @@ export function shownMinimum(minimumWei: bigint, lng?: string): string {
   return formatMaticNumber(weiToDecimal(minimumWei), lng, { rounding: 'up' })
 }
 
-/** Validates a bid amount (numeric, required, at least 0, at least the minimum raise): a translation key or null. */
-export function bidError(amount: string, minimumWei: bigint | undefined, lng?: string): { key: TranslationKey; min?: string } | null {
+/**
+ * Validates a bid amount (numeric, required, at least 0, at least the minimum raise, below the
+ * buy-now price, as the contract requires): a translation key or null.
+ */
+export function bidError(
+  amount: string,
+  minimumWei: bigint | undefined,
+  lng?: string,
+  buyNowWei?: bigint,
+): { key: TranslationKey; min?: string } | null {
   const value = amount.trim()
   if (!value) return { key: 'trade.bidRequired' }
   if (!DECIMAL.test(value)) return { key: 'trade.bidNumeric' }
@@ -47,7 +55,15 @@ export function bidError(amount: string, minimumWei: bigint | undefined, lng?: s
   }
   if (wei <= 0n) return { key: 'trade.bidPositive' }
   if (minimumWei !== undefined && wei < minimumWei) return { key: 'trade.bidTooLow', min: shownMinimum(minimumWei, lng) }
+  if (buyNowWei !== undefined && wei >= buyNowWei) return { key: 'trade.bidAtBuyNow', min: formatMaticNumber(weiToDecimal(buyNowWei), lng) }
   return null
+}
+
+/** An auction's buy-now price in wei, when it has one (a bid must stay below it). */
+function buyNowOf(nft: Nft): bigint | undefined {
+  if (nft.formOfSale !== 'AUCTION' || !nft.fixedPriceWei) return undefined
+  const wei = BigInt(nft.fixedPriceWei)
+  return wei > 0n ? wei : undefined
 }
 
 /**
@@ -87,15 +103,18 @@ function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Pr
   const [firstMinimum, setFirstMinimum] = useState<bigint | undefined>(undefined)
   if (firstMinimum === undefined && minimumWei !== undefined) setFirstMinimum(minimumWei)
   const rose = firstMinimum !== undefined && minimumWei !== undefined && minimumWei > firstMinimum
+  // Once the minimum reaches the buy-now price no bid can be placed: only buying it is left.
+  const buyNowWei = buyNowOf(nft)
+  const onlyBuy = buyNowWei !== undefined && minimumWei !== undefined && minimumWei >= buyNowWei
   const submit = async () => {
-    const problem = bidError(amount, minimumWei, lng)
+    const problem = bidError(amount, minimumWei, lng, buyNowWei)
     setError(problem)
     if (problem) return
     setSending(true)
     try {
       // The minimum may have moved since it was read: read it again before asking the wallet.
       const fresh = contractAddress ? await reloadMinimum().catch(() => minimumWei) : minimumWei
-      const late = bidError(amount, fresh, lng)
+      const late = bidError(amount, fresh, lng, buyNowWei)
       if (late) {
         setError(late)
         return
@@ -139,13 +158,22 @@ function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Pr
           </Flex>
         </HStack>
         {minimumWei !== undefined && (
-          <Field.HelperText data-testid="minimum-bid" data-wei={minimumWei.toString()} aria-live="polite" color={rose ? 'fg.warning' : undefined}>
-            {rose ? t('trade.minimumRose', { amount: shownMinimum(minimumWei, lng) }) : t('trade.minimumBid', { amount: shownMinimum(minimumWei, lng) })}
+          <Field.HelperText
+            data-testid="minimum-bid"
+            data-wei={minimumWei.toString()}
+            aria-live="polite"
+            color={rose || onlyBuy ? 'fg.warning' : undefined}
+          >
+            {onlyBuy
+              ? t('trade.minimumReachesBuyNow', { amount: formatMaticNumber(weiToDecimal(buyNowWei), lng) })
+              : rose
+                ? t('trade.minimumRose', { amount: shownMinimum(minimumWei, lng) })
+                : t('trade.minimumBid', { amount: shownMinimum(minimumWei, lng) })}
           </Field.HelperText>
         )}
         {error && <Field.ErrorText>{t(error.key, { min: error.min })}</Field.ErrorText>}
       </Field.Root>
-      <Button colorPalette="brand" onClick={() => void submit()} loading={sending}>
+      <Button colorPalette="brand" onClick={() => void submit()} loading={sending} disabled={onlyBuy}>
         {t('trade.submitBid')}
       </Button>
     </Stack>
@@ -283,7 +311,7 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
       ) : (
         <Stack gap="3">
           <HStack gap="3" wrap="wrap" ref={setButtons}>
-            <Button colorPalette="brand" size="lg" flex="1" onClick={() => void actions.buy()} data-testid="buy-now">
+            <Button colorPalette="brand" size="lg" flex="1 1 auto" onClick={() => void actions.buy()} data-testid="buy-now">
               {t('trade.buyNow')}
             </Button>
             {nft.formOfSale === 'FIXEDPRICE' && <AddToCartButton nft={nft} size="lg" />}
@@ -291,7 +319,7 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
               <Button
                 variant="outline"
                 size="lg"
-                flex="1"
+                flex="1 1 auto"
                 onClick={() => {
                   if (actions.guard()) setBidding((b) => (b ? false : 'panel'))
                 }}
