@@ -462,23 +462,25 @@ async fn a_double_tap_likes_once_and_unlikes_once() {
 /// How many toggles one user sends at once in the tests below.
 const RACERS: usize = 50;
 
-/// What `RACERS` concurrent toggles by one user answered: each 200 (with its own state) or, past
-/// the command's deadline, 409 in the envelope; never anything else.
+/// What `RACERS` concurrent toggles by one user answered: each 200 (with its own state), or,
+/// past the command's deadline, 409 in the envelope, or, on a machine so loaded that no database
+/// connection came within the pool's wait, 503 in the envelope (nothing written either way);
+/// never anything else.
 async fn race(app: &TestApp, uri: &str, user: &User) -> Vec<Value> {
     let answers = futures::future::join_all((0..RACERS).map(|_| app.put(uri, Some(user)))).await;
     let mut states = Vec::new();
     for (status, body) in answers {
         match status {
             StatusCode::OK => states.push(body["body"].clone()),
-            StatusCode::CONFLICT => {
-                assert_eq!((body["statuscode"].as_i64(), &body["body"]), (Some(409), &Value::Null), "{body}");
-                assert!(body["message"].as_str().is_some_and(|m| m.contains("try again")), "{body}");
+            StatusCode::CONFLICT | StatusCode::SERVICE_UNAVAILABLE => {
+                assert_eq!((body["statuscode"].as_u64(), &body["body"]), (Some(u64::from(status.as_u16())), &Value::Null), "{body}");
+                assert!(body["message"].as_str().is_some_and(|m| m.to_lowercase().contains("try again")), "{body}");
             }
             other => panic!("{uri}: a racing toggle answered {other}: {body}"),
         }
     }
     assert!(!states.is_empty(), "{uri}: no toggle went through");
-    eprintln!("{uri}: {} of {RACERS} racing toggles went through, the others answered 409", states.len());
+    eprintln!("{uri}: {} of {RACERS} racing toggles went through, the others answered 409 or 503", states.len());
     states
 }
 
