@@ -164,9 +164,10 @@ pub struct Config {
     #[arg(long, env = "RATE_LIMIT_PER_ACCOUNT", default_value_t = 5)]
     pub rate_limit_per_account: u32,
 
-    /// Take the client address for rate limits from the last `X-Forwarded-For` entry. Only
-    /// behind a proxy that sets it: clients can send anything in that header, so by default it
-    /// is not trusted and the socket's peer address is used.
+    /// Take the client address for rate limits from the rightmost `X-Forwarded-For` entry (`ip`,
+    /// `ip:port`, `[v6]`, `[v6]:port`; when it is none of these, the socket's peer, never an
+    /// earlier entry). Only behind a proxy that appends it: clients can send anything in that
+    /// header, so by default it is not trusted and the socket's peer address is used.
     #[arg(long, env = "TRUST_FORWARDED_FOR")]
     pub trust_forwarded_for: bool,
 

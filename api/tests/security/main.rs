@@ -374,3 +374,36 @@ fn a_connect_source_that_would_widen_the_policy_is_refused_at_start() {
         assert_eq!(api::config::csp_source(good).as_deref(), Ok(good));
     }
 }
+
+/// A login attempt for `email` as a proxy forwards it, with `forwarded` as `X-Forwarded-For`.
+fn login_via_proxy(email: &str, forwarded: &str) -> Request<Body> {
+    Request::post("/api/auth/login")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header("x-forwarded-for", forwarded)
+        .body(Body::from(json!({ "email": email, "password": "not the password" }).to_string()))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn behind_a_proxy_the_per_address_limit_counts_what_the_proxy_appended_in_every_form() {
+    let args = ["--trust-forwarded-for", "--rate-limit-per-ip", "2", "--rate-limit-per-account", "0"];
+    // The proxy appends `ip`, `ip:port`, `[v6]` or `[v6]:port`; the client writes a new address
+    // before it on every try. Each form is one client, limited after two tries.
+    for (n, appended) in ["203.0.113.9", "203.0.113.9:51234", "[2001:db8::7]", "[2001:db8::7]:443"].into_iter().enumerate() {
+        let (app, _projector, _dir) = server(&args).await;
+        for attempt in 0..3 {
+            let forwarded = format!("10.9.{n}.{attempt}, {appended}");
+            let answer = send(&app, login_via_proxy(&format!("p{attempt}@example.com"), &forwarded)).await;
+            let expected = if attempt < 2 { StatusCode::UNAUTHORIZED } else { StatusCode::TOO_MANY_REQUESTS };
+            assert_eq!(answer.status, expected, "{appended}, try {attempt}: {}", answer.body);
+        }
+    }
+    // A rightmost entry that is no address: the header is not trusted (the socket's address is
+    // used, one for every in-process request), never the client's own entry before it.
+    let (app, _projector, _dir) = server(&args).await;
+    for attempt in 0..3 {
+        let answer = send(&app, login_via_proxy(&format!("q{attempt}@example.com"), &format!("10.8.0.{attempt}, unknown"))).await;
+        let expected = if attempt < 2 { StatusCode::UNAUTHORIZED } else { StatusCode::TOO_MANY_REQUESTS };
+        assert_eq!(answer.status, expected, "try {attempt}: {}", answer.body);
+    }
+}
