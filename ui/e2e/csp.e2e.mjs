@@ -15,7 +15,7 @@ import { BASE, chooseDevWallet, launchBrowser, openPage, signUp } from './suppor
 const DEMO_TIMEOUT_MS = Number(process.env.E2E_DEMO_TIMEOUT_MS ?? 1200000)
 /** A dev wallet account no other suite and no demo person uses (demo: 10-17; suites: 1-9). */
 const ACCOUNT = Number(process.env.E2E_CSP_ACCOUNT ?? 19)
-const SETTLE_MS = 700
+const SETTLE_MS = 1500
 
 let browser
 
@@ -115,7 +115,8 @@ async function visitAll(page, paths, consoleSeen, who) {
   for (const path of paths) {
     consoleSeen.length = 0
     await openPage(page, path)
-    await page.waitForLoadState('networkidle', { timeout: 15000 }).catch(() => {})
+    // The live stream keeps a request open, so "network idle" never comes: the route's lazy
+    // screen and its first data are in by then.
     await page.waitForTimeout(SETTLE_MS)
     const events = await page.evaluate(() => window.__cspViolations ?? [])
     for (const what of [...events, ...consoleSeen.map((c) => c.what)]) refused.push(`${who} ${path}: ${what}`)
@@ -150,6 +151,9 @@ test('the page carries the policy, and an injected inline script is refused and 
   await page.waitForFunction(() => (window.__cspViolations ?? []).length > 0, null, { timeout: 5000 })
   assert.equal(await page.evaluate(() => window.__injected), undefined, 'the inline script did not run')
   assert.match((await page.evaluate(() => window.__cspViolations))[0], /^script-src(-elem)? refused inline/)
+  // Chakra's emotion writes its styles into <style> elements at run time: why style-src needs
+  // 'unsafe-inline' (docs/security.md).
+  assert.ok((await page.locator('style[data-emotion]').count()) > 0, 'emotion writes <style> elements')
   await context.close()
 })
 
