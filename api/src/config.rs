@@ -382,4 +382,3 @@ pub fn csp_source(value: &str) -> Result<String, String> {
     }
     Ok(source.to_owned())
 }
-

@@ -121,7 +121,7 @@ pub fn inline_script_hashes(html: &str) -> Vec<String> {
         let tag = &lower[start..open_end];
         let has_src = tag.split(|c: char| c.is_whitespace()).any(|attr| attr.starts_with("src="));
         if !has_src {
-            let digest = Sha256::digest(html[open_end..close].as_bytes());
+            let digest = Sha256::digest(&html.as_bytes()[open_end..close]);
             hashes.push(base64::engine::general_purpose::STANDARD.encode(digest));
         }
         at = close;

@@ -200,7 +200,9 @@ async fn a_csv_export_keeps_text_that_looks_like_a_formula_inert_and_numbers_as_
         ('plain, with a comma', -0, -0.25, 'safe'))"
         .to_owned();
     let mut out = Vec::new();
-    api::ops::export::csv(&read, &api::ops::export::Source::Query(query.clone()), &mut out).await.unwrap_or_else(|e| panic!("{query}: {e:?}"));
+    api::ops::export::csv(&read, &api::ops::export::Source::Query(query.clone()), &mut out)
+        .await
+        .unwrap_or_else(|e| panic!("{query}: {e:?}"));
     let csv = String::from_utf8(out).unwrap();
     assert_eq!(
         csv,

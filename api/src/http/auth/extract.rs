@@ -96,7 +96,9 @@ pub enum Forwarded {
 /// Never an earlier entry: those are whatever the client sent.
 pub fn forwarded_client(headers: &axum::http::HeaderMap) -> Forwarded {
     let Some(last) = headers.get_all("x-forwarded-for").iter().next_back() else { return Forwarded::Absent };
-    let Ok(value) = last.to_str() else { return Forwarded::Unreadable(String::from_utf8_lossy(last.as_bytes()).chars().take(64).collect()) };
+    let Ok(value) = last.to_str() else {
+        return Forwarded::Unreadable(String::from_utf8_lossy(last.as_bytes()).chars().take(64).collect());
+    };
     let entry = value.rsplit(',').next().unwrap_or_default().trim();
     match forwarded_address(entry) {
         Some(ip) => Forwarded::Client(ip),

@@ -85,8 +85,7 @@ impl<'a> Lines<'a> {
 
 /// `authority` of RFC 3986 (`host[:port]`, userinfo allowed): what the grammar's `domain` is.
 fn authority(value: &str) -> bool {
-    !value.is_empty()
-        && value.chars().all(|c| c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@[]%".contains(c))
+    !value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@[]%".contains(c))
 }
 
 /// An RFC 3986 URI: a scheme, a colon, then no space or control character.
@@ -372,7 +371,10 @@ mod tests {
     #[test]
     fn repeated_fields_are_refused() {
         let text = canonical();
-        refused(&text.replace("Nonce: abcdef0123456789", "Nonce: abcdef0123456789\nNonce: 0000000000000000"), "line 10 must be `Issued At: …`");
+        refused(
+            &text.replace("Nonce: abcdef0123456789", "Nonce: abcdef0123456789\nNonce: 0000000000000000"),
+            "line 10 must be `Issued At: …`",
+        );
         let twice = format!("{text}\nExpiration Time: 2026-01-02T00:00:00Z\nExpiration Time: 2027-01-02T00:00:00Z");
         refused(&twice, "repeated");
         refused(&format!("{text}\nRequest ID: a\nRequest ID: b"), "repeated");
@@ -418,4 +420,3 @@ mod tests {
         refused("hello", "not a Sign-In with Ethereum message");
     }
 }
-
