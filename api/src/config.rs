@@ -164,9 +164,10 @@ pub struct Config {
     #[arg(long, env = "RATE_LIMIT_PER_ACCOUNT", default_value_t = 5)]
     pub rate_limit_per_account: u32,
 
-    /// Take the client address for rate limits from the last `X-Forwarded-For` entry. Only
-    /// behind a proxy that sets it: clients can send anything in that header, so by default it
-    /// is not trusted and the socket's peer address is used.
+    /// Take the client address for rate limits from the rightmost `X-Forwarded-For` entry (`ip`,
+    /// `ip:port`, `[v6]`, `[v6]:port`; when it is none of these, the socket's peer, never an
+    /// earlier entry). Only behind a proxy that appends it: clients can send anything in that
+    /// header, so by default it is not trusted and the socket's peer address is used.
     #[arg(long, env = "TRUST_FORWARDED_FOR")]
     pub trust_forwarded_for: bool,
 
@@ -175,6 +176,13 @@ pub struct Config {
     /// open to any origin without credentials; everything else is for the site's own pages.
     #[arg(long, env = "ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
+
+    /// Other places the UI's scripts may connect to, added to the content security policy's
+    /// `connect-src` (comma-separated CSP sources: `wss://relay.walletconnect.com`,
+    /// `https://rpc.walletconnect.com`). The site itself and an absolute `PUBLIC_RPC_URL` are
+    /// always allowed.
+    #[arg(long, env = "CSP_CONNECT_SRC", value_delimiter = ',', value_parser = csp_source)]
+    pub csp_connect_src: Vec<String>,
 
     /// Domains accepted in wallet-link (Sign-In with Ethereum) messages, comma-separated.
     /// Unset: the request's `Host`.
@@ -347,4 +355,30 @@ impl std::fmt::Display for Secret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("***")
     }
+}
+
+/// One source of a content security policy's list, as an operator writes it: a scheme
+/// (`wss:`), or a URL's scheme, host (`*.` allowed) and port, with an optional path. Anything
+/// that would end the directive or add a keyword (`;`, `,`, spaces, quotes) is refused, so a
+/// setting cannot widen the policy beyond the sources it names.
+pub fn csp_source(value: &str) -> Result<String, String> {
+    let source = value.trim();
+    let bad = |why: &str| Err(format!("`{source}` is not a content security policy source: {why}"));
+    if source.is_empty() {
+        return bad("it is empty");
+    }
+    if let Some(c) = source.chars().find(|c| c.is_whitespace() || c.is_control() || matches!(c, ';' | ',' | '\'' | '"')) {
+        return bad(&format!("it contains {c:?}"));
+    }
+    if source == "*" {
+        return bad("`*` would allow every host");
+    }
+    let Some((scheme, rest)) = source.split_once(':') else { return bad("write a scheme, e.g. wss://relay.walletconnect.com") };
+    if scheme.is_empty() || !scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')) {
+        return bad("its scheme is not valid");
+    }
+    if !rest.is_empty() && (!rest.starts_with("//") || rest.len() == 2) {
+        return bad("write a scheme alone (`wss:`) or a scheme and a host (`wss://host`)");
+    }
+    Ok(source.to_owned())
 }

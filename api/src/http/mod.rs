@@ -1,11 +1,13 @@
 //! The HTTP surface: one router per resource ([`routes`]) over [`AppState`], their OpenAPI
 //! document, the built UI ([`ui_files`], [`ui_pages`]), and the plumbing every route shares:
 //! the answer envelope ([`error`]), accounts and sign-in ([`auth`]), cross-origin access
-//! ([`cors`]), cached public answers ([`read_cache`]).
+//! ([`cors`]), the security headers on every answer ([`headers`]), cached public answers
+//! ([`read_cache`]).
 
 pub mod auth;
 pub mod cors;
 pub mod error;
+pub mod headers;
 pub mod read_cache;
 pub mod routes;
 pub mod ui_files;
@@ -71,7 +73,8 @@ impl AppState {
 
 /// The whole HTTP application: API routes with their OpenAPI document at `/api/openapi.json`
 /// (answers compressed for clients that accept it), then the built UI ([`ui_files`]); other
-/// origins' access as [`cors`] allows.
+/// origins' access as [`cors`] allows; every answer with the [`headers`] of a page that trusts
+/// no stranger.
 pub fn app(state: AppState, ui_dir: &Path) -> Router {
     // Only while mail goes to the dev mailbox can it be read over HTTP (and is it documented).
     let dev_mailbox = if state.mailer.dev_mailbox().is_some() { routes::dev::mailbox_router() } else { OpenApiRouter::new() };
@@ -102,11 +105,14 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::notices::router());
     let pages = state.clone();
     let cors = cors::Cors::new(&state.config.allowed_origins);
+    let headers = headers::SecurityHeaders::new(&state.config, ui_dir);
     let api = routes::openapi::serve(api)
         .layer(axum::middleware::from_fn(routes::metrics::count_responses))
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(SizeAbove::new(COMPRESS_ABOVE))))
         .with_state(state);
-    ui_files::with_ui(api, ui_dir, pages).layer(axum::middleware::from_fn_with_state(cors, cors::cors))
+    ui_files::with_ui(api, ui_dir, pages)
+        .layer(axum::middleware::from_fn_with_state(cors, cors::cors))
+        .layer(axum::middleware::from_fn_with_state(headers, headers::security_headers))
 }
 
 /// The server's listener: every accepted connection with `TCP_NODELAY`. Without it an answer

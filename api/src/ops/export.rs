@@ -2,7 +2,11 @@
 //! read models to a file.
 //!
 //! - **CSV** (RFC 4180): a header row, fields quoted when they hold a comma, a quote or a line
-//!   break; NULL as an empty field.
+//!   break; NULL as an empty field. A text cell (a title, a name: anyone may have written it)
+//!   starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a `'` before it, so a
+//!   spreadsheet shows it instead of running it as a formula (OWASP's rule against CSV
+//!   injection); numbers (integer, real and NUMERIC columns) are written as they are, a negative
+//!   one included.
 //! - **Parquet**, written column by column with the `parquet` crate's low-level writer (no
 //!   Arrow): every column OPTIONAL (NULL is a definition level of 0), Snappy-compressed, row
 //!   groups of [`ROW_GROUP_ROWS`] rows. Column types: integers INT64; reals DOUBLE; booleans
@@ -139,10 +143,10 @@ pub async fn csv(read: &ReadDb, source: &Source, out: &mut impl Write) -> Result
     Ok(rows.len() as u64)
 }
 
-/// The column names and every value as text.
-async fn csv_rows(read: &ReadDb, source: &Source) -> Result<(Vec<String>, Vec<Vec<Option<String>>>), ExportError> {
+/// The column names and every value as a cell.
+async fn csv_rows(read: &ReadDb, source: &Source) -> Result<(Vec<String>, Vec<Vec<Option<Cell>>>), ExportError> {
     let sql = source_sql(read, source).await?;
-    let (columns, rows) = rows_as_text(read, &sql).await?;
+    let (columns, rows) = rows_as_cells(read, &sql).await?;
     let columns = match (columns.is_empty(), source) {
         // No rows: the header still says what a table's columns are.
         (true, Source::Table(table)) => column_names(read, table).await?,
@@ -151,12 +155,12 @@ async fn csv_rows(read: &ReadDb, source: &Source) -> Result<(Vec<String>, Vec<Ve
     Ok((columns, rows))
 }
 
-fn write_csv(columns: &[String], rows: &[Vec<Option<String>>], out: &mut impl Write) -> std::io::Result<()> {
+fn write_csv(columns: &[String], rows: &[Vec<Option<Cell>>], out: &mut impl Write) -> std::io::Result<()> {
     if !columns.is_empty() {
-        writeln!(out, "{}", columns.iter().map(|c| field(c)).collect::<Vec<_>>().join(","))?;
+        writeln!(out, "{}", columns.iter().map(|c| field(&inert(c))).collect::<Vec<_>>().join(","))?;
     }
     for row in rows {
-        let fields: Vec<String> = row.iter().map(|value| value.as_deref().map(field).unwrap_or_default()).collect();
+        let fields: Vec<String> = row.iter().map(|cell| cell.as_ref().map(Cell::csv_field).unwrap_or_default()).collect();
         writeln!(out, "{}", fields.join(","))?;
     }
     out.flush()
@@ -452,8 +456,28 @@ fn write_column<T: DataType, V>(
 /// `to_json` and `json_each_text`, so `NUMERIC` sums of wei keep every digit (and types the
 /// `Any` driver cannot decode still come out).
 pub async fn rows_as_text(read: &ReadDb, sql: &str) -> Result<(Vec<String>, Vec<Vec<Option<String>>>), sqlx::Error> {
+    let (columns, rows) = rows_as_cells(read, sql).await?;
+    Ok((columns, rows.into_iter().map(|row| row.into_iter().map(|cell| cell.map(|c| c.text)).collect()).collect()))
+}
+
+/// One value of a result: as text, and whether the database holds it as a number.
+#[derive(Debug, Clone, PartialEq)]
+struct Cell {
+    text: String,
+    number: bool,
+}
+
+impl Cell {
+    /// The cell as a CSV field: a number as it is, text made [`inert`], then quoted when it must be.
+    fn csv_field(&self) -> String {
+        if self.number { field(&self.text) } else { field(&inert(&self.text)) }
+    }
+}
+
+/// [`rows_as_text`], each value with whether it is a number.
+async fn rows_as_cells(read: &ReadDb, sql: &str) -> Result<(Vec<String>, Vec<Vec<Option<Cell>>>), sqlx::Error> {
     let mut columns = Vec::new();
-    let mut rows: Vec<Vec<Option<String>>> = Vec::new();
+    let mut rows: Vec<Vec<Option<Cell>>> = Vec::new();
     if read.is_sqlite() {
         for row in sqlx::query(sql).fetch_all(&read.pool()).await? {
             if columns.is_empty() {
@@ -464,12 +488,14 @@ pub async fn rows_as_text(read: &ReadDb, sql: &str) -> Result<(Vec<String>, Vec<
         return Ok((columns, rows));
     }
     let wrapped = format!(
-        "SELECT r.n, j.key, j.value FROM (SELECT row_number() OVER () AS n, to_json(q) AS doc FROM ({sql}) q) r, \
+        "SELECT r.n, j.key, j.value, json_typeof(r.doc -> j.key) = 'number' FROM \
+         (SELECT row_number() OVER () AS n, to_json(q) AS doc FROM ({sql}) q) r, \
          json_each_text(r.doc) WITH ORDINALITY AS j(key, value, k) ORDER BY r.n, j.k"
     );
     let mut current = None;
     for row in sqlx::query(&wrapped).fetch_all(&read.pool()).await? {
         let (n, key, value): (i64, String, Option<String>) = (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?);
+        let number = row.try_get::<Option<bool>, _>(3)?.unwrap_or(false);
         if current != Some(n) {
             current = Some(n);
             rows.push(Vec::new());
@@ -477,7 +503,7 @@ pub async fn rows_as_text(read: &ReadDb, sql: &str) -> Result<(Vec<String>, Vec<
         if rows.len() == 1 {
             columns.push(key);
         }
-        rows.last_mut().expect("pushed above").push(value);
+        rows.last_mut().expect("pushed above").push(value.map(|text| Cell { text, number }));
     }
     Ok((columns, rows))
 }
@@ -502,27 +528,35 @@ async fn column_names(read: &ReadDb, table: &str) -> Result<Vec<String>, sqlx::E
     sqlx::query_scalar(sql).bind(table).fetch_all(&read.pool()).await
 }
 
-/// A value as text (None for NULL), whatever its SQL type.
-fn text(row: &AnyRow, i: usize) -> Option<String> {
+/// A value as a cell (None for NULL), whatever its SQL type.
+fn text(row: &AnyRow, i: usize) -> Option<Cell> {
     if row.try_get_raw(i).map_or(true, |v| v.is_null()) {
         return None;
     }
+    let text = |text: String| Some(Cell { text, number: false });
+    let number = |text: String| Some(Cell { text, number: true });
     if let Ok(v) = row.try_get::<String, _>(i) {
-        return Some(v);
+        return text(v);
     }
     if let Ok(v) = row.try_get::<i64, _>(i) {
-        return Some(v.to_string());
+        return number(v.to_string());
     }
     if let Ok(v) = row.try_get::<f64, _>(i) {
-        return Some(v.to_string());
+        return number(v.to_string());
     }
     if let Ok(v) = row.try_get::<bool, _>(i) {
-        return Some(v.to_string());
+        return text(v.to_string());
     }
     if let Ok(v) = row.try_get::<Vec<u8>, _>(i) {
-        return Some(hex::encode(v));
+        return text(hex::encode(v));
     }
     None
+}
+
+/// Text a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return) with a `'` before it, as OWASP advises; other text as it is.
+fn inert(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}").into() } else { text.into() }
 }
 
 /// A CSV field, quoted when it must be.

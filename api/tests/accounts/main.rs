@@ -689,6 +689,33 @@ async fn bad_signatures_wrong_nonces_and_foreign_domains_are_refused() {
 }
 
 #[tokio::test]
+async fn a_message_outside_the_eip_4361_grammar_is_refused_though_signed() {
+    let app = TestApp::new().await;
+    let token = app.signed_up("strict@example.com", "strictone").await;
+    let wallet = Wallet::new(4);
+    let issued = nonce(&app, &token).await;
+    let events = app.event_count().await;
+    let canonical = siwe_message(HOST, &wallet.address(), &issued);
+
+    // Each signed by the wallet, each a message a wallet's strict parser would not show as a
+    // sign-in request for this site.
+    let loose = [
+        (canonical.replace('\n', "\r\n"), "LF only"),
+        (canonical.replace("Version: 1\nChain ID: 80001", "Chain ID: 80001\nVersion: 1"), "line 7 must be `Version: …`"),
+        (canonical.replace("URI: ", "URI: https://evil.example\nURI: "), "line 7 must be `Version: …`"),
+        (format!("{canonical}\nDomain: evil.example"), "line 11 is not a Sign-In with Ethereum field"),
+        (canonical.replacen("\n\n", "\n", 1), "line 3 must be blank"),
+        (format!("Please sign.\n{canonical}"), "not a Sign-In with Ethereum message"),
+    ];
+    for (message, why) in loose {
+        let answer = connect(&app, &token, "Metamask", &wallet.address(), &message, &wallet.sign(&message)).await.expect(400);
+        assert!(answer.message().starts_with("message: ") && answer.message().contains(why), "{message:?}: {}", answer.message());
+    }
+    assert_eq!(app.event_count().await, events, "nothing linked, the nonce kept");
+    connect(&app, &token, "Metamask", &wallet.address(), &canonical, &wallet.sign(&canonical)).await.expect(200);
+}
+
+#[tokio::test]
 async fn an_address_linked_to_another_account_is_409_until_released() {
     let app = TestApp::new().await;
     let first = app.signed_up("one@example.com", "firstone").await;

@@ -185,3 +185,32 @@ async fn export_writes_a_table_and_a_query_as_csv_and_read_file_names_the_genera
     assert!(query.starts_with("nft_id,title\n"));
     assert_eq!(file.trim(), dir.path().join("read.db").display().to_string());
 }
+
+#[tokio::test]
+async fn a_csv_export_keeps_text_that_looks_like_a_formula_inert_and_numbers_as_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let read_url = format!("sqlite://{}", dir.path().join("read.db").display());
+    let log_url = format!("sqlite://{}", dir.path().join("events.db").display());
+    let (_, read) = market(&log_url, &read_url, 3).await;
+    // Titles anyone may have written, beside numeric columns (a negative amount among them).
+    let query = "SELECT column1 AS title, column2 AS amount, column3 AS ratio, column4 AS \"-note\" FROM (VALUES \
+        ('=HYPERLINK(\"https://evil.example\",\"x\")', -5, -1.5, '-5'), \
+        ('+1+cmd', 7, 2.5, '@SUM(A1)'), \
+        (char(9) || 'tabbed', 0, 0.0, char(13) || 'returned'), \
+        ('plain, with a comma', -0, -0.25, 'safe'))"
+        .to_owned();
+    let mut out = Vec::new();
+    api::ops::export::csv(&read, &api::ops::export::Source::Query(query.clone()), &mut out)
+        .await
+        .unwrap_or_else(|e| panic!("{query}: {e:?}"));
+    let csv = String::from_utf8(out).unwrap();
+    assert_eq!(
+        csv,
+        "title,amount,ratio,'-note\n\
+         \"'=HYPERLINK(\"\"https://evil.example\"\",\"\"x\"\")\",-5,-1.5,'-5\n\
+         '+1+cmd,7,2.5,'@SUM(A1)\n\
+         '\ttabbed,0,0,\"'\rreturned\"\n\
+         \"plain, with a comma\",0,-0.25,safe\n",
+        "{csv}"
+    );
+}

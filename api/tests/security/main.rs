@@ -229,3 +229,181 @@ async fn writes_from_another_origin_are_refused_unless_an_operator_lists_it() {
     assert!(read.headers.get_all(header::VARY).iter().any(|v| v == "origin"), "answers depend on the origin");
     assert_eq!(send(&app, preflight("/rpc", ELSEWHERE, "POST", Some("content-type"))).await.status, StatusCode::FORBIDDEN);
 }
+
+/// The policy's directives by name.
+fn directives(policy: &str) -> std::collections::HashMap<String, Vec<String>> {
+    policy
+        .split(';')
+        .filter_map(|d| {
+            let mut words = d.split_whitespace();
+            Some((words.next()?.to_owned(), words.map(str::to_owned).collect()))
+        })
+        .collect()
+}
+
+/// The headers a page that trusts no stranger carries, on `answer` (`what` names it).
+fn assert_security_headers(answer: &Answer, what: &str, hsts: bool) {
+    let policy = directives(answer.header("content-security-policy").unwrap_or_else(|| panic!("{what}: no policy")));
+    let has = |name: &str, sources: &[&str]| {
+        let got = policy.get(name).unwrap_or_else(|| panic!("{what}: no {name} in {policy:?}"));
+        for source in sources {
+            assert!(got.iter().any(|s| s == source), "{what}: {name} {got:?} lacks {source}");
+        }
+        got.clone()
+    };
+    let script = has("script-src", &["'self'"]);
+    assert!(!script.iter().any(|s| s == "'unsafe-inline'" || s == "'unsafe-eval'" || s == "*"), "{what}: {script:?}");
+    let style = has("style-src", &["'self'"]);
+    assert!(!style.iter().any(|s| s == "*" || s == "data:"), "{what}: {style:?}");
+    has("default-src", &["'self'"]);
+    has("connect-src", &["'self'"]);
+    assert_eq!(has("img-src", &[]), ["'self'", "data:", "blob:"], "{what}");
+    assert_eq!(has("frame-ancestors", &[]), ["'none'"], "{what}");
+    assert_eq!(has("object-src", &[]), ["'none'"], "{what}");
+    assert_eq!(has("base-uri", &[]), ["'self'"], "{what}");
+    assert_eq!(has("form-action", &[]), ["'self'"], "{what}");
+    assert_eq!(answer.header("x-content-type-options"), Some("nosniff"), "{what}");
+    assert_eq!(answer.header("x-frame-options"), Some("DENY"), "{what}");
+    assert_eq!(answer.header("referrer-policy"), Some("strict-origin-when-cross-origin"), "{what}");
+    let permissions = answer.header("permissions-policy").unwrap_or_else(|| panic!("{what}: no permissions policy"));
+    for feature in ["camera=()", "microphone=()", "geolocation=()"] {
+        assert!(permissions.contains(feature), "{what}: {permissions}");
+    }
+    assert_eq!(answer.header("strict-transport-security").is_some(), hsts, "{what}: HSTS only behind https");
+}
+
+/// A built UI in a temporary folder: an index page with one inline script, a hashed asset.
+fn built_ui(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let ui = dir.path().join("dist");
+    std::fs::create_dir_all(ui.join("assets")).unwrap();
+    std::fs::write(
+        ui.join("index.html"),
+        "<!doctype html><html><head><title>NFT Marketplace</title><script type=\"module\" src=\"/assets/index-abc.js\"></script>\
+         <script>window.boot=1</script></head><body><div id=\"root\"></div></body></html>",
+    )
+    .unwrap();
+    std::fs::write(ui.join("assets/index-abc.js"), "console.log(1)").unwrap();
+    ui
+}
+
+async fn server_with_ui(args: &[&str]) -> (Router, support::ProjectorTask, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let ui = built_ui(&dir);
+    let (state, projector) = support::fresh_state(support::config(&dir, args), true).await;
+    (api::http::app(state.with_chain(support::no_chain(), None), &ui), projector, dir)
+}
+
+#[tokio::test]
+async fn every_answer_carries_the_security_headers() {
+    let (app, _projector, _dir) = server_with_ui(&[]).await;
+    let plain = |path: &str| Request::get(path).body(Body::empty()).unwrap();
+
+    let api = send(&app, plain("/api/config")).await;
+    assert_eq!(api.status, StatusCode::OK);
+    assert_security_headers(&api, "an API answer", false);
+    let refused = send(&app, plain("/api/nope")).await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND);
+    assert_security_headers(&refused, "an API error", false);
+    let cors_refusal = send(&app, preflight("/rpc", ELSEWHERE, "POST", None)).await;
+    assert_eq!(cors_refusal.status, StatusCode::FORBIDDEN);
+    assert_security_headers(&cors_refusal, "a refused preflight", false);
+    let file = send(&app, plain("/assets/index-abc.js")).await;
+    assert_eq!(file.status, StatusCode::OK);
+    assert_security_headers(&file, "a UI file", false);
+    for page in ["/", "/explore", "/nft/80001-1", "/profile/someone"] {
+        let index = send(&app, plain(page)).await;
+        assert_eq!(index.status, StatusCode::OK, "{page}");
+        assert_security_headers(&index, page, false);
+        // The one inline script of the built page is allowed by its hash, and nothing else inline is.
+        let policy = directives(index.header("content-security-policy").unwrap());
+        let hash = "'sha256-jajxeYVIwRnpYeIdQAnrCVaykHVFfL+sKIgsbVjP93M='";
+        assert!(policy["script-src"].iter().any(|s| s == hash), "{page}: {:?}", policy["script-src"]);
+    }
+    // An uploaded file keeps its own sandbox, with the other headers beside it.
+    let upload = send(&app, plain("/ipfs/bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e")).await;
+    assert_eq!(upload.header("x-content-type-options"), Some("nosniff"));
+    assert_eq!(upload.header("referrer-policy"), Some("strict-origin-when-cross-origin"));
+    if upload.status == StatusCode::OK {
+        assert!(upload.header("content-security-policy").unwrap().contains("sandbox"));
+    }
+}
+
+#[tokio::test]
+async fn the_policy_names_the_rpc_and_relays_the_operator_configures_and_hsts_follows_https() {
+    let (app, _projector, _dir) = server_with_ui(&[
+        "--public-url",
+        "https://market.example.com/",
+        "--public-rpc-url",
+        "https://rpc.example.net/v2/secret-key",
+        "--csp-connect-src",
+        "wss://relay.walletconnect.com, https://rpc.walletconnect.com",
+    ])
+    .await;
+    for path in ["/api/config", "/", "/assets/index-abc.js"] {
+        let answer = send(&app, Request::get(path).body(Body::empty()).unwrap()).await;
+        assert_security_headers(&answer, path, true);
+        assert_eq!(answer.header("strict-transport-security"), Some("max-age=31536000"));
+        let policy = directives(answer.header("content-security-policy").unwrap());
+        assert_eq!(
+            policy["connect-src"],
+            ["'self'", "https://rpc.example.net", "wss://relay.walletconnect.com", "https://rpc.walletconnect.com"],
+            "the RPC's origin only, never its path's key"
+        );
+        assert!(!policy["script-src"].iter().any(|s| s.contains("walletconnect")), "connect-src only");
+    }
+    // Google's sign-in button: its script, styles, frame and calls, only when configured.
+    let (app, _projector, _dir) = server_with_ui(&["--google-client-id", "id.apps.googleusercontent.com"]).await;
+    let policy = directives(send(&app, Request::get("/").body(Body::empty()).unwrap()).await.header("content-security-policy").unwrap());
+    for directive in ["script-src", "style-src", "connect-src", "frame-src"] {
+        assert!(policy[directive].iter().any(|s| s == "https://accounts.google.com/gsi/"), "{directive}: {:?}", policy[directive]);
+    }
+    let (app, _projector, _dir) = server_with_ui(&[]).await;
+    let policy = directives(send(&app, Request::get("/").body(Body::empty()).unwrap()).await.header("content-security-policy").unwrap());
+    assert!(!policy.values().flatten().any(|s| s.contains("google")), "{policy:?}");
+}
+
+#[test]
+fn a_connect_source_that_would_widen_the_policy_is_refused_at_start() {
+    use clap::Parser as _;
+    for bad in ["*", "wss://relay.walletconnect.com; script-src *", "'unsafe-inline'", "relay.walletconnect.com", "https://", "wss://a b"] {
+        let parsed = support::Cli::try_parse_from(["test", "--csp-connect-src", bad]);
+        let err = parsed.err().unwrap_or_else(|| panic!("{bad} was accepted")).to_string();
+        assert!(err.contains("is not a content security policy source"), "{bad}: {err}");
+    }
+    for good in ["wss:", "wss://relay.walletconnect.com", "https://*.walletconnect.org", "https://rpc.example:8443/path"] {
+        assert_eq!(api::config::csp_source(good).as_deref(), Ok(good));
+    }
+}
+
+/// A login attempt for `email` as a proxy forwards it, with `forwarded` as `X-Forwarded-For`.
+fn login_via_proxy(email: &str, forwarded: &str) -> Request<Body> {
+    Request::post("/api/auth/login")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header("x-forwarded-for", forwarded)
+        .body(Body::from(json!({ "email": email, "password": "not the password" }).to_string()))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn behind_a_proxy_the_per_address_limit_counts_what_the_proxy_appended_in_every_form() {
+    let args = ["--trust-forwarded-for", "--rate-limit-per-ip", "2", "--rate-limit-per-account", "0"];
+    // The proxy appends `ip`, `ip:port`, `[v6]` or `[v6]:port`; the client writes a new address
+    // before it on every try. Each form is one client, limited after two tries.
+    for (n, appended) in ["203.0.113.9", "203.0.113.9:51234", "[2001:db8::7]", "[2001:db8::7]:443"].into_iter().enumerate() {
+        let (app, _projector, _dir) = server(&args).await;
+        for attempt in 0..3 {
+            let forwarded = format!("10.9.{n}.{attempt}, {appended}");
+            let answer = send(&app, login_via_proxy(&format!("p{attempt}@example.com"), &forwarded)).await;
+            let expected = if attempt < 2 { StatusCode::UNAUTHORIZED } else { StatusCode::TOO_MANY_REQUESTS };
+            assert_eq!(answer.status, expected, "{appended}, try {attempt}: {}", answer.body);
+        }
+    }
+    // A rightmost entry that is no address: the header is not trusted (the socket's address is
+    // used, one for every in-process request), never the client's own entry before it.
+    let (app, _projector, _dir) = server(&args).await;
+    for attempt in 0..3 {
+        let answer = send(&app, login_via_proxy(&format!("q{attempt}@example.com"), &format!("10.8.0.{attempt}, unknown"))).await;
+        let expected = if attempt < 2 { StatusCode::UNAUTHORIZED } else { StatusCode::TOO_MANY_REQUESTS };
+        assert_eq!(answer.status, expected, "try {attempt}: {}", answer.body);
+    }
+}

@@ -53,8 +53,9 @@ impl FromRequestParts<AppState> for MaybeUser {
 }
 
 /// The client's address, for rate limits: the socket's peer. `X-Forwarded-For` is ignored
-/// unless `TRUST_FORWARDED_FOR` is set (then its last entry, the one our own proxy appended,
-/// is used): a client can put anything in that header.
+/// unless `TRUST_FORWARDED_FOR` is set; then its rightmost entry, the one our own proxy appended,
+/// is used ([`forwarded_client`]): a client can put anything in that header, but only before
+/// what the proxy appends.
 #[derive(Clone, Copy, Debug)]
 pub struct ClientIp(pub IpAddr);
 
@@ -62,23 +63,59 @@ impl FromRequestParts<AppState> for ClientIp {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        if state.config.trust_forwarded_for {
-            let forwarded = parts
-                .headers
-                .get_all("x-forwarded-for")
-                .iter()
-                .filter_map(|v| v.to_str().ok())
-                .flat_map(|v| v.split(','))
-                .filter_map(|ip| ip.trim().parse::<IpAddr>().ok())
-                .next_back();
-            if let Some(ip) = forwarded {
-                return Ok(Self(ip));
-            }
-        }
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
         // In-process callers (tests through `oneshot`) have no socket.
-        Ok(Self(peer.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST))))
+        let peer = peer.unwrap_or(IpAddr::V4(Ipv4Addr::LOCALHOST));
+        if state.config.trust_forwarded_for {
+            match forwarded_client(&parts.headers) {
+                Forwarded::Client(ip) => return Ok(Self(ip)),
+                Forwarded::Absent => {}
+                Forwarded::Unreadable(entry) => {
+                    tracing::warn!(%peer, entry, "the last X-Forwarded-For entry is no address: the socket's peer is used");
+                }
+            }
+        }
+        Ok(Self(peer))
     }
+}
+
+/// What the `X-Forwarded-For` header says of the client.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Forwarded {
+    /// No such header.
+    Absent,
+    /// The rightmost entry's address.
+    Client(IpAddr),
+    /// The rightmost entry (shown as written, at most 64 characters) is no address: the header
+    /// is not trusted at all, since any earlier entry may be the client's own writing.
+    Unreadable(String),
+}
+
+/// The client address the trusted proxy appended: the rightmost entry of the last
+/// `X-Forwarded-For` header, as `ip`, `ip:port`, `[v6]` or `[v6]:port` (proxies write each).
+/// Never an earlier entry: those are whatever the client sent.
+pub fn forwarded_client(headers: &axum::http::HeaderMap) -> Forwarded {
+    let Some(last) = headers.get_all("x-forwarded-for").iter().next_back() else { return Forwarded::Absent };
+    let Ok(value) = last.to_str() else {
+        return Forwarded::Unreadable(String::from_utf8_lossy(last.as_bytes()).chars().take(64).collect());
+    };
+    let entry = value.rsplit(',').next().unwrap_or_default().trim();
+    match forwarded_address(entry) {
+        Some(ip) => Forwarded::Client(ip),
+        None => Forwarded::Unreadable(entry.chars().take(64).collect()),
+    }
+}
+
+/// One `X-Forwarded-For` entry's address: `ip`, `ip:port`, `[v6]`, `[v6]:port`.
+fn forwarded_address(entry: &str) -> Option<IpAddr> {
+    if let Ok(ip) = entry.parse::<IpAddr>() {
+        return Some(ip);
+    }
+    if let Ok(socket) = entry.parse::<SocketAddr>() {
+        return Some(socket.ip());
+    }
+    let v6 = entry.strip_prefix('[')?.strip_suffix(']')?;
+    v6.parse::<std::net::Ipv6Addr>().ok().map(IpAddr::V6)
 }
 
 /// A request body as JSON, or as `application/x-www-form-urlencoded` when it says so. Bad
@@ -128,4 +165,59 @@ fn form_request(bytes: &Bytes) -> Request {
     *request.method_mut() = Method::POST;
     request.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/x-www-form-urlencoded"));
     request
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::http::HeaderMap;
+
+    use super::*;
+
+    fn forwarded(values: &[&str]) -> Forwarded {
+        let mut headers = HeaderMap::new();
+        for value in values {
+            headers.append("x-forwarded-for", HeaderValue::from_str(value).unwrap());
+        }
+        forwarded_client(&headers)
+    }
+
+    fn client(ip: &str) -> Forwarded {
+        Forwarded::Client(ip.parse().unwrap())
+    }
+
+    #[test]
+    fn the_rightmost_entry_is_the_client_as_ip() {
+        assert_eq!(forwarded(&["203.0.113.9"]), client("203.0.113.9"));
+        assert_eq!(forwarded(&["6.6.6.6, 203.0.113.9"]), client("203.0.113.9"));
+        assert_eq!(forwarded(&["2001:db8::7"]), client("2001:db8::7"));
+    }
+
+    #[test]
+    fn the_rightmost_entry_is_the_client_as_ip_and_port() {
+        assert_eq!(forwarded(&["6.6.6.6, 203.0.113.9:51234"]), client("203.0.113.9"));
+    }
+
+    #[test]
+    fn the_rightmost_entry_is_the_client_as_bracketed_v6() {
+        assert_eq!(forwarded(&["6.6.6.6,[2001:db8::7]"]), client("2001:db8::7"));
+    }
+
+    #[test]
+    fn the_rightmost_entry_is_the_client_as_bracketed_v6_and_port() {
+        assert_eq!(forwarded(&["6.6.6.6, [2001:db8::7]:443"]), client("2001:db8::7"));
+    }
+
+    #[test]
+    fn the_last_header_holds_the_rightmost_entry() {
+        assert_eq!(forwarded(&["6.6.6.6", "203.0.113.9:80"]), client("203.0.113.9"));
+    }
+
+    #[test]
+    fn an_unreadable_rightmost_entry_never_falls_back_to_what_the_client_wrote() {
+        for value in ["6.6.6.6, unknown", "6.6.6.6, ", "6.6.6.6,", "6.6.6.6, 203.0.113.9:port", "6.6.6.6, [2001:db8::7", "6.6.6.6, 1.2.3"] {
+            assert!(matches!(forwarded(&[value]), Forwarded::Unreadable(_)), "{value}: {:?}", forwarded(&[value]));
+        }
+        assert!(matches!(forwarded(&["6.6.6.6", "garbage"]), Forwarded::Unreadable(_)));
+        assert_eq!(forwarded(&[]), Forwarded::Absent);
+    }
 }

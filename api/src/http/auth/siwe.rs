@@ -33,55 +33,186 @@ pub struct SiweMessage {
 
 const PREAMBLE: &str = " wants you to sign in with your Ethereum account:";
 
+/// The optional fields after `Issued At`, in the only order the grammar allows.
+const OPTIONAL: [&str; 4] = ["Expiration Time: ", "Not Before: ", "Request ID: ", "Resources:"];
+
 fn time(field: &str, value: &str) -> Result<DateTime<Utc>, String> {
     DateTime::parse_from_rfc3339(value).map(|t| t.with_timezone(&Utc)).map_err(|_| format!("message: {field} is not an RFC 3339 time"))
 }
 
-/// Parses the text the wallet signed.
+/// At most 40 characters of `line`, for an error that shows what was found.
+fn shown(line: &str) -> String {
+    let mut short: String = line.chars().take(40).collect();
+    if short.len() < line.len() {
+        short.push('…');
+    }
+    short
+}
+
+/// The lines of a message, numbered from 1 for the errors.
+struct Lines<'a> {
+    lines: Vec<&'a str>,
+    at: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn peek(&self) -> Option<&'a str> {
+        self.lines.get(self.at).copied()
+    }
+
+    fn next(&mut self, what: &str) -> Result<&'a str, String> {
+        let line = self.lines.get(self.at).copied().ok_or_else(|| format!("message: ends before {what} (line {})", self.at + 1))?;
+        self.at += 1;
+        Ok(line)
+    }
+
+    fn blank(&mut self, after: &str) -> Result<(), String> {
+        let n = self.at + 1;
+        match self.next(&format!("the blank line after {after}"))? {
+            "" => Ok(()),
+            other => Err(format!("message: line {n} must be blank (after {after}), found `{}`", shown(other))),
+        }
+    }
+
+    /// The value of the field `tag` (`URI: `), which must be the next line.
+    fn field(&mut self, tag: &str) -> Result<&'a str, String> {
+        let n = self.at + 1;
+        let name = tag.trim_end_matches([':', ' ']);
+        let line = self.next(&format!("`{name}`"))?;
+        line.strip_prefix(tag).ok_or_else(|| format!("message: line {n} must be `{tag}…`, found `{}`", shown(line)))
+    }
+}
+
+/// `authority` of RFC 3986 (`host[:port]`, userinfo allowed): what the grammar's `domain` is.
+fn authority(value: &str) -> bool {
+    !value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@[]%".contains(c))
+}
+
+/// An RFC 3986 URI: a scheme, a colon, then no space or control character.
+fn uri(value: &str) -> bool {
+    let Some((scheme, rest)) = value.split_once(':') else { return false };
+    let scheme_ok = scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    scheme_ok && rest.chars().all(|c| c.is_ascii_graphic())
+}
+
+/// Parses the text the wallet signed by EIP-4361's grammar, exactly: the preamble (an optional
+/// scheme, the domain), the EIP-55 address, a blank line, an optional one-line statement of
+/// the grammar's characters followed by a blank line, then `URI`, `Version` (`1`), `Chain ID`,
+/// `Nonce` (8 or more letters and digits) and `Issued At`, then any of `Expiration Time`,
+/// `Not Before`, `Request ID` and `Resources` (with its `- URI` lines) in that order, each once;
+/// lines end with LF only, and nothing follows the last field (no final line break). Without a
+/// statement the URI may follow the address's blank line directly (as viem, siwe and ethers
+/// write it) or after a second blank line (the grammar read literally). Anything else is
+/// refused, naming the line: a wallet's strict parser would not show it as a sign-in request,
+/// so its domain check would be skipped.
 pub fn parse(message: &str) -> Result<SiweMessage, String> {
-    let text = message.replace("\r\n", "\n");
-    let mut lines = text.lines();
-    let domain = lines
-        .next()
-        .and_then(|l| l.strip_suffix(PREAMBLE))
-        .filter(|d| !d.is_empty())
-        .ok_or("message: not a Sign-In with Ethereum message")?
-        .to_owned();
-    let address = lines.next().map(str::trim).filter(|a| !a.is_empty()).ok_or("message: no address")?.to_owned();
-    let mut statement = Vec::new();
-    let (mut uri, mut version, mut chain_id, mut nonce, mut issued_at) = (None, None, None, None, None);
+    if message.contains('\r') {
+        return Err("message: lines must end with LF only (the message holds a carriage return)".into());
+    }
+    let mut lines = Lines { lines: message.split('\n').collect(), at: 0 };
+    let first = lines.next("the first line")?;
+    let authority_part = first.strip_suffix(PREAMBLE).ok_or_else(|| {
+        format!("message: not a Sign-In with Ethereum message: line 1 must be `<domain>{PREAMBLE}`, found `{}`", shown(first))
+    })?;
+    let domain = match authority_part.split_once("://") {
+        Some((scheme, domain)) if uri(&format!("{scheme}:x")) => domain,
+        Some(_) => return Err("message: line 1's scheme is not valid".into()),
+        None => authority_part,
+    };
+    if !authority(domain) {
+        return Err(format!("message: line 1's domain `{}` is not a host[:port]", shown(domain)));
+    }
+    let address = lines.next("the address")?;
+    if !(address.len() == 42 && address.starts_with("0x") && address[2..].chars().all(|c| c.is_ascii_hexdigit())) {
+        return Err(format!("message: line 2 must be the address (0x and 40 hex digits), found `{}`", shown(address)));
+    }
+    Address::parse_checksummed(address, None).map_err(|_| "message: line 2's address is not in EIP-55 checksum case")?;
+    lines.blank("the address")?;
+    let statement = match lines.peek() {
+        Some(line) if line.starts_with("URI: ") => None,
+        Some("") => {
+            lines.next("the URI")?;
+            None
+        }
+        Some(line) => {
+            let n = lines.at + 1;
+            if let Some(c) = line.chars().find(|c| !(c.is_ascii_alphanumeric() || " -._~:/?#[]@!$&'()*+,;=".contains(*c))) {
+                return Err(format!("message: line {n}: the statement may not hold {c:?} (one line of EIP-4361's characters)"));
+            }
+            lines.next("the statement")?;
+            lines.blank("the statement")?;
+            Some(line.to_owned())
+        }
+        None => return Err("message: ends after the address".into()),
+    };
+    let uri_value = lines.field("URI: ")?;
+    if !uri(uri_value) {
+        return Err(format!("message: URI `{}` is not a URI", shown(uri_value)));
+    }
+    let version = lines.field("Version: ")?;
+    if version != "1" {
+        return Err("message: Version must be 1".into());
+    }
+    let chain = lines.field("Chain ID: ")?;
+    let chain_id = chain
+        .parse::<u64>()
+        .ok()
+        .filter(|_| chain.chars().all(|c| c.is_ascii_digit()))
+        .ok_or("message: Chain ID is not a decimal number")?;
+    let nonce = lines.field("Nonce: ")?;
+    if nonce.len() < 8 || !nonce.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Err("message: Nonce must be at least 8 letters or digits".into());
+    }
+    let issued_at = time("Issued At", lines.field("Issued At: ")?)?;
     let (mut expiration_time, mut not_before) = (None, None);
-    for line in lines {
-        if let Some(v) = line.strip_prefix("URI: ") {
-            uri = Some(v.to_owned());
-        } else if let Some(v) = line.strip_prefix("Version: ") {
-            version = Some(v.to_owned());
-        } else if let Some(v) = line.strip_prefix("Chain ID: ") {
-            chain_id = Some(v.trim().parse::<u64>().map_err(|_| "message: Chain ID is not a number")?);
-        } else if let Some(v) = line.strip_prefix("Nonce: ") {
-            nonce = Some(v.to_owned());
-        } else if let Some(v) = line.strip_prefix("Issued At: ") {
-            issued_at = Some(time("Issued At", v)?);
-        } else if let Some(v) = line.strip_prefix("Expiration Time: ") {
-            expiration_time = Some(time("Expiration Time", v)?);
-        } else if let Some(v) = line.strip_prefix("Not Before: ") {
-            not_before = Some(time("Not Before", v)?);
-        } else if uri.is_none() && !line.trim().is_empty() {
-            statement.push(line);
+    let mut next_optional = 0;
+    while let Some(line) = lines.peek() {
+        let n = lines.at + 1;
+        let Some(index) = OPTIONAL.iter().position(|tag| line.starts_with(tag)) else {
+            return Err(format!("message: line {n} is not a Sign-In with Ethereum field: `{}`", shown(line)));
+        };
+        if index < next_optional {
+            let name = OPTIONAL[index].trim_end_matches([':', ' ']);
+            return Err(format!("message: line {n}: `{name}` is repeated or out of order (the order is {})", optional_order()));
+        }
+        next_optional = index + 1;
+        let value = lines.field(OPTIONAL[index])?;
+        match index {
+            0 => expiration_time = Some(time("Expiration Time", value)?),
+            1 => not_before = Some(time("Not Before", value)?),
+            2 if !value.chars().all(|c| c.is_ascii_graphic()) => return Err("message: Request ID may not hold spaces".into()),
+            2 => {}
+            _ => {
+                if !value.is_empty() {
+                    return Err(format!("message: line {n} must be `Resources:` alone"));
+                }
+                while let Some(resource) = lines.peek() {
+                    let n = lines.at + 1;
+                    if !resource.strip_prefix("- ").is_some_and(uri) {
+                        return Err(format!("message: line {n} must be a resource (`- ` and a URI), found `{}`", shown(resource)));
+                    }
+                    lines.next("a resource")?;
+                }
+            }
         }
     }
     Ok(SiweMessage {
-        domain,
-        address,
-        statement: (!statement.is_empty()).then(|| statement.join("\n")),
-        uri: uri.ok_or("message: no URI")?,
-        version: version.ok_or("message: no Version")?,
-        chain_id: chain_id.ok_or("message: no Chain ID")?,
-        nonce: nonce.ok_or("message: no Nonce")?,
-        issued_at: issued_at.ok_or("message: no Issued At")?,
+        domain: domain.to_owned(),
+        address: address.to_owned(),
+        statement,
+        uri: uri_value.to_owned(),
+        version: version.to_owned(),
+        chain_id,
+        nonce: nonce.to_owned(),
+        issued_at,
         expiration_time,
         not_before,
     })
+}
+
+fn optional_order() -> String {
+    OPTIONAL.iter().map(|tag| tag.trim_end_matches([':', ' '])).collect::<Vec<_>>().join(", ")
 }
 
 /// What the message must say.
@@ -190,5 +321,102 @@ mod tests {
         assert!(verify(&text, &sign(&key(), &text), &expected(&domains, &someone)).unwrap_err().contains("walletAddress"));
         assert!(verify(&text, "0x1234", &expected(&domains, &address)).unwrap_err().starts_with("signature"));
         assert!(parse("hello").is_err());
+    }
+
+    /// A message as viem writes it, for the parser alone.
+    fn canonical() -> String {
+        message(&Address::from_private_key(&key()).to_checksum(None), "abcdef0123456789")
+    }
+
+    #[test]
+    fn the_canonical_forms_parse() {
+        let text = canonical();
+        assert_eq!(parse(&text).unwrap().statement.as_deref(), Some("Link this wallet to your marketplace account."));
+        // No statement: the URI right after the address's blank line (viem), or after two (the grammar read literally).
+        let bare = text.replace("Link this wallet to your marketplace account.\n\n", "");
+        assert_eq!(parse(&bare).unwrap().statement, None);
+        let literal = text.replace("Link this wallet to your marketplace account.\n", "");
+        assert_eq!(parse(&literal).unwrap().statement, None);
+        // Every optional field, in order, and a scheme before the domain.
+        let full = format!(
+            "https://{text}\nExpiration Time: 2026-01-02T00:00:00Z\nNot Before: 2026-01-01T00:00:00Z\nRequest ID: r-1\n\
+             Resources:\n- ipfs://bafy\n- https://example.com/terms"
+        );
+        let parsed = parse(&full).unwrap();
+        assert_eq!(parsed.domain, "localhost:5173");
+        assert!(parsed.expiration_time.is_some() && parsed.not_before.is_some());
+    }
+
+    /// `parse` refuses `text`, saying something that contains `why`.
+    fn refused(text: &str, why: &str) {
+        let err = parse(text).expect_err(&format!("accepted: {text:?}"));
+        assert!(err.starts_with("message: ") && err.contains(why), "{text:?}: {err}");
+    }
+
+    #[test]
+    fn carriage_returns_are_refused() {
+        refused(&canonical().replace('\n', "\r\n"), "LF only");
+        refused(&format!("{}\r", canonical()), "LF only");
+    }
+
+    #[test]
+    fn fields_out_of_order_are_refused() {
+        let text = canonical();
+        let swapped = text.replace("Version: 1\nChain ID: 80001", "Chain ID: 80001\nVersion: 1");
+        refused(&swapped, "line 7 must be `Version: …`");
+        let late = format!("{text}\nNot Before: 2026-01-01T00:00:00Z\nExpiration Time: 2026-01-02T00:00:00Z");
+        refused(&late, "out of order");
+    }
+
+    #[test]
+    fn repeated_fields_are_refused() {
+        let text = canonical();
+        refused(
+            &text.replace("Nonce: abcdef0123456789", "Nonce: abcdef0123456789\nNonce: 0000000000000000"),
+            "line 10 must be `Issued At: …`",
+        );
+        let twice = format!("{text}\nExpiration Time: 2026-01-02T00:00:00Z\nExpiration Time: 2027-01-02T00:00:00Z");
+        refused(&twice, "repeated");
+        refused(&format!("{text}\nRequest ID: a\nRequest ID: b"), "repeated");
+    }
+
+    #[test]
+    fn unknown_lines_are_refused() {
+        let text = canonical();
+        refused(&format!("{text}\nChain: 1"), "is not a Sign-In with Ethereum field");
+        refused(&text.replace("URI: ", "Note: hi\nURI: "), "must be `URI: …`");
+        refused(&format!("{text}\nResources:\nhttps://example.com"), "must be a resource");
+    }
+
+    #[test]
+    fn missing_blank_lines_and_extra_ones_are_refused() {
+        let text = canonical();
+        refused(&text.replacen("\n\nLink", "\nLink", 1), "line 3 must be blank");
+        refused(&text.replace("account.\n\nURI", "account.\nURI"), "line 5 must be blank");
+        refused(&text.replace("account.\n\nURI", "account.\n\n\nURI"), "line 6 must be `URI: …`");
+        refused(&format!("{text}\n"), "is not a Sign-In with Ethereum field");
+    }
+
+    #[test]
+    fn a_statement_on_two_lines_or_with_other_characters_is_refused() {
+        let text = canonical();
+        refused(&text.replace("your marketplace account.", "your marketplace\naccount."), "line 5 must be blank");
+        refused(&text.replace("your marketplace account.", "your \"marketplace\" account."), "may not hold '\"'");
+    }
+
+    #[test]
+    fn malformed_values_are_refused() {
+        let text = canonical();
+        let address = Address::from_private_key(&key()).to_checksum(None);
+        refused(&text.replace(&address, &address.to_lowercase()), "EIP-55");
+        refused(&text.replace(&address, &address[..41]), "line 2 must be the address");
+        refused(&text.replace("Version: 1", "Version: 2"), "Version must be 1");
+        refused(&text.replace("Chain ID: 80001", "Chain ID: 0x13881"), "Chain ID");
+        refused(&text.replace("Chain ID: 80001", "Chain ID: +80001"), "Chain ID");
+        refused(&text.replace("Nonce: abcdef0123456789", "Nonce: short"), "Nonce");
+        refused(&text.replace("URI: http://localhost:5173", "URI: not a uri"), "is not a URI");
+        refused(&text.replace("localhost:5173 wants", "evil site wants"), "domain");
+        refused(&text.replace("Issued At: 2026-01-01T00:00:00.000Z", "Issued At: yesterday"), "RFC 3339");
+        refused("hello", "not a Sign-In with Ethereum message");
     }
 }
