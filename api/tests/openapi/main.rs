@@ -3,6 +3,7 @@
 
 mod helpers;
 mod hostile;
+mod promise;
 mod sources;
 #[path = "../support/mod.rs"]
 mod support;

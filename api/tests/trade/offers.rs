@@ -213,6 +213,10 @@ async fn a_cart_records_what_was_bought_and_names_what_was_skipped() {
     assert_eq!(ids("skipped"), ["80001-2"]);
     assert_eq!((bought.body()["spent"].as_str(), bought.body()["refunded"].as_str()), (Some("2"), Some("1")));
     assert_eq!(bought.body()["skipped"][0]["seenPrice"], "1");
+    let wei = |key: &str| bought.body()[key].as_str().map(str::to_owned);
+    assert_eq!((wei("spentWei"), wei("refundedWei")), (Some(matic(20).to_string()), Some(matic(10).to_string())), "the totals in wei too");
+    assert_eq!(bought.body()["skipped"][0]["seenPriceWei"], matic(10).to_string());
+    assert!(bought.body()["bought"][0].get("seenPriceWei").is_none(), "only a skipped item has a seen price");
     assert_eq!(bought.body()["skipped"][0]["price"], "0");
     assert_eq!(bought.body()["bought"][0]["nftData"]["currentOwner"]["userId"].as_str(), Some(bob.id.as_str()));
     // A retry answers the same; the cart is recorded once.

@@ -15,11 +15,18 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(health))
 }
 
+/// A live server's status.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum HealthStatus {
+    ok,
+}
+
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Health {
     /// Always `ok`.
-    #[schema(example = "ok")]
+    #[schema(value_type = HealthStatus, example = "ok")]
     status: &'static str,
     /// Position of the last event in the log.
     log_position: u64,

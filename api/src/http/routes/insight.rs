@@ -116,7 +116,7 @@ async fn collection_stats(State(state): State<AppState>, Path(id): Path<String>)
 #[allow(dead_code, reason = "a schema only")]
 struct PricePoint {
     /// `SALE` or `BID`.
-    kind: String,
+    kind: PricePointKind,
     /// The price (MATIC).
     price: String,
     /// The same in wei.
@@ -127,6 +127,14 @@ struct PricePoint {
     address: String,
     /// The transaction.
     tx_hash: String,
+}
+
+/// What a price point is.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum PricePointKind {
+    SALE,
+    BID,
 }
 
 /// A row of the ranking.
@@ -152,6 +160,8 @@ struct RankedCollection {
     volume_wei: String,
     /// Volume over the period before, of the same length (MATIC; null for ALL).
     previous_volume: Option<String>,
+    /// The same in wei.
+    previous_volume_wei: Option<String>,
     /// The volume's change against the period before, in percent (null for ALL or when nothing
     /// sold in the period before).
     change: Option<f64>,

@@ -561,7 +561,7 @@ pub(crate) struct NftCard {
     /// The marketplace contract.
     contract_address: String,
     /// Always `ERC721`.
-    contract_type: String,
+    contract_type: ContractType,
     /// Always `MATIC`.
     coin_name: String,
     /// The spec's sale coin code (`"1"`).
@@ -609,6 +609,13 @@ pub(crate) enum BidStatus {
     BID,
     ALLOTED,
     REFUNDED,
+}
+
+/// The token standard.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum ContractType {
+    ERC721,
 }
 
 /// What a history event records.

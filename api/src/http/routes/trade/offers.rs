@@ -311,6 +311,8 @@ struct CartLine<'a> {
     price_wei: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     seen_price: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seen_price_wei: Option<&'a str>,
     nft_data: Option<crate::http::routes::nft::Card<'a>>,
 }
 
@@ -321,7 +323,9 @@ struct CartAnswer<'a> {
     bought: Vec<CartLine<'a>>,
     skipped: Vec<CartLine<'a>>,
     spent: String,
+    spent_wei: &'a str,
     refunded: String,
+    refunded_wei: &'a str,
 }
 
 /// Records a cart bought from one of the caller's wallets; answers what was bought (each NFT
@@ -378,11 +382,19 @@ async fn record_cart_purchase(
                 price: wei_to_matic(price),
                 price_wei: price,
                 seen_price: seen.map(wei_to_matic),
+                seen_price_wei: *seen,
             });
         }
     }
     let [bought_lines, skipped_lines] = lines;
-    let body = CartAnswer { bought: bought_lines, skipped: skipped_lines, spent: wei_to_matic(totals.0), refunded: wei_to_matic(totals.1) };
+    let body = CartAnswer {
+        bought: bought_lines,
+        skipped: skipped_lines,
+        spent: wei_to_matic(totals.0),
+        spent_wei: totals.0,
+        refunded: wei_to_matic(totals.1),
+        refunded_wei: totals.1,
+    };
     let message = if skipped.is_empty() { "Cart purchased" } else { "Cart purchased; some items were no longer available" };
     Ok(ok(body, message))
 }
@@ -415,7 +427,7 @@ struct OfferItem {
     /// The service fee its sale pays (basis points).
     fee_bps: i64,
     /// `ACTIVE`, `ACCEPTED`, `REJECTED`, `CANCELLED` or `EXPIRED` (active, past its expiry).
-    state: String,
+    state: OfferStateName,
     /// How many times its offerer replaced it.
     replaced: i64,
     /// Whether the NFT was burned (its open offers can only be withdrawn).
@@ -436,6 +448,17 @@ struct OfferItem {
     closed_at: Option<String>,
 }
 
+/// An offer's state.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum OfferStateName {
+    ACTIVE,
+    ACCEPTED,
+    REJECTED,
+    CANCELLED,
+    EXPIRED,
+}
+
 /// A recorded cart.
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
@@ -447,8 +470,12 @@ struct CartRecorded {
     skipped: Vec<CartItem>,
     /// What the bought items cost, in MATIC.
     spent: String,
+    /// The same in wei.
+    spent_wei: String,
     /// What went back to the buyer, in MATIC.
     refunded: String,
+    /// The same in wei.
+    refunded_wei: String,
 }
 
 /// An item of a recorded cart.
@@ -464,6 +491,8 @@ struct CartItem {
     price_wei: String,
     /// Skipped: the price the buyer saw, in MATIC.
     seen_price: Option<String>,
+    /// The same in wei.
+    seen_price_wei: Option<String>,
     /// The NFT as cards show it (null once burned).
     nft_data: Option<NftCard>,
 }
