@@ -345,3 +345,49 @@ async fn an_unknown_api_path_is_404_in_the_envelope_for_any_method_while_client_
         assert!(String::from_utf8_lossy(&bytes).contains("<title>Marketplace</title>"), "{uri} serves the UI");
     }
 }
+
+/// The document lists the 4xx answers each operation gives: every operation with a query or a
+/// body lists 400, and a malformed or unknown id in any path answers a status its operation
+/// lists (a signed-in caller, an empty JSON body where one is documented).
+#[tokio::test]
+async fn every_operation_lists_the_4xx_answers_it_gives() {
+    let app = TestApp::new().await;
+    let doc = app.document().await;
+    let token = signed_in(&app).await;
+    let mut unlisted = BTreeSet::new();
+    let mut probed = 0;
+
+    for (method, path) in operations(&doc) {
+        let operation = &doc["paths"][&path][method.to_lowercase()];
+        let parameters: Vec<&Value> = operation["parameters"].as_array().into_iter().flatten().collect();
+        let takes_input = operation.get("requestBody").is_some() || parameters.iter().any(|p| p["in"] == "query");
+        if takes_input && operation["responses"]["400"].is_null() {
+            unlisted.insert(format!("{method} {path}: takes input but lists no 400"));
+        }
+        if !parameters.iter().any(|p| p["in"] == "path") || path.starts_with("/ipfs/") {
+            continue;
+        }
+        for (what, uri) in [("an unknown id", concrete(&path)), ("a malformed id", malformed(&path))] {
+            let builder = request(&method, &uri, &token);
+            let request = if operation.get("requestBody").is_some() {
+                builder.header(header::CONTENT_TYPE, "application/json").body(Body::from("{}"))
+            } else {
+                builder.body(Body::empty())
+            };
+            let answer = app.send(request.unwrap()).await;
+            probed += 1;
+            let status = answer.status.as_str().to_owned();
+            if answer.status.is_client_error() && operation["responses"][&status].is_null() {
+                unlisted.insert(format!("{method} {path} with {what} ({uri}) answers {status}, not listed: {}", answer.json()["message"]));
+            }
+        }
+    }
+
+    assert!(unlisted.is_empty(), "4xx answers the document does not list:\n{}", unlisted.into_iter().collect::<Vec<_>>().join("\n"));
+    assert!(probed >= 40, "only {probed} probes");
+}
+
+/// `path` with every path parameter a malformed value.
+fn malformed(path: &str) -> String {
+    path.split('/').map(|segment| if segment.starts_with('{') { "not-an-id!" } else { segment }).collect::<Vec<_>>().join("/")
+}

@@ -33,7 +33,7 @@ struct Health {
 }
 
 /// Liveness: the server runs and can read its event log.
-#[utoipa::path(get, path = "/healthz", tag = "ops", responses((status = 200, description = "Up", body = Envelope<Health>)))]
+#[utoipa::path(get, path = "/healthz", tag = "ops", security(()), responses((status = 200, description = "Up", body = Envelope<Health>)))]
 async fn health(State(state): State<AppState>) -> Result<Response, ApiError> {
     let (log_position, _) = state.store.head().await?;
     Ok(ok(Health { status: "ok", log_position }, "ok"))

@@ -356,7 +356,8 @@ async fn detail(State(state): State<AppState>, viewer: MaybeUser, Path(id): Path
     get,
     path = "/api/nft/nftinauction/{nftId}",
     tag = "nft",
-    params(NftId),
+security(()),
+        params(NftId),
     responses((status = 200, description = "The open auction, or none", body = Envelope<Vec<Auction>>), (status = 404, response = NotFound)),
 )]
 async fn in_auction(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -369,7 +370,8 @@ async fn in_auction(State(state): State<AppState>, Path(id): Path<String>) -> Re
     get,
     path = "/api/nft/bidhistory/{nftId}/{auctionId}/",
     tag = "nft",
-    params(NftId, ("auctionId" = String, Path, description = "The contract's auction id"), BidQuery),
+security(()),
+        params(NftId, ("auctionId" = String, Path, description = "The contract's auction id"), BidQuery),
     responses((status = 200, description = "A page of bids", body = Envelope<Paged<Bid>>), (status = 400, response = BadRequest), (status = 404, response = NotFound)),
 )]
 async fn bid_history(
@@ -392,7 +394,8 @@ async fn bid_history(
     get,
     path = "/api/nft/nfthistory/{nftId}",
     tag = "nft",
-    params(NftId),
+security(()),
+        params(NftId),
     responses((status = 200, description = "The history", body = Envelope<History>), (status = 404, response = NotFound)),
 )]
 async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -416,7 +419,8 @@ async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Resul
     get,
     path = "/api/nft/ownnerhistory/{nftId}",
     tag = "nft",
-    params(NftId),
+security(()),
+        params(NftId),
     responses((status = 200, description = "The owners", body = Envelope<Vec<Owner>>), (status = 404, response = NotFound)),
 )]
 async fn owners(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -463,7 +467,7 @@ pub(super) fn trending_until(now: i64, ends: Option<i64>) -> i64 {
 }
 
 /// The landing page's counters.
-#[utoipa::path(get, path = "/api/getmarketplacestatistics", tag = "nft", responses((status = 200, description = "The counters", body = Envelope<Statistics>)))]
+#[utoipa::path(get, path = "/api/getmarketplacestatistics", tag = "nft", security(()), responses((status = 200, description = "The counters", body = Envelope<Statistics>)))]
 async fn statistics(State(state): State<AppState>) -> Result<Response, ApiError> {
     Ok(ok(nft::statistics(&state.read).await.map_err(db_error)?, "Statistics fetched"))
 }

@@ -127,7 +127,7 @@ struct Change<'u> {
     notices: Vec<&'u NoticeView>,
 }
 
-/// One event's data: a `change` event carries a [`Change`], `ready` and `reset` a position.
+/// One event's data: a `change` event carries a `Change`, `ready` and `reset` a `StreamPosition`.
 #[derive(ToSchema)]
 #[serde(untagged)]
 #[allow(dead_code, reason = "documents the stream's data")]
@@ -138,8 +138,9 @@ enum StreamData<'u> {
     Position(StreamPosition),
 }
 
-/// An NFT that changed (documentation of [`NftChange`]).
+/// An NFT that changed.
 #[derive(ToSchema)]
+#[schema(as = NftChange)]
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code, reason = "documents the stream's data")]
 struct NftChangeDoc {

@@ -78,7 +78,8 @@ async fn list(state: &AppState, scope: Scope<'_>, params: &Params) -> Result<pro
     get,
     path = "/api/nft/{nftId}/offers",
     tag = "trade",
-    params(("nftId" = String, Path, description = "The NFT (`{chainId}-{tokenId}`)"), OffersQuery),
+security(()),
+        params(("nftId" = String, Path, description = "The NFT (`{chainId}-{tokenId}`)"), OffersQuery),
     responses((status = 200, description = "A page of offers", body = Envelope<Paged<OfferItem>>), (status = 400, response = BadRequest)),
 )]
 async fn nft_offers(State(state): State<AppState>, Path(id): Path<String>, params: Params) -> Result<Response, ApiError> {
@@ -147,7 +148,7 @@ struct OfferAnswer<'a> {
     nft_data: Option<crate::http::routes::nft::Card<'a>>,
 }
 
-/// Schema of [`OfferAnswer`].
+/// What an offer record answers: the offer as it is now, and its NFT.
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code, reason = "a schema only")]
