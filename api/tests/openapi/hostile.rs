@@ -391,3 +391,41 @@ async fn every_operation_lists_the_4xx_answers_it_gives() {
 fn malformed(path: &str) -> String {
     path.split('/').map(|segment| if segment.starts_with('{') { "not-an-id!" } else { segment }).collect::<Vec<_>>().join("/")
 }
+
+/// Numbers past their documented range and lists longer than their `maxItems` are 400s naming
+/// the field, like text over its limit, and nothing changes (a signed-in fuzzer's finds: a
+/// notice position above int64's maximum, a muted list of 12 kinds).
+#[tokio::test]
+async fn a_position_past_its_range_and_a_list_past_its_max_items_are_400_and_append_nothing() {
+    let app = TestApp::new().await;
+    let token = signed_in(&app).await;
+    let json = |method: &str, uri: &str, body: Value| {
+        request(method, uri, &token).header(header::CONTENT_TYPE, "application/json").body(Body::from(body.to_string())).unwrap()
+    };
+    let above = i64::MAX as u64 + 1;
+    for (uri, name, value) in [
+        ("/api/notifications/read", "position", json!(above)),
+        ("/api/notifications/read", "position", json!(-1)),
+        ("/api/notifications/readall", "upTo", json!(above)),
+    ] {
+        assert_refused(
+            &app,
+            &format!("{uri} {name} {value}"),
+            &format!("{name}: must be a whole number from 0 to"),
+            json("POST", uri, json!({ name: value })),
+        )
+        .await;
+    }
+    let kinds = ["OUTBID", "BID_RECEIVED", "SOLD", "BOUGHT", "BID_ACCEPTED", "BID_REJECTED", "AUCTION_ENDING", "AUCTION_ENDED"];
+    let twelve: Vec<&str> = kinds.iter().chain(&kinds[..4]).copied().collect();
+    for field in ["muted", "email"] {
+        let mut body = json!({ "muted": [], "email": [] });
+        body[field] = json!(twelve);
+        assert_refused(&app, field, &format!("{field}: at most 11 items"), json("PUT", "/api/notifications/settings", body)).await;
+    }
+    let settings = app.send(request("GET", "/api/notifications/settings", &token).body(Body::empty()).unwrap()).await.json();
+    assert_eq!((&settings["body"]["muted"], &settings["body"]["email"]), (&json!([]), &json!([])), "the settings unchanged: {settings}");
+    // In range, the same calls go through.
+    let answer = app.send(json("POST", "/api/notifications/read", json!({ "position": i64::MAX }))).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.json());
+}

@@ -89,7 +89,10 @@ async fn offers_are_made_cancelled_rejected_and_accepted_through_checked_record_
     let active = market.get("/api/nft/80001-1/offers?state=active&limit=1", None).await.expect(200);
     assert_eq!(active.body()["data"][0]["offererAddress"], bob_address);
     market.get("/api/nft/80001-1/offers?state=GONE", None).await.refused("state");
-    market.get("/api/nft/80001-x/offers", None).await.refused("id");
+    market.get("/api/nft/80001-x/offers", None).await.refused("nftId: not an NFT id");
+    // An unknown NFT is a 404, as on the other per-NFT reads, not an empty list.
+    let unknown = market.get("/api/nft/80001-999/offers", None).await.expect(404);
+    assert_eq!(unknown.body(), &serde_json::Value::Null, "the envelope's error: {:?}", unknown.body());
     let carols_list = market.get("/api/myoffers?state=CANCELLED", Some(&carol.token)).await.expect(200);
     assert_eq!(carols_list.body()["totalItems"], 1);
     assert_eq!(market.get("/api/myoffers", Some(&carol.token)).await.expect(200).body()["totalItems"], 2);

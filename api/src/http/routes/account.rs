@@ -181,8 +181,8 @@ async fn my_profile(State(state): State<AppState>, me: AuthUser) -> Result<Respo
     get,
     path = "/api/account/getuserprofile/{userId}",
     tag = "account",
-security(()),
-        params(("userId" = String, Path, description = "The user's id (a UUID)")),
+    security(()),
+    params(("userId" = String, Path, description = "The user's id (a UUID)")),
     responses((status = 200, description = "The public profile", body = Envelope<PublicProfile>), (status = 404, response = NotFound)),
 )]
 async fn user_profile(State(state): State<AppState>, Path(user_id): Path<String>) -> Result<Response, ApiError> {

@@ -80,8 +80,8 @@ fn nft_id(state: &AppState, params: &Params) -> Result<Option<String>, ApiError>
     get,
     path = "/api/activity",
     tag = "nft",
-security(()),
-        params(ActivityQuery),
+    security(()),
+    params(ActivityQuery),
     responses((status = 200, description = "A page of activity", body = Envelope<Paged<ActivityItem>>), (status = 400, response = BadRequest)),
 )]
 async fn feed(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {

@@ -129,8 +129,8 @@ pub const FORWARDED_METHODS: [&str; 21] = [
     post,
     path = "/rpc",
     tag = "chain",
-security(()),
-        request_body(content = Object, description = "A JSON-RPC 2.0 request or batch (at most 1 MiB)", content_type = "application/json"),
+    security(()),
+    request_body(content = Object, description = "A JSON-RPC 2.0 request or batch (at most 1 MiB)", content_type = "application/json"),
     responses(
         (status = 200, description = "The node's JSON-RPC answer, with the node's HTTP status; a method not forwarded gets error -32601", content_type = "application/json", body = Object),
         (status = 400, response = BadRequest),

@@ -65,8 +65,8 @@ pub fn router() -> OpenApiRouter<AppState> {
     get,
     path = "/api/nft/pricehistory/{nftId}",
     tag = "nft",
-security(()),
-        params(("nftId" = String, Path, description = "`{chainId}-{tokenId}`", example = "80001-1")),
+    security(()),
+    params(("nftId" = String, Path, description = "`{chainId}-{tokenId}`", example = "80001-1")),
     responses((status = 200, description = "Its sales and bids, oldest first", body = Envelope<Vec<PricePoint>>), (status = 404, response = NotFound)),
 )]
 async fn price_history(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -82,8 +82,8 @@ async fn price_history(State(state): State<AppState>, Path(id): Path<String>) ->
     get,
     path = "/api/stats/collections",
     tag = "collection",
-security(()),
-        params(RankingQuery),
+    security(()),
+    params(RankingQuery),
     responses((status = 200, description = "A page of the ranking", body = Envelope<Paged<RankedCollection>>), (status = 400, response = BadRequest)),
 )]
 async fn collection_ranking(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {
@@ -100,8 +100,8 @@ async fn collection_ranking(State(state): State<AppState>, params: Params) -> Re
     get,
     path = "/api/stats/collection/{collectionId}",
     tag = "collection",
-security(()),
-        params(("collectionId" = String, Path, description = "The collection's id (a UUID)")),
+    security(()),
+    params(("collectionId" = String, Path, description = "The collection's id (a UUID)")),
     responses((status = 200, description = "Its figures and daily history", body = Envelope<CollectionInsight>), (status = 404, response = NotFound)),
 )]
 async fn collection_stats(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {

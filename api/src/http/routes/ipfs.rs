@@ -35,8 +35,8 @@ const WIDTH: Text = Text { name: "w", description: "the rendition's width in pix
     get,
     path = "/ipfs/{cid}",
     tag = "ops",
-security(()),
-        params(
+    security(()),
+    params(
         ("cid" = String, Path, description = "The file's CID v1 (the address uploads answer with)"),
         ("w" = Option<u32>, Query, description = "A rendition of a stored image this many pixels wide: 64, 240, 480, 960 or 1920. \
             Made on the first request, then kept. Opaque images come as JPEG, images with transparent pixels as lossless WebP, \

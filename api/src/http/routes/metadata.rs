@@ -94,8 +94,8 @@ async fn current(state: &AppState, id: &str) -> Result<MetadataStatus, ApiError>
     get,
     path = "/api/nft/{nftId}/metadata",
     tag = "nft",
-security(()),
-        params(NftId),
+    security(()),
+    params(NftId),
     responses((status = 200, description = "The state", body = Envelope<MetadataView>), (status = 404, response = NotFound)),
 )]
 async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -111,8 +111,8 @@ async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Result
     post,
     path = "/api/nft/{nftId}/metadata/refresh",
     tag = "nft",
-security(()),
-        params(NftId),
+    security(()),
+    params(NftId),
     responses(
         (status = 200, description = "Asked: the state now (`PENDING`)", body = Envelope<MetadataView>),
         (status = 404, response = NotFound),

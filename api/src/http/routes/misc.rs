@@ -62,8 +62,8 @@ fn clip(text: &str, max: usize) -> &str {
     post,
     path = "/api/misc/clienterror",
     tag = "misc",
-security(()),
-        request_body(content = ClientError, description = "At most 16 KiB", content_type = "application/json"),
+    security(()),
+    request_body(content = ClientError, description = "At most 16 KiB", content_type = "application/json"),
     responses(
         (status = 200, description = "Logged", body = Envelope<Null>),
         (status = 400, response = BadRequest),

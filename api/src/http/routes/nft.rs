@@ -356,8 +356,8 @@ async fn detail(State(state): State<AppState>, viewer: MaybeUser, Path(id): Path
     get,
     path = "/api/nft/nftinauction/{nftId}",
     tag = "nft",
-security(()),
-        params(NftId),
+    security(()),
+    params(NftId),
     responses((status = 200, description = "The open auction, or none", body = Envelope<Vec<Auction>>), (status = 404, response = NotFound)),
 )]
 async fn in_auction(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -370,8 +370,8 @@ async fn in_auction(State(state): State<AppState>, Path(id): Path<String>) -> Re
     get,
     path = "/api/nft/bidhistory/{nftId}/{auctionId}/",
     tag = "nft",
-security(()),
-        params(NftId, ("auctionId" = String, Path, description = "The contract's auction id"), BidQuery),
+    security(()),
+    params(NftId, ("auctionId" = String, Path, description = "The contract's auction id"), BidQuery),
     responses((status = 200, description = "A page of bids", body = Envelope<Paged<Bid>>), (status = 400, response = BadRequest), (status = 404, response = NotFound)),
 )]
 async fn bid_history(
@@ -394,8 +394,8 @@ async fn bid_history(
     get,
     path = "/api/nft/nfthistory/{nftId}",
     tag = "nft",
-security(()),
-        params(NftId),
+    security(()),
+    params(NftId),
     responses((status = 200, description = "The history", body = Envelope<History>), (status = 404, response = NotFound)),
 )]
 async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {
@@ -419,8 +419,8 @@ async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Resul
     get,
     path = "/api/nft/ownnerhistory/{nftId}",
     tag = "nft",
-security(()),
-        params(NftId),
+    security(()),
+    params(NftId),
     responses((status = 200, description = "The owners", body = Envelope<Vec<Owner>>), (status = 404, response = NotFound)),
 )]
 async fn owners(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, ApiError> {

@@ -202,8 +202,8 @@ struct Document(Bytes);
     get,
     path = "/api/openapi.json",
     tag = "ops",
-security(()),
-        responses((status = 200, description = "The OpenAPI 3.1 document of this server", content_type = "application/json", body = Object)),
+    security(()),
+    responses((status = 200, description = "The OpenAPI 3.1 document of this server", content_type = "application/json", body = Object)),
 )]
 async fn openapi_json(Extension(Document(json)): Extension<Document>) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], json).into_response()

@@ -293,8 +293,8 @@ struct TabCounts {
     get,
     path = "/api/nft/profilecounts/{userId}",
     tag = "nft",
-security(()),
-        params(UserId),
+    security(()),
+    params(UserId),
     responses((status = 200, description = "The tabs' totals", body = Envelope<TabCounts>), (status = 404, response = NotFound)),
 )]
 async fn profile_counts(State(state): State<AppState>, Path(user): Path<String>) -> Result<Response, ApiError> {

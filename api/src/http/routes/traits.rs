@@ -85,8 +85,8 @@ query_params!(
     get,
     path = "/api/nft/facets",
     tag = "nft",
-security(()),
-        params(FacetsQuery),
+    security(()),
+    params(FacetsQuery),
     responses(
         (status = 200, description = "The facets", body = Envelope<FacetsBody>),
         (status = 400, response = BadRequest),

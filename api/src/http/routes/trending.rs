@@ -48,8 +48,8 @@ pub fn router() -> OpenApiRouter<AppState> {
     get,
     path = "/api/trendingcreators",
     tag = "nft",
-security(()),
-        params(PeopleQuery),
+    security(()),
+    params(PeopleQuery),
     responses((status = 200, description = "A page of seller or creator cards", body = Envelope<Paged<PersonCard>>), (status = 400, response = BadRequest)),
 )]
 async fn trending_people(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {

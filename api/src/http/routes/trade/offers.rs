@@ -26,7 +26,7 @@ use crate::http::{
     error::{ApiError, Envelope, ok},
     routes::{
         nft::{NftCard, Paged},
-        openapi::{BadRequest, SignedIn},
+        openapi::{BadRequest, NotFound, SignedIn},
         params::{Choice, Params, query_params},
     },
 };
@@ -78,12 +78,19 @@ async fn list(state: &AppState, scope: Scope<'_>, params: &Params) -> Result<pro
     get,
     path = "/api/nft/{nftId}/offers",
     tag = "trade",
-security(()),
-        params(("nftId" = String, Path, description = "The NFT (`{chainId}-{tokenId}`)"), OffersQuery),
-    responses((status = 200, description = "A page of offers", body = Envelope<Paged<OfferItem>>), (status = 400, response = BadRequest)),
+    security(()),
+    params(("nftId" = String, Path, description = "The NFT (`{chainId}-{tokenId}`)"), OffersQuery),
+    responses(
+        (status = 200, description = "A page of offers", body = Envelope<Paged<OfferItem>>),
+        (status = 400, response = BadRequest),
+        (status = 404, response = NotFound),
+    ),
 )]
 async fn nft_offers(State(state): State<AppState>, Path(id): Path<String>, params: Params) -> Result<Response, ApiError> {
-    let nft_id = format!("{}-{}", state.chain.chain_id, token_id(&state, "id", &id)?);
+    let nft_id = format!("{}-{}", state.chain.chain_id, token_id(&state, "nftId", &id)?);
+    if !nft::exists(&state.read, &nft_id).await.map_err(internal)? {
+        return Err(ApiError::NotFound(format!("No NFT with id {nft_id}")));
+    }
     let page = list(&state, Scope::Nft(&nft_id), &params).await?;
     Ok(ok(page, "Offers fetched"))
 }
