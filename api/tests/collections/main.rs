@@ -208,6 +208,57 @@ async fn the_image_is_required_first_then_a_title_and_it_must_be_an_image_by_con
     assert_eq!(app.state.files.get(&html_cid).await.unwrap(), None, "a refused image is not stored");
 }
 
+/// A title that is not one text part (a JSON value, a file, two titles) is a 400, on create
+/// and on update, and nothing changes: a fuzzer's array once became a collection titled "[]".
+#[tokio::test]
+async fn a_title_sent_as_json_as_a_file_or_twice_is_refused_and_nothing_changes() {
+    let app = TestApp::new().await;
+    let alice = app.user("alice", "0xa11ce").await;
+    let id = app.collection(&alice, "Birds").await;
+    let image = "--b\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n";
+    let image = [image.as_bytes(), PNG, b"\r\n"].concat();
+    let title = |headers: &str, text: &str| format!("--b\r\nContent-Disposition: form-data; name=\"title\"{headers}\r\n\r\n{text}\r\n");
+    let cases = [
+        (title("\r\nContent-Type: application/json", "[]"), "title: must be text"),
+        (title("; filename=\"t.txt\"", "Cats"), "title: must be text"),
+        (title("", "Cats") + &title("", "Dogs"), "title: sent more than once"),
+    ];
+    // `text/plain` (with a charset) is text.
+    let plain = title("\r\nContent-Type: text/plain; charset=utf-8", "Plain");
+
+    for (method, uri) in [("POST", "/api/collection".to_owned()), ("PUT", format!("/api/collection/{id}"))] {
+        for (parts, message) in &cases {
+            let head = app.state.store.head().await.unwrap().0;
+            let body = [parts.as_bytes(), &image, b"--b--\r\n"].concat();
+            let request = Request::builder()
+                .method(method)
+                .uri(&uri)
+                .header(header::AUTHORIZATION, format!("Bearer {}", alice.token))
+                .header(header::CONTENT_TYPE, "multipart/form-data; boundary=b")
+                .body(Body::from(body))
+                .unwrap();
+            let (status, body) = app.send(request).await;
+            assert_eq!((status, body["message"].as_str()), (StatusCode::BAD_REQUEST, Some(*message)), "{method} {parts:?}");
+            assert_eq!(app.state.store.head().await.unwrap().0, head, "{method} {parts:?}: nothing appended");
+        }
+    }
+    app.settle().await;
+    let (_, mine) = app.call("GET", "/api/collection", Some(&alice), None).await;
+    let titles: Vec<&str> = mine["body"]["data"].as_array().unwrap().iter().map(|c| c["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, ["Birds"], "nothing created, the title unchanged");
+
+    let body = [plain.as_bytes(), b"--b--\r\n"].concat();
+    let request = Request::builder()
+        .method("PUT")
+        .uri(format!("/api/collection/{id}"))
+        .header(header::AUTHORIZATION, format!("Bearer {}", alice.token))
+        .header(header::CONTENT_TYPE, "multipart/form-data; boundary=b")
+        .body(Body::from(body))
+        .unwrap();
+    let (status, body) = app.send(request).await;
+    assert_eq!((status, body["body"]["title"].as_str()), (StatusCode::OK, Some("Plain")), "{body}");
+}
+
 #[tokio::test]
 async fn signed_out_callers_get_401_in_the_envelope() {
     let app = TestApp::new().await;

@@ -15,6 +15,8 @@ pub struct Registration {
     pub path: String,
     /// `file: how` (for messages).
     pub origin: String,
+    /// For an `also_at` alias: the path of the operation it serves.
+    pub alias_of: Option<String>,
 }
 
 /// Every registration under `src`.
@@ -47,7 +49,12 @@ pub fn registrations(src: &Path) -> Vec<Registration> {
                 let how = format!("{name}: plain `{call}...)`, not documented: register it with routes!() and a #[utoipa::path]");
                 let methods = if call == ".route(" { methods_in(args) } else { vec!["ANY".to_owned()] };
                 assert!(!methods.is_empty(), "{name}: cannot read the methods of `{call}{args})`");
-                found.extend(methods.into_iter().map(|method| Registration { method, path: path.clone(), origin: how.clone() }));
+                found.extend(methods.into_iter().map(|method| Registration {
+                    method,
+                    path: path.clone(),
+                    origin: how.clone(),
+                    alias_of: None,
+                }));
             }
         }
     }
@@ -56,7 +63,8 @@ pub fn registrations(src: &Path) -> Vec<Registration> {
             .get(&handler)
             .unwrap_or_else(|| panic!("{file}: routes!({handler}) but no #[utoipa::path] on a `fn {handler}` the test can read"));
         let origin = format!("{file}: routes!({handler}) (#[utoipa::path] in {defined})");
-        found.push(Registration { method: method.clone(), path: alias.unwrap_or_else(|| path.clone()), origin });
+        let alias_of = alias.is_some().then(|| path.clone());
+        found.push(Registration { method: method.clone(), path: alias.unwrap_or_else(|| path.clone()), origin, alias_of });
     }
     found
 }
@@ -244,5 +252,7 @@ mod tests {
                 .map(|(m, p)| (m.to_owned(), p.to_owned()))
                 .collect();
         assert_eq!(found, expected);
+        let aliases: Vec<_> = registrations(dir.path()).into_iter().filter_map(|r| Some((r.path, r.alias_of?))).collect();
+        assert_eq!(aliases, [("/b/{id}/".to_owned(), "/b/{id}".to_owned())]);
     }
 }

@@ -380,6 +380,13 @@ async fn bad_topics_and_positions_answer_400() {
     }
     let many = (0..21).map(|i| format!("nft:{i}")).collect::<Vec<_>>().join(",");
     assert_eq!(server.open(&format!("?topics={many}"), None, None).await.0, StatusCode::BAD_REQUEST);
+    // The documented 20 topics fit, each a collection's (the longest usual topic).
+    let collections: Vec<String> = (0..20).map(|_| format!("collection:{}", uuid::Uuid::now_v7())).collect();
+    let twenty = collections.join(",");
+    assert!(twenty.len() > 900, "{}", twenty.len());
+    assert_eq!(server.open(&format!("?topics={twenty}"), None, None).await.0, StatusCode::OK, "20 collection topics");
+    let long = format!("?topics=nft:80001-{}", "9".repeat(2_000));
+    assert_eq!(server.open(&long, None, None).await.0, StatusCode::BAD_REQUEST, "past the parameter's limit");
 }
 
 #[tokio::test]

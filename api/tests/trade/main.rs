@@ -343,6 +343,7 @@ async fn bids_are_recorded_for_their_bidders_and_my_bids_show_each_ones_outcome(
     let bobs = market.get("/api/nft/mybids", Some(&bob.token)).await.expect(200);
     let row = &bobs.body()["data"][0];
     assert_eq!(row["auctionHighestBid"], "2");
+    assert_eq!(row["auctionHighestBidWei"], "2000000000000000000");
     assert_eq!(row["auctionId"], row["nftData"]["currentAuction"]["auctionId"], "the NFT's running auction");
 
     // Alice accepts carol's bid (no record call: the indexer records it).

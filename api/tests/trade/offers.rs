@@ -89,7 +89,10 @@ async fn offers_are_made_cancelled_rejected_and_accepted_through_checked_record_
     let active = market.get("/api/nft/80001-1/offers?state=active&limit=1", None).await.expect(200);
     assert_eq!(active.body()["data"][0]["offererAddress"], bob_address);
     market.get("/api/nft/80001-1/offers?state=GONE", None).await.refused("state");
-    market.get("/api/nft/80001-x/offers", None).await.refused("id");
+    market.get("/api/nft/80001-x/offers", None).await.refused("nftId: not an NFT id");
+    // An unknown NFT is a 404, as on the other per-NFT reads, not an empty list.
+    let unknown = market.get("/api/nft/80001-999/offers", None).await.expect(404);
+    assert_eq!(unknown.body(), &serde_json::Value::Null, "the envelope's error: {:?}", unknown.body());
     let carols_list = market.get("/api/myoffers?state=CANCELLED", Some(&carol.token)).await.expect(200);
     assert_eq!(carols_list.body()["totalItems"], 1);
     assert_eq!(market.get("/api/myoffers", Some(&carol.token)).await.expect(200).body()["totalItems"], 2);
@@ -213,6 +216,10 @@ async fn a_cart_records_what_was_bought_and_names_what_was_skipped() {
     assert_eq!(ids("skipped"), ["80001-2"]);
     assert_eq!((bought.body()["spent"].as_str(), bought.body()["refunded"].as_str()), (Some("2"), Some("1")));
     assert_eq!(bought.body()["skipped"][0]["seenPrice"], "1");
+    let wei = |key: &str| bought.body()[key].as_str().map(str::to_owned);
+    assert_eq!((wei("spentWei"), wei("refundedWei")), (Some(matic(20).to_string()), Some(matic(10).to_string())), "the totals in wei too");
+    assert_eq!(bought.body()["skipped"][0]["seenPriceWei"], matic(10).to_string());
+    assert!(bought.body()["bought"][0].get("seenPriceWei").is_none(), "only a skipped item has a seen price");
     assert_eq!(bought.body()["skipped"][0]["price"], "0");
     assert_eq!(bought.body()["bought"][0]["nftData"]["currentOwner"]["userId"].as_str(), Some(bob.id.as_str()));
     // A retry answers the same; the cart is recorded once.

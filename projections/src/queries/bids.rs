@@ -33,6 +33,8 @@ pub struct MyBid {
     /// The auction's top bid now, in MATIC ("0" when it has none standing): what a raise must
     /// beat, or what won.
     pub auction_highest_bid: String,
+    /// The same in wei.
+    pub auction_highest_bid_wei: String,
 }
 
 /// The bids of `user_id` from any of their linked wallets, newest first, a page at a time.
@@ -58,6 +60,7 @@ pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyB
         .iter()
         .map(|row| {
             let amount: String = row.try_get(3)?;
+            let highest: String = row.try_get(8)?;
             Ok(MyBid {
                 id: row.try_get(0)?,
                 nft_id: row.try_get(1)?,
@@ -68,7 +71,8 @@ pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyB
                 status: row.try_get(5)?,
                 transaction_hash: row.try_get(6)?,
                 created_at: iso(row.try_get(7)?),
-                auction_highest_bid: wei_to_matic(&row.try_get::<String, _>(8)?),
+                auction_highest_bid: wei_to_matic(&highest),
+                auction_highest_bid_wei: highest,
             })
         })
         .collect::<Result<_, sqlx::Error>>()?;

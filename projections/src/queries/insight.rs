@@ -216,6 +216,8 @@ pub struct RankedCollection {
     pub volume_wei: String,
     /// Volume over the period before it, of the same length (MATIC; `None` for all time).
     pub previous_volume: Option<String>,
+    /// The same in wei.
+    pub previous_volume_wei: Option<String>,
     /// Volume change against the period before, in percent (`None` for all time, or when
     /// nothing sold in the period before).
     pub change: Option<f64>,
@@ -435,6 +437,7 @@ fn rank(figures: &[Figures], request: Ranking, page: Page, now: i64) -> Paged<Ra
                 volume: matic(k.volume),
                 volume_wei: k.volume.to_string(),
                 previous_volume: k.previous.map(matic),
+                previous_volume_wei: k.previous.map(|v| v.to_string()),
                 change: k.change,
                 sales: k.sales,
                 owners: f.owners,
@@ -629,6 +632,7 @@ mod tests {
         // The window is (now - 24 h, now]: the sale at now - 24 h is in the period before.
         assert_eq!((row.volume_wei.as_str(), row.sales), ("3", 1));
         assert_eq!(row.previous_volume.as_deref(), Some("0.000000000000000012"));
+        assert_eq!(row.previous_volume_wei.as_deref(), Some("12"));
         assert_eq!(row.change, Some((3.0 - 12.0) / 12.0 * 100.0));
     }
 

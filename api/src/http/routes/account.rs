@@ -181,6 +181,7 @@ async fn my_profile(State(state): State<AppState>, me: AuthUser) -> Result<Respo
     get,
     path = "/api/account/getuserprofile/{userId}",
     tag = "account",
+    security(()),
     params(("userId" = String, Path, description = "The user's id (a UUID)")),
     responses((status = 200, description = "The public profile", body = Envelope<PublicProfile>), (status = 404, response = NotFound)),
 )]

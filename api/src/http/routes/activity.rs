@@ -80,6 +80,7 @@ fn nft_id(state: &AppState, params: &Params) -> Result<Option<String>, ApiError>
     get,
     path = "/api/activity",
     tag = "nft",
+    security(()),
     params(ActivityQuery),
     responses((status = 200, description = "A page of activity", body = Envelope<Paged<ActivityItem>>), (status = 400, response = BadRequest)),
 )]
@@ -127,6 +128,23 @@ enum ActivityKindName {
     OFFER,
 }
 
+/// The fact an activity row records, as the NFT history names it.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum ActivityEvent {
+    MINTED,
+    PUT_ON_FIXEDSALE,
+    PUT_ON_AUCTION,
+    PRICE_CHANGED,
+    BIDDED_FOR,
+    PURCHASED,
+    WON_AUCTION,
+    TRANSFERRED,
+    REMOVED_FROM_SALE,
+    BURNED,
+    OFFER_MADE,
+}
+
 /// One row of the activity feed.
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
@@ -139,7 +157,7 @@ struct ActivityItem {
     /// The fact as the NFT history names it: `MINTED`, `PUT_ON_FIXEDSALE`, `PUT_ON_AUCTION`,
     /// `PRICE_CHANGED`, `BIDDED_FOR`, `PURCHASED`, `WON_AUCTION`, `TRANSFERRED`,
     /// `REMOVED_FROM_SALE`, `BURNED`, `OFFER_MADE`.
-    event: String,
+    event: ActivityEvent,
     /// The NFT (`{chainId}-{tokenId}`).
     nft_id: String,
     /// Its title ("" until its details are recorded).

@@ -122,6 +122,7 @@ struct Registered {
     post,
     path = "/api/auth/register",
     tag = "auth",
+    security(()),
     request_body(content((RegisterRequest = "application/json"), (RegisterRequest = "application/x-www-form-urlencoded"))),
     responses(
         (status = 200, description = "Registered; a code was mailed", body = Envelope<Registered>),
@@ -212,6 +213,7 @@ struct VerifyAccountRequest {
     post,
     path = "/api/auth/verifyaccount",
     tag = "auth",
+    security(()),
     request_body(content((VerifyAccountRequest = "application/json"), (VerifyAccountRequest = "application/x-www-form-urlencoded"))),
     responses(
         (status = 200, description = "Verified and signed in; `body` is null when it was already verified", body = Envelope<Option<AccessToken>>),
@@ -262,6 +264,7 @@ struct LoginRequest {
     post,
     path = "/api/auth/login",
     tag = "auth",
+    security(()),
     request_body(content((LoginRequest = "application/json"), (LoginRequest = "application/x-www-form-urlencoded"))),
     responses(
         (status = 200, description = "Signed in", body = Envelope<AccessToken>),
@@ -343,6 +346,7 @@ async fn free_username(state: &AppState, email: &str) -> Result<String, ApiError
     post,
     path = "/api/auth/googlelogin",
     tag = "auth",
+    security(()),
     request_body(content((GoogleLoginRequest = "application/json"), (GoogleLoginRequest = "application/x-www-form-urlencoded"))),
     responses(
         (status = 200, description = "Signed in", body = Envelope<AccessToken>),
@@ -407,6 +411,7 @@ struct ResetRequest {
     put,
     path = "/api/auth/reset-account-password",
     tag = "auth",
+    security(()),
     request_body(content((ResetRequest = "application/json"), (ResetRequest = "application/x-www-form-urlencoded"))),
     responses((status = 200, description = "Done; the message says what happened", body = Envelope<Null>), (status = 400, response = BadRequest), (status = 429, response = TooManyRequests)),
 )]
@@ -456,6 +461,7 @@ struct ResetPasswordRequest {
     put,
     path = "/api/auth/resetpassword-changepassword",
     tag = "auth",
+    security(()),
     request_body(content((ResetPasswordRequest = "application/json"), (ResetPasswordRequest = "application/x-www-form-urlencoded"))),
     responses((status = 200, description = "Done; the message says what happened", body = Envelope<Null>), (status = 400, response = BadRequest), (status = 429, response = TooManyRequests)),
 )]

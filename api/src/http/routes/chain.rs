@@ -63,7 +63,7 @@ struct AppConfig {
 }
 
 /// The app's chain settings, as the server resolved them at start.
-#[utoipa::path(get, path = "/api/config", tag = "chain", responses((status = 200, description = "The settings", body = Envelope<AppConfig>)))]
+#[utoipa::path(get, path = "/api/config", tag = "chain", security(()), responses((status = 200, description = "The settings", body = Envelope<AppConfig>)))]
 async fn app_config(State(state): State<AppState>) -> Response {
     let chain = &state.chain;
     ok(
@@ -129,6 +129,7 @@ pub const FORWARDED_METHODS: [&str; 21] = [
     post,
     path = "/rpc",
     tag = "chain",
+    security(()),
     request_body(content = Object, description = "A JSON-RPC 2.0 request or batch (at most 1 MiB)", content_type = "application/json"),
     responses(
         (status = 200, description = "The node's JSON-RPC answer, with the node's HTTP status; a method not forwarded gets error -32601", content_type = "application/json", body = Object),

@@ -192,7 +192,18 @@ async fn read_form(state: &AppState, multipart: Result<Multipart, MultipartRejec
     let mut form = Form { title: None, image: None };
     while let Some(field) = multipart.next_field().await? {
         match field.name().unwrap_or_default() {
-            "title" => form.title = Some(form_text::<CollectionForm>(field).await?),
+            "title" => {
+                // Text, once: a JSON value (an array sent for the title arrives as `[]`, typed
+                // application/json), a file or a second title is not a title.
+                let typed = field.content_type().map(|t| t.split(';').next().unwrap_or_default().trim().to_ascii_lowercase());
+                if field.file_name().is_some() || typed.is_some_and(|t| t != "text/plain") {
+                    return Err(ApiError::BadRequest("title: must be text".into()));
+                }
+                if form.title.is_some() {
+                    return Err(ApiError::BadRequest("title: sent more than once".into()));
+                }
+                form.title = Some(form_text::<CollectionForm>(field).await?);
+            }
             "image" => form.image = read_image(field, state.config.max_image_bytes).await?,
             _ => {}
         }

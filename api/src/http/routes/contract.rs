@@ -42,6 +42,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     get,
     path = "/api/contract/abi",
     tag = "chain",
+    security(()),
     responses(
         (status = 200, description = "The ABI (a JSON list of functions, events and errors)", content_type = "application/json", body = Vec<Object>,
             headers(("ETag" = String, description = "The ABI's content hash"), ("Cache-Control" = String, description = "public, max-age=86400"))),

@@ -44,6 +44,7 @@ pub fn mailbox_router() -> OpenApiRouter<AppState> {
     get,
     path = "/api/dev/mailbox",
     tag = "dev",
+    security(()),
     params(MailboxQuery),
     responses((status = 200, description = "The messages, newest first", body = Envelope<Vec<StoredMail>>), (status = 400, response = BadRequest)),
     extensions(("x-dev-only" = json!(true))),

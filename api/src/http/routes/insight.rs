@@ -65,6 +65,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     get,
     path = "/api/nft/pricehistory/{nftId}",
     tag = "nft",
+    security(()),
     params(("nftId" = String, Path, description = "`{chainId}-{tokenId}`", example = "80001-1")),
     responses((status = 200, description = "Its sales and bids, oldest first", body = Envelope<Vec<PricePoint>>), (status = 404, response = NotFound)),
 )]
@@ -81,6 +82,7 @@ async fn price_history(State(state): State<AppState>, Path(id): Path<String>) ->
     get,
     path = "/api/stats/collections",
     tag = "collection",
+    security(()),
     params(RankingQuery),
     responses((status = 200, description = "A page of the ranking", body = Envelope<Paged<RankedCollection>>), (status = 400, response = BadRequest)),
 )]
@@ -98,6 +100,7 @@ async fn collection_ranking(State(state): State<AppState>, params: Params) -> Re
     get,
     path = "/api/stats/collection/{collectionId}",
     tag = "collection",
+    security(()),
     params(("collectionId" = String, Path, description = "The collection's id (a UUID)")),
     responses((status = 200, description = "Its figures and daily history", body = Envelope<CollectionInsight>), (status = 404, response = NotFound)),
 )]
@@ -116,7 +119,7 @@ async fn collection_stats(State(state): State<AppState>, Path(id): Path<String>)
 #[allow(dead_code, reason = "a schema only")]
 struct PricePoint {
     /// `SALE` or `BID`.
-    kind: String,
+    kind: PricePointKind,
     /// The price (MATIC).
     price: String,
     /// The same in wei.
@@ -127,6 +130,14 @@ struct PricePoint {
     address: String,
     /// The transaction.
     tx_hash: String,
+}
+
+/// What a price point is.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum PricePointKind {
+    SALE,
+    BID,
 }
 
 /// A row of the ranking.
@@ -152,6 +163,8 @@ struct RankedCollection {
     volume_wei: String,
     /// Volume over the period before, of the same length (MATIC; null for ALL).
     previous_volume: Option<String>,
+    /// The same in wei.
+    previous_volume_wei: Option<String>,
     /// The volume's change against the period before, in percent (null for ALL or when nothing
     /// sold in the period before).
     change: Option<f64>,

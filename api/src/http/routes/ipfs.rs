@@ -35,6 +35,7 @@ const WIDTH: Text = Text { name: "w", description: "the rendition's width in pix
     get,
     path = "/ipfs/{cid}",
     tag = "ops",
+    security(()),
     params(
         ("cid" = String, Path, description = "The file's CID v1 (the address uploads answer with)"),
         ("w" = Option<u32>, Query, description = "A rendition of a stored image this many pixels wide: 64, 240, 480, 960 or 1920. \

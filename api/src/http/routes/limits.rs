@@ -4,8 +4,10 @@
 //! (`#[schema(max_length = N)]`), and checked from that schema when the request is read, before
 //! the handler runs: the documented limit is the one applied, and a request over it is refused
 //! with a 400 naming the field before anything is stored. Lengths count characters (Unicode
-//! code points), as JSON Schema's `maxLength` does. Query strings have one limit for every
-//! value ([`MAX_QUERY_TEXT`]).
+//! code points), as JSON Schema's `maxLength` does. A body's lists are held to their
+//! `maxItems` and its numbers to their `minimum`, `maximum` and `format` (`int64`: a whole
+//! number in range) the same way. Query strings have one limit for every value
+//! ([`MAX_QUERY_TEXT`]).
 
 use std::{
     any::TypeId,
@@ -22,6 +24,15 @@ use crate::http::error::ApiError;
 /// The longest value of any query parameter (numbers and choices are bounded by their own
 /// rules long before this).
 pub const MAX_QUERY_TEXT: usize = 200;
+
+/// The longest `topics` of `/api/stream`: its 20 topics (`collection:` and a 36-character id is
+/// 47 characters; an NFT's topic with a long token id is longer) with their commas.
+pub const MAX_TOPICS_TEXT: usize = 2_000;
+
+/// The longest value of the query parameter `name`.
+pub fn query_limit(name: &str) -> usize {
+    if name == "topics" { MAX_TOPICS_TEXT } else { MAX_QUERY_TEXT }
+}
 
 /// Refuses `value` (a request body as JSON) if a string in it is longer than the `maxLength`
 /// its field has in `T`'s schema.
@@ -94,7 +105,13 @@ fn walk(schema: &Value, value: &Value, path: &str, definitions: &Map<String, Val
             }
             Ok(())
         }
+        Value::Number(number) => bounded(schema, number).map_err(|bound| format!("{}: {bound}", field(path))),
         Value::Array(items) => {
+            if let Some(max) = schema["maxItems"].as_u64()
+                && items.len() as u64 > max
+            {
+                return Err(format!("{}: at most {max} items", field(path)));
+            }
             for (i, item) in items.iter().enumerate() {
                 walk(&schema["items"], item, &format!("{path}[{i}]"), definitions)?;
             }
@@ -102,6 +119,40 @@ fn walk(schema: &Value, value: &Value, path: &str, definitions: &Map<String, Val
         }
         _ => Ok(()),
     }
+}
+
+/// Whether `number` keeps to its schema's `minimum`, `maximum` and `format` (`int64`, `int32`:
+/// whole and in range); else what it must be.
+fn bounded(schema: &Value, number: &serde_json::Number) -> Result<(), String> {
+    let range = match schema["format"].as_str() {
+        Some("int64") => Some((i64::MIN as i128, i64::MAX as i128)),
+        Some("int32") => Some((i32::MIN as i128, i32::MAX as i128)),
+        _ => None,
+    };
+    let whole = number.as_i64().map(i128::from).or(number.as_u64().map(i128::from));
+    if let Some((low, high)) = range {
+        let low = schema["minimum"].as_i64().map_or(low, |min| low.max(min.into()));
+        let high = schema["maximum"].as_i64().map_or(high, |max| high.min(max.into()));
+        match whole {
+            Some(n) if (low..=high).contains(&n) => {}
+            _ => return Err(format!("must be a whole number from {low} to {high}")),
+        }
+    }
+    let value = number.as_f64().unwrap_or(f64::NAN);
+    let exact = |bound: &Value| whole.zip(bound.as_i64().map(i128::from).or(bound.as_u64().map(i128::from)));
+    if let Some(min) = schema.get("minimum") {
+        let below = exact(min).map_or_else(|| value < min.as_f64().unwrap_or(f64::MIN), |(n, m)| n < m);
+        if below {
+            return Err(format!("at least {min}"));
+        }
+    }
+    if let Some(max) = schema.get("maximum") {
+        let above = exact(max).map_or_else(|| value > max.as_f64().unwrap_or(f64::MAX), |(n, m)| n > m);
+        if above {
+            return Err(format!("at most {max}"));
+        }
+    }
+    Ok(())
 }
 
 fn join(path: &str, name: &str) -> String {
@@ -150,6 +201,27 @@ mod tests {
         assert_eq!(refused(json!({ "nickname": "abcde" })), "nickname: at most 4 characters");
         assert_eq!(refused(json!({ "inner": { "code": "abcd" } })), "inner.code: at most 3 characters");
         assert_eq!(refused(json!({ "rows": [{ "code": "a" }, { "code": "abcd" }] })), "rows[1].code: at most 3 characters");
+    }
+
+    #[derive(ToSchema)]
+    #[allow(dead_code, reason = "a schema only")]
+    struct Counted {
+        position: u64,
+        #[schema(maximum = 10)]
+        small: Option<i32>,
+        #[schema(max_items = 2)]
+        kinds: Vec<String>,
+    }
+
+    #[test]
+    fn numbers_past_their_bounds_or_format_and_lists_past_their_max_items_are_refused_by_name() {
+        assert!(check::<Counted>(&json!({ "position": i64::MAX, "small": 10, "kinds": ["a", "b"] })).is_ok());
+        let refused = |value: Value| check::<Counted>(&value).unwrap_err().to_string();
+        assert_eq!(refused(json!({ "position": i64::MAX as u64 + 1 })), "position: must be a whole number from 0 to 9223372036854775807");
+        assert_eq!(refused(json!({ "position": -1 })), "position: must be a whole number from 0 to 9223372036854775807");
+        assert_eq!(refused(json!({ "position": 1.5 })), "position: must be a whole number from 0 to 9223372036854775807");
+        assert_eq!(refused(json!({ "small": 11 })), "small: must be a whole number from -2147483648 to 10");
+        assert_eq!(refused(json!({ "kinds": ["a", "b", "a"] })), "kinds: at most 2 items");
     }
 
     #[test]

@@ -31,6 +31,17 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(status)).routes(routes!(refresh))
 }
 
+/// Where reading a token's metadata stands.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum MetadataState {
+    CREATOR,
+    PENDING,
+    RETRYING,
+    FETCHED,
+    FAILED,
+}
+
 /// An NFT's metadata state.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -39,7 +50,7 @@ pub struct MetadataView {
     /// read (or read again); `RETRYING`: the last attempt failed and another is due at
     /// `nextAttemptAt`; `FETCHED`: read, its title, image and properties shown; `FAILED`: given
     /// up, `reason` says why.
-    #[schema(example = "FAILED")]
+    #[schema(value_type = MetadataState, example = "FAILED")]
     status: String,
     /// Why the last attempt failed (empty otherwise).
     #[schema(example = "metadata: attributes[0].value must be a string, number or boolean")]
@@ -83,6 +94,7 @@ async fn current(state: &AppState, id: &str) -> Result<MetadataStatus, ApiError>
     get,
     path = "/api/nft/{nftId}/metadata",
     tag = "nft",
+    security(()),
     params(NftId),
     responses((status = 200, description = "The state", body = Envelope<MetadataView>), (status = 404, response = NotFound)),
 )]
@@ -99,6 +111,7 @@ async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Result
     post,
     path = "/api/nft/{nftId}/metadata/refresh",
     tag = "nft",
+    security(()),
     params(NftId),
     responses(
         (status = 200, description = "Asked: the state now (`PENDING`)", body = Envelope<MetadataView>),

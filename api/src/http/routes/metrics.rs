@@ -51,6 +51,7 @@ fn metric(out: &mut String, name: &str, kind: &str, help: &str, value: u64) {
     get,
     path = "/metrics",
     tag = "ops",
+    security(()),
     responses((status = 200, description = "Prometheus text exposition format 0.0.4", content_type = "text/plain; version=0.0.4", body = String)),
 )]
 async fn metrics(State(state): State<AppState>) -> Result<Response, ApiError> {

@@ -62,6 +62,7 @@ fn clip(text: &str, max: usize) -> &str {
     post,
     path = "/api/misc/clienterror",
     tag = "misc",
+    security(()),
     request_body(content = ClientError, description = "At most 16 KiB", content_type = "application/json"),
     responses(
         (status = 200, description = "Logged", body = Envelope<Null>),
@@ -96,7 +97,7 @@ struct Category {
 }
 
 /// Every NFT category, in the order they were added.
-#[utoipa::path(get, path = "/api/misc/category", tag = "misc", responses((status = 200, description = "The categories", body = Envelope<Vec<Category>>)))]
+#[utoipa::path(get, path = "/api/misc/category", tag = "misc", security(()), responses((status = 200, description = "The categories", body = Envelope<Vec<Category>>)))]
 async fn categories(State(state): State<AppState>) -> Result<Response, ApiError> {
     let categories = projections::queries::nft::categories(&state.read).await.map_err(|e| ApiError::Internal(e.into()))?;
     Ok(ok(categories, "Categories fetched"))
@@ -116,7 +117,7 @@ struct Coin {
 }
 
 /// The coins prices are in: the chain's native coin only (the spec's sale coin code 1).
-#[utoipa::path(get, path = "/api/misc/coin", tag = "misc", responses((status = 200, description = "The coins", body = Envelope<Vec<Coin>>)))]
+#[utoipa::path(get, path = "/api/misc/coin", tag = "misc", security(()), responses((status = 200, description = "The coins", body = Envelope<Vec<Coin>>)))]
 async fn coins() -> Response {
     ok([Coin { id: 1, name: "MATIC", symbol: "MATIC", decimals: 18 }], "Coins fetched")
 }

@@ -356,6 +356,7 @@ async fn detail(State(state): State<AppState>, viewer: MaybeUser, Path(id): Path
     get,
     path = "/api/nft/nftinauction/{nftId}",
     tag = "nft",
+    security(()),
     params(NftId),
     responses((status = 200, description = "The open auction, or none", body = Envelope<Vec<Auction>>), (status = 404, response = NotFound)),
 )]
@@ -369,6 +370,7 @@ async fn in_auction(State(state): State<AppState>, Path(id): Path<String>) -> Re
     get,
     path = "/api/nft/bidhistory/{nftId}/{auctionId}/",
     tag = "nft",
+    security(()),
     params(NftId, ("auctionId" = String, Path, description = "The contract's auction id"), BidQuery),
     responses((status = 200, description = "A page of bids", body = Envelope<Paged<Bid>>), (status = 400, response = BadRequest), (status = 404, response = NotFound)),
 )]
@@ -392,6 +394,7 @@ async fn bid_history(
     get,
     path = "/api/nft/nfthistory/{nftId}",
     tag = "nft",
+    security(()),
     params(NftId),
     responses((status = 200, description = "The history", body = Envelope<History>), (status = 404, response = NotFound)),
 )]
@@ -416,6 +419,7 @@ async fn history(State(state): State<AppState>, Path(id): Path<String>) -> Resul
     get,
     path = "/api/nft/ownnerhistory/{nftId}",
     tag = "nft",
+    security(()),
     params(NftId),
     responses((status = 200, description = "The owners", body = Envelope<Vec<Owner>>), (status = 404, response = NotFound)),
 )]
@@ -463,7 +467,7 @@ pub(super) fn trending_until(now: i64, ends: Option<i64>) -> i64 {
 }
 
 /// The landing page's counters.
-#[utoipa::path(get, path = "/api/getmarketplacestatistics", tag = "nft", responses((status = 200, description = "The counters", body = Envelope<Statistics>)))]
+#[utoipa::path(get, path = "/api/getmarketplacestatistics", tag = "nft", security(()), responses((status = 200, description = "The counters", body = Envelope<Statistics>)))]
 async fn statistics(State(state): State<AppState>) -> Result<Response, ApiError> {
     Ok(ok(nft::statistics(&state.read).await.map_err(db_error)?, "Statistics fetched"))
 }
@@ -561,7 +565,7 @@ pub(crate) struct NftCard {
     /// The marketplace contract.
     contract_address: String,
     /// Always `ERC721`.
-    contract_type: String,
+    contract_type: ContractType,
     /// Always `MATIC`.
     coin_name: String,
     /// The spec's sale coin code (`"1"`).
@@ -609,6 +613,13 @@ pub(crate) enum BidStatus {
     BID,
     ALLOTED,
     REFUNDED,
+}
+
+/// The token standard.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum ContractType {
+    ERC721,
 }
 
 /// What a history event records.

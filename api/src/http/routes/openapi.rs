@@ -82,7 +82,9 @@ pub fn base() -> OpenApiRouter<AppState> {
 pub fn serve(router: OpenApiRouter<AppState>) -> axum::Router<AppState> {
     let (router, doc) = router.routes(routes!(openapi_json)).split_for_parts();
     let mut doc = serde_json::to_value(&doc).expect("the OpenAPI document serialises");
+    fold_aliases(&mut doc);
     link_components(&mut doc);
+    rename_generics(&mut doc);
     let json = serde_json::to_vec(&doc).expect("the OpenAPI document serialises");
     router.layer(Extension(Document(Bytes::from(json))))
 }
@@ -123,6 +125,60 @@ fn link_components(doc: &mut serde_json::Value) {
     }
 }
 
+/// Gives the schemas utoipa names after a generic type and its arguments
+/// (`Envelope_Paged_NftCard`) a name a generated client can use as a type: `NftCardPageAnswer`.
+fn rename_generics(doc: &mut serde_json::Value) {
+    use serde_json::{Map, Value};
+    let Some(schemas) = doc.pointer_mut("/components/schemas").and_then(Value::as_object_mut) else { return };
+    let renames: Vec<(String, String)> = schemas
+        .keys()
+        .filter(|name| name.contains('_'))
+        .map(|name| (name.clone(), readable(&name.split('_').collect::<Vec<_>>())))
+        .collect();
+    let mut renamed = Map::new();
+    for (name, schema) in std::mem::take(schemas) {
+        let name = renames.iter().find(|(from, _)| *from == name).map_or(name, |(_, to)| to.clone());
+        assert!(!renamed.contains_key(&name), "two schemas named {name}");
+        renamed.insert(name, schema);
+    }
+    *schemas = renamed;
+    let references: std::collections::HashMap<String, String> =
+        renames.into_iter().map(|(from, to)| (format!("#/components/schemas/{from}"), format!("#/components/schemas/{to}"))).collect();
+    rewrite_references(doc, &references);
+}
+
+/// The readable name of a generic schema's parts (`["Envelope", "Vec", "Coin"]`: `CoinListAnswer`).
+fn readable(parts: &[&str]) -> String {
+    match parts {
+        ["Envelope", inner @ ..] if !inner.is_empty() => format!("{}Answer", readable(inner)),
+        ["Vec", inner @ ..] if !inner.is_empty() => format!("{}List", readable(inner)),
+        ["Paged", inner @ ..] if !inner.is_empty() => format!("{}Page", readable(inner)),
+        ["Option", inner @ ..] if !inner.is_empty() => format!("{}OrNull", readable(inner)),
+        ["Null"] => "Empty".to_owned(),
+        parts => parts.concat(),
+    }
+}
+
+fn rewrite_references(value: &mut serde_json::Value, references: &std::collections::HashMap<String, String>) {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                match v {
+                    Value::String(reference) if key == "$ref" => {
+                        if let Some(to) = references.get(reference.as_str()) {
+                            *reference = to.clone();
+                        }
+                    }
+                    v => rewrite_references(v, references),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| rewrite_references(v, references)),
+        _ => {}
+    }
+}
+
 /// Replaces every sub-value of `value` equal to `schema` by `reference`.
 fn replace_copies(value: &mut serde_json::Value, schema: &serde_json::Value, reference: &serde_json::Value) {
     use serde_json::Value;
@@ -146,14 +202,19 @@ struct Document(Bytes);
     get,
     path = "/api/openapi.json",
     tag = "ops",
+    security(()),
     responses((status = 200, description = "The OpenAPI 3.1 document of this server", content_type = "application/json", body = Object)),
 )]
 async fn openapi_json(Extension(Document(json)): Extension<Document>) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], json).into_response()
 }
 
-/// The same operations also served and documented at `alias` (the spec writes some paths with a
-/// trailing slash; they answer without it too), under their own operation ids.
+/// Marks an operation served at an alias: the path it is an alias of.
+const ALIAS_OF: &str = "x-alias-of";
+
+/// The same operations also served at `alias` (the spec writes some paths with a trailing slash;
+/// they answer without it too). The router serves both paths; the document shows the
+/// operation once, at its own path, and its description names the alias ([`fold_aliases`]).
 pub fn also_at<S>(
     (schemas, paths, router): utoipa_axum::router::UtoipaMethodRouter<S>,
     alias: &str,
@@ -162,13 +223,34 @@ pub fn also_at<S>(
     for (path, item) in paths.paths {
         let mut copy = item.clone();
         for operation in [&mut copy.get, &mut copy.put, &mut copy.post, &mut copy.delete, &mut copy.patch].into_iter().flatten() {
-            operation.operation_id = operation.operation_id.take().map(|id| format!("{id}_alias"));
-            operation.description = Some(format!("Same as `{path}`."));
+            let extensions = operation.extensions.get_or_insert_with(Default::default);
+            extensions.insert(ALIAS_OF.to_owned(), serde_json::Value::String(path.clone()));
         }
         aliased.paths.insert(path, item);
         aliased.paths.insert(alias.to_owned(), copy);
     }
     (schemas, aliased, router)
+}
+
+/// Takes the paths [`also_at`] served out of the document, and names each alias in the
+/// description of the operation it is an alias of: one path per operation.
+fn fold_aliases(doc: &mut serde_json::Value) {
+    use serde_json::Value;
+    let Some(paths) = doc["paths"].as_object_mut() else { return };
+    let aliases: Vec<(String, String)> = paths
+        .iter()
+        .filter_map(|(alias, item)| {
+            let of = item.as_object()?.values().find_map(|operation| operation[ALIAS_OF].as_str())?;
+            Some((alias.clone(), of.to_owned()))
+        })
+        .collect();
+    for (alias, of) in aliases {
+        paths.remove(&alias);
+        for operation in paths.get_mut(&of).and_then(Value::as_object_mut).into_iter().flat_map(|item| item.values_mut()) {
+            let description = operation["description"].as_str().map(|d| format!("{d}\n\n")).unwrap_or_default();
+            operation["description"] = Value::String(format!("{description}Also served at `{alias}`."));
+        }
+    }
 }
 
 fn error_response(status: u16, description: &str, message: &str) -> RefOr<openapi::Response> {

@@ -15,7 +15,7 @@ use utoipa::openapi::{
     schema::ObjectBuilder,
 };
 
-use super::limits::MAX_QUERY_TEXT;
+use super::limits::{MAX_QUERY_TEXT, query_limit};
 use crate::http::error::ApiError;
 
 /// A request's query parameters: the last value of each name, and every pair in order (for the
@@ -29,14 +29,15 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
         let Query(pairs) = Query::<Vec<(String, String)>>::from_request_parts(parts, state)
             .await
             .map_err(|e| ApiError::BadRequest(format!("Invalid query string: {e}")))?;
-        if let Some(name) = pairs.iter().find(|(_, value)| value.chars().count() > MAX_QUERY_TEXT).map(|(name, _)| name) {
-            return Err(ApiError::BadRequest(format!("{name}: at most {MAX_QUERY_TEXT} characters")));
+        if let Some(name) = pairs.iter().find(|(name, value)| value.chars().count() > query_limit(name)).map(|(name, _)| name) {
+            return Err(ApiError::BadRequest(format!("{name}: at most {} characters", query_limit(name))));
         }
         Ok(Self(pairs.iter().cloned().collect(), pairs))
     }
 }
 
-/// A free-text parameter of at most [`MAX_QUERY_TEXT`] characters; empty counts as absent.
+/// A free-text parameter of at most [`MAX_QUERY_TEXT`] characters (the stream's `topics`:
+/// [`super::limits::MAX_TOPICS_TEXT`]); empty counts as absent.
 pub struct Text {
     /// Its name in the query string.
     pub name: &'static str,
@@ -131,7 +132,7 @@ fn query(name: &str, description: &str, schema: ObjectBuilder) -> Parameter {
 impl Text {
     /// Its OpenAPI description.
     pub fn doc(&self) -> Parameter {
-        query(self.name, self.description, ObjectBuilder::new().schema_type(Type::String).max_length(Some(MAX_QUERY_TEXT)))
+        query(self.name, self.description, ObjectBuilder::new().schema_type(Type::String).max_length(Some(query_limit(self.name))))
     }
 }
 

@@ -293,6 +293,7 @@ struct TabCounts {
     get,
     path = "/api/nft/profilecounts/{userId}",
     tag = "nft",
+    security(()),
     params(UserId),
     responses((status = 200, description = "The tabs' totals", body = Envelope<TabCounts>), (status = 404, response = NotFound)),
 )]

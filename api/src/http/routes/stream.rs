@@ -123,12 +123,24 @@ struct Change<'u> {
     #[schema(value_type = Vec<NftChangeDoc>)]
     nfts: Vec<&'u NftChange>,
     /// The caller's new notices.
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<super::notices::Notice>)]
     notices: Vec<&'u NoticeView>,
 }
 
-/// An NFT that changed (documentation of [`NftChange`]).
+/// One event's data: a `change` event carries a `Change`, `ready` and `reset` a `StreamPosition`.
 #[derive(ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code, reason = "documents the stream's data")]
+enum StreamData<'u> {
+    /// A `change` event's data.
+    Change(Change<'u>),
+    /// A `ready` or `reset` event's data.
+    Position(StreamPosition),
+}
+
+/// An NFT that changed.
+#[derive(ToSchema)]
+#[schema(as = NftChange)]
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code, reason = "documents the stream's data")]
 struct NftChangeDoc {
@@ -140,9 +152,11 @@ struct NftChangeDoc {
     collections: Option<Vec<String>>,
 }
 
-/// A `ready` or `reset` event's data.
-#[derive(Serialize)]
-struct At {
+/// A `ready` or `reset` event's data: the log position the client is at (also the event's id).
+#[derive(Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+struct StreamPosition {
+    /// The log position the client is at (also the event's id).
     position: u64,
 }
 
@@ -159,7 +173,7 @@ fn event(name: &str, position: u64, data: &impl Serialize) -> Event {
     params(StreamQuery, ("Last-Event-ID" = Option<String>, Header, description = "The last event id received: resume after it")),
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "An endless `text/event-stream`: events `ready`, `reset` and `change` (data: this schema), comments as heartbeats", content_type = "text/event-stream", body = Change),
+        (status = 200, description = "An endless `text/event-stream`: events `ready` and `reset` (data: a `StreamPosition`) and `change` (data: a `Change`), comments as heartbeats", content_type = "text/event-stream", body = StreamData),
         (status = 400, response = BadRequest),
     ),
 )]
@@ -174,8 +188,8 @@ async fn stream(State(state): State<AppState>, viewer: MaybeUser, headers: Heade
     // catch-up, read after, reaches at least as far.
     let (published, updates) = state.stream.subscribe();
     let (first, start) = match resume {
-        None => (event("ready", published, &At { position: published }), published),
-        Some(from) if from > published => (event("reset", published, &At { position: published }), published),
+        None => (event("ready", published, &StreamPosition { position: published }), published),
+        Some(from) if from > published => (event("reset", published, &StreamPosition { position: published }), published),
         Some(from) => {
             // Everything changed in `(from, start]`, read in one snapshot of the tables; live
             // updates carry on after `start`.
@@ -185,12 +199,12 @@ async fn stream(State(state): State<AppState>, viewer: MaybeUser, headers: Heade
                 // Behind what was published (a replay's generation switched meanwhile), or more
                 // than is worth naming: refetch.
                 let at = start.max(published);
-                event("reset", at, &At { position: at })
+                event("reset", at, &StreamPosition { position: at })
             } else {
                 match topics.message(&backlog, from) {
                     Some(change) => event("change", start, &change),
                     // Nothing missed: only the position moves on (a comment-free ready).
-                    None => event("ready", start, &At { position: start }),
+                    None => event("ready", start, &StreamPosition { position: start }),
                 }
             };
             (first, start.max(published))

@@ -667,12 +667,27 @@ async fn record_generation(
     card_answer(&state, me, &verified.nft_id, "NFT created").await
 }
 
+/// The sale a purchase closes.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum PurchaseForm {
+    FIXEDPRICE,
+    AUCTION,
+}
+
+/// The sale a bid is for.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum BidForm {
+    AUCTION,
+}
+
 /// A purchase record's body.
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct PurchaseRequest {
     /// `FIXEDPRICE`, or `AUCTION` for a buy-now.
-    #[schema(max_length = 20)]
+    #[schema(value_type = Option<PurchaseForm>)]
     form_of_sale: Option<String>,
     /// The NFT (`{chainId}-{tokenId}`).
     #[schema(max_length = 100)]
@@ -731,7 +746,7 @@ async fn record_purchase(
 #[serde(rename_all = "camelCase")]
 struct BidRequest {
     /// `AUCTION`.
-    #[schema(max_length = 20)]
+    #[schema(value_type = Option<BidForm>)]
     form_of_sale: Option<String>,
     /// The NFT (`{chainId}-{tokenId}`).
     #[schema(max_length = 100)]
@@ -938,6 +953,7 @@ struct MyBidRow<'a> {
     created_at: &'a str,
     auction_id: &'a str,
     auction_highest_bid: &'a str,
+    auction_highest_bid_wei: &'a str,
 }
 
 /// The caller's bids from every wallet linked to their account, newest first, each with the
@@ -975,6 +991,7 @@ async fn my_bids(State(state): State<AppState>, me: AuthUser, params: Params) ->
         created_at: &bid.created_at,
         auction_id: &bid.auction_id,
         auction_highest_bid: &bid.auction_highest_bid,
+        auction_highest_bid_wei: &bid.auction_highest_bid_wei,
     });
     Ok(ok(body, "Bids fetched"))
 }
@@ -1025,6 +1042,8 @@ struct MyBidItem {
     /// That auction's top bid now, in MATIC ("0" when none stands): what a raise must beat, or
     /// what won.
     auction_highest_bid: String,
+    /// The same in wei.
+    auction_highest_bid_wei: String,
 }
 
 #[cfg(test)]

@@ -85,6 +85,7 @@ query_params!(
     get,
     path = "/api/nft/facets",
     tag = "nft",
+    security(()),
     params(FacetsQuery),
     responses(
         (status = 200, description = "The facets", body = Envelope<FacetsBody>),
@@ -134,9 +135,9 @@ async fn facets(State(state): State<AppState>, params: Params) -> Result<Respons
     Ok(ok(facets, "Facets fetched"))
 }
 
-/// The facets answer (the document's shape of [`Facets`]).
+/// The facets answer: the list's length and, per trait, its values with their counts.
 #[derive(utoipa::ToSchema)]
-#[schema(rename_all = "camelCase")]
+#[schema(as = Facets, rename_all = "camelCase")]
 #[allow(dead_code, reason = "a schema only")]
 pub(super) struct FacetsBody {
     /// NFTs matching every filter.
@@ -149,6 +150,7 @@ pub(super) struct FacetsBody {
 #[derive(utoipa::ToSchema)]
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code, reason = "a schema only")]
+#[schema(as = Facet)]
 struct FacetDoc {
     /// The property key.
     name: String,
@@ -163,6 +165,7 @@ struct FacetDoc {
 #[derive(utoipa::ToSchema)]
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code, reason = "a schema only")]
+#[schema(as = FacetValue)]
 struct FacetValueDoc {
     /// The value.
     value: String,

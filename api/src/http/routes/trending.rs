@@ -48,6 +48,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     get,
     path = "/api/trendingcreators",
     tag = "nft",
+    security(()),
     params(PeopleQuery),
     responses((status = 200, description = "A page of seller or creator cards", body = Envelope<Paged<PersonCard>>), (status = 400, response = BadRequest)),
 )]

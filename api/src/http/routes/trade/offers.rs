@@ -26,7 +26,7 @@ use crate::http::{
     error::{ApiError, Envelope, ok},
     routes::{
         nft::{NftCard, Paged},
-        openapi::{BadRequest, SignedIn},
+        openapi::{BadRequest, NotFound, SignedIn},
         params::{Choice, Params, query_params},
     },
 };
@@ -78,11 +78,19 @@ async fn list(state: &AppState, scope: Scope<'_>, params: &Params) -> Result<pro
     get,
     path = "/api/nft/{nftId}/offers",
     tag = "trade",
+    security(()),
     params(("nftId" = String, Path, description = "The NFT (`{chainId}-{tokenId}`)"), OffersQuery),
-    responses((status = 200, description = "A page of offers", body = Envelope<Paged<OfferItem>>), (status = 400, response = BadRequest)),
+    responses(
+        (status = 200, description = "A page of offers", body = Envelope<Paged<OfferItem>>),
+        (status = 400, response = BadRequest),
+        (status = 404, response = NotFound),
+    ),
 )]
 async fn nft_offers(State(state): State<AppState>, Path(id): Path<String>, params: Params) -> Result<Response, ApiError> {
-    let nft_id = format!("{}-{}", state.chain.chain_id, token_id(&state, "id", &id)?);
+    let nft_id = format!("{}-{}", state.chain.chain_id, token_id(&state, "nftId", &id)?);
+    if !nft::exists(&state.read, &nft_id).await.map_err(internal)? {
+        return Err(ApiError::NotFound(format!("No NFT with id {nft_id}")));
+    }
     let page = list(&state, Scope::Nft(&nft_id), &params).await?;
     Ok(ok(page, "Offers fetched"))
 }
@@ -147,7 +155,7 @@ struct OfferAnswer<'a> {
     nft_data: Option<crate::http::routes::nft::Card<'a>>,
 }
 
-/// Schema of [`OfferAnswer`].
+/// What an offer record answers: the offer as it is now, and its NFT.
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
 #[allow(dead_code, reason = "a schema only")]
@@ -311,6 +319,8 @@ struct CartLine<'a> {
     price_wei: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     seen_price: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seen_price_wei: Option<&'a str>,
     nft_data: Option<crate::http::routes::nft::Card<'a>>,
 }
 
@@ -321,7 +331,9 @@ struct CartAnswer<'a> {
     bought: Vec<CartLine<'a>>,
     skipped: Vec<CartLine<'a>>,
     spent: String,
+    spent_wei: &'a str,
     refunded: String,
+    refunded_wei: &'a str,
 }
 
 /// Records a cart bought from one of the caller's wallets; answers what was bought (each NFT
@@ -378,11 +390,19 @@ async fn record_cart_purchase(
                 price: wei_to_matic(price),
                 price_wei: price,
                 seen_price: seen.map(wei_to_matic),
+                seen_price_wei: *seen,
             });
         }
     }
     let [bought_lines, skipped_lines] = lines;
-    let body = CartAnswer { bought: bought_lines, skipped: skipped_lines, spent: wei_to_matic(totals.0), refunded: wei_to_matic(totals.1) };
+    let body = CartAnswer {
+        bought: bought_lines,
+        skipped: skipped_lines,
+        spent: wei_to_matic(totals.0),
+        spent_wei: totals.0,
+        refunded: wei_to_matic(totals.1),
+        refunded_wei: totals.1,
+    };
     let message = if skipped.is_empty() { "Cart purchased" } else { "Cart purchased; some items were no longer available" };
     Ok(ok(body, message))
 }
@@ -415,7 +435,7 @@ struct OfferItem {
     /// The service fee its sale pays (basis points).
     fee_bps: i64,
     /// `ACTIVE`, `ACCEPTED`, `REJECTED`, `CANCELLED` or `EXPIRED` (active, past its expiry).
-    state: String,
+    state: OfferStateName,
     /// How many times its offerer replaced it.
     replaced: i64,
     /// Whether the NFT was burned (its open offers can only be withdrawn).
@@ -436,6 +456,17 @@ struct OfferItem {
     closed_at: Option<String>,
 }
 
+/// An offer's state.
+#[derive(ToSchema)]
+#[allow(dead_code, non_camel_case_types, clippy::upper_case_acronyms, reason = "a schema only, its values named as they are sent")]
+enum OfferStateName {
+    ACTIVE,
+    ACCEPTED,
+    REJECTED,
+    CANCELLED,
+    EXPIRED,
+}
+
 /// A recorded cart.
 #[derive(ToSchema)]
 #[schema(rename_all = "camelCase")]
@@ -447,8 +478,12 @@ struct CartRecorded {
     skipped: Vec<CartItem>,
     /// What the bought items cost, in MATIC.
     spent: String,
+    /// The same in wei.
+    spent_wei: String,
     /// What went back to the buyer, in MATIC.
     refunded: String,
+    /// The same in wei.
+    refunded_wei: String,
 }
 
 /// An item of a recorded cart.
@@ -464,6 +499,8 @@ struct CartItem {
     price_wei: String,
     /// Skipped: the price the buyer saw, in MATIC.
     seen_price: Option<String>,
+    /// The same in wei.
+    seen_price_wei: Option<String>,
     /// The NFT as cards show it (null once burned).
     nft_data: Option<NftCard>,
 }
