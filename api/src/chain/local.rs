@@ -10,7 +10,7 @@ use std::{
 
 use alloy::{
     network::{EthereumWallet, TransactionBuilder},
-    primitives::Address,
+    primitives::{Address, U256},
     providers::{Provider, ProviderBuilder},
     rpc::types::TransactionRequest,
     signers::local::{MnemonicBuilder, coins_bip39::English},
@@ -70,6 +70,7 @@ impl LocalChain {
             .with_context(|| format!("starting {}", anvil.display()))?;
         let mut chain = Self { child, url };
         chain.wait_ready(chain_id).await?;
+        chain.fund_dev_accounts().await?;
         tracing::info!(url = %chain.url, state = %state.display(), "local chain running");
         Ok(chain)
     }
@@ -88,6 +89,21 @@ impl LocalChain {
                 Err(err) => bail!("anvil did not answer within 30 s: {err}"),
             }
         }
+    }
+
+    /// Gives each dev wallet account that was never used and holds nothing (anvil funds its
+    /// first 10; a chain saved before has what it had) the balance anvil gives its own, so every
+    /// account the dev wallet offers can pay. Accounts in use are left as they are.
+    async fn fund_dev_accounts(&self) -> anyhow::Result<()> {
+        let provider = ProviderBuilder::new().connect_http(self.url.parse()?);
+        let balance = U256::from(DEV_ACCOUNT_BALANCE) * U256::from(10u64).pow(U256::from(18u64));
+        for address in dev_addresses() {
+            let unused = provider.get_balance(*address).await?.is_zero() && provider.get_transaction_count(*address).await? == 0;
+            if unused {
+                let () = provider.raw_request("anvil_setBalance".into(), (address, balance)).await.context("funding a dev account")?;
+            }
+        }
+        Ok(())
     }
 
     /// Stops anvil gracefully (SIGINT, so it writes its state), then kills it if it lingers.
@@ -161,6 +177,9 @@ pub async fn ensure_deployed(data_dir: &Path, rpc_url: &str, chain_id: u64) -> a
 /// `DEV_WALLET_ACCOUNTS` is the same number.
 pub const DEV_ACCOUNTS: u32 = 20;
 
+/// What each dev account holds at first, in MATIC: what anvil gives its own (0-9).
+const DEV_ACCOUNT_BALANCE: u64 = 10_000;
+
 /// The addresses of the dev wallet's accounts, by index (derived once: each derivation
 /// stretches the phrase).
 pub fn dev_addresses() -> &'static [Address] {
@@ -168,4 +187,33 @@ pub fn dev_addresses() -> &'static [Address] {
         (0..DEV_ACCOUNTS).map(|i| MnemonicBuilder::<English>::from_phrase_nth(DEV_MNEMONIC, i).address()).collect()
     });
     &ADDRESSES
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn every_account_the_dev_wallet_offers_is_funded_on_a_fresh_chain_and_after_a_restart() {
+        let dir = tempfile::tempdir().unwrap();
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let chain = LocalChain::start(dir.path(), 80001, port).await.unwrap();
+        let provider = ProviderBuilder::new().connect_http(chain.url.parse().unwrap());
+        let ether = U256::from(10u64).pow(U256::from(18u64));
+        for (index, address) in dev_addresses().iter().enumerate() {
+            let balance = provider.get_balance(*address).await.unwrap();
+            assert_eq!(balance, U256::from(DEV_ACCOUNT_BALANCE) * ether, "account {index}");
+        }
+        // Account 19 spends; after a restart from the saved state it keeps what it has left.
+        let spender = MnemonicBuilder::<English>::from_phrase_nth(DEV_MNEMONIC, DEV_ACCOUNTS - 1);
+        let wallet = ProviderBuilder::new().wallet(EthereumWallet::new(spender)).connect_http(chain.url.parse().unwrap());
+        let sent = TransactionRequest::default().with_to(dev_addresses()[0]).with_value(U256::from(1_000) * ether);
+        wallet.send_transaction(sent).await.unwrap().get_receipt().await.unwrap();
+        let left = provider.get_balance(dev_addresses()[19]).await.unwrap();
+        chain.stop().await;
+        let chain = LocalChain::start(dir.path(), 80001, port).await.unwrap();
+        let provider = ProviderBuilder::new().connect_http(chain.url.parse().unwrap());
+        assert_eq!(provider.get_balance(dev_addresses()[19]).await.unwrap(), left, "a used account is not topped up");
+        chain.stop().await;
+    }
 }

@@ -15,7 +15,7 @@ use utoipa::openapi::{
     schema::ObjectBuilder,
 };
 
-use super::limits::{MAX_QUERY_TEXT, query_limit};
+use super::limits::query_limit;
 use crate::http::error::ApiError;
 
 /// A request's query parameters: the last value of each name, and every pair in order (for the
@@ -36,7 +36,7 @@ impl<S: Send + Sync> FromRequestParts<S> for Params {
     }
 }
 
-/// A free-text parameter of at most [`MAX_QUERY_TEXT`] characters (the stream's `topics`:
+/// A free-text parameter of at most [`super::limits::MAX_QUERY_TEXT`] characters (the stream's `topics`:
 /// [`super::limits::MAX_TOPICS_TEXT`]); empty counts as absent.
 pub struct Text {
     /// Its name in the query string.
@@ -180,6 +180,7 @@ pub(crate) use query_params;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::http::routes::limits::MAX_QUERY_TEXT;
 
     fn params(pairs: &[(&str, &str)]) -> Params {
         let pairs: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
