@@ -195,6 +195,8 @@ mod tests {
 
     #[tokio::test]
     async fn every_account_the_dev_wallet_offers_is_funded_on_a_fresh_chain_and_after_a_restart() {
+        // A clean clone has no anvil yet: the contracts' npm install brings it.
+        indexer::test_utils::anvil_binary();
         let dir = tempfile::tempdir().unwrap();
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let chain = LocalChain::start(dir.path(), 80001, port).await.unwrap();
