@@ -16,7 +16,7 @@ const SOURCES: Record<Exclude<keyof typeof TEXT_LIMITS, 'property'>, [string, st
   contactSubject: ['POST /api/misc/contactus', 'subject'],
   contactMessage: ['POST /api/misc/contactus', 'message'],
   collectionTitle: ['POST /api/collection', 'title'],
-  search: ['GET /api/nft/explore', 'search'],
+  search: ['GET /api/nft/explore/', 'search'],
   nftTitle: ['POST /api/nft/ipfsupload', 'title'],
   nftDescription: ['POST /api/nft/ipfsupload', 'description'],
   walletAddress: ['PUT /api/account/connectwallet', 'walletAddress'],
