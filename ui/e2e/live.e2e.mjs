@@ -178,15 +178,13 @@ test("an open bid form follows another person's bid; the contract's refusal is s
   await c.getByTestId('minimum-bid').waitFor({ timeout: TIMEOUT })
   await c.locator('[data-testid="bid-box"] input').fill(String(buyNow))
   await c.locator('[data-testid="bid-box"] button').last().click()
-  const refusal = c.getByTestId('snackbar').filter({ hasText: 'atteint le prix d’achat immédiat' })
+  // The form refuses it before the wallet is asked (the contract would), in French, in MATIC.
+  const refusal = c.getByText(/Une enchère doit rester sous le prix d’achat immédiat \(\d+,\d{3}\s?MATIC\)/)
   await refusal.waitFor({ timeout: TIMEOUT })
   const text = await refusal.innerText()
   console.log(`C was told: ${text.replace(/\s+/g, ' ')}`)
-  assert.match(text, /Votre enchère de \d+,\d{3,}\u00a0MATIC atteint le prix d’achat immédiat de \d+,\d{3,}\u00a0MATIC/)
   assert.doesNotMatch(text, /Marketplace|\d{15,}/, 'no raw error, no wei')
-  // A failed transaction stays until it is closed.
-  await c.waitForTimeout(7000)
-  assert.equal(await refusal.count(), 1)
+  assert.equal(await c.getByTestId('snackbar').count(), 0, 'no transaction, so no snackbar')
   await c.context().close()
   await d.context().close()
 })
