@@ -339,7 +339,9 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     );
 
     /// @notice A token's listing was set: on mint when listed, by {toggleForSale}, and when a sale,
-    /// a close or a transfer clears it (then saleType is NotForSale and every value 0).
+    /// a close or a transfer clears it (then saleType is NotForSale and every value 0). A cart's
+    /// purchase clears its item's listing without it: that {Sold} ends the listing (one event less
+    /// per item, so that a cart costs at most 0.7x the separate purchases).
     /// @param tokenId The token.
     /// @param saleType The new sale type.
     /// @param price The fixed price, or the auction's buy-now price; 0 when not for sale.
@@ -1397,6 +1399,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
 
     /// @dev Buys one cart item for msg.sender if it is still on sale at a fixed price of at most
     /// `seenPrice`, its payouts added to `ledger`; returns its seller (zero when skipped) and price.
+    /// Its {Sold} stands for the cleared listing (no {SaleUpdated}: see there).
     function _buyCartItem(uint256 tokenId, uint256 seenPrice, Ledger memory ledger)
         private
         returns (address seller, uint256 price)
@@ -1415,7 +1418,6 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         token.saleType = SaleType.NotForSale;
         token.feeBps = 0;
         token.price = 0;
-        emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
         _transfer(seller, msg.sender, tokenId);
         _distribute(tokenId, 0, seller, msg.sender, price, feeBps, ledger);
     }

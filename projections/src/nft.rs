@@ -472,6 +472,10 @@ impl Batch {
                 let nft = id(&token_id);
                 if let Some(row) = self.nft(&nft) {
                     row.sales += 1;
+                    // A cart's purchase ends its item's fixed-price listing with no SaleUpdated.
+                    if row.sale_type != sale_name(SaleType::NotForSale) {
+                        row.end_sale(origin.block_time);
+                    }
                 }
                 // The listing was cleared earlier in the same transaction: that was the sale.
                 for removal in self.removals.remove(&(nft.clone(), origin.tx_hash.clone())).unwrap_or_default() {
@@ -676,6 +680,20 @@ struct Minted {
 }
 
 impl Nft {
+    /// Not for sale any more, as a `SaleUpdated` to not for sale says.
+    fn end_sale(&mut self, at: i64) {
+        self.sale_type = sale_name(SaleType::NotForSale).into();
+        self.price = "0".into();
+        self.price_key = price_key("0");
+        self.base_price = "0".into();
+        self.end_time = 0;
+        self.auction_id = "0".into();
+        self.highest_bid = "0".into();
+        self.highest_bidder = None;
+        self.fee_bps = 0;
+        self.updated_at = at;
+    }
+
     /// The id, then the columns events change.
     const CHANGING: [&str; 18] = [
         "nft_id",

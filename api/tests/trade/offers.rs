@@ -222,6 +222,10 @@ async fn a_cart_records_what_was_bought_and_names_what_was_skipped() {
     assert!(bought.body()["bought"][0].get("seenPriceWei").is_none(), "only a skipped item has a seen price");
     assert_eq!(bought.body()["skipped"][0]["price"], "0");
     assert_eq!(bought.body()["bought"][0]["nftData"]["currentOwner"]["userId"].as_str(), Some(bob.id.as_str()));
+    // The cart's Sold ends each listing (the contract emits no SaleUpdated for a cart's item).
+    for item in bought.body()["bought"].as_array().unwrap() {
+        assert_eq!(item["nftData"]["formOfSale"], "NOT_FOR_SALE");
+    }
     // A retry answers the same; the cart is recorded once.
     let again = send(&bob, cart.clone()).await.expect(200);
     assert_eq!(again.body()["bought"].as_array().map(Vec::len), Some(2));

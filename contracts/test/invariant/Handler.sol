@@ -87,8 +87,8 @@ contract Handler is Test {
     address public shadowAdmin;
     address public shadowPendingAdmin;
     uint96 public shadowFeeBps;
-    /// @dev The fee snapshot of each token's last sale start: a sale's SaleUpdated(NotForSale) comes
-    /// before its Sold, so the shadow token's own snapshot is already cleared when Sold is folded.
+    /// @dev The fee snapshot of each token's last sale start: a sale clears the shadow token's own
+    /// snapshot (its SaleUpdated(NotForSale) comes before its Sold) before Sold is folded.
     mapping(uint256 tokenId => uint96) internal _startFeeBps;
 
     struct ShadowOffer {
@@ -652,6 +652,11 @@ contract Handler is Test {
                     if (buyer != acceptedOfferer || price != acceptedAmount || auctionId != 0) ghostOfferMismatches += 1;
                     acceptedOfferer = address(0);
                 }
+                // Every sale ends the listing: a cart's item has no SaleUpdated of its own.
+                ShadowToken storage sold = shadowToken[uint256(log.topics[1])];
+                sold.saleType = Marketplace.SaleType.NotForSale;
+                sold.price = 0;
+                sold.feeBps = 0;
                 if (auctionId != 0 && _closeBid(auctionId, buyer, price, 2)) ghostWins[auctionId] += 1;
                 if (auctionId != 0 && _hasOpenBid(auctionId)) ghostUnmatchedBidCloses += 1;
             } else if (t == T_ROYALTY_PAID) {

@@ -47,16 +47,20 @@ fn mint(token: &str, creator: &str, n: u64) -> Vec<ChainEvent> {
             royalties: vec![],
             origin: at(NOW - 20 * DAY, n),
         },
-        ChainEvent::SaleUpdated {
-            token_id: token.into(),
-            sale_type: SaleType::FixedPrice,
-            price: MATIC.to_string(),
-            base_price: "0".into(),
-            end_time: 0,
-            auction_id: "0".into(),
-            origin: at(NOW - 20 * DAY, n),
-        },
+        listing(token, NOW - 20 * DAY, n),
     ]
+}
+
+fn listing(token: &str, time: i64, n: u64) -> ChainEvent {
+    ChainEvent::SaleUpdated {
+        token_id: token.into(),
+        sale_type: SaleType::FixedPrice,
+        price: MATIC.to_string(),
+        base_price: "0".into(),
+        end_time: 0,
+        auction_id: "0".into(),
+        origin: at(time, n),
+    }
 }
 
 fn sale(token: &str, seller: &str, buyer: &str, matic: u128, time: i64, n: u64) -> ChainEvent {
@@ -78,7 +82,8 @@ async fn like(store: &dyn EventStore, user: Uuid, nft: &str, time: i64) {
     store.append(&social_stream(user), ExpectedVersion::Any, vec![event.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
 }
 
-/// Tokens 1 and 2 are Alice's, 3 is Bob's, 4 is Carol's; all listed at a fixed price.
+/// Tokens 1 and 2 are Alice's, 3 is Bob's, 4 is Carol's; all listed at a fixed price (the sold
+/// ones again by their buyer).
 /// * token 1: sold by Alice for 10 MATIC 20 days ago (long decayed);
 /// * token 2: sold by Alice for 1 MATIC an hour ago;
 /// * token 3: sold by Bob for 2 MATIC two hours ago;
@@ -97,6 +102,8 @@ async fn history(store: &dyn EventStore) {
     chain.push(sale("1", "0xa11ce", "0xd00d", 10, NOW - 20 * DAY, 10));
     chain.push(sale("2", "0xa11ce", "0xd00d", 1, NOW - 3_600, 11));
     chain.push(sale("3", "0xb0b", "0xd00d", 2, NOW - 7_200, 12));
+    // A sale ends the listing: the buyer lists each again.
+    chain.extend((1..=3).map(|n| listing(&n.to_string(), NOW - 1_800, 12 + n)));
     append(store, &chain).await;
     like(store, ALICE, "80001-4", NOW - 3_600).await;
     like(store, BOB, "80001-4", NOW - 3_600).await;
