@@ -10,8 +10,10 @@
 // record call follows, as for any token minted without this UI: the server reads the token URI
 // itself. The NFT page shows the metadata's state, "Refresh metadata" reads it again for a
 // visitor who is not signed in, and the page ends with the metadata's title, image and
-// properties.
+// properties. A second token's URI points at a host of the minter's (a loopback server here):
+// the visitor's browser never asks it, the server's answer stands for the check.
 import assert from 'node:assert/strict'
+import { createServer } from 'node:http'
 import { after, before, test } from 'node:test'
 import { createWalletClient, createPublicClient, http, parseAbi, parseEventLogs } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
@@ -140,4 +142,35 @@ test('a token minted by a script shows its metadata state, and Refresh metadata 
   await refresh.click()
   await snackbar(page, "This NFT's metadata was refreshed a moment ago. Try again in a minute.", TIMEOUT)
   await context.close()
+})
+
+test("a token URI on the minter's own host is never fetched by a visitor's browser", { timeout: 4 * TIMEOUT }, async () => {
+  // The minter's host: it counts every request it gets.
+  const asked = []
+  const host = createServer((request, response) => {
+    asked.push(request.url)
+    response.setHeader('Content-Type', 'application/json')
+    response.end(JSON.stringify({ name: `Tracker ${stamp}`, image: 'https://minter.invalid/pixel.png' }))
+  })
+  await new Promise((resolve) => host.listen(0, '127.0.0.1', resolve))
+  const uri = `http://127.0.0.1:${host.address().port}/token/${stamp}.json`
+  try {
+    const id = await mintByScript(uri)
+    await indexed(id)
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    const elsewhere = []
+    page.on('request', (request) => {
+      if (!request.url().startsWith(BASE) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) elsewhere.push(request.url())
+    })
+    await open(page, `/nft/${id}`)
+    // The server refuses a loopback address (its guard), so the check ends failed: from its word.
+    await page.getByTestId('verification-icon').and(page.locator('[data-state="failed"]')).waitFor({ timeout: TIMEOUT })
+    await page.getByTestId('metadata-state').and(page.locator('[data-status="FAILED"], [data-status="RETRYING"]')).waitFor({ timeout: TIMEOUT })
+    await context.close()
+    assert.deepEqual(elsewhere, [], 'the page asked no other site')
+    assert.deepEqual(asked, [], "nobody asked the minter's host: not the visitor's browser, not the server")
+  } finally {
+    host.close()
+  }
 })

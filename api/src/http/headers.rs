@@ -22,6 +22,25 @@ use crate::config::Config;
 /// as Google documents for a content security policy; only when Google sign-in is configured.
 const GOOGLE_GSI: &str = "https://accounts.google.com/gsi/";
 
+/// What the Coinbase Wallet SDK calls (it is always offered): its relay to the phone app and its
+/// RPC. Its smart wallet opens keys.coinbase.com in a pop-up, which the policy does not govern.
+const COINBASE_CONNECT: [&str; 3] = ["https://www.walletlink.org", "wss://www.walletlink.org", "https://rpc.wallet.coinbase.com"];
+
+/// What WalletConnect's provider and its QR dialog reach once a project id is set: the relay, its
+/// RPC, its telemetry and the wallet list (`connect-src`), the list's icons (`img-src`) and fonts
+/// (`font-src`), and the frame in which WalletConnect vouches for this site's origin to the wallet.
+const WALLETCONNECT_CONNECT: [&str; 6] = [
+    "wss://relay.walletconnect.org",
+    "wss://relay.walletconnect.com",
+    "https://rpc.walletconnect.org",
+    "https://rpc.walletconnect.com",
+    "https://pulse.walletconnect.org",
+    "https://api.web3modal.org",
+];
+const WALLETCONNECT_IMG: &str = "https://api.web3modal.org";
+const WALLETCONNECT_FONT: &str = "https://fonts.reown.com";
+const WALLETCONNECT_FRAME: [&str; 2] = ["https://verify.walletconnect.org", "https://verify.walletconnect.com"];
+
 /// Camera, microphone and geolocation are never used by the page, nor by anything it frames.
 const PERMISSIONS_POLICY: &str = "camera=(), microphone=(), geolocation=(), payment=(), usb=()";
 
@@ -58,33 +77,42 @@ impl SecurityHeaders {
 /// The policy's text. Scripts only from the site (and the hashed inline ones); styles from the
 /// site and inline (`'unsafe-inline'` for styles only: Chakra's emotion writes `<style>`
 /// elements at run time, see docs/security.md); connections to the site, the chain's RPC when
-/// it is elsewhere, and the operator's `CSP_CONNECT_SRC`; images from the site, `data:` and
-/// `blob:` (previews of a file being uploaded); nothing may frame the page, embed plugins,
-/// change the base URL or post a form elsewhere.
+/// it is elsewhere, the wallets' services the page offers, and the operator's `CSP_CONNECT_SRC`;
+/// images from the site, `data:` and `blob:` (previews of a file being uploaded); nothing may
+/// frame the page, embed plugins, change the base URL or post a form elsewhere.
 pub fn content_security_policy(config: &Config, script_hashes: &[String]) -> String {
     let google = config.google_client_id.as_deref().is_some_and(|id| !id.is_empty());
+    let walletconnect = !config.walletconnect_project_id.is_empty();
     let mut script = vec!["'self'".to_owned()];
     script.extend(script_hashes.iter().map(|hash| format!("'sha256-{hash}'")));
     let mut style = vec!["'self'", "'unsafe-inline'"];
+    let mut img = vec!["'self'", "data:", "blob:"];
+    let mut font = vec!["'self'", "data:"];
     let mut connect = vec!["'self'".to_owned()];
-    if let Some(origin) = origin_of(&config.public_rpc_url) {
-        connect.push(origin);
-    }
-    connect.extend(config.csp_connect_src.iter().cloned());
+    connect.extend(origin_of(&config.public_rpc_url));
+    connect.extend(COINBASE_CONNECT.map(str::to_owned));
     let mut frame = vec!["'self'"];
+    if walletconnect {
+        connect.extend(WALLETCONNECT_CONNECT.map(str::to_owned));
+        img.push(WALLETCONNECT_IMG);
+        font.push(WALLETCONNECT_FONT);
+        frame.extend(WALLETCONNECT_FRAME);
+    }
     if google {
         script.push(GOOGLE_GSI.to_owned());
         style.push(GOOGLE_GSI);
         connect.push(GOOGLE_GSI.to_owned());
         frame.push(GOOGLE_GSI);
     }
-    connect.dedup();
+    connect.extend(config.csp_connect_src.iter().cloned());
+    let mut seen = std::collections::HashSet::new();
+    connect.retain(|source| seen.insert(source.clone()));
     [
         "default-src 'self'".to_owned(),
         format!("script-src {}", script.join(" ")),
         format!("style-src {}", style.join(" ")),
-        "img-src 'self' data: blob:".to_owned(),
-        "font-src 'self' data:".to_owned(),
+        format!("img-src {}", img.join(" ")),
+        format!("font-src {}", font.join(" ")),
         format!("connect-src {}", connect.join(" ")),
         format!("frame-src {}", frame.join(" ")),
         "worker-src 'self' blob:".to_owned(),

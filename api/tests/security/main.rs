@@ -346,8 +346,16 @@ async fn the_policy_names_the_rpc_and_relays_the_operator_configures_and_hsts_fo
         let policy = directives(answer.header("content-security-policy").unwrap());
         assert_eq!(
             policy["connect-src"],
-            ["'self'", "https://rpc.example.net", "wss://relay.walletconnect.com", "https://rpc.walletconnect.com"],
-            "the RPC's origin only, never its path's key"
+            [
+                "'self'",
+                "https://rpc.example.net",
+                "https://www.walletlink.org",
+                "wss://www.walletlink.org",
+                "https://rpc.wallet.coinbase.com",
+                "wss://relay.walletconnect.com",
+                "https://rpc.walletconnect.com"
+            ],
+            "the RPC's origin only, never its path's key; Coinbase Wallet's relay (always offered); the operator's"
         );
         assert!(!policy["script-src"].iter().any(|s| s.contains("walletconnect")), "connect-src only");
     }
@@ -360,6 +368,24 @@ async fn the_policy_names_the_rpc_and_relays_the_operator_configures_and_hsts_fo
     let (app, _projector, _dir) = server_with_ui(&[]).await;
     let policy = directives(send(&app, Request::get("/").body(Body::empty()).unwrap()).await.header("content-security-policy").unwrap());
     assert!(!policy.values().flatten().any(|s| s.contains("google")), "{policy:?}");
+    assert!(!policy.values().flatten().any(|s| s.contains("walletconnect") || s.contains("web3modal")), "no project id: {policy:?}");
+    // WalletConnect, once it has a project id: its relay and services, its wallet list's icons and
+    // fonts, and its verify frame (nothing else may frame or be framed).
+    let (app, _projector, _dir) = server_with_ui(&["--walletconnect-project-id", "0123abcd"]).await;
+    let policy = directives(send(&app, Request::get("/").body(Body::empty()).unwrap()).await.header("content-security-policy").unwrap());
+    for (directive, source) in [
+        ("connect-src", "wss://relay.walletconnect.org"),
+        ("connect-src", "https://rpc.walletconnect.org"),
+        ("connect-src", "https://api.web3modal.org"),
+        ("img-src", "https://api.web3modal.org"),
+        ("font-src", "https://fonts.reown.com"),
+        ("frame-src", "https://verify.walletconnect.org"),
+        ("frame-src", "https://verify.walletconnect.com"),
+    ] {
+        assert!(policy[directive].iter().any(|s| s == source), "{directive} lacks {source}: {:?}", policy[directive]);
+    }
+    assert!(!policy["script-src"].iter().any(|s| s.contains("walletconnect")), "no script from elsewhere");
+    assert_eq!(policy["frame-ancestors"], ["'none'"]);
 }
 
 #[test]
