@@ -163,12 +163,16 @@ test("a token URI on the minter's own host is never fetched by a visitor's brows
     page.on('request', (request) => {
       if (!request.url().startsWith(BASE) && !request.url().startsWith('data:') && !request.url().startsWith('blob:')) elsewhere.push(request.url())
     })
+    // A try the content security policy stops never reaches the network: it is said on the console.
+    page.on('console', (message) => {
+      if (message.text().includes('Refused to')) elsewhere.push(message.text())
+    })
     await open(page, `/nft/${id}`)
     // The server refuses a loopback address (its guard), so the check ends failed: from its word.
     await page.getByTestId('verification-icon').and(page.locator('[data-state="failed"]')).waitFor({ timeout: TIMEOUT })
     await page.getByTestId('metadata-state').and(page.locator('[data-status="FAILED"], [data-status="RETRYING"]')).waitFor({ timeout: TIMEOUT })
     await context.close()
-    assert.deepEqual(elsewhere, [], 'the page asked no other site')
+    assert.deepEqual(elsewhere, [], 'the page asked no other site, nor tried to')
     assert.deepEqual(asked, [], "nobody asked the minter's host: not the visitor's browser, not the server")
   } finally {
     host.close()
