@@ -1,6 +1,6 @@
 //! The security headers every answer carries (API, UI files, index pages, errors): a content
 //! security policy for the app, `nosniff`, a referrer policy, a permissions policy, and HSTS
-//! when the site is reached over https. The policy is made once, at start, from the settings
+//! when the site is reached over https (scripts and style sheets: `nosniff` and HSTS only). The policy is made once, at start, from the settings
 //! (`PUBLIC_RPC_URL`, `CSP_CONNECT_SRC`, `GOOGLE_CLIENT_ID`) and the built `index.html` (the
 //! hashes of any inline script in it). An answer that sets its own policy (an uploaded file's
 //! sandbox, `/ipfs/{cid}`) keeps it. Why each directive is what it is: docs/security.md.
@@ -157,20 +157,35 @@ pub fn inline_script_hashes(html: &str) -> Vec<String> {
     hashes
 }
 
-/// The middleware: the headers on every answer, an answer's own policy kept.
+/// Whether an answer is a script or a style sheet: never shown as a page (a browser displays
+/// either as text), so the headers that govern a page (its policy, framing, referrer and
+/// permissions) would govern nothing there; each of the ~30 scripts of a first visit would carry
+/// half a kilobyte of them (the page has no workers, which would take a policy from their script).
+fn never_a_page(response: &Response) -> bool {
+    let kind = response.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let kind = kind.split(';').next().unwrap_or_default().trim();
+    ["text/javascript", "application/javascript", "text/css"].iter().any(|k| kind.eq_ignore_ascii_case(k))
+}
+
+/// The middleware: the headers on every answer, an answer's own policy kept; a script or style
+/// sheet gets only `nosniff` (and HSTS).
 pub async fn security_headers(State(headers): State<SecurityHeaders>, request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
+    let page_headers = !never_a_page(&response);
     let out = response.headers_mut();
-    if !out.contains_key(header::CONTENT_SECURITY_POLICY) {
-        out.insert(header::CONTENT_SECURITY_POLICY, headers.0.policy.clone());
-    }
     out.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    out.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    out.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
-    out.insert(HeaderName::from_static("permissions-policy"), HeaderValue::from_static(PERMISSIONS_POLICY));
     if headers.0.hsts {
         out.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static(HSTS));
     }
+    if !page_headers {
+        return response;
+    }
+    if !out.contains_key(header::CONTENT_SECURITY_POLICY) {
+        out.insert(header::CONTENT_SECURITY_POLICY, headers.0.policy.clone());
+    }
+    out.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    out.insert(header::REFERRER_POLICY, HeaderValue::from_static("strict-origin-when-cross-origin"));
+    out.insert(HeaderName::from_static("permissions-policy"), HeaderValue::from_static(PERMISSIONS_POLICY));
     response
 }
 

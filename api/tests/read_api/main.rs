@@ -267,6 +267,7 @@ async fn the_ui_is_served_precompressed_with_hashed_assets_cached_for_good() {
     assert_eq!(headers["content-encoding"], "br");
     assert_eq!(body, "br:console.log('plain')");
     assert_eq!(headers["cache-control"], "public, max-age=31536000, immutable");
+    assert!(headers.get("last-modified").is_none() && headers.get("accept-ranges").is_none(), "never revalidated: {headers:?}");
 
     let (_, headers, body) = fetch_ui(&app, ui.path(), "/assets/index-abc123.js", "gzip").await;
     assert_eq!((headers["content-encoding"].to_str().unwrap(), body.as_str()), ("gzip", "gz:console.log('plain')"));
@@ -280,6 +281,7 @@ async fn the_ui_is_served_precompressed_with_hashed_assets_cached_for_good() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(body, "br:<!doctype html><title>plain</title>");
     assert_eq!(headers["cache-control"], "no-cache");
+    assert!(headers.get("last-modified").is_some(), "revalidated by its date");
 }
 
 #[tokio::test]

@@ -307,9 +307,13 @@ async fn every_answer_carries_the_security_headers() {
     let cors_refusal = send(&app, preflight("/rpc", ELSEWHERE, "POST", None)).await;
     assert_eq!(cors_refusal.status, StatusCode::FORBIDDEN);
     assert_security_headers(&cors_refusal, "a refused preflight", false);
+    // A script is never a page: nosniff, and none of the page's headers (half a kilobyte each).
     let file = send(&app, plain("/assets/index-abc.js")).await;
     assert_eq!(file.status, StatusCode::OK);
-    assert_security_headers(&file, "a UI file", false);
+    assert_eq!(file.header("x-content-type-options"), Some("nosniff"));
+    for header in ["content-security-policy", "x-frame-options", "referrer-policy", "permissions-policy"] {
+        assert_eq!(file.header(header), None, "a script: {header}");
+    }
     for page in ["/", "/explore", "/nft/80001-1", "/profile/someone"] {
         let index = send(&app, plain(page)).await;
         assert_eq!(index.status, StatusCode::OK, "{page}");
@@ -339,7 +343,9 @@ async fn the_policy_names_the_rpc_and_relays_the_operator_configures_and_hsts_fo
         "wss://relay.walletconnect.com, https://rpc.walletconnect.com",
     ])
     .await;
-    for path in ["/api/config", "/", "/assets/index-abc.js"] {
+    let script = send(&app, Request::get("/assets/index-abc.js").body(Body::empty()).unwrap()).await;
+    assert_eq!(script.header("strict-transport-security"), Some("max-age=31536000"), "a script too");
+    for path in ["/api/config", "/"] {
         let answer = send(&app, Request::get(path).body(Body::empty()).unwrap()).await;
         assert_security_headers(&answer, path, true);
         assert_eq!(answer.header("strict-transport-security"), Some("max-age=31536000"));
