@@ -10,31 +10,13 @@
 // into the page is refused and reported.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { BASE, chooseDevWallet, launchBrowser, openPage, signUp } from './support.mjs'
+import { BASE, api, chooseDevWallet, demoFinished, launchBrowser, openPage, signUp } from './support.mjs'
 
-const DEMO_TIMEOUT_MS = Number(process.env.E2E_DEMO_TIMEOUT_MS ?? 1200000)
 /** A dev wallet account no other suite and no demo person uses (demo: 10-17; suites: 1-9). */
 const ACCOUNT = Number(process.env.E2E_CSP_ACCOUNT ?? 19)
 const SETTLE_MS = 1500
 
 let browser
-
-const api = async (path) => {
-  const response = await fetch(`${BASE}${path}`)
-  assert.ok(response.ok, `${path}: ${response.status}`)
-  return (await response.json()).body
-}
-
-/** Waits until the demo has minted what it plans (64 NFTs) and made its collections. */
-async function demoFinished() {
-  const until = Date.now() + DEMO_TIMEOUT_MS
-  for (;;) {
-    const stats = await api('/api/getmarketplacestatistics').catch(() => null)
-    if (stats?.totalNftMinted >= 64 && stats?.totalNftSold >= 8) return
-    if (Date.now() > until) throw new Error(`the demo data did not appear within ${DEMO_TIMEOUT_MS} ms: ${JSON.stringify(stats)}`)
-    await new Promise((r) => setTimeout(r, 2000))
-  }
-}
 
 /** Every route of ui/src/app/router.tsx, its parameters filled from the demo data. */
 async function routes() {

@@ -10,33 +10,15 @@
 // screen without scrolling.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { BASE, chooseDevWallet, launchBrowser, openPage } from './support.mjs'
+import { BASE, api, chooseDevWallet, demoFinished, launchBrowser, openPage } from './support.mjs'
 
 const TIMEOUT = 90000
-const DEMO_TIMEOUT_MS = Number(process.env.E2E_DEMO_TIMEOUT_MS ?? 1200000)
 const ADA = { email: 'ada_lumen@demo.example.com', password: 'demo-market-2024', username: 'ada_lumen' }
 /** The dev mnemonic's account the demo gives ada_lumen (api/src/demo/plan.rs: FIRST_ACCOUNT + 0). */
 const ADA_ACCOUNT = 10
 const PHONE = { width: 390, height: 844 }
 
 let browser
-
-const api = async (path) => {
-  const response = await fetch(`${BASE}${path}`)
-  assert.ok(response.ok, `${path}: ${response.status}`)
-  return (await response.json()).body
-}
-
-/** Waits until the demo has minted and sold what it plans (64 NFTs, 8 sales). */
-async function demoFinished() {
-  const until = Date.now() + DEMO_TIMEOUT_MS
-  for (;;) {
-    const stats = await api('/api/getmarketplacestatistics').catch(() => null)
-    if (stats?.totalNftMinted >= 64 && stats?.totalNftSold >= 8) return
-    if (Date.now() > until) throw new Error(`the demo data did not appear within ${DEMO_TIMEOUT_MS} ms: ${JSON.stringify(stats)}`)
-    await new Promise((r) => setTimeout(r, 2000))
-  }
-}
 
 /** NFTs of the whole market (every sale type), as browse cards. */
 async function market() {

@@ -1,9 +1,36 @@
 // What the end-to-end suites share: the server under test, the browser, opening a page past the
 // startup loader, reading a verification code from the dev mailbox, signing up through the form
-// and linking the dev wallet.
+// and linking the dev wallet, reading the API and waiting for the demo data.
+import assert from 'node:assert/strict'
 import { chromium } from 'playwright-core'
 
 export const BASE = process.env.E2E_BASE_URL ?? 'http://localhost:8080'
+
+/** What the demo (`marketplace dev`, in the background) mints and sells (api/src/demo/plan.rs). */
+export const DEMO_NFTS = 64
+export const DEMO_SALES = 8
+const DEMO_TIMEOUT_MS = Number(process.env.E2E_DEMO_TIMEOUT_MS ?? 1200000)
+
+/** The body of a public GET of the API (its status checked). */
+export async function api(path) {
+  const response = await fetch(`${BASE}${path}`)
+  assert.ok(response.ok, `${path}: ${response.status}`)
+  return (await response.json()).body
+}
+
+/**
+ * Waits until the demo has minted and sold what it plans, and `ready(stats)` (when given) holds:
+ * the market's statistics.
+ */
+export async function demoFinished(ready = async () => true) {
+  const until = Date.now() + DEMO_TIMEOUT_MS
+  for (;;) {
+    const stats = await api('/api/getmarketplacestatistics').catch(() => null)
+    if (stats?.totalNftMinted >= DEMO_NFTS && stats?.totalNftSold >= DEMO_SALES && (await ready(stats).catch(() => false))) return stats
+    if (Date.now() > until) throw new Error(`the demo data did not appear within ${DEMO_TIMEOUT_MS} ms: ${JSON.stringify(stats)}`)
+    await new Promise((r) => setTimeout(r, 2000))
+  }
+}
 
 /** Opens `path` in `page` and waits until the startup loader is gone. */
 export async function openPage(page, path) {
