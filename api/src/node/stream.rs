@@ -44,6 +44,9 @@ pub struct Update {
     pub nfts: Vec<NftChange>,
     /// New notices, each with the user it reaches.
     pub notices: Vec<(String, NoticeView)>,
+    /// The changed NFTs' cards (JSON, by NFT id), read once by the first client that wants
+    /// them and shared by the others.
+    pub cards: tokio::sync::OnceCell<Arc<std::collections::HashMap<String, Box<serde_json::value::RawValue>>>>,
 }
 
 /// One NFT that changed.
@@ -187,6 +190,6 @@ impl StreamHub {
             }
         }
         let notices = notices::between(&self.read, a, b).await?;
-        Ok(Update { after, up_to, nfts, notices })
+        Ok(Update { after, up_to, nfts, notices, cards: Default::default() })
     }
 }

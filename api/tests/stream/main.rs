@@ -369,6 +369,40 @@ async fn a_slow_client_is_dropped_and_catches_up_when_it_reconnects() {
 }
 
 #[tokio::test]
+async fn with_cards_each_change_carries_its_nfts_as_a_visitor_sees_them_live_and_on_resuming() {
+    let dir = tempfile::tempdir().unwrap();
+    let (events, read) = sqlite(dir.path());
+    let server = Server::projecting(dir.path(), &events, &read).await;
+    server.chain(&[minted(1, "0xa1"), minted(2, "0xa1")]).await;
+    server.settled().await;
+    let (_, mut with_cards) = server.open("?topics=market&cards=true", None, None).await;
+    let (_, mut without) = server.open("?topics=market", None, None).await;
+    let ready = with_cards.next().await.unwrap();
+    assert_eq!(without.next().await.unwrap().name, "ready");
+
+    server.chain(&[listed(2, "9000000000000000000", 3)]).await;
+    let change = with_cards.next().await.unwrap();
+    assert_eq!(change.nfts(), ["80001-2"]);
+    let card = &change.data["cards"][0];
+    assert_eq!((card["_id"].as_str(), card["formOfSale"].as_str()), (Some("80001-2"), Some("FIXEDPRICE")));
+    assert_eq!((card["fixedPrice"].as_str(), card["fixedPriceWei"].as_str()), (Some("9"), Some("9000000000000000000")));
+    assert_eq!((card["isLiked"].as_bool(), card["contractType"].as_str()), (Some(false), Some("ERC721")), "a visitor's card");
+    assert_eq!(change.data["cards"].as_array().map(Vec::len), Some(1), "the change's NFTs only");
+    let plain = without.next().await.unwrap();
+    assert_eq!((plain.id, plain.data.get("cards")), (change.id, None), "no cards unless asked for");
+
+    // Resuming from before it: the catch-up carries the cards of what was missed.
+    let (_, mut resumed) = server.open("?topics=market&cards=true", None, Some(ready.id)).await;
+    let missed = resumed.next().await.unwrap();
+    assert_eq!((missed.name.as_str(), missed.nfts()), ("change", vec!["80001-2".to_owned()]));
+    assert_eq!(missed.data["cards"][0]["fixedPriceWei"], "9000000000000000000");
+
+    for bad in ["?cards=yes", "?cards=1"] {
+        assert_eq!(server.open(bad, None, None).await.0, StatusCode::BAD_REQUEST, "{bad}");
+    }
+}
+
+#[tokio::test]
 async fn bad_topics_and_positions_answer_400() {
     let dir = tempfile::tempdir().unwrap();
     let (events, read) = sqlite(dir.path());

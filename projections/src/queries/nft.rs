@@ -328,6 +328,19 @@ pub async fn detail(db: &ReadDb, nft_id: &str) -> Result<Option<NftView>, Projec
     Ok(nft_rows(&db.current(), &sql, &[nft_id]).await?.pop())
 }
 
+/// The tokens among `ids` that show (not burned), in no particular order.
+pub async fn cards(db: &ReadDb, ids: &[&str]) -> Result<Vec<NftView>, ProjectionError> {
+    // Far below either database's limit of parameters per statement.
+    const CHUNK: usize = 500;
+    let current = db.current();
+    let mut views = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(CHUNK) {
+        let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({}) AND n.burned = 0", placeholders(chunk.len()));
+        views.extend(nft_rows(&current, &sql, chunk).await?);
+    }
+    Ok(views)
+}
+
 /// Whether a token exists (burned ones included): tells a 404 from an empty list.
 pub async fn exists(db: &ReadDb, nft_id: &str) -> Result<bool, sqlx::Error> {
     let found: Option<String> =

@@ -7,7 +7,12 @@
 //! arrives, in order, once. A position the server cannot resume from (ahead of its log, or so
 //! far behind that refetching is cheaper) gets a `reset`: refetch what is shown, then carry on.
 
-use std::{collections::HashSet, convert::Infallible, sync::Arc, time::Duration};
+use std::{
+    collections::{HashMap, HashSet},
+    convert::Infallible,
+    sync::Arc,
+    time::Duration,
+};
 
 use axum::{
     extract::State,
@@ -18,8 +23,9 @@ use axum::{
     },
 };
 use futures::{Stream, StreamExt, stream};
-use projections::queries::notices::NoticeView;
+use projections::queries::{self, notices::NoticeView};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use tokio::sync::broadcast::{self, error::RecvError};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -58,11 +64,19 @@ const TOPICS: Text = Text {
 };
 const LAST_EVENT_ID: Text =
     Text { name: "lastEventId", description: "The last event id received, for clients that cannot send the `Last-Event-ID` header" };
+const CARDS: Text = Text {
+    name: "cards",
+    description: "`true`: each change also carries the changed NFTs' cards (`cards`), as lists show them to a visitor, \
+                  so a dashboard needs no request per change; `false` (the default): only their ids",
+};
 
 query_params!(
     /// The stream's query.
-    StreamQuery: TOPICS, LAST_EVENT_ID
+    StreamQuery: TOPICS, LAST_EVENT_ID, CARDS
 );
+
+/// The changed NFTs' cards, by id, as a visitor's lists show them (a burned NFT has none).
+type Cards = HashMap<String, Box<RawValue>>;
 
 /// What one client asked for.
 #[derive(Debug, Default)]
@@ -71,11 +85,18 @@ struct Topics {
     nfts: HashSet<String>,
     collections: HashSet<String>,
     user: Option<String>,
+    /// Whether each change carries its NFTs' cards.
+    cards: bool,
 }
 
 impl Topics {
-    fn parse(text: Option<&str>, user: Option<String>) -> Result<Self, ApiError> {
-        let mut topics = Self { user, ..Self::default() };
+    fn parse(text: Option<&str>, user: Option<String>, cards: Option<&str>) -> Result<Self, ApiError> {
+        let cards = match cards.map(str::trim) {
+            None | Some("" | "false") => false,
+            Some("true") => true,
+            Some(other) => return Err(ApiError::BadRequest(format!("cards: true or false, not {other:?}"))),
+        };
+        let mut topics = Self { user, cards, ..Self::default() };
         let names: Vec<&str> = text.unwrap_or("").split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
         if names.len() > MAX_TOPICS {
             return Err(ApiError::BadRequest(format!("topics: at most {MAX_TOPICS}")));
@@ -95,8 +116,9 @@ impl Topics {
         Ok(topics)
     }
 
-    /// The part of `update` this client gets, past position `after`; `None` when nothing.
-    fn message<'u>(&self, update: &'u Update, after: u64) -> Option<Change<'u>> {
+    /// The part of `update` this client gets, past position `after`, with the cards of its
+    /// NFTs when it asked for them (`cards`: the update's); `None` when nothing.
+    fn message<'u>(&self, update: &'u Update, after: u64, cards: Option<&'u Cards>) -> Option<Change<'u>> {
         let nfts: Vec<&NftChange> = update
             .nfts
             .iter()
@@ -109,8 +131,33 @@ impl Topics {
             }
             None => Vec::new(),
         };
-        (!nfts.is_empty() || !notices.is_empty()).then_some(Change { position: update.up_to, nfts, notices })
+        let cards = cards.filter(|_| self.cards).map(|cards| nfts.iter().filter_map(|c| cards.get(&c.nft_id).map(AsRef::as_ref)).collect());
+        (!nfts.is_empty() || !notices.is_empty()).then_some(Change { position: update.up_to, nfts, notices, cards })
     }
+
+    /// Whether this client would get NFTs of `update` past `after`: then its cards are read.
+    fn wants_cards(&self, update: &Update, after: u64) -> bool {
+        self.cards && self.message(update, after, None).is_some_and(|change| !change.nfts.is_empty())
+    }
+}
+
+/// The cards of `update`'s NFTs, read once for every client that wants them.
+async fn cards_of<'u>(state: &AppState, update: &'u Update) -> Result<&'u Cards, ApiError> {
+    let cards = update
+        .cards
+        .get_or_try_init(|| async {
+            let ids: Vec<&str> = update.nfts.iter().map(|c| c.nft_id.as_str()).collect();
+            let views = queries::nft::cards(&state.read, &ids).await.map_err(db_error)?;
+            let mut cards = Cards::with_capacity(views.len());
+            for view in &views {
+                let json = serde_json::value::to_raw_value(&super::nft::card(state, view, (false, false)))
+                    .map_err(|e| ApiError::Internal(e.into()))?;
+                cards.insert(view.id.clone(), json);
+            }
+            Ok::<_, ApiError>(Arc::new(cards))
+        })
+        .await?;
+    Ok(cards.as_ref())
 }
 
 /// One `change` event's data.
@@ -125,6 +172,11 @@ struct Change<'u> {
     /// The caller's new notices.
     #[schema(value_type = Vec<super::notices::Notice>)]
     notices: Vec<&'u NoticeView>,
+    /// With `cards=true`: the cards of `nfts` as a visitor's lists show them now (one per NFT
+    /// that still shows: a burned NFT has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<super::nft::NftCard>>)]
+    cards: Option<Vec<&'u RawValue>>,
 }
 
 /// One event's data: a `change` event carries a `Change`, `ready` and `reset` a `StreamPosition`.
@@ -178,7 +230,7 @@ fn event(name: &str, position: u64, data: &impl Serialize) -> Event {
     ),
 )]
 async fn stream(State(state): State<AppState>, viewer: MaybeUser, headers: HeaderMap, params: Params) -> Result<Response, ApiError> {
-    let topics = Topics::parse(params.text(&TOPICS), viewer.0.map(|user| user.to_string()))?;
+    let topics = Topics::parse(params.text(&TOPICS), viewer.0.map(|user| user.to_string()), params.text(&CARDS))?;
     let resume = headers.get("last-event-id").and_then(|v| v.to_str().ok()).or(params.text(&LAST_EVENT_ID));
     let resume = match resume.map(str::trim).filter(|id| !id.is_empty()) {
         Some(id) => Some(id.parse::<u64>().map_err(|_| ApiError::BadRequest(format!("Last-Event-ID: not a position: {id:?}")))?),
@@ -201,7 +253,8 @@ async fn stream(State(state): State<AppState>, viewer: MaybeUser, headers: Heade
                 let at = start.max(published);
                 event("reset", at, &StreamPosition { position: at })
             } else {
-                match topics.message(&backlog, from) {
+                let cards = if topics.wants_cards(&backlog, from) { Some(cards_of(&state, &backlog).await?) } else { None };
+                match topics.message(&backlog, from, cards) {
                     Some(change) => event("change", start, &change),
                     // Nothing missed: only the position moves on (a comment-free ready).
                     None => event("ready", start, &StreamPosition { position: start }),
@@ -210,22 +263,38 @@ async fn stream(State(state): State<AppState>, viewer: MaybeUser, headers: Heade
             (first, start.max(published))
         }
     };
-    let live = live(Arc::new(topics), start, updates);
+    let live = live(state, Arc::new(topics), start, updates);
     let events = stream::once(async move { Ok::<_, Infallible>(first) }).chain(live);
     Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(HEARTBEAT)).into_response())
 }
 
 /// The broadcast's updates after `start`, as this client's events; ends when the client fell
 /// too far behind (it reconnects from its last id).
-fn live(topics: Arc<Topics>, start: u64, updates: broadcast::Receiver<Arc<Update>>) -> impl Stream<Item = Result<Event, Infallible>> {
+fn live(
+    state: AppState,
+    topics: Arc<Topics>,
+    start: u64,
+    updates: broadcast::Receiver<Arc<Update>>,
+) -> impl Stream<Item = Result<Event, Infallible>> {
     stream::unfold(updates, move |mut updates| {
-        let topics = topics.clone();
+        let (state, topics) = (state.clone(), topics.clone());
         async move {
             loop {
                 match updates.recv().await {
                     Ok(update) if update.up_to <= start => {}
                     Ok(update) => {
-                        if let Some(change) = topics.message(&update, start) {
+                        let cards = match topics.wants_cards(&update, start) {
+                            true => match cards_of(&state, &update).await {
+                                Ok(cards) => Some(cards),
+                                Err(err) => {
+                                    // The client reconnects from its last id and catches up.
+                                    tracing::warn!(%err, "a stream client's cards could not be read; dropping it");
+                                    return None;
+                                }
+                            },
+                            false => None,
+                        };
+                        if let Some(change) = topics.message(&update, start, cards) {
                             return Some((Ok(event("change", update.up_to, &change)), updates));
                         }
                     }
