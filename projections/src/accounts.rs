@@ -118,15 +118,7 @@ async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), Pro
                 conn,
                 "INSERT INTO api_keys (key_id, user_id, name, scopes, key_hash, prefix, created_at, revoked_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)",
-                &[
-                    (&key_id).into(),
-                    user,
-                    (&name).into(),
-                    (&scopes).into(),
-                    (&key_hash).into(),
-                    (&prefix).into(),
-                    at.timestamp().into(),
-                ],
+                &[(&key_id).into(), user, (&name).into(), (&scopes).into(), (&key_hash).into(), (&prefix).into(), at.timestamp().into()],
             )
             .await?;
         }

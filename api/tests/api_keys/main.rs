@@ -145,7 +145,11 @@ async fn a_key_cannot_manage_keys_nor_the_account_whatever_its_scopes() {
     let attempts = [
         ("POST", "/api/account/keys".to_owned(), json!({ "name": "child", "scopes": ["read"] })),
         ("DELETE", format!("/api/account/keys/{key_id}"), json!({})),
-        ("PUT", "/api/auth/change-account-password".to_owned(), json!({ "currentPassword": PASSWORD, "newPassword": "another horse 1", "confirmPassword": "another horse 1" })),
+        (
+            "PUT",
+            "/api/auth/change-account-password".to_owned(),
+            json!({ "currentPassword": PASSWORD, "newPassword": "another horse 1", "confirmPassword": "another horse 1" }),
+        ),
         ("PUT", "/api/auth/changeemail".to_owned(), json!({ "newEmail": "evil@example.com" })),
         ("PUT", "/api/account/disconnectwallet".to_owned(), json!({ "walletAddress": "0x0000000000000000000000000000000000000001" })),
     ];
@@ -274,7 +278,7 @@ async fn a_replay_rebuilds_the_keys_as_they_were() {
     let listed = app.keys(&token).await;
     let live = app.state.read.checksum().await.unwrap();
 
-    api::ops::replay(app.state.config.clone()).await.unwrap();
+    api::ops::replay((*app.state.config).clone()).await.unwrap();
     assert!(app.state.read.refresh().await.unwrap(), "the replay published a new generation");
 
     assert_eq!(app.state.read.checksum().await.unwrap(), live, "the replay equals the live read models");

@@ -148,14 +148,8 @@ async fn create_key(State(state): State<AppState>, me: AuthUser, Payload(req): P
     debug_assert_eq!(MAX_API_KEY_NAME, 64, "the schema's maxLength above");
     let new = api_keys::generate();
     let key_id = Uuid::now_v7();
-    let command = UserCommand::CreateApiKey {
-        key_id,
-        name: req.name,
-        scopes: req.scopes,
-        key_hash: new.hash,
-        prefix: new.prefix,
-        now: Utc::now(),
-    };
+    let command =
+        UserCommand::CreateApiKey { key_id, name: req.name, scopes: req.scopes, key_hash: new.hash, prefix: new.prefix, now: Utc::now() };
     execute(&state, me.0, |u| decide(u, command.clone())).await?;
     let rows = api_keys_of(&state.read, &me.0.to_string()).await.map_err(db_error)?;
     let row = rows
