@@ -122,9 +122,19 @@ struct CreateKeyRequest {
 struct CreatedKey {
     /// The key (`mk_live_` and 40 letters and digits): shown this once, kept nowhere.
     key: String,
-    /// The key as lists show it.
-    #[serde(flatten)]
-    listed: ApiKey,
+    /// The key's id (a UUID): what revoking names.
+    key_id: String,
+    /// The name given.
+    name: String,
+    /// What it may do.
+    #[schema(value_type = Vec<ApiKeyScope>)]
+    scopes: Vec<String>,
+    /// The key's first characters (`mk_live_` and four more).
+    prefix: String,
+    /// When it was made (ISO 8601).
+    created_at: String,
+    /// Always null: not used yet.
+    last_used_at: Option<String>,
 }
 
 /// Makes an API key for the signed-in user. The answer holds the key, once: only its hash is
@@ -156,7 +166,17 @@ async fn create_key(State(state): State<AppState>, me: AuthUser, Payload(req): P
         .into_iter()
         .find(|row| row.key_id == key_id.to_string())
         .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("the new API key is not in the read model")))?;
-    Ok(ok(CreatedKey { key: new.key, listed: key_body(row, None) }, "API key created: copy it now, it will not be shown again"))
+    let listed = key_body(row, None);
+    let created = CreatedKey {
+        key: new.key,
+        key_id: listed.key_id,
+        name: listed.name,
+        scopes: listed.scopes,
+        prefix: listed.prefix,
+        created_at: listed.created_at,
+        last_used_at: listed.last_used_at,
+    };
+    Ok(ok(created, "API key created: copy it now, it will not be shown again"))
 }
 
 /// Revokes one of the signed-in user's API keys: it is refused from the next request on.
