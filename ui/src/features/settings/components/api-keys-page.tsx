@@ -163,7 +163,7 @@ function CreateKeyDialog({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Dialog.Root open onOpenChange={(e) => (e.open ? undefined : onClose())} placement="center" size={{ base: 'full', sm: 'md' }} closeOnInteractOutside={!created}>
+    <Dialog.Root open onOpenChange={(e) => (e.open ? undefined : onClose())} placement="center" size="md" scrollBehavior="inside" closeOnInteractOutside={!created}>
       <Portal>
         <Dialog.Backdrop />
         <Dialog.Positioner>
