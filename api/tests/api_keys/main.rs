@@ -288,3 +288,39 @@ async fn a_replay_rebuilds_the_keys_as_they_were() {
     app.key_get("/api/account/myprofile", &kept, As::Bearer).await.expect(200);
     app.key_get("/api/account/myprofile", &revoked, As::Bearer).await.expect(401);
 }
+
+#[tokio::test]
+async fn the_document_lists_the_key_scheme_and_names_a_scope_on_every_operation_behind_a_token() {
+    let app = TestApp::new().await;
+
+    let doc = app.get("/api/openapi.json", None).await;
+
+    let doc = &doc.json;
+    assert_eq!(doc["components"]["securitySchemes"]["apiKey"]["type"], "apiKey");
+    assert_eq!(doc["components"]["securitySchemes"]["apiKey"]["in"], "header");
+    assert_eq!(doc["components"]["securitySchemes"]["apiKey"]["name"], "X-API-Key");
+    let mut behind_a_token = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let bearer = operation["security"].as_array().is_some_and(|list| list.iter().any(|r| r.get("bearer").is_some()));
+            let scope = operation["x-api-key-scope"].as_str();
+            if !bearer {
+                assert_eq!(scope, None, "{method} {path}: a public operation answers any key");
+                continue;
+            }
+            behind_a_token += 1;
+            let scope = scope.unwrap_or_else(|| panic!("{method} {path}: no x-api-key-scope"));
+            assert!(["read", "trades", "notifications", "webhooks", "none"].contains(&scope), "{method} {path}: {scope}");
+            if path.starts_with("/api/account/keys") || path.starts_with("/api/auth/") {
+                assert_eq!(scope, "none", "{method} {path}");
+            }
+        }
+    }
+    assert!(behind_a_token > 20, "{behind_a_token}");
+    assert_eq!(doc["paths"]["/api/nft/fixedsale/purchase"]["post"]["x-api-key-scope"], "trades");
+    assert_eq!(doc["paths"]["/api/nft/mybids"]["get"]["x-api-key-scope"], "read");
+    assert_eq!(doc["paths"]["/api/notifications"]["get"]["x-api-key-scope"], "notifications");
+    for (method, path) in [("get", "/api/account/keys"), ("post", "/api/account/keys"), ("delete", "/api/account/keys/{keyId}")] {
+        assert!(doc["paths"][path][method].is_object(), "{method} {path} is documented");
+    }
+}
