@@ -164,6 +164,11 @@ pub struct Config {
     #[arg(long, env = "RATE_LIMIT_PER_ACCOUNT", default_value_t = 5)]
     pub rate_limit_per_account: u32,
 
+    /// Requests allowed per API key per minute, whatever the route (0: off). Announced on every
+    /// answer to a key in the `RateLimit-Policy` and `RateLimit` headers.
+    #[arg(long, env = "API_KEY_RATE_LIMIT", default_value_t = 600)]
+    pub api_key_rate_limit: u32,
+
     /// Take the client address for rate limits from the rightmost `X-Forwarded-For` entry (`ip`,
     /// `ip:port`, `[v6]`, `[v6]:port`; when it is none of these, the socket's peer, never an
     /// earlier entry). Only behind a proxy that appends it: clients can send anything in that

@@ -1,5 +1,5 @@
-//! The `users` and `user_wallets` tables, folded from the `user-<uuid>` streams, and the profile
-//! queries the API serves.
+//! The `users`, `user_wallets` and `api_keys` tables, folded from the `user-<uuid>` streams, and
+//! the profile and API key queries the API serves.
 //!
 //! A user's e-mail and mobile number are stored here for the user's own profile; the public
 //! query ([`public_profile`]) never selects them.
@@ -28,6 +28,8 @@ impl ReadModel for Accounts {
                 | "ProfileUpdated"
                 | "WalletLinked"
                 | "WalletUnlinked"
+                | "ApiKeyCreated"
+                | "ApiKeyRevoked"
         )
     }
 
@@ -108,6 +110,26 @@ async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), Pro
         }
         UserEvent::WalletUnlinked { address, .. } => {
             sql::execute(conn, "DELETE FROM user_wallets WHERE address = $1 AND user_id = $2", &[(&address).into(), user]).await?;
+        }
+        UserEvent::ApiKeyCreated { key_id, name, scopes, key_hash, prefix, at } => {
+            let scopes: Vec<&str> = scopes.iter().map(|s| s.as_str()).collect();
+            let (key_id, scopes) = (key_id.to_string(), scopes.join(","));
+            sql::execute(
+                conn,
+                "INSERT INTO api_keys (key_id, user_id, name, scopes, key_hash, prefix, created_at, revoked_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, NULL)",
+                &[(&key_id).into(), user, (&name).into(), (&scopes).into(), (&key_hash).into(), (&prefix).into(), at.timestamp().into()],
+            )
+            .await?;
+        }
+        UserEvent::ApiKeyRevoked { key_id, at } => {
+            let key_id = key_id.to_string();
+            sql::execute(
+                conn,
+                "UPDATE api_keys SET revoked_at = $3 WHERE key_id = $1 AND user_id = $2 AND revoked_at IS NULL",
+                &[(&key_id).into(), user, at.timestamp().into()],
+            )
+            .await?;
         }
         _ => {}
     }
@@ -205,6 +227,54 @@ pub async fn user_by_wallet(db: &ReadDb, address: &str) -> Result<Option<String>
         .bind(address.to_lowercase())
         .fetch_optional(&db.pool().clone())
         .await?)
+}
+
+/// An API key as its owner's list shows it (never its hash).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiKeyRow {
+    /// Its id.
+    pub key_id: String,
+    /// Whose.
+    pub user_id: String,
+    /// The name given.
+    pub name: String,
+    /// Scope names, sorted.
+    pub scopes: Vec<String>,
+    /// `mk_live_` and four characters.
+    pub prefix: String,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Unix seconds, if revoked.
+    pub revoked_at: Option<i64>,
+}
+
+const KEY_COLUMNS: &str = "key_id, user_id, name, scopes, prefix, created_at, revoked_at";
+
+fn key_row(row: &sqlx::any::AnyRow) -> Result<ApiKeyRow, ProjectionError> {
+    let scopes: String = row.try_get("scopes")?;
+    Ok(ApiKeyRow {
+        key_id: row.try_get("key_id")?,
+        user_id: row.try_get("user_id")?,
+        name: row.try_get("name")?,
+        scopes: scopes.split(',').filter(|s| !s.is_empty()).map(str::to_owned).collect(),
+        prefix: row.try_get("prefix")?,
+        created_at: row.try_get("created_at")?,
+        revoked_at: row.try_get("revoked_at")?,
+    })
+}
+
+/// The API key whose SHA-256 is `key_hash` (revoked or not), if any.
+pub async fn api_key_by_hash(db: &ReadDb, key_hash: &str) -> Result<Option<ApiKeyRow>, ProjectionError> {
+    let sql = format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE key_hash = $1");
+    let row = sqlx::query(&sql).bind(key_hash).fetch_optional(&db.pool().clone()).await?;
+    row.as_ref().map(key_row).transpose()
+}
+
+/// A user's API keys that still work, newest first.
+pub async fn api_keys_of(db: &ReadDb, user_id: &str) -> Result<Vec<ApiKeyRow>, ProjectionError> {
+    let sql = format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, key_id");
+    let rows = sqlx::query(&sql).bind(user_id).fetch_all(&db.pool().clone()).await?;
+    rows.iter().map(key_row).collect()
 }
 
 #[cfg(test)]

@@ -196,6 +196,10 @@ const api = {
   '/api/nft/browsebookmarked': page(nfts.slice(1, 5)),
   '/api/config': { chainId: 80001, chainName: 'Matic Testnet', rpcUrl: 'http://127.0.0.1:1', contractAddress: '', deploymentBlock: 0, explorerUrl: '', ipfsGateway: '/ipfs/', googleClientId: '', walletConnectProjectId: '', devWallet: true, devMnemonic: 'test test test test test test test test test test test junk' },
   '/api/account/myprofile': profile,
+  '/api/account/keys': [
+    { keyId: 'k1', name: 'Floor price watcher', scopes: ['read', 'trades'], prefix: 'mk_live_Q7fz', createdAt: '2026-11-02T09:14:00Z', lastUsedAt: new Date(Date.now() - 120_000).toISOString() },
+    { keyId: 'k2', name: 'Notifications to a team chat channel for the whole studio', scopes: ['notifications'], prefix: 'mk_live_b2Xe', createdAt: '2026-10-18T16:40:00Z', lastUsedAt: null },
+  ],
   '/api/getmarketplacestatistics': { totalNftMinted: 1284, totalSeller: 312, totalNftSold: 867 },
   '/api/nft/trendingnfts': { data: nfts, currentPage: 1, lastPage: true, totalItems: 6 },
   '/api/nft/trendingnfts?AUCTION': page(auctions),
@@ -269,6 +273,20 @@ const screens = [
   ['edit-profile', '/profile/edit-profile', true],
   ['language', '/profile/language', true],
   ['theme', '/profile/theme', true],
+  // API keys (issue 27): the list, the create dialog filled in, and the key shown once (on a
+  // real server --base, this last one makes a key).
+  ['api-keys', '/profile/api-keys', true],
+  ['api-key-dialog', '/profile/api-keys', true, async (page) => {
+    await page.click('[data-testid="api-key-create"]')
+    await page.fill('[data-testid="api-key-name"]', 'Floor price watcher')
+    await page.click('[data-testid="api-key-scope-trades"]')
+  }],
+  ...(realBase ? [['api-key-created', '/profile/api-keys', true, async (page) => {
+    await page.click('[data-testid="api-key-create"]')
+    await page.fill('[data-testid="api-key-name"]', 'Floor price watcher')
+    await page.click('[data-testid="api-key-submit"]')
+    await page.waitForSelector('[data-testid="api-key-secret"]')
+  }]] : []),
   ['change-password', '/profile/change-password', true],
   ['change-email', '/profile/change-email', true],
   ['kyc-pending', '/profile/kyc-pending', true],

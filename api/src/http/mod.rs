@@ -95,6 +95,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::misc::router())
         .merge(routes::auth::router())
         .merge(routes::account::router(state.config.max_image_bytes))
+        .merge(routes::keys::router())
         .merge(routes::contact::router())
         .merge(dev_mailbox)
         .merge(dev_wallets)
@@ -107,6 +108,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
     let cors = cors::Cors::new(&state.config.allowed_origins);
     let headers = headers::SecurityHeaders::new(&state.config, ui_dir);
     let api = routes::openapi::serve(api)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), auth::api_keys::layer))
         .layer(axum::middleware::from_fn(routes::metrics::count_responses))
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(SizeAbove::new(COMPRESS_ABOVE))))
         .with_state(state);

@@ -50,7 +50,7 @@ fn concrete(path: &str) -> String {
     path.split('/')
         .map(|segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
             Some("id") if collection => uuid::Uuid::now_v7().to_string(),
-            Some("collectionId" | "collectionid" | "userid" | "userId") => uuid::Uuid::now_v7().to_string(),
+            Some("collectionId" | "collectionid" | "userid" | "userId" | "keyId") => uuid::Uuid::now_v7().to_string(),
             Some("nftid" | "nftId" | "id") => "80001-1".into(),
             Some("auctionid" | "auctionId") => "1".into(),
             Some("cid") => "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku".into(),

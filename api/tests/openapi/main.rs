@@ -208,7 +208,7 @@ fn sample(parameter: &str) -> String {
         "auctionId" => "1".into(),
         "userId" => uuid::Uuid::now_v7().to_string(),
         "cid" => "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku".into(),
-        "collectionId" => uuid::Uuid::now_v7().to_string(),
+        "collectionId" | "keyId" => uuid::Uuid::now_v7().to_string(),
         other => panic!("no sample value for path parameter {other}"),
     }
 }
@@ -601,6 +601,11 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
             Some(json!({ "newEmail": new_email, "verificationCode": "{new-code}" })),
         ),
         ("GET", "/api/account/myprofile", "/api/account/myprofile".into(), None),
+        ("POST", "/api/account/keys", "/api/account/keys".into(), Some(json!({ "name": "bot", "scopes": ["read", "trades"] }))),
+        ("POST", "/api/account/keys", "/api/account/keys".into(), Some(json!({ "name": "bot", "scopes": ["root"] }))),
+        ("GET", "/api/account/keys", "/api/account/keys".into(), None),
+        ("DELETE", "/api/account/keys/{keyId}", "/api/account/keys/{key}".into(), None),
+        ("DELETE", "/api/account/keys/{keyId}", format!("/api/account/keys/{}", uuid::Uuid::now_v7()), None),
         ("GET", "/api/dev/wallets", "/api/dev/wallets".into(), None),
         ("GET", "/api/notifications", "/api/notifications?unread=true".into(), None),
         ("GET", "/api/notifications", "/api/notifications?unread=maybe".into(), None),
@@ -644,6 +649,7 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("GET", "/api/collection/browsebyid/{collectionId}", "/api/collection/browsebyid/{collection}".into(), None),
     ];
     let mut collection = String::new();
+    let mut key = String::new();
 
     for (method, path, uri, body) in calls {
         // The latest mail to `to`: its code, or its link's last segment.
@@ -673,7 +679,7 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
             app.state.projector.wait_for(at.last_position, std::time::Duration::from_secs(10)).await.unwrap();
             continue;
         }
-        let uri = uri.replace("{user}", &user).replace("{collection}", &collection);
+        let uri = uri.replace("{user}", &user).replace("{collection}", &collection).replace("{key}", &key);
         let mut request = Request::builder().method(method).uri(&uri);
         if !token.is_empty() {
             request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
@@ -704,6 +710,9 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         }
         if let (("POST", "/api/collection"), Some(id)) = ((method, path), answer.json()["body"]["_id"].as_str()) {
             collection = id.to_owned();
+        }
+        if let (("POST", "/api/account/keys"), Some(id)) = ((method, path), answer.json()["body"]["keyId"].as_str()) {
+            key = id.to_owned();
         }
         checked.entry((method.to_owned(), path.to_owned())).or_default().insert(answer.status.as_u16());
         if let Err(failure) = check_answer(&doc, method, path, &answer) {
@@ -832,7 +841,10 @@ async fn a_client_generated_from_the_document_needs_no_cast() {
     // Path parameters: named one way, each declared (the document test checks the declarations).
     for (method, path) in operations(&doc) {
         for name in path.split('{').skip(1).filter_map(|s| s.split_once('}')).map(|(name, _)| name) {
-            assert!(["nftId", "auctionId", "userId", "collectionId", "cid"].contains(&name), "{method} {path}: path parameter {{{name}}}");
+            assert!(
+                ["nftId", "auctionId", "userId", "collectionId", "cid", "keyId"].contains(&name),
+                "{method} {path}: path parameter {{{name}}}"
+            );
         }
     }
 

@@ -66,6 +66,12 @@ pub enum AccountError {
     /// The wallet to unlink is not linked to this account.
     #[error("This wallet is not linked to your account")]
     WalletNotLinked,
+    /// No API key of this account has this id.
+    #[error("API key not found")]
+    UnknownApiKey,
+    /// The account has as many live API keys as it may.
+    #[error("You have too many API keys; revoke one first")]
+    TooManyApiKeys,
 }
 
 impl AccountError {

@@ -70,6 +70,42 @@ impl WalletProvider {
     }
 }
 
+/// What an API key may do on its person's behalf (besides reading public data, which every key
+/// may). A key never manages the account itself: password, e-mail, wallets, profile or keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ApiKeyScope {
+    /// Read the person's own data: profile, bids, offers, bookmarks, collections.
+    Read,
+    /// Act in the market: the record calls (mint, purchase, bids, offers, cart, sale changes,
+    /// burn), collections, likes and bookmarks.
+    Trades,
+    /// Read notifications, mark them read and change their settings.
+    Notifications,
+    /// Manage webhook endpoints (granted now; the webhook routes come later).
+    Webhooks,
+}
+
+impl ApiKeyScope {
+    /// Every scope, in the order the API lists them.
+    pub const ALL: [Self; 4] = [Self::Read, Self::Trades, Self::Notifications, Self::Webhooks];
+
+    /// The name the API uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Read => "read",
+            Self::Trades => "trades",
+            Self::Notifications => "notifications",
+            Self::Webhooks => "webhooks",
+        }
+    }
+
+    /// Parses the API's name (exact, lower case).
+    pub fn parse(value: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|scope| scope.as_str() == value)
+    }
+}
+
 /// Every fact about one user, in the `user-<uuid>` stream.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all_fields = "camelCase")]
@@ -217,6 +253,30 @@ pub enum UserEvent {
         /// When.
         at: DateTime<Utc>,
     },
+    /// An API key was made. The key itself was shown once to its person and is kept nowhere:
+    /// only its SHA-256, which is enough to recognise it (it is random and long, so the hash
+    /// cannot be reversed by guessing).
+    ApiKeyCreated {
+        /// The key's id.
+        key_id: Uuid,
+        /// The name its person gave it.
+        name: String,
+        /// What it may do, sorted, without repeats.
+        scopes: Vec<ApiKeyScope>,
+        /// SHA-256 of the whole key (hex).
+        key_hash: String,
+        /// Its first characters (`mk_live_` and four more), to tell keys apart in lists.
+        prefix: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// An API key was revoked: from now on it is refused.
+    ApiKeyRevoked {
+        /// The key's id.
+        key_id: Uuid,
+        /// When.
+        at: DateTime<Utc>,
+    },
 }
 
 impl UserEvent {
@@ -240,6 +300,8 @@ impl UserEvent {
         "WalletNonceIssued",
         "WalletLinked",
         "WalletUnlinked",
+        "ApiKeyCreated",
+        "ApiKeyRevoked",
     ];
 
     /// The past-tense type name stored in the envelope.
@@ -260,6 +322,8 @@ impl UserEvent {
             Self::WalletNonceIssued { .. } => "WalletNonceIssued",
             Self::WalletLinked { .. } => "WalletLinked",
             Self::WalletUnlinked { .. } => "WalletUnlinked",
+            Self::ApiKeyCreated { .. } => "ApiKeyCreated",
+            Self::ApiKeyRevoked { .. } => "ApiKeyRevoked",
         }
     }
 

@@ -14,8 +14,8 @@ mod user;
 pub mod validate;
 
 pub use error::AccountError;
-pub use events::{AuthProvider, ClaimEvent, ClaimKind, CodePurpose, ContactEvent, UserEvent, WalletProvider, user_stream};
+pub use events::{ApiKeyScope, AuthProvider, ClaimEvent, ClaimKind, CodePurpose, ContactEvent, UserEvent, WalletProvider, user_stream};
 pub use user::{
-    CODE_ATTEMPTS, CODE_TTL, ClaimChange, NONCE_TTL, PendingCode, RESET_TTL, User, UserCommand, Wallet, claim_changes, decide, evolve,
-    fold, rejection,
+    ApiKey, CODE_ATTEMPTS, CODE_TTL, ClaimChange, MAX_API_KEY_NAME, MAX_API_KEYS, NONCE_TTL, PendingCode, RESET_TTL, User, UserCommand,
+    Wallet, claim_changes, decide, evolve, fold, rejection,
 };

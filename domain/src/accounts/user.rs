@@ -8,7 +8,7 @@ use chrono::{DateTime, Duration, Utc};
 use uuid::Uuid;
 
 use super::{
-    AccountError, AuthProvider, ClaimKind, CodePurpose, UserEvent, WalletProvider,
+    AccountError, ApiKeyScope, AuthProvider, ClaimKind, CodePurpose, UserEvent, WalletProvider,
     validate::{self, MAX_BIO, MAX_FULL_NAME},
 };
 
@@ -20,6 +20,20 @@ pub const CODE_ATTEMPTS: u32 = 5;
 pub const RESET_TTL: Duration = Duration::hours(1);
 /// How long a wallet nonce stays valid.
 pub const NONCE_TTL: Duration = Duration::minutes(10);
+
+/// Live API keys an account may hold at once.
+pub const MAX_API_KEYS: usize = 20;
+/// The longest name of an API key, in characters.
+pub const MAX_API_KEY_NAME: usize = 64;
+
+/// An API key of the account (its hash stays in the events and the read model).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiKey {
+    /// Its id.
+    pub id: Uuid,
+    /// Whether it was revoked.
+    pub revoked: bool,
+}
 
 /// A code waiting to be entered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +94,8 @@ pub struct User {
     pub wallets: Vec<Wallet>,
     /// When the password was reset or the e-mail changed: sessions from before are over.
     pub sessions_valid_from: Option<DateTime<Utc>>,
+    /// API keys made, oldest first, revoked ones included.
+    pub api_keys: Vec<ApiKey>,
 }
 
 impl User {
@@ -250,6 +266,28 @@ pub enum UserCommand {
     UnlinkWallet {
         /// Its address.
         address: String,
+        /// The clock.
+        now: DateTime<Utc>,
+    },
+    /// Make an API key the API generated (and shows once).
+    CreateApiKey {
+        /// The new key's id.
+        key_id: Uuid,
+        /// As typed.
+        name: String,
+        /// As sent (names of [`ApiKeyScope`]).
+        scopes: Vec<String>,
+        /// SHA-256 of the key (hex).
+        key_hash: String,
+        /// The key's first characters.
+        prefix: String,
+        /// The clock.
+        now: DateTime<Utc>,
+    },
+    /// Revoke one of the account's API keys.
+    RevokeApiKey {
+        /// Its id.
+        key_id: Uuid,
         /// The clock.
         now: DateTime<Utc>,
     },
@@ -491,6 +529,40 @@ pub fn decide(state: &User, command: UserCommand) -> Result<Vec<UserEvent>, Acco
             }
             Ok(vec![UserEvent::WalletUnlinked { address, at: now }])
         }
+        C::CreateApiKey { key_id, name, scopes, key_hash, prefix, now } => {
+            registered(state)?;
+            let name = validate::required("name", &name, MAX_API_KEY_NAME)?;
+            if scopes.is_empty() {
+                return Err(AccountError::invalid("scopes: choose at least one"));
+            }
+            let mut parsed = scopes
+                .iter()
+                .map(|scope| {
+                    ApiKeyScope::parse(scope).ok_or_else(|| {
+                        let known: Vec<&str> = ApiKeyScope::ALL.iter().map(|s| s.as_str()).collect();
+                        AccountError::invalid(format!("scopes: unknown scope {scope:?} (known: {})", known.join(", ")))
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            parsed.sort();
+            parsed.dedup();
+            if state.api_keys.iter().filter(|k| !k.revoked).count() >= MAX_API_KEYS {
+                return Err(AccountError::TooManyApiKeys);
+            }
+            if state.api_keys.iter().any(|k| k.id == key_id) {
+                return Err(AccountError::invalid("keyId: already used"));
+            }
+            Ok(vec![UserEvent::ApiKeyCreated { key_id, name, scopes: parsed, key_hash, prefix, at: now }])
+        }
+        C::RevokeApiKey { key_id, now } => {
+            registered(state)?;
+            match state.api_keys.iter().find(|k| k.id == key_id) {
+                None => Err(AccountError::UnknownApiKey),
+                // Revoking twice changes nothing and is no error: the key is refused either way.
+                Some(key) if key.revoked => Ok(vec![]),
+                Some(_) => Ok(vec![UserEvent::ApiKeyRevoked { key_id, at: now }]),
+            }
+        }
     }
 }
 
@@ -574,6 +646,12 @@ pub fn evolve(mut state: User, event: &UserEvent) -> User {
             state.wallets.push(Wallet { provider: *provider, address: address.clone() });
         }
         E::WalletUnlinked { address, .. } => state.wallets.retain(|w| w.address != *address),
+        E::ApiKeyCreated { key_id, .. } => state.api_keys.push(ApiKey { id: *key_id, revoked: false }),
+        E::ApiKeyRevoked { key_id, .. } => {
+            if let Some(key) = state.api_keys.iter_mut().find(|k| k.id == *key_id) {
+                key.revoked = true;
+            }
+        }
     }
     state
 }
@@ -1006,5 +1084,62 @@ mod tests {
         ];
         assert_eq!(claim_changes(&user, &relinked), vec![]);
         assert_eq!(ClaimKind::Username.stream(" Alice "), "username-alice");
+    }
+
+    fn create_key(key_id: u128, name: &str, scopes: &[&str]) -> UserCommand {
+        UserCommand::CreateApiKey {
+            key_id: Uuid::from_u128(key_id),
+            name: name.into(),
+            scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
+            key_hash: "ab".repeat(32),
+            prefix: "mk_live_AbCd".into(),
+            now: t0(),
+        }
+    }
+
+    #[test]
+    fn an_api_key_is_created_with_its_hash_and_sorted_scopes() {
+        let events = given(&verified()).when(create_key(1, "  Price bot ", &["trades", "read", "trades"])).unwrap();
+        assert_eq!(
+            events,
+            vec![UserEvent::ApiKeyCreated {
+                key_id: Uuid::from_u128(1),
+                name: "Price bot".into(),
+                scopes: vec![ApiKeyScope::Read, ApiKeyScope::Trades],
+                key_hash: "ab".repeat(32),
+                prefix: "mk_live_AbCd".into(),
+                at: t0(),
+            }]
+        );
+    }
+
+    #[test]
+    fn an_api_key_needs_a_name_known_scopes_and_room() {
+        let user = verified();
+        assert_eq!(given(&user).when(create_key(1, " ", &["read"])), Err(AccountError::invalid("name: Required")));
+        let long = "n".repeat(MAX_API_KEY_NAME + 1);
+        assert!(matches!(given(&user).when(create_key(1, &long, &["read"])), Err(AccountError::Invalid(m)) if m.starts_with("name:")));
+        assert!(matches!(given(&user).when(create_key(1, "bot", &[])), Err(AccountError::Invalid(m)) if m.starts_with("scopes:")));
+        assert!(matches!(given(&user).when(create_key(1, "bot", &["admin"])), Err(AccountError::Invalid(m)) if m.contains("admin")));
+        let mut full = user.clone();
+        for i in 0..MAX_API_KEYS as u128 {
+            full.extend(decide(&fold(&full), create_key(i + 10, "bot", &["read"])).unwrap());
+        }
+        assert_eq!(given(&full).when(create_key(1, "bot", &["read"])), Err(AccountError::TooManyApiKeys));
+        full.extend(decide(&fold(&full), UserCommand::RevokeApiKey { key_id: Uuid::from_u128(10), now: t0() }).unwrap());
+        assert!(given(&full).when(create_key(1, "bot", &["read"])).is_ok(), "a revoked key makes room");
+    }
+
+    #[test]
+    fn only_the_accounts_own_keys_are_revoked_and_only_once() {
+        let mut user = verified();
+        user.extend(given(&user).when(create_key(1, "bot", &["read"])).unwrap());
+        let revoke = |id| UserCommand::RevokeApiKey { key_id: Uuid::from_u128(id), now: t0() };
+        assert_eq!(given(&user).when(revoke(2)), Err(AccountError::UnknownApiKey));
+        let revoked = given(&user).when(revoke(1)).unwrap();
+        assert_eq!(revoked, vec![UserEvent::ApiKeyRevoked { key_id: Uuid::from_u128(1), at: t0() }]);
+        user.extend(revoked);
+        assert_eq!(given(&user).when(revoke(1)), Ok(vec![]));
+        assert!(fold(&user).api_keys[0].revoked);
     }
 }

@@ -53,6 +53,7 @@ export const routes: RouteObject[] = [
           { path: 'kyc-approved', ...screen(() => import('@/features/kyc/components/kyc-page').then((m) => () => <m.KycPage status="approved" />)) },
           { path: 'language', ...screen(() => import('@/features/settings/components/language-page').then((m) => m.LanguagePage)) },
           { path: 'theme', ...screen(() => import('@/features/settings/components/theme-page').then((m) => m.ThemePage)) },
+          { path: 'api-keys', ...screen(() => import('@/features/settings/components/api-keys-page').then((m) => m.ApiKeysPage)) },
           {
             path: 'change-password',
             ...screen(

@@ -5,7 +5,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use axum::{
     body::Bytes,
-    extract::{ConnectInfo, FromRequest, FromRequestParts, Request},
+    extract::{ConnectInfo, FromRequest, FromRequestParts, MatchedPath, Request},
     http::{HeaderValue, Method, StatusCode, header, request::Parts},
 };
 use serde::de::DeserializeOwned;
@@ -13,13 +13,28 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::tokens::TokenError;
+use super::{api_keys::KeyHolder, tokens::TokenError};
 use crate::http::{AppState, error::ApiError, routes::limits};
 
 /// The user a valid bearer token names, and when the token was issued. Missing, malformed or
 /// forged: 401 'Unauthorized'; expired: 410 'Token expired'.
+///
+/// A request made with an API key (recognised by [`super::api_keys::layer`]) is its person's,
+/// as of now, if the key has the scope the route needs ([`super::api_keys::required`]); 403
+/// naming the missing scope if not, and on the account's own routes whatever its scopes.
 #[derive(Clone, Copy, Debug)]
 pub struct AuthUser(pub Uuid, pub i64);
+
+/// The route as the router matched it (`/api/nft/burnnft/{nftId}`), else the request's path.
+fn route(parts: &Parts) -> &str {
+    parts.extensions.get::<MatchedPath>().map_or(parts.uri.path(), MatchedPath::as_str)
+}
+
+/// The person of a request made with an API key, if the key may act on this route.
+fn key_holder(parts: &Parts) -> Option<Result<Uuid, ApiError>> {
+    let holder = parts.extensions.get::<KeyHolder>()?;
+    Some(holder.allow(super::api_keys::required(&parts.method, route(parts))).map(|()| holder.user_id))
+}
 
 fn bearer(parts: &Parts) -> Option<&str> {
     let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
@@ -31,6 +46,10 @@ impl FromRequestParts<AppState> for AuthUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        if let Some(user) = key_holder(parts) {
+            // A key has no session to end: its person's password reset does not revoke it.
+            return Ok(Self(user?, chrono::Utc::now().timestamp()));
+        }
         let token = bearer(parts).ok_or(ApiError::Unauthorized)?;
         match state.accounts.tokens.verify(token) {
             Ok((user, issued_at)) => Ok(Self(user, issued_at)),
@@ -40,7 +59,8 @@ impl FromRequestParts<AppState> for AuthUser {
     }
 }
 
-/// The signed-in user if the request carries a valid token; never refuses.
+/// The signed-in user if the request carries a valid token; never refuses. With an API key, its
+/// person if the key has the route's scope, else nobody (the public answer).
 #[derive(Clone, Copy, Debug)]
 pub struct MaybeUser(pub Option<Uuid>);
 
@@ -48,6 +68,9 @@ impl FromRequestParts<AppState> for MaybeUser {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        if let Some(user) = key_holder(parts) {
+            return Ok(Self(user.ok()));
+        }
         Ok(Self(bearer(parts).and_then(|t| state.accounts.tokens.verify(t).ok()).map(|(user, _)| user)))
     }
 }

@@ -1,7 +1,8 @@
 //! Accounts plumbing shared by the auth, account and contact routes: access tokens, password
-//! hashing, keyed hashes of codes and tokens, rate limits, Google sign-in, SIWE checks, and the
-//! extractors that turn a request into a signed-in user.
+//! hashing, keyed hashes of codes and tokens, rate limits, Google sign-in, SIWE checks, API keys
+//! for bots, and the extractors that turn a request into a signed-in user.
 
+pub mod api_keys;
 pub mod extract;
 pub mod google;
 pub mod password;
@@ -78,7 +79,8 @@ impl From<AccountError> for ApiError {
             | AccountError::SameEmail
             | AccountError::InvalidNonce
             | AccountError::WalletNotLinked => Self::BadRequest(message),
-            AccountError::UnknownUser => Self::NotFound(message),
+            AccountError::UnknownUser | AccountError::UnknownApiKey => Self::NotFound(message),
+            AccountError::TooManyApiKeys => Self::Conflict(message),
             AccountError::AlreadyRegistered | AccountError::EmailTaken | AccountError::UsernameTaken | AccountError::WalletTaken => {
                 Self::Conflict(message)
             }

@@ -12,6 +12,7 @@ pub mod dev;
 pub mod health;
 pub mod insight;
 pub mod ipfs;
+pub mod keys;
 pub mod limits;
 pub mod lists;
 pub mod metadata;

@@ -13,7 +13,7 @@ use utoipa::{
     openapi::{
         self, ContentBuilder, RefOr, ResponseBuilder,
         path::Paths,
-        security::{HttpAuthScheme, HttpBuilder, SecurityScheme},
+        security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme},
     },
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -25,6 +25,11 @@ use crate::http::{
 
 /// The name of the bearer security scheme that `security(...)` in annotations refers to.
 pub const BEARER: &str = "bearer";
+/// The name of the API key scheme (`X-API-Key`).
+pub const API_KEY: &str = "apiKey";
+/// The extension naming, on each operation that acts as a person, the scope an API key needs
+/// there (or `none`: no key may).
+const KEY_SCOPE: &str = "x-api-key-scope";
 
 /// The document's fixed parts: info, tags, the security scheme and the shared error answers.
 /// The paths come from the routers.
@@ -67,9 +72,22 @@ impl Modify for BearerScheme {
         let scheme = HttpBuilder::new()
             .scheme(HttpAuthScheme::Bearer)
             .bearer_format("JWT")
-            .description(Some("The access token from login, verification or Google sign-in."))
+            .description(Some(
+                "The access token from login, verification or Google sign-in; or an API key (`mk_live_...`), \
+                 which acts as its person within its scopes (see `apiKey`).",
+            ))
             .build();
-        doc.components.get_or_insert_with(Default::default).add_security_scheme(BEARER, SecurityScheme::Http(scheme));
+        let components = doc.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(BEARER, SecurityScheme::Http(scheme));
+        let key = ApiKeyValue::with_description(
+            "X-API-Key",
+            "An API key made in the settings (`POST /api/account/keys`), also accepted as `Authorization: Bearer <key>`. \
+             It acts as its person wherever a bearer token is documented, if it has the scope named by the operation's \
+             `x-api-key-scope` (`read`, `trades`, `notifications`, `webhooks`; `none`: never with a key, as for the \
+             account's own routes: 403 naming the scope). Public routes answer any key. An unknown or revoked key is 401. \
+             Every answer to a key carries `RateLimit-Policy` and `RateLimit`; past the key's budget, 429 with `Retry-After`.",
+        );
+        components.add_security_scheme(API_KEY, SecurityScheme::ApiKey(ApiKey::Header(key)));
     }
 }
 
@@ -83,6 +101,7 @@ pub fn serve(router: OpenApiRouter<AppState>) -> axum::Router<AppState> {
     let (router, doc) = router.routes(routes!(openapi_json)).split_for_parts();
     let mut doc = serde_json::to_value(&doc).expect("the OpenAPI document serialises");
     fold_aliases(&mut doc);
+    key_scopes(&mut doc);
     link_components(&mut doc);
     rename_generics(&mut doc);
     let json = serde_json::to_vec(&doc).expect("the OpenAPI document serialises");
@@ -207,6 +226,27 @@ struct Document(Bytes);
 )]
 async fn openapi_json(Extension(Document(json)): Extension<Document>) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], json).into_response()
+}
+
+/// Names on every operation behind a bearer token the scope an API key needs there, from the
+/// one map the server enforces ([`crate::http::auth::api_keys::required`]).
+fn key_scopes(doc: &mut serde_json::Value) {
+    use crate::http::auth::api_keys::{Access, required};
+    let Some(paths) = doc["paths"].as_object_mut() else { return };
+    for (path, item) in paths.iter_mut() {
+        for (method, operation) in item.as_object_mut().into_iter().flatten() {
+            let bearer = operation["security"].as_array().is_some_and(|list| list.iter().any(|r| r.get(BEARER).is_some()));
+            let Ok(method) = method.to_uppercase().parse::<axum::http::Method>() else { continue };
+            if !bearer {
+                continue;
+            }
+            let scope = match required(&method, path) {
+                Access::Scope(scope) => scope.as_str(),
+                Access::Account => "none",
+            };
+            operation[KEY_SCOPE] = serde_json::Value::String(scope.to_owned());
+        }
+    }
 }
 
 /// Marks an operation served at an alias: the path it is an alias of.

@@ -24,15 +24,15 @@ describe('settings side menu', () => {
     useSession.setState({ token: undefined, user: null })
   })
 
-  it('lists the five items and highlights the active one', () => {
+  it('lists the six items and highlights the active one', () => {
     const nav = render('EMAIL')
-    expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'Change Password', 'Change Email'])
+    expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'API keys', 'Change Password', 'Change Email'])
     expect(nav.getByRole('link', { name: 'Theme' })).toHaveAttribute('aria-current', 'page')
   })
 
   it('hides Change Password and Change Email for GOOGLE users', () => {
     const nav = render('GOOGLE')
-    expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme'])
+    expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'API keys'])
   })
 
   it('shows the page title for narrow screens', () => {
