@@ -15,7 +15,11 @@ function render(provider: 'EMAIL' | 'GOOGLE') {
   useSession.setState({ token: 'tok', user: user(provider) })
   stubApi([{ path: '/api/account/myprofile', body: user(provider) }])
   renderRoutes([{ path: '/profile', element: <SettingsShell />, children: [{ path: 'theme', element: <p>theme page</p> }] }], '/profile/theme')
-  return within(screen.getByRole('navigation'))
+  // The side menu (wide screens) and the row of links that stands for it on a phone.
+  const navs = screen.getAllByRole('navigation')
+  expect(navs).toHaveLength(2)
+  expect(navs[0]).toHaveAttribute('data-testid', 'settings-mobile-menu')
+  return navs.map((nav) => within(nav))
 }
 
 describe('settings side menu', () => {
@@ -24,15 +28,17 @@ describe('settings side menu', () => {
     useSession.setState({ token: undefined, user: null })
   })
 
-  it('lists the six items and highlights the active one', () => {
-    const nav = render('EMAIL')
-    expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'API keys', 'Change Password', 'Change Email'])
-    expect(nav.getByRole('link', { name: 'Theme' })).toHaveAttribute('aria-current', 'page')
+  it('lists the six items and highlights the active one, in both menus', () => {
+    for (const nav of render('EMAIL')) {
+      expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'API keys', 'Change Password', 'Change Email'])
+      expect(nav.getByRole('link', { name: 'Theme' })).toHaveAttribute('aria-current', 'page')
+    }
   })
 
   it('hides Change Password and Change Email for GOOGLE users', () => {
-    const nav = render('GOOGLE')
-    expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'API keys'])
+    for (const nav of render('GOOGLE')) {
+      expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'API keys'])
+    }
   })
 
   it('shows the page title for narrow screens', () => {

@@ -1,4 +1,4 @@
-import { Box, Grid, Heading, Icon, Link as ChakraLink, Stack } from '@chakra-ui/react'
+import { Box, Grid, Heading, HStack, Icon, Link as ChakraLink, Stack } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import type { IconType } from 'react-icons'
 import { LuBot, LuGlobe, LuKeyRound, LuMail, LuPalette, LuUser } from 'react-icons/lu'
@@ -31,6 +31,11 @@ const TITLES: Record<string, TranslationKey> = {
   '/profile/kyc-approved': 'kyc.title',
 }
 
+/** Whether `item` is the page at `pathname` (Edit profile belongs to User profile). */
+function isActive(item: Item, pathname: string): boolean {
+  return pathname === item.to || (item.to === '/profile/user-profile' && pathname === '/profile/edit-profile')
+}
+
 /** /profile/...: side menu (Change Password and Change Email hidden for GOOGLE users) and the page. */
 export function SettingsShell() {
   const { t } = useTranslation()
@@ -41,9 +46,41 @@ export function SettingsShell() {
   const title = TITLES[pathname]
   return (
     <PageContainer>
-      <Heading as="h1" size="2xl" mb="6" hideFrom="md" data-testid="settings-mobile-title">
+      <Heading as="h1" size="2xl" mb="4" hideFrom="md" data-testid="settings-mobile-title">
         {title ? t(title) : t('settings.title')}
       </Heading>
+      {/* On a phone the side menu gives way to a row of the same links, scrolled sideways. */}
+      <Box as="nav" hideFrom="md" aria-label={t('settings.title')} data-testid="settings-mobile-menu" overflowX="auto" mx="-4" px="4" mb="6" pb="1">
+        <HStack gap="2" width="max-content">
+          {items.map((item) => {
+            const active = isActive(item, pathname)
+            return (
+              <ChakraLink
+                key={item.to}
+                asChild
+                px="3"
+                py="1.5"
+                borderRadius="full"
+                borderWidth="1px"
+                gap="2"
+                fontSize="sm"
+                whiteSpace="nowrap"
+                fontWeight={active ? 'semibold' : 'medium'}
+                color={active ? 'brand.fg' : 'fg.muted'}
+                bg={active ? 'brand.subtle' : 'bg.panel'}
+                borderColor={active ? 'brand.muted' : 'border'}
+                _hover={{ textDecoration: 'none', color: active ? 'brand.fg' : 'fg' }}
+                aria-current={active ? 'page' : undefined}
+              >
+                <NavLink to={item.to}>
+                  <Icon as={item.icon} />
+                  {t(item.labelKey)}
+                </NavLink>
+              </ChakraLink>
+            )
+          })}
+        </HStack>
+      </Box>
       <Grid templateColumns={{ base: '1fr', md: '260px 1fr' }} gap="8" alignItems="start">
         <Box as="nav" hideBelow="md" aria-label={t('settings.title')} bg="bg.panel" borderWidth="1px" borderRadius="2xl" p="3" position="sticky" top="24">
           <Heading as="h1" size="md" px="3" py="2" mb="1">
@@ -51,7 +88,7 @@ export function SettingsShell() {
           </Heading>
           <Stack gap="1">
             {items.map((item) => {
-              const active = pathname === item.to || (item.to === '/profile/user-profile' && pathname === '/profile/edit-profile')
+              const active = isActive(item, pathname)
               return (
                 <ChakraLink
                   key={item.to}
