@@ -72,7 +72,8 @@ export function SettingsShell() {
                 _hover={{ textDecoration: 'none', color: active ? 'brand.fg' : 'fg' }}
                 aria-current={active ? 'page' : undefined}
               >
-                <NavLink to={item.to}>
+                {/* The current page's link is scrolled into the row's view. */}
+                <NavLink to={item.to} ref={active ? (link) => link?.scrollIntoView?.({ block: 'nearest', inline: 'center' }) : undefined}>
                   <Icon as={item.icon} />
                   {t(item.labelKey)}
                 </NavLink>
