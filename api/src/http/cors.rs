@@ -1,7 +1,8 @@
 //! Cross-origin access (CORS). The site's own pages need none: they are same-origin.
 //!
 //! - Public reads, a GET or HEAD without a bearer token (lists, details, `/api/config`,
-//!   `/ipfs/{cid}`), are open to any origin, without credentials: `Access-Control-Allow-Origin: *`.
+//!   `/ipfs/{cid}`), are open to any origin, without credentials: `Access-Control-Allow-Origin: *`
+//!   (not the UI's own `/assets/`).
 //!   A preflight asking for `Authorization` is refused, so another site's page cannot call the
 //!   API as its visitor.
 //! - Everything else (writes, `/rpc`, calls with the user's token) only from the origins an
@@ -64,7 +65,11 @@ pub async fn cors(State(cors): State<Cors>, request: Request, next: Next) -> Res
     {
         return preflight(origin, listed, wanted, request.headers(), varies);
     }
-    let public_read = matches!(*request.method(), Method::GET | Method::HEAD) && !request.headers().contains_key(header::AUTHORIZATION);
+    // The UI's own scripts and styles (`/assets/`) are for its pages, which are same-origin: not
+    // marking them saves each of a first visit's ~30 scripts the header.
+    let public_read = matches!(*request.method(), Method::GET | Method::HEAD)
+        && !request.headers().contains_key(header::AUTHORIZATION)
+        && !request.uri().path().starts_with("/assets/");
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     match origin {

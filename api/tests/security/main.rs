@@ -314,6 +314,9 @@ async fn every_answer_carries_the_security_headers() {
     for header in ["content-security-policy", "x-frame-options", "referrer-policy", "permissions-policy"] {
         assert_eq!(file.header(header), None, "a script: {header}");
     }
+    // Nor is it for other sites: no CORS header on the UI's own assets, whoever asks.
+    let elsewhere = send(&app, Request::get("/assets/index-abc.js").header("origin", ELSEWHERE).body(Body::empty()).unwrap()).await;
+    assert_eq!((elsewhere.status, elsewhere.header("access-control-allow-origin")), (StatusCode::OK, None));
     for page in ["/", "/explore", "/nft/80001-1", "/profile/someone"] {
         let index = send(&app, plain(page)).await;
         assert_eq!(index.status, StatusCode::OK, "{page}");
