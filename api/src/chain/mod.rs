@@ -1,9 +1,10 @@
 //! The chain as this process sees it: what was resolved at start ([`ChainInfo`]), the receipts
-//! of transactions a client says it sent ([`receipts`]), and the embedded stack's own local chain
-//! ([`local`]).
+//! of transactions a client says it sent ([`receipts`]), whether a smart account signed a
+//! message ([`signatures`]), and the embedded stack's own local chain ([`local`]).
 
 pub mod local;
 pub mod receipts;
+pub mod signatures;
 
 /// The chain the marketplace runs on, as the server resolved it at start.
 #[derive(Clone, Debug, Default)]

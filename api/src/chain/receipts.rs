@@ -38,7 +38,7 @@ pub enum ReceiptError {
 
 /// One provider per RPC URL for the whole process: each keeps its HTTP connections open, so a
 /// record call pays no new connection.
-fn provider(rpc_url: &str) -> Result<DynProvider, ReceiptError> {
+pub(crate) fn provider(rpc_url: &str) -> Result<DynProvider, ReceiptError> {
     static PROVIDERS: OnceLock<Mutex<HashMap<String, DynProvider>>> = OnceLock::new();
     let mut providers = PROVIDERS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     if let Some(provider) = providers.get(rpc_url) {

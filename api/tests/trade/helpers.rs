@@ -184,6 +184,20 @@ impl Market {
         User { token, id, account }
     }
 
+    /// Asks to link `address` to `user` with a fresh nonce's sign-in message, signed by `sign`
+    /// (the message in, the signature's 0x hex out).
+    pub async fn link(&self, user: &User, address: Address, sign: impl FnOnce(&str) -> String) -> Answer {
+        let nonce = self.get("/api/account/walletnonce", Some(&user.token)).await.expect(200).body()["nonce"].as_str().unwrap().to_owned();
+        let issued = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+        let address = address.to_checksum(None);
+        let message = format!(
+            "{HOST} wants you to sign in with your Ethereum account:\n{address}\n\nLink this wallet to your marketplace account.\n\n\
+             URI: http://{HOST}\nVersion: 1\nChain ID: 80001\nNonce: {nonce}\nIssued At: {issued}"
+        );
+        let body = json!({ "walletProvider": "Coinbase", "walletAddress": address, "message": message, "signature": sign(&message) });
+        self.json("PUT", "/api/account/connectwallet", Some(&user.token), body).await
+    }
+
     pub fn address(&self, user: &User) -> Address {
         self.chain.accounts[user.account]
     }

@@ -4,6 +4,7 @@
 
 mod helpers;
 mod offers;
+mod smart_accounts;
 #[path = "../support/mod.rs"]
 mod support;
 

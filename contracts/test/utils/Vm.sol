@@ -20,6 +20,7 @@ interface Vm {
     function stopPrank() external;
     function label(address account, string calldata newLabel) external;
     function addr(uint256 privateKey) external pure returns (address keyAddr);
+    function sign(uint256 privateKey, bytes32 digest) external pure returns (uint8 v, bytes32 r, bytes32 s);
     function assume(bool condition) external pure;
     function toString(uint256 value) external pure returns (string memory);
     function toString(address value) external pure returns (string memory);

@@ -1,5 +1,7 @@
 //! Sign-In-with-Ethereum (EIP-4361) messages: parsed, checked against what we expect, and the
-//! EIP-191 `personal_sign` signature recovered to the address that must have signed it.
+//! EIP-191 `personal_sign` signature recovered to the address that must have signed it. A smart
+//! account's signature (ERC-1271), or one of an account not deployed yet (ERC-6492), recovers to
+//! no key: the chain is asked about it ([`crate::chain::signatures`]).
 
 use std::str::FromStr;
 
@@ -231,8 +233,48 @@ pub struct Expected<'a> {
 const SKEW: Duration = Duration::minutes(5);
 
 /// Checks `message` against `expected` and that `signature` (65 bytes, hex) is the address's
-/// `personal_sign` of it. Returns the parsed message (its nonce is checked by the domain).
+/// key's `personal_sign` of it. Returns the parsed message (its nonce is checked by the domain).
 pub fn verify(message: &str, signature: &str, expected: &Expected<'_>) -> Result<SiweMessage, String> {
+    let parsed = check(message, expected)?;
+    let bytes = signature_bytes(signature)?;
+    if bytes.len() != 65 {
+        return Err("signature: not a 65-byte hex signature".into());
+    }
+    let claimed = Address::from_str(expected.address.trim()).map_err(|_| "walletAddress: not a valid 0x address")?;
+    if !signed_by_key(message, &bytes, claimed) {
+        return Err(NOT_SIGNED.into());
+    }
+    Ok(parsed)
+}
+
+/// The answer for a signature that is not the address's.
+pub const NOT_SIGNED: &str = "Invalid signature: not signed by walletAddress";
+
+/// The longest signature taken, in bytes: a smart account's, wrapped with the call that deploys
+/// it (ERC-6492), is a few hundred bytes to a few kilobytes.
+pub const MAX_SIGNATURE_BYTES: usize = 8_192;
+
+/// A signature's bytes, from 0x hex.
+pub fn signature_bytes(signature: &str) -> Result<Vec<u8>, String> {
+    let bytes = alloy::hex::decode(signature.trim()).map_err(|_| "signature: not 0x hex")?;
+    if bytes.is_empty() || bytes.len() > MAX_SIGNATURE_BYTES {
+        return Err(format!("signature: 1 to {MAX_SIGNATURE_BYTES} bytes"));
+    }
+    Ok(bytes)
+}
+
+/// Whether `signature` is the `personal_sign` of `message` by the key of `address`.
+pub fn signed_by_key(message: &str, signature: &[u8], address: Address) -> bool {
+    Signature::try_from(signature).ok().and_then(|s| s.recover_address_from_msg(message.as_bytes()).ok()) == Some(address)
+}
+
+/// The EIP-191 hash of `message`: what a smart account is asked whether it signed.
+pub fn message_hash(message: &str) -> alloy::primitives::B256 {
+    alloy::primitives::eip191_hash_message(message.as_bytes())
+}
+
+/// Checks `message` against `expected`, its signature aside. Returns the parsed message.
+pub fn check(message: &str, expected: &Expected<'_>) -> Result<SiweMessage, String> {
     let parsed = parse(message)?;
     if !expected.domains.iter().any(|d| d.eq_ignore_ascii_case(&parsed.domain)) {
         return Err(format!("message: domain {} is not this site", parsed.domain));
@@ -259,11 +301,6 @@ pub fn verify(message: &str, signature: &str, expected: &Expected<'_>) -> Result
     }
     if parsed.not_before.is_some_and(|t| t > expected.now + SKEW) {
         return Err("message: not valid yet".into());
-    }
-    let signature = Signature::from_str(signature.trim()).map_err(|_| "signature: not a 65-byte hex signature")?;
-    let signer = signature.recover_address_from_msg(message.as_bytes()).map_err(|_| "Invalid signature")?;
-    if signer != claimed {
-        return Err("Invalid signature: not signed by walletAddress".into());
     }
     Ok(parsed)
 }

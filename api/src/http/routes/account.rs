@@ -25,7 +25,7 @@ use super::{
     openapi::{BadRequest, Conflict, NotFound, PayloadTooLarge, SignedIn},
 };
 use crate::{
-    files,
+    chain, files,
     http::{
         AppState,
         auth::{AuthUser, Payload, execute, load_signed_in, secrets, siwe},
@@ -339,8 +339,9 @@ struct ConnectWalletRequest {
     /// `/api/account/walletnonce`.
     #[schema(max_length = 2000)]
     message: String,
-    /// The wallet's signature of `message` (0x hex).
-    #[schema(max_length = 200)]
+    /// The wallet's signature of `message` (0x hex): a key's 65 bytes, a smart account's own form
+    /// (ERC-1271), or wrapped with the call that deploys an account not deployed yet (ERC-6492).
+    #[schema(max_length = 16_386)]
     signature: String,
 }
 
@@ -378,7 +379,20 @@ async fn connect_wallet(
     let address = validate::wallet_address(&req.wallet_address)?;
     let domains = siwe_domains(&state, &headers);
     let expected = siwe::Expected { domains: &domains, address: &address, chain_id: state.config.chain_id, now: Utc::now() };
-    let message = siwe::verify(&req.message, &req.signature, &expected).map_err(ApiError::BadRequest)?;
+    let message = siwe::check(&req.message, &expected).map_err(ApiError::BadRequest)?;
+    let signature = siwe::signature_bytes(&req.signature).map_err(ApiError::BadRequest)?;
+    let signer =
+        address.parse::<alloy::primitives::Address>().map_err(|_| ApiError::BadRequest("walletAddress: not a valid 0x address".into()))?;
+    if !siwe::signed_by_key(&req.message, &signature, signer) {
+        // No key recovers to it: a smart account's signature, or an account's not deployed yet.
+        let rpc = state.chain.rpc_url.as_deref().ok_or_else(|| ApiError::BadRequest(siwe::NOT_SIGNED.into()))?;
+        let signed = chain::signatures::signed(rpc, signer, siwe::message_hash(&req.message), &signature)
+            .await
+            .map_err(|err| ApiError::Internal(anyhow::anyhow!("the chain could not check a smart account's signature: {err}")))?;
+        if !signed {
+            return Err(ApiError::BadRequest(siwe::NOT_SIGNED.into()));
+        }
+    }
     let now = Utc::now();
     let command = UserCommand::LinkWallet { provider, address, nonce: message.nonce, now };
     execute(&state, me.0, |u| decide(u, command.clone())).await?;
