@@ -364,7 +364,8 @@ impl ReadModel for Notices {
         fold.write(conn).await?;
         if let Some(limit) = limit {
             // Past the limit, the memory is let go and batches read their rows again.
-            let tokens: HashMap<String, Option<Token>> = fold.tokens.into_iter().filter(|(_, t)| t.is_some()).collect();
+            let mut tokens = fold.tokens;
+            tokens.retain(|_, t| t.is_some());
             if tokens.len() <= limit {
                 *self.memory.lock().expect("not poisoned") = Some(Memory { tokens, limit });
             }

@@ -119,6 +119,13 @@ enum Stored {
 }
 
 impl Recording {
+    /// Empties it, keeping its buffers for the next batch.
+    pub fn clear(&mut self) {
+        self.statements.clear();
+        self.values.clear();
+        self.text.clear();
+    }
+
     fn record(&mut self, sql: &str, values: &[Value<'_>], keep: bool) {
         let start = self.values.len();
         for value in values {
