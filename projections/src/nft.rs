@@ -23,14 +23,40 @@ use crate::{
     sql::{self, Conn, Row, Value},
 };
 
-/// The public id of a token: `{chain}-{token}`.
+/// The public id of a token: `{chain}-{token}` (written out by hand: folding calls it for
+/// every chain event, and `format!` costs more than the rest of it).
 pub fn nft_id(chain_id: u64, token_id: &str) -> String {
-    format!("{chain_id}-{token_id}")
+    let mut digits = [0_u8; 20];
+    let mut at = digits.len();
+    let mut rest = chain_id;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut id = String::with_capacity(digits.len() - at + 1 + token_id.len());
+    for &digit in &digits[at..] {
+        id.push(char::from(digit));
+    }
+    id.push('-');
+    id.push_str(token_id);
+    id
 }
 
-/// Wei as fixed-width text, so text order is numeric order in every database.
+/// Width of a [`price_key`]: the digits of the largest wei amount (2^256).
+const PRICE_KEY_WIDTH: usize = 78;
+
+/// Wei as fixed-width text, so text order is numeric order in every database: `wei` padded
+/// with zeros on the left to 78 characters (as `format!("{wei:0>78}")`, without its cost).
 pub fn price_key(wei: &str) -> String {
-    format!("{wei:0>78}")
+    let pad = PRICE_KEY_WIDTH.saturating_sub(wei.chars().count());
+    let mut key = String::with_capacity(pad + wei.len());
+    key.extend(std::iter::repeat_n('0', pad));
+    key.push_str(wei);
+    key
 }
 
 /// The spec's name of a sale type.
@@ -613,8 +639,12 @@ impl Batch {
         let (minted, stored): (Vec<&Nft>, Vec<&Nft>) =
             self.nfts.values().filter(|n| n.changed).map(|n| &n.row).partition(|n| n.minted.is_some());
         let columns: Vec<&str> = Nft::CHANGING.iter().chain(&Nft::MINTED).copied().collect();
-        sql::insert(conn, "nfts", &columns, "", &minted.into_iter().map(Nft::values).collect::<Vec<_>>()).await?;
-        sql::update(conn, "nfts", &Nft::CHANGING, &stored.into_iter().map(Nft::values).collect::<Vec<_>>()).await?;
+        let mut values = Vec::with_capacity(minted.len() * columns.len());
+        minted.into_iter().for_each(|nft| nft.push_values(&mut values));
+        sql::insert_flat(conn, "nfts", &columns, "", &values).await?;
+        let mut values = Vec::with_capacity(stored.len() * Nft::CHANGING.len());
+        stored.into_iter().for_each(|nft| nft.push_values(&mut values));
+        sql::update_flat(conn, "nfts", &Nft::CHANGING, &values).await?;
         let auctions: Vec<_> = self.auctions.values().flat_map(BTreeMap::values).filter(|a| a.changed).map(|a| a.row.values()).collect();
         sql::insert(conn, "auctions", &Auction::COLUMNS, &sql::upsert(&["nft_id", "auction_id"], &Auction::COLUMNS), &auctions).await?;
         let mut bids: Vec<&Bid> = self.bids.values().flatten().filter(|b| b.changed).map(|b| &b.row).collect();
@@ -623,10 +653,11 @@ impl Batch {
         sql::insert(conn, "bids", &Bid::COLUMNS, "ON CONFLICT (position) DO UPDATE SET status = excluded.status", &bids).await?;
         let deleted: Vec<Value<'_>> = self.history_deleted.iter().map(|&p| Value::Int(p)).collect();
         sql::execute_in(conn, "DELETE FROM nft_history WHERE position IN ()", &deleted).await?;
-        let history: Vec<_> = self.history.values().map(History::values).collect();
-        sql::insert(conn, "nft_history", &History::COLUMNS, "", &history).await?;
-        let owners: Vec<_> = self.owner_history.iter().map(Owner::values).collect();
-        sql::insert(conn, "owner_history", &Owner::COLUMNS, "", &owners).await?;
+        let mut history = Vec::with_capacity(self.history.len() * History::COLUMNS.len());
+        self.history.values().for_each(|row| row.push_values(&mut history));
+        sql::insert_flat(conn, "nft_history", &History::COLUMNS, "", &history).await?;
+        let owners: Vec<Value<'_>> = self.owner_history.iter().flat_map(Owner::values).collect();
+        sql::insert_flat(conn, "owner_history", &Owner::COLUMNS, "", &owners).await?;
         let sales: Vec<_> = self.sales.iter().map(Sale::values).collect();
         sql::insert(conn, "sales", &Sale::COLUMNS, "", &sales).await?;
         Ok(())
@@ -743,9 +774,9 @@ impl Nft {
         })
     }
 
-    /// The values of [`Nft::CHANGING`], then of [`Nft::MINTED`] when the batch minted it.
-    fn values(&self) -> Vec<Value<'_>> {
-        let mut values = vec![
+    /// Pushes the values of [`Nft::CHANGING`], then of [`Nft::MINTED`] when the batch minted it.
+    fn push_values<'a>(&'a self, values: &mut Vec<Value<'a>>) {
+        values.extend::<[Value<'_>; 18]>([
             (&self.nft_id).into(),
             (&self.owner).into(),
             (&self.previous_owner).into(),
@@ -764,7 +795,7 @@ impl Nft {
             self.sales.into(),
             self.fee_bps.into(),
             self.listed_at.into(),
-        ];
+        ]);
         if let Some(minted) = &self.minted {
             values.extend::<[Value<'_>; 7]>([
                 minted.chain_id.into(),
@@ -776,7 +807,6 @@ impl Nft {
                 (&minted.mint_tx).into(),
             ]);
         }
-        values
     }
 }
 
@@ -911,8 +941,8 @@ pub(crate) fn activity_kind(type_of_event: &str) -> &'static str {
 impl History {
     const COLUMNS: [&str; 9] = ["position", "nft_id", "type_of_event", "address", "tx_hash", "at", "kind", "price", "counterpart"];
 
-    fn values(&self) -> Vec<Value<'_>> {
-        vec![
+    fn push_values<'a>(&'a self, values: &mut Vec<Value<'a>>) {
+        values.extend::<[Value<'_>; 9]>([
             self.position.into(),
             (&self.nft_id).into(),
             self.kind.into(),
@@ -922,7 +952,7 @@ impl History {
             activity_kind(self.kind).into(),
             (&self.price).into(),
             (&self.counterpart).into(),
-        ]
+        ]);
     }
 }
 
@@ -938,8 +968,8 @@ struct Owner {
 impl Owner {
     const COLUMNS: [&str; 5] = ["position", "nft_id", "owner", "tx_hash", "at"];
 
-    fn values(&self) -> Vec<Value<'_>> {
-        vec![self.position.into(), (&self.nft_id).into(), (&self.owner).into(), (&self.tx_hash).into(), self.at.into()]
+    fn values(&self) -> [Value<'_>; 5] {
+        [self.position.into(), (&self.nft_id).into(), (&self.owner).into(), (&self.tx_hash).into(), self.at.into()]
     }
 }
 
@@ -971,5 +1001,21 @@ impl Sale {
             (&self.royalties).into(),
             self.at.into(),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_price_keys_are_written_as_format_would() {
+        for (chain, token) in [(0, "0"), (1, "7"), (137, "120480"), (80_001, "3"), (u64::MAX, "x")] {
+            assert_eq!(nft_id(chain, token), format!("{chain}-{token}"));
+        }
+        let long = "9".repeat(80);
+        for wei in ["0", "1500000000000000000", "", &long, "é1"] {
+            assert_eq!(price_key(wei), format!("{wei:0>78}"));
+        }
     }
 }
