@@ -7,7 +7,7 @@
 //! with multi-row statements.
 
 use std::{
-    collections::{BTreeMap, HashSet},
+    collections::{BTreeMap, BTreeSet, HashSet},
     sync::Mutex,
 };
 
@@ -228,6 +228,30 @@ struct Batch {
     removals: BTreeMap<(String, String), Vec<i64>>,
     owner_history: Vec<Owner>,
     sales: Vec<Sale>,
+    /// The tokens this batch's events are about: the only ones whose `nfts`, `auctions` and
+    /// `bids` rows can have changed, so that writing and settling look at them alone (not at
+    /// every token kept while a fresh generation fills).
+    touched: BTreeSet<String>,
+}
+
+/// The token a chain event changes the rows of, if any.
+fn token_of(event: &ChainEvent) -> Option<&str> {
+    use ChainEvent::*;
+    match event {
+        NftMinted { token_id, .. }
+        | SaleUpdated { token_id, .. }
+        | PriceChanged { token_id, .. }
+        | BidPlaced { token_id, .. }
+        | BidRefunded { token_id, .. }
+        | BidRejected { token_id, .. }
+        | ServiceFeeSnapshotted { token_id, .. }
+        | AuctionExtended { token_id, .. }
+        | AuctionEnded { token_id, .. }
+        | NftSold { token_id, .. }
+        | NftTransferred { token_id, .. }
+        | NftBurned { token_id, .. } => Some(token_id),
+        _ => None,
+    }
 }
 
 impl Batch {
@@ -297,6 +321,12 @@ impl Batch {
     /// Folds one event: what each chain fact does to the tables.
     fn apply(&mut self, position: i64, chain_id: u64, event: ChainEvent) -> Result<(), String> {
         let id = |token: &str| nft_id(chain_id, token);
+        if let Some(token) = token_of(&event) {
+            let nft = id(token);
+            if !self.touched.contains(&nft) {
+                self.touched.insert(nft);
+            }
+        }
         match event {
             ChainEvent::NftMinted { token_id, creator, token_uri, royalties, origin } => {
                 let nft = id(&token_id);
@@ -595,21 +625,29 @@ impl Batch {
     /// Once written, the rows as the tables now hold them, for the next batch to fold into:
     /// nothing changed, minted rows stored, closed bids and the written rows forgotten.
     fn settle(&mut self) {
-        for nft in self.nfts.values_mut() {
-            nft.changed = false;
-            nft.row.minted = None;
-        }
-        for auction in self.auctions.values_mut().flat_map(BTreeMap::values_mut) {
-            auction.changed = false;
-        }
-        for bids in self.bids.values_mut() {
-            bids.retain(|bid| bid.row.status == "BID");
-            for bid in bids.iter_mut() {
-                bid.changed = false;
+        for id in std::mem::take(&mut self.touched) {
+            if let Some(nft) = self.nfts.get_mut(&id) {
+                nft.changed = false;
+                nft.row.minted = None;
+            }
+            if let Some(auctions) = self.auctions.get_mut(&id) {
+                for auction in auctions.values_mut() {
+                    auction.changed = false;
+                }
+                if auctions.is_empty() {
+                    self.auctions.remove(&id);
+                }
+            }
+            if let Some(bids) = self.bids.get_mut(&id) {
+                bids.retain(|bid| bid.row.status == "BID");
+                for bid in bids.iter_mut() {
+                    bid.changed = false;
+                }
+                if bids.is_empty() {
+                    self.bids.remove(&id);
+                }
             }
         }
-        self.bids.retain(|_, bids| !bids.is_empty());
-        self.auctions.retain(|_, auctions| !auctions.is_empty());
         self.history.clear();
         self.history_deleted.clear();
         self.owner_history.clear();
@@ -636,8 +674,9 @@ impl Batch {
 
     /// Writes what changed.
     async fn write(&self, conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
+        // In token order, as the maps hold them.
         let (minted, stored): (Vec<&Nft>, Vec<&Nft>) =
-            self.nfts.values().filter(|n| n.changed).map(|n| &n.row).partition(|n| n.minted.is_some());
+            self.touched.iter().filter_map(|id| self.nfts.get(id)).filter(|n| n.changed).map(|n| &n.row).partition(|n| n.minted.is_some());
         let columns: Vec<&str> = Nft::CHANGING.iter().chain(&Nft::MINTED).copied().collect();
         let mut values = Vec::with_capacity(minted.len() * columns.len());
         minted.into_iter().for_each(|nft| nft.push_values(&mut values));
@@ -645,9 +684,17 @@ impl Batch {
         let mut values = Vec::with_capacity(stored.len() * Nft::CHANGING.len());
         stored.into_iter().for_each(|nft| nft.push_values(&mut values));
         sql::update_flat(conn, "nfts", &Nft::CHANGING, &values).await?;
-        let auctions: Vec<_> = self.auctions.values().flat_map(BTreeMap::values).filter(|a| a.changed).map(|a| a.row.values()).collect();
+        let auctions: Vec<_> = self
+            .touched
+            .iter()
+            .filter_map(|id| self.auctions.get(id))
+            .flat_map(BTreeMap::values)
+            .filter(|a| a.changed)
+            .map(|a| a.row.values())
+            .collect();
         sql::insert(conn, "auctions", &Auction::COLUMNS, &sql::upsert(&["nft_id", "auction_id"], &Auction::COLUMNS), &auctions).await?;
-        let mut bids: Vec<&Bid> = self.bids.values().flatten().filter(|b| b.changed).map(|b| &b.row).collect();
+        let mut bids: Vec<&Bid> =
+            self.touched.iter().filter_map(|id| self.bids.get(id)).flatten().filter(|b| b.changed).map(|b| &b.row).collect();
         bids.sort_by_key(|b| b.position);
         let bids: Vec<_> = bids.into_iter().map(Bid::values).collect();
         sql::insert(conn, "bids", &Bid::COLUMNS, "ON CONFLICT (position) DO UPDATE SET status = excluded.status", &bids).await?;
