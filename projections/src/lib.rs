@@ -38,7 +38,7 @@ pub fn read_models() -> Vec<Box<dyn ReadModel>> {
         Box::new(nft::Nfts::default()),
         Box::new(catalog::Catalog::default()),
         // After the catalog: the creator's details of a batch are in before metadata is weighed.
-        Box::new(metadata::TokenMetadata),
+        Box::new(metadata::TokenMetadata::default()),
         Box::new(accounts::Accounts),
         Box::new(social::Socials::default()),
         Box::new(collections::Collections),

@@ -13,13 +13,35 @@ use domain::{RecordedEvent, chain::ChainEvent, metadata::MetadataEvent};
 
 use crate::{
     ProjectionError, ReadModel,
-    read_model::chain_of,
+    read_model::{Prefetched, chain_of},
     sql::{self, Conn, Value},
 };
 
 /// The metadata tables.
 #[derive(Default)]
-pub struct TokenMetadata;
+pub struct TokenMetadata {
+    /// What [`ReadModel::prefetch`] decoded (on the read-ahead's thread).
+    decoded: Prefetched<Decoded>,
+}
+
+/// An event this model folds, decoded.
+enum Decoded {
+    /// A mint: its chain, token and token URI.
+    Minted(u64, String, String),
+    Metadata(MetadataEvent),
+}
+
+fn decode(event: &RecordedEvent) -> Result<Decoded, ProjectionError> {
+    if event.event_type == "NftMinted" {
+        let ChainEvent::NftMinted { token_id, token_uri, .. } =
+            event.payload::<ChainEvent>().map_err(|e| ProjectionError::malformed(event, e.to_string()))?
+        else {
+            return Err(ProjectionError::malformed(event, "not a mint"));
+        };
+        return Ok(Decoded::Minted(chain_of(event)?, token_id, token_uri));
+    }
+    Ok(Decoded::Metadata(event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?))
+}
 
 /// A token's status after an event.
 struct Status {
@@ -50,23 +72,23 @@ impl ReadModel for TokenMetadata {
         event_type == "NftMinted" || MetadataEvent::TYPES.contains(&event_type)
     }
 
+    fn prefetch(&self, events: &[&RecordedEvent]) {
+        self.decoded.put(events, decode);
+    }
+
     async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
         let mut minted: BTreeMap<String, (i64, String, String)> = BTreeMap::new();
         let mut statuses: BTreeMap<String, Status> = BTreeMap::new();
         let mut details: BTreeMap<String, (i64, Details)> = BTreeMap::new();
-        for &event in events {
+        for (event, decoded) in self.decoded.take(events, decode)? {
             let position = event.position as i64;
-            if event.event_type == "NftMinted" {
-                let ChainEvent::NftMinted { token_id, token_uri, .. } =
-                    event.payload::<ChainEvent>().map_err(|e| ProjectionError::malformed(event, e.to_string()))?
-                else {
-                    return Err(ProjectionError::malformed(event, "not a mint"));
-                };
-                let chain_id = chain_of(event)?;
-                minted.entry(crate::nft::nft_id(chain_id, &token_id)).or_insert((chain_id as i64, token_id, token_uri));
-                continue;
-            }
-            let parsed: MetadataEvent = event.payload().map_err(|e| ProjectionError::malformed(event, e.to_string()))?;
+            let parsed = match decoded {
+                Decoded::Minted(chain_id, token_id, token_uri) => {
+                    minted.entry(crate::nft::nft_id(chain_id, &token_id)).or_insert((chain_id as i64, token_id, token_uri));
+                    continue;
+                }
+                Decoded::Metadata(parsed) => parsed,
+            };
             let (chain_id, token_id) = parsed.token();
             let id = crate::nft::nft_id(chain_id, token_id);
             let status = match parsed {

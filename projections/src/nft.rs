@@ -7,7 +7,7 @@
 //! with multi-row statements.
 
 use std::{
-    collections::{BTreeMap, HashSet},
+    collections::{BTreeMap, BTreeSet, HashSet},
     sync::Mutex,
 };
 
@@ -23,14 +23,40 @@ use crate::{
     sql::{self, Conn, Row, Value},
 };
 
-/// The public id of a token: `{chain}-{token}`.
+/// The public id of a token: `{chain}-{token}` (written out by hand: folding calls it for
+/// every chain event, and `format!` costs more than the rest of it).
 pub fn nft_id(chain_id: u64, token_id: &str) -> String {
-    format!("{chain_id}-{token_id}")
+    let mut digits = [0_u8; 20];
+    let mut at = digits.len();
+    let mut rest = chain_id;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut id = String::with_capacity(digits.len() - at + 1 + token_id.len());
+    for &digit in &digits[at..] {
+        id.push(char::from(digit));
+    }
+    id.push('-');
+    id.push_str(token_id);
+    id
 }
 
-/// Wei as fixed-width text, so text order is numeric order in every database.
+/// Width of a [`price_key`]: the digits of the largest wei amount (2^256).
+const PRICE_KEY_WIDTH: usize = 78;
+
+/// Wei as fixed-width text, so text order is numeric order in every database: `wei` padded
+/// with zeros on the left to 78 characters (as `format!("{wei:0>78}")`, without its cost).
 pub fn price_key(wei: &str) -> String {
-    format!("{wei:0>78}")
+    let pad = PRICE_KEY_WIDTH.saturating_sub(wei.chars().count());
+    let mut key = String::with_capacity(pad + wei.len());
+    key.extend(std::iter::repeat_n('0', pad));
+    key.push_str(wei);
+    key
 }
 
 /// The spec's name of a sale type.
@@ -202,6 +228,30 @@ struct Batch {
     removals: BTreeMap<(String, String), Vec<i64>>,
     owner_history: Vec<Owner>,
     sales: Vec<Sale>,
+    /// The tokens this batch's events are about: the only ones whose `nfts`, `auctions` and
+    /// `bids` rows can have changed, so that writing and settling look at them alone (not at
+    /// every token kept while a fresh generation fills).
+    touched: BTreeSet<String>,
+}
+
+/// The token a chain event changes the rows of, if any.
+fn token_of(event: &ChainEvent) -> Option<&str> {
+    use ChainEvent::*;
+    match event {
+        NftMinted { token_id, .. }
+        | SaleUpdated { token_id, .. }
+        | PriceChanged { token_id, .. }
+        | BidPlaced { token_id, .. }
+        | BidRefunded { token_id, .. }
+        | BidRejected { token_id, .. }
+        | ServiceFeeSnapshotted { token_id, .. }
+        | AuctionExtended { token_id, .. }
+        | AuctionEnded { token_id, .. }
+        | NftSold { token_id, .. }
+        | NftTransferred { token_id, .. }
+        | NftBurned { token_id, .. } => Some(token_id),
+        _ => None,
+    }
 }
 
 impl Batch {
@@ -271,6 +321,12 @@ impl Batch {
     /// Folds one event: what each chain fact does to the tables.
     fn apply(&mut self, position: i64, chain_id: u64, event: ChainEvent) -> Result<(), String> {
         let id = |token: &str| nft_id(chain_id, token);
+        if let Some(token) = token_of(&event) {
+            let nft = id(token);
+            if !self.touched.contains(&nft) {
+                self.touched.insert(nft);
+            }
+        }
         match event {
             ChainEvent::NftMinted { token_id, creator, token_uri, royalties, origin } => {
                 let nft = id(&token_id);
@@ -569,21 +625,29 @@ impl Batch {
     /// Once written, the rows as the tables now hold them, for the next batch to fold into:
     /// nothing changed, minted rows stored, closed bids and the written rows forgotten.
     fn settle(&mut self) {
-        for nft in self.nfts.values_mut() {
-            nft.changed = false;
-            nft.row.minted = None;
-        }
-        for auction in self.auctions.values_mut().flat_map(BTreeMap::values_mut) {
-            auction.changed = false;
-        }
-        for bids in self.bids.values_mut() {
-            bids.retain(|bid| bid.row.status == "BID");
-            for bid in bids.iter_mut() {
-                bid.changed = false;
+        for id in std::mem::take(&mut self.touched) {
+            if let Some(nft) = self.nfts.get_mut(&id) {
+                nft.changed = false;
+                nft.row.minted = None;
+            }
+            if let Some(auctions) = self.auctions.get_mut(&id) {
+                for auction in auctions.values_mut() {
+                    auction.changed = false;
+                }
+                if auctions.is_empty() {
+                    self.auctions.remove(&id);
+                }
+            }
+            if let Some(bids) = self.bids.get_mut(&id) {
+                bids.retain(|bid| bid.row.status == "BID");
+                for bid in bids.iter_mut() {
+                    bid.changed = false;
+                }
+                if bids.is_empty() {
+                    self.bids.remove(&id);
+                }
             }
         }
-        self.bids.retain(|_, bids| !bids.is_empty());
-        self.auctions.retain(|_, auctions| !auctions.is_empty());
         self.history.clear();
         self.history_deleted.clear();
         self.owner_history.clear();
@@ -610,23 +674,37 @@ impl Batch {
 
     /// Writes what changed.
     async fn write(&self, conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
+        // In token order, as the maps hold them.
         let (minted, stored): (Vec<&Nft>, Vec<&Nft>) =
-            self.nfts.values().filter(|n| n.changed).map(|n| &n.row).partition(|n| n.minted.is_some());
+            self.touched.iter().filter_map(|id| self.nfts.get(id)).filter(|n| n.changed).map(|n| &n.row).partition(|n| n.minted.is_some());
         let columns: Vec<&str> = Nft::CHANGING.iter().chain(&Nft::MINTED).copied().collect();
-        sql::insert(conn, "nfts", &columns, "", &minted.into_iter().map(Nft::values).collect::<Vec<_>>()).await?;
-        sql::update(conn, "nfts", &Nft::CHANGING, &stored.into_iter().map(Nft::values).collect::<Vec<_>>()).await?;
-        let auctions: Vec<_> = self.auctions.values().flat_map(BTreeMap::values).filter(|a| a.changed).map(|a| a.row.values()).collect();
+        let mut values = Vec::with_capacity(minted.len() * columns.len());
+        minted.into_iter().for_each(|nft| nft.push_values(&mut values));
+        sql::insert_flat(conn, "nfts", &columns, "", &values).await?;
+        let mut values = Vec::with_capacity(stored.len() * Nft::CHANGING.len());
+        stored.into_iter().for_each(|nft| nft.push_values(&mut values));
+        sql::update_flat(conn, "nfts", &Nft::CHANGING, &values).await?;
+        let auctions: Vec<_> = self
+            .touched
+            .iter()
+            .filter_map(|id| self.auctions.get(id))
+            .flat_map(BTreeMap::values)
+            .filter(|a| a.changed)
+            .map(|a| a.row.values())
+            .collect();
         sql::insert(conn, "auctions", &Auction::COLUMNS, &sql::upsert(&["nft_id", "auction_id"], &Auction::COLUMNS), &auctions).await?;
-        let mut bids: Vec<&Bid> = self.bids.values().flatten().filter(|b| b.changed).map(|b| &b.row).collect();
+        let mut bids: Vec<&Bid> =
+            self.touched.iter().filter_map(|id| self.bids.get(id)).flatten().filter(|b| b.changed).map(|b| &b.row).collect();
         bids.sort_by_key(|b| b.position);
         let bids: Vec<_> = bids.into_iter().map(Bid::values).collect();
         sql::insert(conn, "bids", &Bid::COLUMNS, "ON CONFLICT (position) DO UPDATE SET status = excluded.status", &bids).await?;
         let deleted: Vec<Value<'_>> = self.history_deleted.iter().map(|&p| Value::Int(p)).collect();
         sql::execute_in(conn, "DELETE FROM nft_history WHERE position IN ()", &deleted).await?;
-        let history: Vec<_> = self.history.values().map(History::values).collect();
-        sql::insert(conn, "nft_history", &History::COLUMNS, "", &history).await?;
-        let owners: Vec<_> = self.owner_history.iter().map(Owner::values).collect();
-        sql::insert(conn, "owner_history", &Owner::COLUMNS, "", &owners).await?;
+        let mut history = Vec::with_capacity(self.history.len() * History::COLUMNS.len());
+        self.history.values().for_each(|row| row.push_values(&mut history));
+        sql::insert_flat(conn, "nft_history", &History::COLUMNS, "", &history).await?;
+        let owners: Vec<Value<'_>> = self.owner_history.iter().flat_map(Owner::values).collect();
+        sql::insert_flat(conn, "owner_history", &Owner::COLUMNS, "", &owners).await?;
         let sales: Vec<_> = self.sales.iter().map(Sale::values).collect();
         sql::insert(conn, "sales", &Sale::COLUMNS, "", &sales).await?;
         Ok(())
@@ -743,9 +821,9 @@ impl Nft {
         })
     }
 
-    /// The values of [`Nft::CHANGING`], then of [`Nft::MINTED`] when the batch minted it.
-    fn values(&self) -> Vec<Value<'_>> {
-        let mut values = vec![
+    /// Pushes the values of [`Nft::CHANGING`], then of [`Nft::MINTED`] when the batch minted it.
+    fn push_values<'a>(&'a self, values: &mut Vec<Value<'a>>) {
+        values.extend::<[Value<'_>; 18]>([
             (&self.nft_id).into(),
             (&self.owner).into(),
             (&self.previous_owner).into(),
@@ -764,7 +842,7 @@ impl Nft {
             self.sales.into(),
             self.fee_bps.into(),
             self.listed_at.into(),
-        ];
+        ]);
         if let Some(minted) = &self.minted {
             values.extend::<[Value<'_>; 7]>([
                 minted.chain_id.into(),
@@ -776,7 +854,6 @@ impl Nft {
                 (&minted.mint_tx).into(),
             ]);
         }
-        values
     }
 }
 
@@ -911,8 +988,8 @@ pub(crate) fn activity_kind(type_of_event: &str) -> &'static str {
 impl History {
     const COLUMNS: [&str; 9] = ["position", "nft_id", "type_of_event", "address", "tx_hash", "at", "kind", "price", "counterpart"];
 
-    fn values(&self) -> Vec<Value<'_>> {
-        vec![
+    fn push_values<'a>(&'a self, values: &mut Vec<Value<'a>>) {
+        values.extend::<[Value<'_>; 9]>([
             self.position.into(),
             (&self.nft_id).into(),
             self.kind.into(),
@@ -922,7 +999,7 @@ impl History {
             activity_kind(self.kind).into(),
             (&self.price).into(),
             (&self.counterpart).into(),
-        ]
+        ]);
     }
 }
 
@@ -938,8 +1015,8 @@ struct Owner {
 impl Owner {
     const COLUMNS: [&str; 5] = ["position", "nft_id", "owner", "tx_hash", "at"];
 
-    fn values(&self) -> Vec<Value<'_>> {
-        vec![self.position.into(), (&self.nft_id).into(), (&self.owner).into(), (&self.tx_hash).into(), self.at.into()]
+    fn values(&self) -> [Value<'_>; 5] {
+        [self.position.into(), (&self.nft_id).into(), (&self.owner).into(), (&self.tx_hash).into(), self.at.into()]
     }
 }
 
@@ -971,5 +1048,21 @@ impl Sale {
             (&self.royalties).into(),
             self.at.into(),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_price_keys_are_written_as_format_would() {
+        for (chain, token) in [(0, "0"), (1, "7"), (137, "120480"), (80_001, "3"), (u64::MAX, "x")] {
+            assert_eq!(nft_id(chain, token), format!("{chain}-{token}"));
+        }
+        let long = "9".repeat(80);
+        for wei in ["0", "1500000000000000000", "", &long, "é1"] {
+            assert_eq!(price_key(wei), format!("{wei:0>78}"));
+        }
     }
 }

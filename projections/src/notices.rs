@@ -142,20 +142,29 @@ impl Fold {
             self.changed.insert(nft_id.to_owned());
             return Ok(());
         }
-        // A fact of a token this model does not know (burned, or retracted) tells nobody.
-        let Some(Some(mut token)) = self.tokens.get(nft_id).cloned() else {
-            return if matches!(fact, ChainEvent::NftBurned { .. }) { Ok(()) } else { self.known(fact) };
+        // The token's row is taken out while the fact is folded, and put back (no copy of it).
+        let (key, mut token) = match self.tokens.remove_entry(nft_id) {
+            Some((key, Some(token))) => (key, token),
+            other => {
+                if let Some((key, None)) = other {
+                    self.tokens.insert(key, None);
+                }
+                // A fact of a token this model does not know (burned, or retracted) tells nobody.
+                return if matches!(fact, ChainEvent::NftBurned { .. }) { Ok(()) } else { self.known(fact) };
+            }
         };
-        let owner = token.owner.clone();
+        if !self.changed.contains(nft_id) {
+            self.changed.insert(key.clone());
+        }
+        let owner = &token.owner;
         match fact {
-            ChainEvent::NftTransferred { to, .. } => token.owner = to.clone(),
+            ChainEvent::NftTransferred { to, .. } => token.owner.clone_from(to),
             ChainEvent::NftBurned { .. } => {
-                self.tokens.insert(nft_id.to_owned(), None);
-                self.changed.insert(nft_id.to_owned());
+                self.tokens.insert(key, None);
                 return Ok(());
             }
             ChainEvent::BidPlaced { bidder, amount, origin, .. } => {
-                self.tell(position, nft_id, "BID_RECEIVED", &owner, Some(bidder), amount, origin);
+                self.tell(position, nft_id, "BID_RECEIVED", owner, Some(bidder), amount, origin);
                 token.bidder = Some(bidder.clone());
                 token.bid_tx = Some(origin.tx_hash.clone());
             }
@@ -169,21 +178,21 @@ impl Fold {
                         self.tell(position, nft_id, "OUTBID", bidder, Some(&top), amount, origin);
                     }
                 } else {
-                    self.tell(position, nft_id, "AUCTION_ENDED", bidder, Some(&owner), amount, origin);
+                    self.tell(position, nft_id, "AUCTION_ENDED", bidder, Some(owner), amount, origin);
                 }
             }
             ChainEvent::BidRejected { bidder, amount, origin, .. } => {
-                self.tell(position, nft_id, "BID_REJECTED", bidder, Some(&owner), amount, origin);
+                self.tell(position, nft_id, "BID_REJECTED", bidder, Some(owner), amount, origin);
                 token.clear_bid();
             }
             ChainEvent::AuctionEnded { winner, amount, origin, .. } if winner == NOBODY => {
-                self.tell(position, nft_id, "AUCTION_ENDED", &owner, None, amount, origin);
+                self.tell(position, nft_id, "AUCTION_ENDED", owner, None, amount, origin);
                 token.clear_bid();
             }
             ChainEvent::AuctionEnded { winner, amount, origin, .. } => {
                 // The top bid won (accepted, or settled after the end); a buy-out is only a sale.
                 if token.bidder.as_deref() == Some(winner.as_str()) {
-                    self.tell(position, nft_id, "BID_ACCEPTED", winner, Some(&owner), amount, origin);
+                    self.tell(position, nft_id, "BID_ACCEPTED", winner, Some(owner), amount, origin);
                     token.told_buyer = Some(winner.clone());
                 }
             }
@@ -198,8 +207,8 @@ impl Fold {
                 token.told_buyer = None;
             }
             ChainEvent::OfferMade { offerer, amount, origin, .. } => {
-                if owner != *offerer {
-                    self.tell(position, nft_id, "OFFER_RECEIVED", &owner, Some(offerer), amount, origin);
+                if owner != offerer {
+                    self.tell(position, nft_id, "OFFER_RECEIVED", owner, Some(offerer), amount, origin);
                 }
             }
             ChainEvent::OfferAccepted { offerer, seller, amount, origin, .. } => {
@@ -207,12 +216,11 @@ impl Fold {
                 token.told_buyer = Some(offerer.clone());
             }
             ChainEvent::OfferRejected { offerer, amount, origin, .. } => {
-                self.tell(position, nft_id, "OFFER_REJECTED", offerer, Some(&owner), amount, origin);
+                self.tell(position, nft_id, "OFFER_REJECTED", offerer, Some(owner), amount, origin);
             }
             _ => return Err("not a fact notices are made of"),
         }
-        self.tokens.insert(nft_id.to_owned(), Some(token));
-        self.changed.insert(nft_id.to_owned());
+        self.tokens.insert(key, Some(token));
         Ok(())
     }
 
@@ -364,7 +372,8 @@ impl ReadModel for Notices {
         fold.write(conn).await?;
         if let Some(limit) = limit {
             // Past the limit, the memory is let go and batches read their rows again.
-            let tokens: HashMap<String, Option<Token>> = fold.tokens.into_iter().filter(|(_, t)| t.is_some()).collect();
+            let mut tokens = fold.tokens;
+            tokens.retain(|_, t| t.is_some());
             if tokens.len() <= limit {
                 *self.memory.lock().expect("not poisoned") = Some(Memory { tokens, limit });
             }

@@ -77,10 +77,13 @@ struct Filling {
     folded: Position,
     /// Every event id retracted so far: `retracted_events`, which is not read meanwhile.
     retracted: HashSet<String>,
+    /// A recording written already, emptied, for the next batch: two recordings take turns,
+    /// so their buffers are allocated once instead of growing again every batch.
+    spare: Option<Recording>,
 }
 
-/// A batch's write: the connection back, and whether it committed.
-type Written = (Box<rusqlite::Connection>, Result<(), ProjectionError>);
+/// A batch's write: the connection and the recording back, and whether it committed.
+type Written = (Box<rusqlite::Connection>, Recording, Result<(), ProjectionError>);
 
 impl Filling {
     /// Writes `recording`, which moves the checkpoint to `last`, on a blocking thread.
@@ -88,7 +91,7 @@ impl Filling {
         let conn = self.conn.take().expect("no write is running");
         let write = tokio::task::spawn_blocking(move || {
             let written = in_transaction(&conn, || Ok(recording.run(&conn)?));
-            (conn, written)
+            (conn, recording, written)
         });
         self.writing = Some((last, write));
     }
@@ -98,11 +101,13 @@ impl Filling {
         let Some((last, write)) = self.writing.take() else {
             return Ok(None);
         };
-        let (conn, written) = write.await.map_err(|failed| match failed.try_into_panic() {
+        let (conn, mut recording, written) = write.await.map_err(|failed| match failed.try_into_panic() {
             Ok(panic) => std::panic::resume_unwind(panic),
             Err(_) => ProjectionError::Stopped,
         })?;
         self.conn = Some(conn);
+        recording.clear();
+        self.spare = Some(recording);
         written.map(|()| Some(last))
     }
 }
@@ -128,7 +133,7 @@ const REMEMBERED_ROWS: usize = 4_000_000;
 /// with every batch's random inserts. Nobody queries a generation before it is published, and
 /// its SQL is kept in `projector_deferred_indexes`, so an interrupted fill still gets them back
 /// (the next writer opened on it builds what is left).
-const DEFERRED: [&str; 10] = [
+const DEFERRED: [&str; 15] = [
     "nfts_sale_price",
     "nfts_sale_minted",
     "nfts_owner",
@@ -139,6 +144,13 @@ const DEFERRED: [&str; 10] = [
     "nft_details_category",
     "user_wallets_user",
     "like_history_nft",
+    // The activity feed's (`nft_history_nft` stays: the NFT model reads through it once its
+    // memory is let go, and a reorg's refold deletes through it).
+    "nft_history_kind",
+    "nft_history_address",
+    "nft_history_counterpart",
+    "notices_recipient",
+    "nft_metadata_due",
 ];
 
 /// What the API holds to wait until its writes are visible in the read tables.
@@ -372,8 +384,10 @@ impl Projector {
         blocking(|| {
             if fresh {
                 // Its tables grow from nothing: a larger page cache keeps more of their
-                // b-trees at hand (256 MiB instead of 64).
-                conn.execute_batch("PRAGMA cache_size = -262144")?;
+                // b-trees at hand (256 MiB instead of 64). Nobody reads it before it is
+                // published, and a fill cut short by a crash is discarded and replayed: its
+                // commits need not wait for the disk.
+                conn.execute_batch("PRAGMA cache_size = -262144; PRAGMA synchronous = OFF")?;
                 defer_indexes(&conn)
             } else {
                 build_deferred_indexes(&conn)
@@ -385,7 +399,7 @@ impl Projector {
         for model in self.models.iter() {
             model.remember(Some(self.remembered));
         }
-        Ok(Writer::Filling(Filling { conn: Some(conn), writing: None, folded: after, retracted: HashSet::new() }))
+        Ok(Writer::Filling(Filling { conn: Some(conn), writing: None, folded: after, retracted: HashSet::new(), spare: None }))
     }
 
     /// A batch's commit moved the checkpoint to `last` (if any): readers may see it.
@@ -422,6 +436,11 @@ impl Projector {
             }
         }
         let conn = filling.conn.take().expect("no write is running");
+        // Its commits wait for the disk again (see `open`).
+        if let Err(failed) = blocking(|| conn.execute_batch("PRAGMA synchronous = NORMAL")) {
+            self.close(writer).await;
+            return Err(failed.into());
+        }
         self.forget_remembered();
         if let Some((_, writer)) = writer {
             *writer = Writer::Sqlite { conn, bulk: true };
@@ -438,7 +457,7 @@ impl Projector {
     /// [`Projector::write`] while filling: folds `events` into a recording and, once the
     /// previous batch's write has ended, starts writing it.
     async fn fill(&self, filling: &mut Filling, events: &[RecordedEvent], last: Position) -> Result<(), ProjectionError> {
-        let mut recording = Recording::default();
+        let mut recording = filling.spare.take().unwrap_or_default();
         let folded = async {
             let mut conn = Conn::Record(&mut recording);
             self.fold(&mut conn, events, &mut Retracted::Memory(&mut filling.retracted)).await?;

@@ -100,10 +100,13 @@ impl ReadModel for Socials {
             history.iter().map(|h| vec![h.position.into(), (&h.nft_id).into(), (&h.user_id).into(), h.kind.into(), h.at.into()]).collect();
         sql::insert(conn, "like_history", &["position", "nft_id", "user_id", "type_of_event", "at"], "", &rows).await?;
         // Counted by the database, from what the statements above left: never read back here.
+        // Only rows whose count differs are written (a token just minted has none to count,
+        // mostly: rewriting its whole row for nothing was most of this statement's cost).
         let recount: Vec<Value<'_>> = recount.iter().map(Value::from).collect();
         sql::execute_in(
             conn,
-            "UPDATE nfts SET total_likes = (SELECT COUNT(*) FROM likes l WHERE l.nft_id = nfts.nft_id) WHERE nft_id IN ()",
+            "UPDATE nfts SET total_likes = (SELECT COUNT(*) FROM likes l WHERE l.nft_id = nfts.nft_id) WHERE nft_id IN () \
+             AND total_likes <> (SELECT COUNT(*) FROM likes l WHERE l.nft_id = nfts.nft_id)",
             &recount,
         )
         .await?;

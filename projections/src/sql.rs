@@ -119,6 +119,13 @@ enum Stored {
 }
 
 impl Recording {
+    /// Empties it, keeping its buffers for the next batch.
+    pub fn clear(&mut self) {
+        self.statements.clear();
+        self.values.clear();
+        self.text.clear();
+    }
+
     fn record(&mut self, sql: &str, values: &[Value<'_>], keep: bool) {
         let start = self.values.len();
         for value in values {
@@ -322,14 +329,28 @@ pub(crate) async fn insert(
     tail: &str,
     rows: &[Vec<Value<'_>>],
 ) -> Result<(), ProjectionError> {
+    debug_assert!(rows.iter().all(|row| row.len() == columns.len()));
+    let values: Vec<Value<'_>> = rows.iter().flatten().copied().collect();
+    insert_flat(conn, table, columns, tail, &values).await
+}
+
+/// [`insert`] with the rows' values one after the other (one value per column, row after
+/// row): no vector per row.
+pub(crate) async fn insert_flat(
+    conn: &mut Conn<'_>,
+    table: &str,
+    columns: &[&str],
+    tail: &str,
+    values: &[Value<'_>],
+) -> Result<(), ProjectionError> {
     let width = columns.len();
+    debug_assert_eq!(values.len() % width, 0);
     let per_chunk = (MAX_PARAMS / width).max(1);
-    for chunk in rows.chunks(per_chunk) {
-        let values = placeholders(is_sqlite(conn), chunk.len(), width);
-        let sql = format!("INSERT INTO {table} ({}) VALUES {values} {tail}", columns.join(", "));
-        let values: Vec<Value<'_>> = chunk.iter().flat_map(|row| row.iter().copied()).collect();
-        debug_assert_eq!(values.len(), chunk.len() * width);
-        run(conn, &sql, &values, false, chunk.len() == per_chunk).await?;
+    for chunk in values.chunks(per_chunk * width) {
+        let rows = chunk.len() / width;
+        let placeholders = placeholders(is_sqlite(conn), rows, width);
+        let sql = format!("INSERT INTO {table} ({}) VALUES {placeholders} {tail}", columns.join(", "));
+        run(conn, &sql, chunk, false, rows == per_chunk).await?;
     }
     Ok(())
 }
@@ -337,20 +358,27 @@ pub(crate) async fn insert(
 /// `UPDATE {table} SET c = v.c ... FROM (VALUES (...), ...) AS v WHERE {table}.{key} = v.{key}`
 /// for every row, in chunks: the first of `columns` is the key, the others are set.
 pub(crate) async fn update(conn: &mut Conn<'_>, table: &str, columns: &[&str], rows: &[Vec<Value<'_>>]) -> Result<(), ProjectionError> {
+    debug_assert!(rows.iter().all(|row| row.len() == columns.len()));
+    let values: Vec<Value<'_>> = rows.iter().flatten().copied().collect();
+    update_flat(conn, table, columns, &values).await
+}
+
+/// [`update`] with the rows' values one after the other (see [`insert_flat`]).
+pub(crate) async fn update_flat(conn: &mut Conn<'_>, table: &str, columns: &[&str], values: &[Value<'_>]) -> Result<(), ProjectionError> {
     let width = columns.len();
+    debug_assert_eq!(values.len() % width, 0);
     let per_chunk = (MAX_PARAMS / width).max(1);
     // A VALUES list's columns are named column1, column2... in both databases.
     let set: Vec<String> = columns.iter().enumerate().skip(1).map(|(i, c)| format!("{c} = v.column{}", i + 1)).collect();
-    for chunk in rows.chunks(per_chunk) {
+    for chunk in values.chunks(per_chunk * width) {
+        let rows = chunk.len() / width;
         let sql = format!(
             "UPDATE {table} SET {} FROM (VALUES {}) AS v WHERE {table}.{} = v.column1",
             set.join(", "),
-            placeholders(is_sqlite(conn), chunk.len(), width),
+            placeholders(is_sqlite(conn), rows, width),
             columns[0],
         );
-        let values: Vec<Value<'_>> = chunk.iter().flat_map(|row| row.iter().copied()).collect();
-        debug_assert_eq!(values.len(), chunk.len() * width);
-        run(conn, &sql, &values, false, chunk.len() == per_chunk).await?;
+        run(conn, &sql, chunk, false, rows == per_chunk).await?;
     }
     Ok(())
 }
