@@ -52,34 +52,9 @@ export function SettingsShell() {
       {/* On a phone the side menu gives way to a row of the same links, scrolled sideways. */}
       <Box as="nav" hideFrom="md" aria-label={t('settings.title')} data-testid="settings-mobile-menu" overflowX="auto" mx="-4" px="4" mb="6" pb="1">
         <HStack gap="2" width="max-content">
-          {items.map((item) => {
-            const active = isActive(item, pathname)
-            return (
-              <ChakraLink
-                key={item.to}
-                asChild
-                px="3"
-                py="1.5"
-                borderRadius="full"
-                borderWidth="1px"
-                gap="2"
-                fontSize="sm"
-                whiteSpace="nowrap"
-                fontWeight={active ? 'semibold' : 'medium'}
-                color={active ? 'brand.fg' : 'fg.muted'}
-                bg={active ? 'brand.subtle' : 'bg.panel'}
-                borderColor={active ? 'brand.muted' : 'border'}
-                _hover={{ textDecoration: 'none', color: active ? 'brand.fg' : 'fg' }}
-                aria-current={active ? 'page' : undefined}
-              >
-                {/* The current page's link is scrolled into the row's view. */}
-                <NavLink to={item.to} ref={active ? (link) => link?.scrollIntoView?.({ block: 'nearest', inline: 'center' }) : undefined}>
-                  <Icon as={item.icon} />
-                  {t(item.labelKey)}
-                </NavLink>
-              </ChakraLink>
-            )
-          })}
+          {items.map((item) => (
+            <SettingsLink key={item.to} item={item} active={isActive(item, pathname)} pill />
+          ))}
         </HStack>
       </Box>
       <Grid templateColumns={{ base: '1fr', md: '260px 1fr' }} gap="8" alignItems="start">
@@ -88,29 +63,9 @@ export function SettingsShell() {
             {t('settings.title')}
           </Heading>
           <Stack gap="1">
-            {items.map((item) => {
-              const active = isActive(item, pathname)
-              return (
-                <ChakraLink
-                  key={item.to}
-                  asChild
-                  px="3"
-                  py="2.5"
-                  borderRadius="lg"
-                  gap="3"
-                  fontWeight={active ? 'semibold' : 'medium'}
-                  color={active ? 'brand.fg' : 'fg.muted'}
-                  bg={active ? 'brand.subtle' : 'transparent'}
-                  _hover={{ textDecoration: 'none', bg: active ? 'brand.subtle' : 'bg.muted', color: active ? 'brand.fg' : 'fg' }}
-                  aria-current={active ? 'page' : undefined}
-                >
-                  <NavLink to={item.to}>
-                    <Icon as={item.icon} />
-                    {t(item.labelKey)}
-                  </NavLink>
-                </ChakraLink>
-              )
-            })}
+            {items.map((item) => (
+              <SettingsLink key={item.to} item={item} active={isActive(item, pathname)} />
+            ))}
           </Stack>
         </Box>
         <Box minW="0">
@@ -118,5 +73,30 @@ export function SettingsShell() {
         </Box>
       </Grid>
     </PageContainer>
+  )
+}
+
+/** A settings link: a row of the side menu, or (`pill`) a pill of the phone's row, scrolled into view when current. */
+function SettingsLink({ item, active, pill = false }: { item: Item; active: boolean; pill?: boolean }) {
+  const { t } = useTranslation()
+  const shape = pill
+    ? { px: '3', py: '1.5', borderRadius: 'full', borderWidth: '1px', gap: '2', fontSize: 'sm', whiteSpace: 'nowrap' as const, borderColor: active ? 'brand.muted' : 'border' }
+    : { px: '3', py: '2.5', borderRadius: 'lg', gap: '3' }
+  const idle = pill ? 'bg.panel' : 'transparent'
+  return (
+    <ChakraLink
+      asChild
+      {...shape}
+      fontWeight={active ? 'semibold' : 'medium'}
+      color={active ? 'brand.fg' : 'fg.muted'}
+      bg={active ? 'brand.subtle' : idle}
+      _hover={{ textDecoration: 'none', bg: active ? 'brand.subtle' : pill ? idle : 'bg.muted', color: active ? 'brand.fg' : 'fg' }}
+      aria-current={active ? 'page' : undefined}
+    >
+      <NavLink to={item.to} ref={pill && active ? (link) => link?.scrollIntoView?.({ block: 'nearest', inline: 'center' }) : undefined}>
+        <Icon as={item.icon} />
+        {t(item.labelKey)}
+      </NavLink>
+    </ChakraLink>
   )
 }
