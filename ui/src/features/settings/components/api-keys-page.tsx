@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Checkbox, CloseButton, Code, Dialog, Flex, HStack, Input, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { Badge, Box, Button, Checkbox, CloseButton, Dialog, Flex, HStack, Input, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuCheck, LuCopy, LuKeyRound, LuPlus, LuTrash2 } from 'react-icons/lu'
@@ -86,9 +86,10 @@ function KeyRow({ apiKey, onRevoke }: { apiKey: ApiKey; onRevoke: () => void }) 
             <Text fontWeight="semibold" wordBreak="break-word">
               {apiKey.name}
             </Text>
-            <Code size="sm" aria-label={t('apiKeys.prefix')}>
+            {/* Text as code: Chakra's Code would add its recipe to every page's theme. */}
+            <Text as="code" fontFamily="mono" fontSize="sm" bg="bg.muted" px="1.5" borderRadius="sm" aria-label={t('apiKeys.prefix')}>
               {apiKey.prefix}…
-            </Code>
+            </Text>
           </HStack>
           <HStack gap="1.5" wrap="wrap">
             {apiKey.scopes.map((scope) => (
