@@ -65,10 +65,7 @@ pub fn presented(headers: &HeaderMap) -> Option<&str> {
     if let Some(value) = headers.get(API_KEY_HEADER) {
         return Some(value.to_str().unwrap_or_default().trim());
     }
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.trim().split_once(' ')?;
-    let token = token.trim();
-    (scheme.eq_ignore_ascii_case("bearer") && token.starts_with(KEY_PREFIX)).then_some(token)
+    super::extract::bearer_token(headers).filter(|token| token.starts_with(KEY_PREFIX))
 }
 
 /// A request made with a valid key: whose it is and what it may do. Put in the request's

@@ -232,21 +232,6 @@ pub struct Expected<'a> {
 /// Tolerated clock skew between the wallet and us.
 const SKEW: Duration = Duration::minutes(5);
 
-/// Checks `message` against `expected` and that `signature` (65 bytes, hex) is the address's
-/// key's `personal_sign` of it. Returns the parsed message (its nonce is checked by the domain).
-pub fn verify(message: &str, signature: &str, expected: &Expected<'_>) -> Result<SiweMessage, String> {
-    let parsed = check(message, expected)?;
-    let bytes = signature_bytes(signature)?;
-    if bytes.len() != 65 {
-        return Err("signature: not a 65-byte hex signature".into());
-    }
-    let claimed = Address::from_str(expected.address.trim()).map_err(|_| "walletAddress: not a valid 0x address")?;
-    if !signed_by_key(message, &bytes, claimed) {
-        return Err(NOT_SIGNED.into());
-    }
-    Ok(parsed)
-}
-
 /// The answer for a signature that is not the address's.
 pub const NOT_SIGNED: &str = "Invalid signature: not signed by walletAddress";
 
@@ -308,6 +293,22 @@ pub fn check(message: &str, expected: &Expected<'_>) -> Result<SiweMessage, Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the route does for a key's account: `message` checked against `expected`, then
+    /// `signature` (65 bytes, hex) as the address's key's `personal_sign` of it.
+    fn verify(message: &str, signature: &str, expected: &Expected<'_>) -> Result<SiweMessage, String> {
+        let parsed = check(message, expected)?;
+        let bytes = signature_bytes(signature)?;
+        if bytes.len() != 65 {
+            return Err("signature: not a 65-byte hex signature".into());
+        }
+        let claimed = Address::from_str(expected.address.trim()).map_err(|_| "walletAddress: not a valid 0x address")?;
+        if !signed_by_key(message, &bytes, claimed) {
+            return Err(NOT_SIGNED.into());
+        }
+        Ok(parsed)
+    }
+
     use k256::ecdsa::SigningKey;
 
     fn key() -> SigningKey {

@@ -116,9 +116,8 @@ impl Topics {
         Ok(topics)
     }
 
-    /// The part of `update` this client gets, past position `after`, with the cards of its
-    /// NFTs when it asked for them (`cards`: the update's); `None` when nothing.
-    fn message<'u>(&self, update: &'u Update, after: u64, cards: Option<&'u Cards>) -> Option<Change<'u>> {
+    /// The part of `update` this client gets, past position `after`; `None` when nothing.
+    fn message<'u>(&self, update: &'u Update, after: u64) -> Option<Change<'u>> {
         let nfts: Vec<&NftChange> = update
             .nfts
             .iter()
@@ -131,13 +130,16 @@ impl Topics {
             }
             None => Vec::new(),
         };
-        let cards = cards.filter(|_| self.cards).map(|cards| nfts.iter().filter_map(|c| cards.get(&c.nft_id).map(AsRef::as_ref)).collect());
-        (!nfts.is_empty() || !notices.is_empty()).then_some(Change { position: update.up_to, nfts, notices, cards })
+        (!nfts.is_empty() || !notices.is_empty()).then_some(Change { position: update.up_to, nfts, notices, cards: None })
     }
 
-    /// Whether this client would get NFTs of `update` past `after`: then its cards are read.
-    fn wants_cards(&self, update: &Update, after: u64) -> bool {
-        self.cards && self.message(update, after, None).is_some_and(|change| !change.nfts.is_empty())
+    /// `change` (of `update`) with its NFTs' cards, when this client asked for them.
+    async fn with_cards<'u>(&self, state: &AppState, update: &'u Update, mut change: Change<'u>) -> Result<Change<'u>, ApiError> {
+        if self.cards && !change.nfts.is_empty() {
+            let cards = cards_of(state, update).await?;
+            change.cards = Some(change.nfts.iter().filter_map(|c| cards.get(&c.nft_id).map(AsRef::as_ref)).collect());
+        }
+        Ok(change)
     }
 }
 
@@ -253,9 +255,8 @@ async fn stream(State(state): State<AppState>, viewer: MaybeUser, headers: Heade
                 let at = start.max(published);
                 event("reset", at, &StreamPosition { position: at })
             } else {
-                let cards = if topics.wants_cards(&backlog, from) { Some(cards_of(&state, &backlog).await?) } else { None };
-                match topics.message(&backlog, from, cards) {
-                    Some(change) => event("change", start, &change),
+                match topics.message(&backlog, from) {
+                    Some(change) => event("change", start, &topics.with_cards(&state, &backlog, change).await?),
                     // Nothing missed: only the position moves on (a comment-free ready).
                     None => event("ready", start, &StreamPosition { position: start }),
                 }
@@ -283,19 +284,14 @@ fn live(
                 match updates.recv().await {
                     Ok(update) if update.up_to <= start => {}
                     Ok(update) => {
-                        let cards = match topics.wants_cards(&update, start) {
-                            true => match cards_of(&state, &update).await {
-                                Ok(cards) => Some(cards),
-                                Err(err) => {
-                                    // The client reconnects from its last id and catches up.
-                                    tracing::warn!(%err, "a stream client's cards could not be read; dropping it");
-                                    return None;
-                                }
-                            },
-                            false => None,
-                        };
-                        if let Some(change) = topics.message(&update, start, cards) {
-                            return Some((Ok(event("change", update.up_to, &change)), updates));
+                        let Some(change) = topics.message(&update, start) else { continue };
+                        match topics.with_cards(&state, &update, change).await {
+                            Ok(change) => return Some((Ok(event("change", update.up_to, &change)), updates)),
+                            Err(err) => {
+                                // The client reconnects from its last id and catches up.
+                                tracing::warn!(%err, "a stream client's cards could not be read; dropping it");
+                                return None;
+                            }
                         }
                     }
                     Err(RecvError::Lagged(missed)) => {
