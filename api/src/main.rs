@@ -82,6 +82,18 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Grant or revoke a staff role (admin, moderator) to the account with this e-mail address:
+    /// an event in the log naming the server's operator. `admin grant admin ada@example.com`.
+    Admin {
+        /// `grant` or `revoke`.
+        #[arg(value_parser = ["grant", "revoke"])]
+        action: String,
+        /// `admin` or `moderator`.
+        #[arg(value_parser = ["admin", "moderator"])]
+        role: String,
+        /// The account's e-mail address.
+        email: String,
+    },
     /// Compare the contract's state (read over RPC_URL at CONTRACT_ADDRESS) with the read models
     /// for every token and every account owed credits; print each difference with both values;
     /// exit 1 on any.
@@ -125,6 +137,7 @@ async fn main() -> ExitCode {
         Command::Checksum => ops::checksum(cli.config).await,
         Command::AnalyticsRole => ops::analytics_role(cli.config).await,
         Command::Export { table, query, format, out } => ops::export(cli.config, table, query, format, &out).await,
+        Command::Admin { action, role, email } => ops::admin(cli.config, action == "grant", &role, &email).await,
         Command::Reconcile { batch, concurrency } => ops::reconcile(cli.config, batch, concurrency).await,
     };
     match result {

@@ -6,6 +6,7 @@
 //! * [`catalog`]: off-chain facts about NFTs (titles, categories) only the server knows.
 //! * [`collections`]: users' collections of NFTs and their likes.
 //! * [`metadata`]: what the server read at the token URI of tokens minted elsewhere.
+//! * [`moderation`]: reports, moderators' decisions, appeals, verified badges and staff roles.
 //! * [`command`]: how a command lost to a concurrent write on its stream is decided again.
 //! * [`notices`]: a user's reads of their notices and their notice settings.
 //! * [`social`]: likes and bookmarks, one stream per user.
@@ -20,6 +21,7 @@ pub mod chain;
 pub mod collections;
 pub mod command;
 pub mod metadata;
+pub mod moderation;
 pub mod notices;
 pub mod social;
 pub mod store;

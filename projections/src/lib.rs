@@ -13,6 +13,7 @@ mod collections;
 pub mod credits;
 mod error;
 mod metadata;
+mod moderation;
 mod nft;
 mod notices;
 mod offers;
@@ -45,5 +46,6 @@ pub fn read_models() -> Vec<Box<dyn ReadModel>> {
         Box::new(credits::Credits),
         Box::new(offers::Offers),
         Box::new(notices::Notices::default()),
+        Box::new(moderation::Moderation::default()),
     ]
 }

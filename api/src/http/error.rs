@@ -83,6 +83,9 @@ pub enum ApiError {
     /// Too many requests from this client or for this account.
     #[error("Too many requests, please try again in a minute")]
     TooManyRequests,
+    /// Taken down by the market's moderators (hidden, its file withheld); the message says why.
+    #[error("{0}")]
+    Unavailable(String),
     /// The body (or an uploaded file) is larger than allowed.
     #[error("{0}")]
     PayloadTooLarge(String),
@@ -102,6 +105,7 @@ impl ApiError {
             Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::Conflict(_) => StatusCode::CONFLICT,
             Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            Self::Unavailable(_) => StatusCode::UNAVAILABLE_FOR_LEGAL_REASONS,
             Self::PayloadTooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Internal(cause) if database_unavailable(cause) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -97,6 +97,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::account::router(state.config.max_image_bytes))
         .merge(routes::keys::router())
         .merge(routes::contact::router())
+        .merge(routes::moderation::router())
         .merge(dev_mailbox)
         .merge(dev_wallets)
         .merge(routes::chain::router())

@@ -555,12 +555,12 @@ fn text(row: &AnyRow, i: usize) -> Option<Cell> {
 
 /// Text a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
 /// carriage return) with a `'` before it, as OWASP advises; other text as it is.
-fn inert(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn inert(text: &str) -> std::borrow::Cow<'_, str> {
     if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}").into() } else { text.into() }
 }
 
 /// A CSV field, quoted when it must be.
-fn field(value: &str) -> String {
+pub(crate) fn field(value: &str) -> String {
     if value.contains([',', '"', '\n', '\r']) { format!("\"{}\"", value.replace('"', "\"\"")) } else { value.to_owned() }
 }
 

@@ -45,6 +45,36 @@ pub async fn read_file(config: Config) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `admin grant|revoke <role> <email>`: a staff role granted or revoked by the operator.
+pub async fn admin(config: Config, grant: bool, role: &str, email: &str) -> anyhow::Result<ExitCode> {
+    use domain::moderation::{self, Role, RoleChange};
+    let role = Role::parse(role).context("the role is admin or moderator")?;
+    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    let user: Option<String> = sqlx::query_scalar("SELECT user_id FROM users WHERE email = $1")
+        .bind(email.trim().to_lowercase())
+        .fetch_optional(&read.pool())
+        .await
+        .context("reading the accounts")?;
+    let Some(user_id) = user.and_then(|u| uuid::Uuid::parse_str(&u).ok()) else {
+        println!("no account with the e-mail address {email}");
+        return Ok(ExitCode::from(2));
+    };
+    let store = domain::store::open(&config.database_url()).await.context("opening the event log")?;
+    let change = RoleChange { actor: None, user_id, role, grant, now: chrono::Utc::now() };
+    let metadata = domain::Metadata { actor: Some("operator".into()), ..domain::Metadata::default() };
+    match moderation::change_role(store.as_ref(), change, &metadata).await {
+        Ok(executed) => {
+            println!("{} {} {email} (user {user_id}) at position {}", if grant { "granted" } else { "revoked" }, role.as_str(), executed.position);
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(moderation::ModerationCommandError::Rejected(err)) => {
+            println!("{err}");
+            Ok(ExitCode::from(2))
+        }
+        Err(err) => Err(err).context("appending the role change"),
+    }
+}
+
 /// `analytics-role`: the analysts' read-only Postgres role.
 pub async fn analytics_role(config: Config) -> anyhow::Result<ExitCode> {
     let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;

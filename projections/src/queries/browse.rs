@@ -126,6 +126,8 @@ pub struct Explore {
     /// The collection whose rarity ranks the cards show and [`SortBy::Rarity`] orders by (it
     /// does not filter: `within` does).
     pub collection: Option<String>,
+    /// The viewer's wallets: tokens moderators hid still show to their owner.
+    pub viewer: Option<Vec<String>>,
 }
 
 /// One trait's wanted values (a property `key` and any of its `values`).
@@ -151,6 +153,7 @@ impl Explore {
             within: None,
             traits: Vec::new(),
             collection: None,
+            viewer: None,
         }
     }
 }
@@ -235,6 +238,8 @@ struct Token {
     nft_id: String,
     sale: usize,
     burned: bool,
+    /// Hidden by a moderator: shown to its owner only.
+    hidden: bool,
     /// Wei as three 26-digit parts, most significant first: exact order up to 78 digits.
     price: (u128, u128, u128),
     minted_at: i64,
@@ -257,7 +262,12 @@ struct Token {
 /// The columns a [`Token`] is read from (popularity as `SortBy::Popularity` orders by it).
 const COLUMNS: &str = "n.nft_id, n.sale_type, n.price_key, n.minted_at, n.total_likes + n.bid_count + 2 * n.sales, n.burned, \
     n.owner, n.creator, COALESCE(d.category_id, ''), COALESCE(d.title, ''), COALESCE(d.description, ''), n.listed_at, n.end_time, \
-    COALESCE(d.properties, '[]')";
+    COALESCE(d.properties, '[]'), COALESCE(m.hidden, 0)";
+
+/// Joins a token's moderation row (to [`COLUMNS`]' `m`), by the id column `on`.
+fn moderated_join(on: &str) -> String {
+    format!("LEFT JOIN moderated m ON m.target_kind = 'nft' AND m.target_id = {on}")
+}
 
 /// The token in `row`, whose [`COLUMNS`] start at `at`; `None` when the token has no row (a
 /// reorg removed it).
@@ -281,6 +291,7 @@ fn token(row: &AnyRow, at: usize) -> Result<Option<Token>, sqlx::Error> {
         listed_at: row.try_get(at + 11)?,
         end_time: row.try_get(at + 12)?,
         traits: traits_of(&row.try_get::<String, _>(at + 13)?),
+        hidden: row.try_get::<i64, _>(at + 14)? != 0,
         collections: Vec::new(),
     }))
 }
@@ -372,8 +383,10 @@ struct Index {
     tokens: Vec<Option<Token>>,
     slots: HashMap<String, u32>,
     free: Vec<u32>,
-    /// Tokens not burned.
+    /// Tokens not burned and not hidden: what visitors see.
     live: RoaringBitmap,
+    /// Tokens not burned that a moderator hid: their owners still see them.
+    hidden: RoaringBitmap,
     sales: [RoaringBitmap; 3],
     categories: HashMap<String, RoaringBitmap>,
     owners: HashMap<String, RoaringBitmap>,
@@ -410,9 +423,11 @@ impl Index {
             self.tokens.push(None);
             (self.tokens.len() - 1) as u32
         });
-        if !token.burned {
-            self.live.insert(slot);
-        }
+        match (token.burned, token.hidden) {
+            (false, false) => self.live.insert(slot),
+            (false, true) => self.hidden.insert(slot),
+            (true, _) => false,
+        };
         self.sales[token.sale].insert(slot);
         self.categories.entry(token.category.clone()).or_default().insert(slot);
         self.owners.entry(token.owner.clone()).or_default().insert(slot);
@@ -437,6 +452,7 @@ impl Index {
             return;
         };
         self.live.remove(slot);
+        self.hidden.remove(slot);
         self.sales[token.sale].remove(slot);
         unset(&mut self.categories, &token.category, slot);
         unset(&mut self.owners, &token.owner, slot);
@@ -514,7 +530,15 @@ impl Index {
     /// how many of the auctions by end have ended at `now` (to take out of the intersection).
     fn base_sets(&self, request: &Explore, now: i64) -> Option<(Vec<Cow<'_, RoaringBitmap>>, usize)> {
         let key = request.sort_by;
-        let mut sets: Vec<Cow<'_, RoaringBitmap>> = vec![Cow::Borrowed(&self.live)];
+        let visible = match &request.viewer {
+            // The viewer's own hidden tokens join what everyone sees.
+            Some(wallets) if !self.hidden.is_empty() => {
+                let own: RoaringBitmap = wallets.iter().filter_map(|w| self.owners.get(&w.to_lowercase())).union();
+                Cow::Owned(&self.live | &(own & &self.hidden))
+            }
+            _ => Cow::Borrowed(&self.live),
+        };
+        let mut sets: Vec<Cow<'_, RoaringBitmap>> = vec![visible];
         // Live auctions only: the auctions, less those ended, which lead the order by end.
         let live_auctions = request.sale == SaleFilter::LiveAuction || key == SortBy::Ending;
         let ended = if live_auctions { self.ended_auctions(now) } else { 0 };
@@ -1003,7 +1027,8 @@ impl BrowseIndex {
         if incremental {
             let sql = format!(
                 "SELECT c.nft_id, {COLUMNS} FROM nft_changes c LEFT JOIN nfts n ON n.nft_id = c.nft_id \
-                 LEFT JOIN nft_details d ON d.nft_id = c.nft_id WHERE c.position > $1"
+                 LEFT JOIN nft_details d ON d.nft_id = c.nft_id {} WHERE c.position > $1",
+                moderated_join("c.nft_id")
             );
             let rows = sqlx::query(&sql).bind(since).fetch_all(pool).await?;
             let mut changes = rows.iter().map(|row| Ok((row.try_get(0)?, token(row, 1)?))).collect::<Result<Vec<_>, sqlx::Error>>()?;
@@ -1022,7 +1047,7 @@ impl BrowseIndex {
             index.apply(changes);
             index.position = position;
         } else {
-            let sql = format!("SELECT {COLUMNS} FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id");
+            let sql = format!("SELECT {COLUMNS} FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id {}", moderated_join("n.nft_id"));
             let rows = sqlx::query(&sql).fetch_all(pool).await?;
             let mut tokens = rows.iter().filter_map(|row| token(row, 0).transpose()).collect::<Result<Vec<_>, _>>()?;
             let mut members = memberships(pool, "SELECT nft_id, collection_id FROM collection_nfts", None).await?;
@@ -1062,6 +1087,7 @@ mod tests {
             nft_id: format!("1-{id:03}"),
             sale,
             burned: false,
+            hidden: false,
             price: price_parts(&price.to_string()),
             minted_at: i64::from(id),
             // Listings in another order than mints, with ties.

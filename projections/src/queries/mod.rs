@@ -6,6 +6,7 @@ pub(crate) mod browse;
 pub mod collections;
 pub mod insight;
 pub mod metadata;
+pub mod moderation;
 pub mod nft;
 pub mod notices;
 pub mod offers;

@@ -48,7 +48,7 @@ pub fn on_tab(request: Explore, tab: Tab, wallets: Vec<String>) -> Explore {
 }
 
 /// A page of a user's created or owned NFTs (`None`: no such user), from read tables at `at`
-/// at least.
+/// at least; `own` when the user looks at their own (tokens moderators hid show to them).
 pub async fn user_nfts(
     db: &ReadDb,
     user_id: &str,
@@ -56,8 +56,10 @@ pub async fn user_nfts(
     request: Explore,
     page: Page,
     at: Position,
+    own: bool,
 ) -> Result<Option<Paged<NftView>>, ProjectionError> {
     let Some(wallets) = wallets(db, user_id).await? else { return Ok(None) };
+    let request = Explore { viewer: own.then(|| wallets.clone()), ..request };
     Ok(Some(explore(db, &on_tab(request, tab, wallets), page, at).await?))
 }
 

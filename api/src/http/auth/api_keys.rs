@@ -103,7 +103,10 @@ pub fn required(method: &Method, path: &str) -> Access {
         || path == "/api/account/keys"
         || path.starts_with("/api/account/keys/")
         || matches!(path, "/api/account/walletnonce" | "/api/account/connectwallet" | "/api/account/disconnectwallet")
-        || (path == "/api/account/myprofile" && method != Method::GET);
+        || (path == "/api/account/myprofile" && method != Method::GET)
+        // A person moderates and manages the staff, never a bot.
+        || path.starts_with("/api/moderation/")
+        || path.starts_with("/api/staff");
     if account {
         return Access::Account;
     }

@@ -10,7 +10,7 @@ use axum::{
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::{
-    openapi::{BadRequest, NotFound},
+    openapi::{BadRequest, NotFound, Unavailable},
     params::{Params, Text},
 };
 use crate::{
@@ -18,7 +18,10 @@ use crate::{
         self,
         renditions::{self, Rendition, RenditionError},
     },
-    http::{AppState, error::ApiError},
+    http::{
+        AppState,
+        error::{ApiError, db_error},
+    },
 };
 
 /// The gateway route.
@@ -50,9 +53,14 @@ const WIDTH: Text = Text { name: "w", description: "the rendition's width in pix
             headers(("ETag" = String, description = "The CID, quoted (with `-w<width>` for a rendition)"), ("Cache-Control" = String, description = "`public, max-age=31536000, immutable`"))),
         (status = 400, response = BadRequest),
         (status = 404, response = NotFound),
+        (status = 451, response = Unavailable),
     ),
 )]
 async fn file(State(state): State<AppState>, Path(cid): Path<String>, params: Params) -> Result<Response, ApiError> {
+    // A takedown takes the file down: every NFT or collection using it is hidden.
+    if projections::queries::moderation::taken_down(&state.read, &cid).await.map_err(db_error)? {
+        return Err(ApiError::Unavailable("This file was taken down by the moderators".into()));
+    }
     let width = params.value(&WIDTH).map(renditions::parse_width).transpose().map_err(rendition_error)?;
     if let Some(width) = width
         && let Some(Rendition::Scaled { bytes, content_type }) = state.renditions.cached(&cid, width).await.map_err(rendition_error)?

@@ -18,6 +18,7 @@ pub mod lists;
 pub mod metadata;
 pub mod metrics;
 pub mod misc;
+pub mod moderation;
 pub mod nft;
 pub mod notices;
 pub mod openapi;

@@ -8,6 +8,7 @@ use axum::{
     response::Response,
 };
 use projections::queries::{
+    moderation,
     nft::{self, Explore, NftView, Person, SaleFilter, SortBy},
     social::{self, ViewerFlags},
 };
@@ -18,7 +19,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::{
     lists::{FORM_OF_SALE, ORDER_BY, PAGE, PAGE_SIZE, SEARCH, TRAIT, limit, page, trait_filters},
-    openapi::{BadRequest, NotFound, also_at},
+    openapi::{BadRequest, NotFound, Unavailable, also_at},
     params::{Choice, Params, Text, query_params},
 };
 use crate::http::{
@@ -327,6 +328,23 @@ pub(super) async fn shared_answer(
     Ok(answer)
 }
 
+/// 451 when moderators hid the target, unless the viewer is one of its owners or on the staff
+/// (who see it, and why, on its page).
+pub(super) async fn withheld(state: &AppState, viewer: MaybeUser, kind: &str, id: &str) -> Result<(), ApiError> {
+    let standing = moderation::standing(&state.read, kind, id).await.map_err(db_error)?;
+    if !standing.hidden {
+        return Ok(());
+    }
+    if let Some(user) = viewer.0.map(|u| u.to_string()) {
+        let owners = moderation::facts(&state.read, kind, id).await.map_err(db_error)?.unwrap_or_default();
+        if owners.contains(&user) || !moderation::roles_of(&state.read, &user).await.map_err(db_error)?.is_empty() {
+            return Ok(());
+        }
+    }
+    let reason = standing.hidden_reason.unwrap_or_default();
+    Err(ApiError::Unavailable(format!("This {} was hidden by the moderators: {reason}", if kind == "nft" { "NFT" } else { kind })))
+}
+
 async fn known(state: &AppState, id: &str) -> Result<(), ApiError> {
     if nft::exists(&state.read, id).await.map_err(db_error)? { Ok(()) } else { Err(ApiError::NotFound(format!("No NFT with id {id}"))) }
 }
@@ -341,11 +359,12 @@ async fn known(state: &AppState, id: &str) -> Result<(), ApiError> {
     tag = "nft",
     params(NftId),
     security((), ("bearer" = [])),
-    responses((status = 200, description = "The NFT", body = Envelope<NftCard>), (status = 404, response = NotFound)),
+    responses((status = 200, description = "The NFT", body = Envelope<NftCard>), (status = 404, response = NotFound), (status = 451, response = Unavailable)),
 )]
 async fn detail(State(state): State<AppState>, viewer: MaybeUser, Path(id): Path<String>) -> Result<Response, ApiError> {
     let mut view =
         nft::detail(&state.read, &id).await.map_err(db_error)?.ok_or_else(|| ApiError::NotFound(format!("No NFT with id {id}")))?;
+    withheld(&state, viewer, "nft", &id).await?;
     view.rarity = nft::rarities(&state.read, &id, state.read_version().position).await.map_err(db_error)?.into_iter().next();
     let flags = flags_of(&state, viewer, &[&view.id]).await?;
     Ok(ok(card(&state, &view, flags.of(&view.id)), "NFT fetched"))

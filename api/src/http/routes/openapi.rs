@@ -56,11 +56,12 @@ const KEY_SCOPE: &str = "x-api-key-scope";
         (name = "trade", description = "Creating and trading NFTs: uploads, the record calls after each transaction, my bids"),
         (name = "collection", description = "Collections of NFTs, their likes and their NFTs"),
         (name = "misc", description = "Reference data, contact and client error reports"),
+        (name = "moderation", description = "Reports, the moderators' queue and decisions, appeals, staff roles, verified badges, and the public record"),
         (name = "chain", description = "Chain settings and the JSON-RPC proxy"),
         (name = "ops", description = "Health, metrics, files and this document"),
         (name = "dev", description = "Only served by a dev server: the dev mailbox (no SMTP configured) and the dev wallet's accounts (local chain)"),
     ),
-    components(responses(BadRequest, Unauthorized, TokenExpired, Forbidden, NotFound, Conflict, PayloadTooLarge, TooManyRequests)),
+    components(responses(BadRequest, Unauthorized, TokenExpired, Forbidden, NotFound, Conflict, PayloadTooLarge, TooManyRequests, Unavailable)),
     modifiers(&BearerScheme),
 )]
 struct ApiDoc;
@@ -324,6 +325,7 @@ error_responses! {
     Conflict: 409, "Taken by another account (e-mail, username or wallet), or concurrent changes to the same thing kept the command from going through (nothing was changed; try again)", "Username is not Available";
     PayloadTooLarge: 413, "The body or an uploaded file is over its limit", "Request body is too large";
     TooManyRequests: 429, "Rate limited, per client address and per account", "Too many requests, please try again in a minute";
+    Unavailable: 451, "Hidden by the market's moderators (the public record, `/api/transparency`, lists the decision)", "This NFT was hidden by the moderators: A copy of another artist's work";
 }
 
 /// A user shown beside what they did or made (an activity row, a collection's creator).

@@ -170,7 +170,8 @@ async fn bookmark(State(state): State<AppState>, me: AuthUser, Path(id): Path<St
 async fn tab(state: &AppState, viewer: MaybeUser, user_id: &str, tab: Tab, params: &Params) -> Result<Response, ApiError> {
     let request = list_request(params, &PROFILE_SALE)?;
     let page = page(params, PAGE_SIZE)?;
-    let paged = profiles::user_nfts(&state.read, user_id, tab, request, page, state.read_version().position)
+    let own = viewer.0.is_some_and(|v| v.to_string() == user_id);
+    let paged = profiles::user_nfts(&state.read, user_id, tab, request, page, state.read_version().position, own)
         .await
         .map_err(db_error)?
         .ok_or_else(|| ApiError::NotFound("User not found".into()))?;

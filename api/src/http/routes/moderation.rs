@@ -1,0 +1,410 @@
+//! Moderation: reports from anyone signed in, the moderators' queue and decisions, the owners'
+//! appeals, the admins' staff and badges, and the public record (`/api/transparency`).
+//!
+//! Roles are checked on the server for every decision (the rules in
+//! [`domain::moderation::decide`] refuse an actor without the role); the queue, which names
+//! reporters, is for moderators only. API keys cannot moderate (a person decides).
+
+use axum::{
+    extract::{Path, State},
+    http::{HeaderValue, header},
+    response::{IntoResponse, Response},
+};
+use chrono::Utc;
+use domain::{
+    Metadata,
+    moderation::{self, Action, Command, Facts, ModerationCommandError, ModerationError, ReportReason, Role, RoleChange, TargetKind},
+};
+use projections::queries::moderation::{self as queries, QueueItem, StaffMember, Standing, Transparency};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+use uuid::Uuid;
+
+use super::{
+    lists::{PAGE, limit},
+    openapi::{BadRequest, Conflict, Forbidden, NotFound, SignedIn, TooManyRequests},
+    params::{Params, query_params},
+};
+use crate::{
+    http::{
+    AppState,
+    auth::{AuthUser, ClientIp, Payload, load_signed_in},
+    error::{ApiError, Envelope, db_error, ok},
+    },
+    ops::export::{field, inert},
+};
+
+/// The routes of this module.
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(report))
+        .routes(routes!(my_roles))
+        .routes(routes!(queue))
+        .routes(routes!(standing))
+        .routes(routes!(decide))
+        .routes(routes!(staff, grant))
+        .routes(routes!(revoke))
+        .routes(routes!(transparency))
+        .routes(routes!(transparency_csv))
+}
+
+/// What can be reported.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code, reason = "a schema only: the values domain::moderation::TargetKind writes")]
+enum ModerationTarget {
+    /// An NFT (`{chain}-{token}`).
+    Nft,
+    /// A collection (its id).
+    Collection,
+    /// A user (their id).
+    User,
+}
+
+/// Why something is reported.
+#[derive(ToSchema)]
+#[schema(rename_all = "SCREAMING_SNAKE_CASE")]
+#[allow(dead_code, reason = "a schema only: the values domain::moderation::ReportReason writes")]
+enum ReportReasonName {
+    /// A fake collection or a possible scam.
+    Scam,
+    /// Explicit or sensitive content.
+    Explicit,
+    /// Spam.
+    Spam,
+    /// Might be stolen (NFTs only).
+    Stolen,
+    /// Anything else: the text is required.
+    Other,
+}
+
+/// A report.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ReportRequest {
+    /// What is reported.
+    #[schema(value_type = ModerationTarget)]
+    target_kind: String,
+    /// Its id.
+    target_id: String,
+    /// Why.
+    #[schema(value_type = ReportReasonName)]
+    reason: String,
+    /// What the reporter adds (up to 1,000 characters; required for OTHER).
+    #[serde(default)]
+    text: String,
+}
+
+/// A report filed.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ReportFiled {
+    /// Its id.
+    report_id: String,
+}
+
+impl From<ModerationCommandError> for ApiError {
+    fn from(err: ModerationCommandError) -> Self {
+        match err {
+            ModerationCommandError::Rejected(err) => match err {
+                ModerationError::UnknownTarget(..) => ApiError::NotFound(err.to_string()),
+                ModerationError::Forbidden(_) | ModerationError::OwnTarget(..) => ApiError::Forbidden(err.to_string()),
+                ModerationError::Conflict(_) => ApiError::Conflict(err.to_string()),
+                ModerationError::Invalid(_) => ApiError::BadRequest(err.to_string()),
+            },
+            ModerationCommandError::Store(err) => err.into(),
+        }
+    }
+}
+
+fn kind(value: &str) -> Result<TargetKind, ApiError> {
+    TargetKind::parse(value).ok_or_else(|| ApiError::BadRequest("targetKind: must be one of nft, collection, user".into()))
+}
+
+/// Runs a command on a target for a signed-in person, with the read side's facts about it, and
+/// waits until the read models show it.
+async fn run(state: &AppState, me: AuthUser, kind: TargetKind, id: &str, action: Action) -> Result<moderation::Executed, ApiError> {
+    load_signed_in(state, me).await?;
+    let owners = queries::facts(&state.read, kind.as_str(), id).await.map_err(db_error)?;
+    let facts = Facts {
+        exists: owners.is_some(),
+        owners: owners.unwrap_or_default().iter().filter_map(|u| Uuid::parse_str(u).ok()).collect(),
+    };
+    let command = Command { kind, id: id.to_owned(), actor: me.0, facts, action, now: Utc::now() };
+    let metadata = Metadata { actor: Some(me.0.to_string()), correlation_id: Some(Uuid::now_v7()), ..Metadata::default() };
+    let executed = moderation::execute(state.store.as_ref(), command, &metadata).await?;
+    state.projected(executed.position).await;
+    Ok(executed)
+}
+
+/// Reports an NFT, a collection or a user to the moderators: one open report per reporter and
+/// target; 20 reports an hour per person. The reporter is known to moderators only.
+#[utoipa::path(
+    post,
+    path = "/api/report",
+    tag = "moderation",
+    request_body = ReportRequest,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Filed", body = Envelope<ReportFiled>),
+        (status = 400, response = BadRequest), SignedIn, (status = 403, response = Forbidden), (status = 404, response = NotFound),
+        (status = 409, response = Conflict), (status = 429, response = TooManyRequests),
+    ),
+)]
+async fn report(State(state): State<AppState>, ClientIp(ip): ClientIp, me: AuthUser, Payload(req): Payload<ReportRequest>) -> Result<Response, ApiError> {
+    let kind = kind(&req.target_kind)?;
+    let reason = ReportReason::parse(&req.reason)
+        .ok_or_else(|| ApiError::BadRequest("reason: must be one of SCAM, EXPLICIT, SPAM, STOLEN, OTHER".into()))?;
+    state.accounts.limits.check("report", ip, Some(&me.0.to_string())).await?;
+    let report_id = Uuid::now_v7();
+    run(&state, me, kind, &req.target_id, Action::Report { report_id, reason, text: req.text }).await?;
+    Ok(ok(ReportFiled { report_id: report_id.to_string() }, "Report filed"))
+}
+
+/// The caller's staff roles.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct MyRoles {
+    /// `admin`, `moderator`, or none.
+    roles: Vec<String>,
+}
+
+/// The signed-in person's staff roles (the UI shows the moderation pages to those who hold one).
+#[utoipa::path(get, path = "/api/moderation/roles", tag = "moderation", security(("bearer" = [])),
+    responses((status = 200, description = "The roles", body = Envelope<MyRoles>), SignedIn))]
+async fn my_roles(State(state): State<AppState>, me: AuthUser) -> Result<Response, ApiError> {
+    let roles = queries::roles_of(&state.read, &me.0.to_string()).await.map_err(db_error)?;
+    Ok(ok(MyRoles { roles }, "Roles fetched"))
+}
+
+/// 403 unless the caller holds one of `roles`.
+async fn require(state: &AppState, me: AuthUser, roles: &[Role]) -> Result<(), ApiError> {
+    load_signed_in(state, me).await?;
+    let held = queries::roles_of(&state.read, &me.0.to_string()).await.map_err(db_error)?;
+    if roles.iter().any(|role| held.iter().any(|h| h == role.as_str())) {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden(format!("This needs the {} role", roles[0].as_str())))
+    }
+}
+
+query_params!(
+    /// The queue's query.
+    QueueQuery: limit(50)
+);
+
+/// The moderators' queue.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Queue {
+    /// Targets awaiting a decision, longest waiting first.
+    #[schema(value_type = Vec<Object>)]
+    items: Vec<QueueItem>,
+    /// How many await in all.
+    total: i64,
+}
+
+/// The targets awaiting a decision (open reports, or an owner's appeal), longest waiting first,
+/// each with its reports (and reporters), its standing and the decisions taken on it before.
+/// Moderators and admins only.
+#[utoipa::path(get, path = "/api/moderation/queue", tag = "moderation", params(QueueQuery), security(("bearer" = [])),
+    responses((status = 200, description = "The queue", body = Envelope<Queue>), (status = 400, response = BadRequest), SignedIn, (status = 403, response = Forbidden)))]
+async fn queue(State(state): State<AppState>, me: AuthUser, params: Params) -> Result<Response, ApiError> {
+    require(&state, me, &[Role::Moderator, Role::Admin]).await?;
+    let limit = params.number(&limit(50))?;
+    let (items, total) = queries::queue(&state.read, limit).await.map_err(db_error)?;
+    Ok(ok(Queue { items, total }, "Queue fetched"))
+}
+
+/// A target's path.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code, reason = "read through Path<(String, String)>")]
+struct TargetPath {
+    /// nft, collection or user.
+    kind: String,
+    /// The target's id.
+    id: String,
+}
+
+/// Whether a target is hidden (and why: the public record says so too), appealed, or verified.
+#[utoipa::path(get, path = "/api/moderation/{kind}/{id}", tag = "moderation", params(TargetPath), security(()),
+    responses((status = 200, description = "Its standing", body = Envelope<Object>), (status = 400, response = BadRequest)))]
+async fn standing(State(state): State<AppState>, Path((kind_name, id)): Path<(String, String)>) -> Result<Response, ApiError> {
+    let kind = kind(&kind_name)?;
+    let standing: Standing = queries::standing(&state.read, kind.as_str(), &id).await.map_err(db_error)?;
+    Ok(ok(standing, "Standing fetched"))
+}
+
+/// A decision's (or an appeal's) words.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct DecisionRequest {
+    /// The reason the target's owner (or the reporters) read; for an appeal, what the owner
+    /// writes. Up to 1,000 characters; required except to verify.
+    #[serde(default)]
+    text: String,
+}
+
+/// A decision's path.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code, reason = "read through Path<(String, String, String)>")]
+struct DecisionPath {
+    /// nft, collection or user.
+    kind: String,
+    /// The target's id.
+    id: String,
+    /// hide, restore, dismiss (moderators); verify, unverify (admins); appeal (the owner of a
+    /// hidden target, once per hiding).
+    action: String,
+}
+
+/// The decided target's standing after a decision.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Decided {
+    /// The log position of the decision (name it in `X-Read-After` to read past it).
+    position: u64,
+}
+
+/// Decides on a target: a moderator hides, restores or dismisses its reports; an admin verifies
+/// a user or a collection or takes the badge back; the owner of a hidden target appeals (back to
+/// the queue). Each is an event naming who acted; none on one's own target.
+#[utoipa::path(post, path = "/api/moderation/{kind}/{id}/{action}", tag = "moderation", params(DecisionPath), request_body = DecisionRequest,
+    security(("bearer" = [])),
+    responses((status = 200, description = "Decided", body = Envelope<Decided>), (status = 400, response = BadRequest), SignedIn,
+        (status = 403, response = Forbidden), (status = 404, response = NotFound), (status = 409, response = Conflict)))]
+async fn decide(
+    State(state): State<AppState>,
+    me: AuthUser,
+    Path((kind_name, id, action)): Path<(String, String, String)>,
+    Payload(req): Payload<DecisionRequest>,
+) -> Result<Response, ApiError> {
+    let kind = kind(&kind_name)?;
+    let text = req.text;
+    let (action, message) = match action.as_str() {
+        "hide" => (Action::Hide { reason: text }, "Hidden"),
+        "restore" => (Action::Restore { reason: text }, "Restored"),
+        "dismiss" => (Action::Dismiss { reason: text }, "Reports dismissed"),
+        "verify" => (Action::Verify, "Verified"),
+        "unverify" => (Action::Unverify { reason: text }, "Verification revoked"),
+        "appeal" => (Action::Appeal { text }, "Appeal sent"),
+        other => return Err(ApiError::BadRequest(format!("action: {other} is not one of hide, restore, dismiss, verify, unverify, appeal"))),
+    };
+    let executed = run(&state, me, kind, &id, action).await?;
+    Ok(ok(Decided { position: executed.position }, message))
+}
+
+/// The staff.
+#[utoipa::path(get, path = "/api/staff", tag = "moderation", security(("bearer" = [])),
+    responses((status = 200, description = "Everyone with a role", body = Envelope<Vec<Object>>), SignedIn, (status = 403, response = Forbidden)))]
+async fn staff(State(state): State<AppState>, me: AuthUser) -> Result<Response, ApiError> {
+    require(&state, me, &[Role::Admin]).await?;
+    let staff: Vec<StaffMember> = queries::staff(&state.read).await.map_err(db_error)?;
+    Ok(ok(staff, "Staff fetched"))
+}
+
+/// A role to grant.
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct GrantRequest {
+    /// The user's username.
+    username: String,
+    /// `admin` or `moderator`.
+    role: String,
+}
+
+fn role(value: &str) -> Result<Role, ApiError> {
+    Role::parse(value).ok_or_else(|| ApiError::BadRequest("role: must be admin or moderator".into()))
+}
+
+async fn change_role(state: &AppState, me: AuthUser, user_id: Uuid, role: Role, grant: bool) -> Result<Response, ApiError> {
+    load_signed_in(state, me).await?;
+    let change = RoleChange { actor: Some(me.0), user_id, role, grant, now: Utc::now() };
+    let metadata = Metadata { actor: Some(me.0.to_string()), correlation_id: Some(Uuid::now_v7()), ..Metadata::default() };
+    let executed = moderation::change_role(state.store.as_ref(), change, &metadata).await?;
+    state.projected(executed.position).await;
+    let staff = queries::staff(&state.read).await.map_err(db_error)?;
+    Ok(ok(staff, if grant { "Role granted" } else { "Role revoked" }))
+}
+
+/// Grants a role (admins only); an event naming the admin.
+#[utoipa::path(post, path = "/api/staff", tag = "moderation", request_body = GrantRequest, security(("bearer" = [])),
+    responses((status = 200, description = "The staff after it", body = Envelope<Vec<Object>>), (status = 400, response = BadRequest), SignedIn,
+        (status = 403, response = Forbidden), (status = 404, response = NotFound), (status = 409, response = Conflict)))]
+async fn grant(State(state): State<AppState>, me: AuthUser, Payload(req): Payload<GrantRequest>) -> Result<Response, ApiError> {
+    let role = role(&req.role)?;
+    let user: Option<String> = sqlx::query_scalar("SELECT user_id FROM users WHERE LOWER(username) = LOWER($1)")
+        .bind(req.username.trim())
+        .fetch_optional(&state.read.pool())
+        .await
+        .map_err(db_error)?;
+    let user = user.and_then(|u| Uuid::parse_str(&u).ok()).ok_or_else(|| ApiError::NotFound(format!("No user named {}", req.username.trim())))?;
+    change_role(&state, me, user, role, true).await
+}
+
+/// A role's path.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code, reason = "read through Path<(String, String)>")]
+struct RolePath {
+    /// The user's id.
+    user_id: String,
+    /// `admin` or `moderator`.
+    role: String,
+}
+
+/// Revokes a role (admins only; not one's own admin role).
+#[utoipa::path(delete, path = "/api/staff/{userId}/{role}", tag = "moderation", params(RolePath), security(("bearer" = [])),
+    responses((status = 200, description = "The staff after it", body = Envelope<Vec<Object>>), (status = 400, response = BadRequest), SignedIn,
+        (status = 403, response = Forbidden), (status = 409, response = Conflict)))]
+async fn revoke(State(state): State<AppState>, me: AuthUser, Path((user_id, role_name)): Path<(String, String)>) -> Result<Response, ApiError> {
+    let role = role(&role_name)?;
+    let user_id = Uuid::parse_str(&user_id).map_err(|_| ApiError::BadRequest("userId: must be a UUID".into()))?;
+    change_role(&state, me, user_id, role, false).await
+}
+
+query_params!(
+    /// The public record's query.
+    TransparencyQuery: PAGE, limit(50)
+);
+
+/// The public record of moderation: reports received by reason, decisions by kind and the
+/// median hours from a report to its decision, per month; and every public decision (hide,
+/// restore, verify, unverify) with its target, reason and time, newest first. Never a
+/// reporter. Everything here comes from the log.
+#[utoipa::path(get, path = "/api/transparency", tag = "moderation", params(TransparencyQuery), security(()),
+    responses((status = 200, description = "The record", body = Envelope<Object>), (status = 400, response = BadRequest)))]
+async fn transparency(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {
+    let (page, limit) = (params.number(&PAGE)?, params.number(&limit(50))?);
+    let record: Transparency =
+        queries::transparency(&state.read, i64::from(page.saturating_sub(1)) * i64::from(limit), i64::from(limit)).await.map_err(db_error)?;
+    Ok(ok(record, "Record fetched"))
+}
+
+/// A CSV cell of text people wrote: neutralised against formulas, quoted when it must be.
+fn cell(value: &str) -> String {
+    field(&inert(value))
+}
+
+/// Every public decision as CSV (`at,decision,targetKind,targetId,reason,moderator,reports`),
+/// newest first.
+#[utoipa::path(get, path = "/api/transparency.csv", tag = "moderation", security(()),
+    responses((status = 200, description = "The decisions", content_type = "text/csv")))]
+async fn transparency_csv(State(state): State<AppState>) -> Result<Response, ApiError> {
+    let record = queries::transparency(&state.read, 0, i64::MAX).await.map_err(db_error)?;
+    let mut csv = String::from("at,decision,targetKind,targetId,reason,moderator,reports\n");
+    for d in &record.decisions {
+        let row = [cell(&d.at), cell(&d.decision), cell(&d.target_kind), cell(&d.target_id), cell(&d.reason), cell(&d.moderator), d.reports.to_string()];
+        csv.push_str(&row.join(","));
+        csv.push('\n');
+    }
+    let mut response = csv.into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
+    response
+        .headers_mut()
+        .insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("attachment; filename=\"moderation-decisions.csv\""));
+    Ok(response)
+}
