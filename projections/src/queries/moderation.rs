@@ -156,7 +156,7 @@ pub struct QueueItem {
     pub target_id: String,
     /// Its title (an NFT's or collection's) or username, when known.
     pub title: Option<String>,
-    /// Its image's CID (an NFT's file, a collection's image, a user's avatar), when known.
+    /// Its image's URL (`/ipfs/<cid>`: an NFT's file, a collection's image, a user's avatar), when known.
     pub image: Option<String>,
     /// Its standing now.
     pub standing: Standing,
@@ -278,7 +278,10 @@ async fn preview(db: &ReadDb, kind: &str, id: &str) -> Result<(Option<String>, O
     };
     let row = sqlx::query(sql).bind(id).fetch_optional(&db.pool()).await?;
     match row {
-        Some(row) => Ok((row.try_get(0)?, row.try_get::<Option<String>, _>(1)?.filter(|c| !c.is_empty()))),
+        Some(row) => {
+            let image = row.try_get::<Option<String>, _>(1)?.filter(|c| !c.is_empty());
+            Ok((row.try_get(0)?, image.map(|i| if i.starts_with("/ipfs/") { i } else { format!("/ipfs/{i}") })))
+        }
         None => Ok((None, None)),
     }
 }
@@ -405,13 +408,16 @@ pub async fn facts(db: &ReadDb, kind: &str, id: &str) -> Result<Option<Vec<Strin
 /// none that uses it shows.
 pub async fn taken_down(db: &ReadDb, cid: &str) -> Result<bool, sqlx::Error> {
     let pool = db.pool();
+    // NFTs name their file by URL, collections by CID.
+    let url = format!("/ipfs/{cid}");
     // Hidden targets are few: start from them.
     let hidden: i64 = sqlx::query_scalar(
         "SELECT (SELECT COUNT(*) FROM moderated m JOIN nft_details d ON d.nft_id = m.target_id \
                  WHERE m.target_kind = 'nft' AND m.hidden = 1 AND d.file = $1) \
               + (SELECT COUNT(*) FROM moderated m JOIN collections c ON c.collection_id = m.target_id \
-                 WHERE m.target_kind = 'collection' AND m.hidden = 1 AND c.image = $1)",
+                 WHERE m.target_kind = 'collection' AND m.hidden = 1 AND c.image = $2)",
     )
+    .bind(&url)
     .bind(cid)
     .fetch_one(&pool)
     .await?;
@@ -422,8 +428,9 @@ pub async fn taken_down(db: &ReadDb, cid: &str) -> Result<bool, sqlx::Error> {
         "SELECT (SELECT COUNT(*) FROM nft_details d LEFT JOIN moderated m ON m.target_kind = 'nft' AND m.target_id = d.nft_id \
                  WHERE d.file = $1 AND COALESCE(m.hidden, 0) = 0) \
               + (SELECT COUNT(*) FROM collections c LEFT JOIN moderated m ON m.target_kind = 'collection' AND m.target_id = c.collection_id \
-                 WHERE c.image = $1 AND COALESCE(m.hidden, 0) = 0)",
+                 WHERE c.image = $2 AND COALESCE(m.hidden, 0) = 0)",
     )
+    .bind(&url)
     .bind(cid)
     .fetch_one(&pool)
     .await?;
