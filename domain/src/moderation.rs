@@ -457,7 +457,14 @@ pub fn decide(state: &Target, roles: &Roles, command: Command) -> Result<Vec<Mod
                 return Err(ModerationError::Conflict(format!("This {} is hidden already", target_kind.as_str())));
             }
             let reason = text(&reason, "reason", true)?;
-            ModerationEvent::TargetHidden { target_kind, target_id, moderator_id: actor, reason, report_ids: state.open.keys().copied().collect(), at }
+            ModerationEvent::TargetHidden {
+                target_kind,
+                target_id,
+                moderator_id: actor,
+                reason,
+                report_ids: state.open.keys().copied().collect(),
+                at,
+            }
         }
         Action::Restore { reason } => {
             moderator("restore")?;
@@ -472,7 +479,14 @@ pub fn decide(state: &Target, roles: &Roles, command: Command) -> Result<Vec<Mod
                 return Err(ModerationError::Conflict("There is no open report to dismiss".into()));
             }
             let reason = text(&reason, "reason", true)?;
-            ModerationEvent::ReportsDismissed { target_kind, target_id, moderator_id: actor, reason, report_ids: state.open.keys().copied().collect(), at }
+            ModerationEvent::ReportsDismissed {
+                target_kind,
+                target_id,
+                moderator_id: actor,
+                reason,
+                report_ids: state.open.keys().copied().collect(),
+                at,
+            }
         }
         Action::Appeal { text: written } => {
             if !own {
@@ -726,9 +740,15 @@ mod tests {
         let mut gone = nft(REPORTER, report(ReportReason::Spam, ""));
         gone.facts.exists = false;
         assert!(matches!(decide(&Target::default(), &staff(), gone), Err(ModerationError::UnknownTarget("nft", _))));
-        assert!(matches!(decide(&Target::default(), &staff(), nft(REPORTER, report(ReportReason::Other, "  "))), Err(ModerationError::Invalid(_))));
+        assert!(matches!(
+            decide(&Target::default(), &staff(), nft(REPORTER, report(ReportReason::Other, "  "))),
+            Err(ModerationError::Invalid(_))
+        ));
         let long = "x".repeat(MAX_TEXT + 1);
-        assert!(matches!(decide(&Target::default(), &staff(), nft(REPORTER, report(ReportReason::Spam, &long))), Err(ModerationError::Invalid(_))));
+        assert!(matches!(
+            decide(&Target::default(), &staff(), nft(REPORTER, report(ReportReason::Spam, &long))),
+            Err(ModerationError::Invalid(_))
+        ));
         let stolen = on(TargetKind::Collection, REPORTER, report(ReportReason::Stolen, ""));
         assert!(matches!(decide(&Target::default(), &staff(), stolen), Err(ModerationError::Invalid(_))));
     }
@@ -747,9 +767,15 @@ mod tests {
         let hidden = evolve(reported, &events[0]);
         assert!(hidden.hidden && hidden.open.is_empty());
         assert!(matches!(decide(&hidden, &staff(), nft(ADMIN, hide())), Err(ModerationError::Conflict(_))), "hidden already");
-        assert!(matches!(decide(&hidden, &staff(), nft(MODERATOR, Action::Hide { reason: " ".into() })), Err(ModerationError::Conflict(_))));
+        assert!(matches!(
+            decide(&hidden, &staff(), nft(MODERATOR, Action::Hide { reason: " ".into() })),
+            Err(ModerationError::Conflict(_))
+        ));
         let fresh = Target::default();
-        assert!(matches!(decide(&fresh, &staff(), nft(MODERATOR, Action::Hide { reason: " ".into() })), Err(ModerationError::Invalid(_))), "reason required");
+        assert!(
+            matches!(decide(&fresh, &staff(), nft(MODERATOR, Action::Hide { reason: " ".into() })), Err(ModerationError::Invalid(_))),
+            "reason required"
+        );
         assert!(matches!(decide(&fresh, &staff(), on(TargetKind::User, MODERATOR, hide())), Err(ModerationError::Invalid(_))));
     }
 
@@ -768,8 +794,14 @@ mod tests {
         let restored = step(&appealed, nft(MODERATOR, Action::Restore { reason: "The artist showed the originals".into() })).unwrap();
         assert!(!restored.hidden && !restored.appealed);
         assert!(matches!(decide(&restored, &staff(), appeal()), Err(ModerationError::Conflict(_))), "not hidden");
-        assert!(matches!(decide(&restored, &staff(), nft(MODERATOR, Action::Restore { reason: "x".into() })), Err(ModerationError::Conflict(_))));
-        assert!(matches!(decide(&restored, &staff(), nft(MODERATOR, Action::Dismiss { reason: "x".into() })), Err(ModerationError::Conflict(_))));
+        assert!(matches!(
+            decide(&restored, &staff(), nft(MODERATOR, Action::Restore { reason: "x".into() })),
+            Err(ModerationError::Conflict(_))
+        ));
+        assert!(matches!(
+            decide(&restored, &staff(), nft(MODERATOR, Action::Dismiss { reason: "x".into() })),
+            Err(ModerationError::Conflict(_))
+        ));
     }
 
     #[test]
@@ -790,7 +822,10 @@ mod tests {
         assert!(matches!(decide(&verified, &staff(), collection(ADMIN, Action::Verify)), Err(ModerationError::Conflict(_))));
         let revoked = step(&verified, collection(ADMIN, Action::Unverify { reason: "Impersonation".into() })).unwrap();
         assert!(!revoked.verified);
-        assert!(matches!(decide(&revoked, &staff(), collection(ADMIN, Action::Unverify { reason: "x".into() })), Err(ModerationError::Conflict(_))));
+        assert!(matches!(
+            decide(&revoked, &staff(), collection(ADMIN, Action::Unverify { reason: "x".into() })),
+            Err(ModerationError::Conflict(_))
+        ));
     }
 
     #[test]
@@ -823,7 +858,10 @@ mod tests {
             at: t0(),
         };
         let json = serde_json::to_value(&event).unwrap();
-        assert_eq!((json["type"].as_str(), json["targetKind"].as_str(), json["reason"].as_str()), (Some("ReportFiled"), Some("nft"), Some("STOLEN")));
+        assert_eq!(
+            (json["type"].as_str(), json["targetKind"].as_str(), json["reason"].as_str()),
+            (Some("ReportFiled"), Some("nft"), Some("STOLEN"))
+        );
         assert!(ModerationEvent::TYPES.contains(&event.event_type()));
         assert_eq!(target_stream(TargetKind::Collection, "c1"), "moderation-collection-c1");
     }

@@ -79,7 +79,8 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
             Ok(None)
         }
         ModerationEvent::TargetHidden { target_kind, target_id, moderator_id, reason, report_ids, at } => {
-            let decided = Decided { position, kind: target_kind, id: &target_id, moderator: moderator_id, reason: &reason, at: at.timestamp() };
+            let decided =
+                Decided { position, kind: target_kind, id: &target_id, moderator: moderator_id, reason: &reason, at: at.timestamp() };
             decided.close_reports(conn, &report_ids, "ACTIONED").await?;
             decided.record(conn, "HIDE").await?;
             let sql = "INSERT INTO moderated (target_kind, target_id, hidden, hidden_reason, hidden_at, appealed) VALUES ($1, $2, 1, $3, $4, 0) \
@@ -89,7 +90,8 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
             Ok((target_kind == TargetKind::Nft).then_some(target_id))
         }
         ModerationEvent::TargetRestored { target_kind, target_id, moderator_id, reason, at } => {
-            let decided = Decided { position, kind: target_kind, id: &target_id, moderator: moderator_id, reason: &reason, at: at.timestamp() };
+            let decided =
+                Decided { position, kind: target_kind, id: &target_id, moderator: moderator_id, reason: &reason, at: at.timestamp() };
             // An appeal, or reports filed while it was hidden, are decided by the restore.
             decided.close_open_reports(conn, "ACTIONED").await?;
             decided.record(conn, "RESTORE").await?;
@@ -99,7 +101,8 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
             Ok((target_kind == TargetKind::Nft).then_some(target_id))
         }
         ModerationEvent::ReportsDismissed { target_kind, target_id, moderator_id, reason, report_ids, at } => {
-            let decided = Decided { position, kind: target_kind, id: &target_id, moderator: moderator_id, reason: &reason, at: at.timestamp() };
+            let decided =
+                Decided { position, kind: target_kind, id: &target_id, moderator: moderator_id, reason: &reason, at: at.timestamp() };
             decided.close_reports(conn, &report_ids, "DISMISSED").await?;
             decided.record(conn, "DISMISS").await?;
             // An appeal turned down leaves the queue (the hiding holds; no second appeal).
@@ -160,8 +163,15 @@ impl Decided<'_> {
                    WHERE decided_by = $1 \
                    ON CONFLICT (position) DO NOTHING";
         let moderator = self.moderator.to_string();
-        let values =
-            [self.position.into(), self.kind.as_str().into(), self.id.into(), decision.into(), (&moderator).into(), self.reason.into(), self.at.into()];
+        let values = [
+            self.position.into(),
+            self.kind.as_str().into(),
+            self.id.into(),
+            decision.into(),
+            (&moderator).into(),
+            self.reason.into(),
+            self.at.into(),
+        ];
         sql::execute(conn, sql, &values).await
     }
 
@@ -185,7 +195,8 @@ impl Decided<'_> {
 
     /// Marks every open report of the target decided.
     async fn close_open_reports(&self, conn: &mut Conn<'_>, state: &str) -> Result<(), ProjectionError> {
-        let sql = "UPDATE reports SET state = $1, decided_at = $2, decided_by = $3 WHERE state = 'OPEN' AND target_kind = $4 AND target_id = $5";
+        let sql =
+            "UPDATE reports SET state = $1, decided_at = $2, decided_by = $3 WHERE state = 'OPEN' AND target_kind = $4 AND target_id = $5";
         sql::execute(conn, sql, &[state.into(), self.at.into(), self.position.into(), self.kind.as_str().into(), self.id.into()]).await
     }
 }

@@ -39,7 +39,10 @@ use parquet::{
     },
     schema::types::Type,
 };
-use projections::ReadDb;
+use projections::{
+    ReadDb,
+    queries::csv::{field, inert},
+};
 use sqlx::{Column, Executor, Row, Statement, ValueRef, any::AnyRow, any::AnyTypeInfoKind};
 
 /// Rows per Parquet row group: small enough that a reader can split a large export, large
@@ -551,17 +554,6 @@ fn text(row: &AnyRow, i: usize) -> Option<Cell> {
         return text(hex::encode(v));
     }
     None
-}
-
-/// Text a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
-/// carriage return) with a `'` before it, as OWASP advises; other text as it is.
-pub(crate) fn inert(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{text}").into() } else { text.into() }
-}
-
-/// A CSV field, quoted when it must be.
-pub(crate) fn field(value: &str) -> String {
-    if value.contains([',', '"', '\n', '\r']) { format!("\"{}\"", value.replace('"', "\"\"")) } else { value.to_owned() }
 }
 
 #[cfg(test)]

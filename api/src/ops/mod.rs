@@ -64,7 +64,12 @@ pub async fn admin(config: Config, grant: bool, role: &str, email: &str) -> anyh
     let metadata = domain::Metadata { actor: Some("operator".into()), ..domain::Metadata::default() };
     match moderation::change_role(store.as_ref(), change, &metadata).await {
         Ok(executed) => {
-            println!("{} {} {email} (user {user_id}) at position {}", if grant { "granted" } else { "revoked" }, role.as_str(), executed.position);
+            println!(
+                "{} {} {email} (user {user_id}) at position {}",
+                if grant { "granted" } else { "revoked" },
+                role.as_str(),
+                executed.position
+            );
             Ok(ExitCode::SUCCESS)
         }
         Err(moderation::ModerationCommandError::Rejected(err)) => {

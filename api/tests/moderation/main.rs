@@ -90,7 +90,13 @@ impl TestApp {
     async fn nft(&self, token: &str, creator: &str, file: &str) {
         let origin = Origin { block_number: 1, block_time: 1_700_000_000, tx_hash: format!("0x{:064x}", 1), log_index: 0 };
         let events = [
-            ChainEvent::NftMinted { token_id: token.into(), creator: creator.into(), token_uri: "/ipfs/m".into(), royalties: vec![], origin: origin.clone() },
+            ChainEvent::NftMinted {
+                token_id: token.into(),
+                creator: creator.into(),
+                token_uri: "/ipfs/m".into(),
+                royalties: vec![],
+                origin: origin.clone(),
+            },
             ChainEvent::SaleUpdated {
                 token_id: token.into(),
                 sale_type: SaleType::FixedPrice,
@@ -120,7 +126,11 @@ impl TestApp {
             properties: vec![],
             creator_user_id: None,
         };
-        self.state.store.append(&details.stream_id(), ExpectedVersion::Any, vec![details.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
+        self.state
+            .store
+            .append(&details.stream_id(), ExpectedVersion::Any, vec![details.to_new_event(Metadata::default()).unwrap()])
+            .await
+            .unwrap();
         self.projected().await;
     }
 
@@ -152,7 +162,8 @@ impl TestApp {
     }
 
     async fn report(&self, user: &User, id: &str, reason: &str) -> (StatusCode, Value) {
-        self.post("/api/report", user, json!({ "targetKind": "nft", "targetId": id, "reason": reason, "text": "Copied from my gallery" })).await
+        self.post("/api/report", user, json!({ "targetKind": "nft", "targetId": id, "reason": reason, "text": "Copied from my gallery" }))
+            .await
     }
 
     /// The NFT ids explore shows `user`.
@@ -218,7 +229,10 @@ async fn report_hide_appeal_restore(app: TestApp) {
     assert_eq!(app.get("/api/nft/detail/80001-1", Some(&ada)).await.0, StatusCode::OK, "the owner sees why on its page");
     assert_eq!(app.get(&format!("/ipfs/{CID}"), None).await.0, StatusCode::UNAVAILABLE_FOR_LEGAL_REASONS);
     let (_, standing) = app.get("/api/moderation/nft/80001-1", None).await;
-    assert_eq!((standing["body"]["hidden"].as_bool(), standing["body"]["hiddenReason"].as_str()), (Some(true), Some("Reported stolen with evidence")));
+    assert_eq!(
+        (standing["body"]["hidden"].as_bool(), standing["body"]["hiddenReason"].as_str()),
+        (Some(true), Some("Reported stolen with evidence"))
+    );
     assert_eq!(app.get("/api/moderation/queue", Some(&mia)).await.1["body"]["total"], 0, "the report was decided");
 
     // The owner appeals once: back to the queue.
@@ -276,7 +290,11 @@ async fn bad_reports_are_refused_and_change_nothing() {
     assert_eq!(app.call(Method::POST, "/api/report", Some(&bob), Some("{not json")).await.0, StatusCode::BAD_REQUEST);
     assert_eq!(app.call(Method::POST, "/api/report", None, Some("{}")).await.0, StatusCode::UNAUTHORIZED);
     assert_eq!(app.post("/api/moderation/nft/80001-1/explode", &mia, json!({})).await.0, StatusCode::BAD_REQUEST);
-    assert_eq!(app.post("/api/moderation/nft/80001-1/dismiss", &mia, json!({ "text": "x" })).await.0, StatusCode::CONFLICT, "nothing to dismiss");
+    assert_eq!(
+        app.post("/api/moderation/nft/80001-1/dismiss", &mia, json!({ "text": "x" })).await.0,
+        StatusCode::CONFLICT,
+        "nothing to dismiss"
+    );
     assert_eq!(app.state.store.head().await.unwrap().0, head, "nothing appended");
 }
 
@@ -298,7 +316,11 @@ async fn admins_verify_and_manage_the_staff_and_moderators_cannot() {
     assert_eq!(app.post("/api/staff", &adi, json!({ "username": "nobody", "role": "moderator" })).await.0, StatusCode::NOT_FOUND);
     assert_eq!(app.post("/api/staff", &adi, json!({ "username": "bob", "role": "owner" })).await.0, StatusCode::BAD_REQUEST);
     let revoke = |who: &User, role: &str| format!("/api/staff/{}/{role}", who.id);
-    assert_eq!(app.call(Method::DELETE, &revoke(&adi, "admin"), Some(&adi), None).await.0, StatusCode::CONFLICT, "not one's own admin role");
+    assert_eq!(
+        app.call(Method::DELETE, &revoke(&adi, "admin"), Some(&adi), None).await.0,
+        StatusCode::CONFLICT,
+        "not one's own admin role"
+    );
     assert_eq!(app.call(Method::DELETE, &revoke(&bob, "moderator"), Some(&adi), None).await.0, StatusCode::OK);
     assert_eq!(app.get("/api/moderation/queue", Some(&bob)).await.0, StatusCode::FORBIDDEN, "revoked at once");
 }

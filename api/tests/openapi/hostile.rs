@@ -54,6 +54,10 @@ fn concrete(path: &str) -> String {
             Some("nftid" | "nftId" | "id") => "80001-1".into(),
             Some("auctionid" | "auctionId") => "1".into(),
             Some("cid") => "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku".into(),
+            Some("targetKind") => "nft".into(),
+            Some("targetId") => "80001-1".into(),
+            Some("action") => "hide".into(),
+            Some("role") => "moderator".into(),
             Some(other) => panic!("no value for path parameter {other}"),
             None => segment.to_owned(),
         })

@@ -4,6 +4,7 @@ pub mod activity;
 pub mod bids;
 pub(crate) mod browse;
 pub mod collections;
+pub mod csv;
 pub mod insight;
 pub mod metadata;
 pub mod moderation;

@@ -39,7 +39,8 @@ pub async fn staff(db: &ReadDb) -> Result<Vec<StaffMember>, sqlx::Error> {
     .await?;
     let mut staff: Vec<StaffMember> = Vec::new();
     for row in rows {
-        let (user_id, username, role, at): (String, String, String, i64) = (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?, row.try_get(3)?);
+        let (user_id, username, role, at): (String, String, String, i64) =
+            (row.try_get(0)?, row.try_get(1)?, row.try_get(2)?, row.try_get(3)?);
         match staff.last_mut() {
             Some(member) if member.user_id == user_id => {
                 member.roles.push(role);
@@ -96,7 +97,8 @@ pub async fn verified(db: &ReadDb, kind: &str, ids: &[String]) -> Result<Vec<Str
         return Ok(Vec::new());
     }
     let placeholders: Vec<String> = (2..2 + ids.len()).map(|i| format!("${i}")).collect();
-    let sql = format!("SELECT target_id FROM moderated WHERE target_kind = $1 AND verified = 1 AND target_id IN ({})", placeholders.join(", "));
+    let sql =
+        format!("SELECT target_id FROM moderated WHERE target_kind = $1 AND verified = 1 AND target_id IN ({})", placeholders.join(", "));
     let mut query = sqlx::query_scalar(&sql).bind(kind);
     for id in ids {
         query = query.bind(id);
@@ -186,8 +188,7 @@ fn report(row: &sqlx::any::AnyRow) -> Result<ReportView, sqlx::Error> {
     })
 }
 
-const DECISION_COLUMNS: &str =
-    "d.position, d.target_kind, d.target_id, d.decision, COALESCE(u.username, ''), d.reason, d.reports, d.at";
+const DECISION_COLUMNS: &str = "d.position, d.target_kind, d.target_id, d.decision, COALESCE(u.username, ''), d.reason, d.reports, d.at";
 
 fn decision(row: &sqlx::any::AnyRow) -> Result<DecisionView, sqlx::Error> {
     Ok(DecisionView {
@@ -360,7 +361,8 @@ pub async fn transparency(db: &ReadDb, offset: i64, limit: i64) -> Result<Transp
             view.median_hours_to_decision = Some((median / 3600.0 * 100.0).round() / 100.0);
         }
     }
-    let total_decisions: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM moderation_decisions d WHERE {PUBLIC}")).fetch_one(&pool).await?;
+    let total_decisions: i64 =
+        sqlx::query_scalar(&format!("SELECT COUNT(*) FROM moderation_decisions d WHERE {PUBLIC}")).fetch_one(&pool).await?;
     let rows = sqlx::query(&format!(
         "SELECT {DECISION_COLUMNS} FROM moderation_decisions d LEFT JOIN users u ON u.user_id = d.moderator_id \
          WHERE {PUBLIC} ORDER BY d.position DESC LIMIT $1 OFFSET $2"
@@ -382,7 +384,8 @@ pub async fn facts(db: &ReadDb, kind: &str, id: &str) -> Result<Option<Vec<Strin
     let pool = db.pool();
     match kind {
         "nft" => {
-            let row = sqlx::query("SELECT owner, creator FROM nfts WHERE nft_id = $1 AND burned = 0").bind(id).fetch_optional(&pool).await?;
+            let row =
+                sqlx::query("SELECT owner, creator FROM nfts WHERE nft_id = $1 AND burned = 0").bind(id).fetch_optional(&pool).await?;
             let Some(row) = row else { return Ok(None) };
             let (owner, creator): (String, String) = (row.try_get(0)?, row.try_get(1)?);
             let users = sqlx::query_scalar("SELECT DISTINCT user_id FROM user_wallets WHERE address IN ($1, $2)")
@@ -393,12 +396,15 @@ pub async fn facts(db: &ReadDb, kind: &str, id: &str) -> Result<Option<Vec<Strin
             Ok(Some(users))
         }
         "collection" => {
-            let creator: Option<String> =
-                sqlx::query_scalar("SELECT creator_user_id FROM collections WHERE collection_id = $1").bind(id).fetch_optional(&pool).await?;
+            let creator: Option<String> = sqlx::query_scalar("SELECT creator_user_id FROM collections WHERE collection_id = $1")
+                .bind(id)
+                .fetch_optional(&pool)
+                .await?;
             Ok(creator.map(|c| vec![c]))
         }
         _ => {
-            let user: Option<String> = sqlx::query_scalar("SELECT user_id FROM users WHERE user_id = $1").bind(id).fetch_optional(&pool).await?;
+            let user: Option<String> =
+                sqlx::query_scalar("SELECT user_id FROM users WHERE user_id = $1").bind(id).fetch_optional(&pool).await?;
             Ok(user.map(|u| vec![u]))
         }
     }

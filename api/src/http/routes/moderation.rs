@@ -15,7 +15,10 @@ use domain::{
     Metadata,
     moderation::{self, Action, Command, Facts, ModerationCommandError, ModerationError, ReportReason, Role, RoleChange, TargetKind},
 };
-use projections::queries::moderation::{self as queries, QueueItem, StaffMember, Standing, Transparency};
+use projections::queries::{
+    csv::cell,
+    moderation::{self as queries, QueueItem, StaffMember, Standing, Transparency},
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -26,13 +29,10 @@ use super::{
     openapi::{BadRequest, Conflict, Forbidden, NotFound, SignedIn, TooManyRequests},
     params::{Params, query_params},
 };
-use crate::{
-    http::{
+use crate::http::{
     AppState,
     auth::{AuthUser, ClientIp, Payload, load_signed_in},
     error::{ApiError, Envelope, db_error, ok},
-    },
-    ops::export::{field, inert},
 };
 
 /// The routes of this module.
@@ -79,6 +79,199 @@ enum ReportReasonName {
     Other,
 }
 
+/// A staff role.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code, reason = "a schema only: the values domain::moderation::Role writes")]
+enum StaffRole {
+    /// Grants and revokes roles, verifies, moderates.
+    Admin,
+    /// Decides on reports.
+    Moderator,
+}
+
+/// What a report has become.
+#[derive(ToSchema)]
+#[schema(rename_all = "SCREAMING_SNAKE_CASE")]
+#[allow(dead_code, reason = "a schema only: the values the read model writes")]
+enum ReportState {
+    /// Awaiting a decision.
+    Open,
+    /// Decided by hiding or restoring its target.
+    Actioned,
+    /// Dismissed.
+    Dismissed,
+}
+
+/// A decision's kind.
+#[derive(ToSchema)]
+#[schema(rename_all = "SCREAMING_SNAKE_CASE")]
+#[allow(dead_code, reason = "a schema only: the values the read model writes")]
+enum DecisionKind {
+    /// Hidden.
+    Hide,
+    /// Restored.
+    Restore,
+    /// Reports dismissed.
+    Dismiss,
+    /// Verified.
+    Verify,
+    /// Verification revoked.
+    Unverify,
+}
+
+/// What a decision can be asked (the path's `action`).
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code, reason = "a schema only: the handler matches the names")]
+enum DecisionAction {
+    /// Hide (moderators).
+    Hide,
+    /// Restore (moderators).
+    Restore,
+    /// Dismiss the open reports (moderators).
+    Dismiss,
+    /// Verify a user or collection (admins).
+    Verify,
+    /// Take the badge back (admins).
+    Unverify,
+    /// Appeal a hiding (its owner).
+    Appeal,
+}
+
+/// A target's standing.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only: the handler answers projections' Standing")]
+struct StandingSchema {
+    /// Hidden by a moderator.
+    hidden: bool,
+    /// Why (public: the record lists it too).
+    hidden_reason: Option<String>,
+    /// Since when (ISO 8601).
+    hidden_at: Option<String>,
+    /// Whether the hiding in force was appealed (once per hiding).
+    appealed: bool,
+    /// Whether the appeal awaits a decision.
+    appeal_pending: bool,
+    /// Carries a verified badge.
+    verified: bool,
+}
+
+/// A report, as moderators see it.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only: the handler answers projections' ReportView")]
+struct ReportSchema {
+    /// Report id.
+    report_id: String,
+    /// Why.
+    reason: ReportReasonName,
+    /// What the reporter wrote.
+    text: String,
+    /// Who reported.
+    reporter_id: String,
+    /// Their username.
+    reporter_username: String,
+    /// When (ISO 8601).
+    filed_at: String,
+    /// What it has become.
+    state: ReportState,
+}
+
+/// A decision on the record.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only: the handler answers projections' DecisionView")]
+struct DecisionSchema {
+    /// Its log position.
+    position: i64,
+    /// What it was about.
+    target_kind: ModerationTarget,
+    /// Its id.
+    target_id: String,
+    /// Which decision.
+    decision: DecisionKind,
+    /// The moderator's (or admin's) username.
+    moderator: String,
+    /// Why.
+    reason: String,
+    /// How many reports it decided.
+    reports: i64,
+    /// When (ISO 8601).
+    at: String,
+}
+
+/// A target awaiting a decision.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only: the handler answers projections' QueueItem")]
+struct QueueItemSchema {
+    /// What.
+    target_kind: ModerationTarget,
+    /// Its id.
+    target_id: String,
+    /// Its title or username, when known.
+    title: Option<String>,
+    /// Its image (`/ipfs/<cid>`), when known.
+    image: Option<String>,
+    /// Its standing.
+    standing: StandingSchema,
+    /// The owner's appeal awaiting a decision.
+    appeal: Option<String>,
+    /// Since when it waits (ISO 8601).
+    waiting_since: String,
+    /// Open reports, oldest first.
+    open_reports: Vec<ReportSchema>,
+    /// Decided reports, newest first (at most 20).
+    past_reports: Vec<ReportSchema>,
+    /// Decisions on it, newest first (at most 20).
+    decisions: Vec<DecisionSchema>,
+}
+
+/// A member of the staff.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only: the handler answers projections' StaffMember")]
+struct StaffSchema {
+    /// User id.
+    user_id: String,
+    /// Username.
+    username: String,
+    /// Roles.
+    roles: Vec<StaffRole>,
+    /// Since when (ISO 8601).
+    since: String,
+}
+
+/// One month of the record.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only: the handler answers projections' MonthView")]
+struct MonthSchema {
+    /// `YYYY-MM`.
+    month: String,
+    /// Reports received, by reason (SCAM, EXPLICIT, SPAM, STOLEN, OTHER).
+    reports: std::collections::BTreeMap<String, i64>,
+    /// Decisions, by kind (HIDE, RESTORE, DISMISS, VERIFY, UNVERIFY).
+    decisions: std::collections::BTreeMap<String, i64>,
+    /// Median hours from a report to its decision, over the reports decided that month.
+    median_hours_to_decision: Option<f64>,
+}
+
+/// The public record.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code, reason = "a schema only: the handler answers projections' Transparency")]
+struct TransparencySchema {
+    /// Months, newest first.
+    months: Vec<MonthSchema>,
+    /// Public decisions on this page, newest first.
+    decisions: Vec<DecisionSchema>,
+    /// Public decisions in all.
+    total_decisions: i64,
+}
+
 /// A report.
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -87,12 +280,14 @@ struct ReportRequest {
     #[schema(value_type = ModerationTarget)]
     target_kind: String,
     /// Its id.
+    #[schema(max_length = 100)]
     target_id: String,
     /// Why.
     #[schema(value_type = ReportReasonName)]
     reason: String,
-    /// What the reporter adds (up to 1,000 characters; required for OTHER).
+    /// What the reporter adds (required for OTHER).
     #[serde(default)]
+    #[schema(max_length = 1000)]
     text: String,
 }
 
@@ -127,10 +322,8 @@ fn kind(value: &str) -> Result<TargetKind, ApiError> {
 async fn run(state: &AppState, me: AuthUser, kind: TargetKind, id: &str, action: Action) -> Result<moderation::Executed, ApiError> {
     load_signed_in(state, me).await?;
     let owners = queries::facts(&state.read, kind.as_str(), id).await.map_err(db_error)?;
-    let facts = Facts {
-        exists: owners.is_some(),
-        owners: owners.unwrap_or_default().iter().filter_map(|u| Uuid::parse_str(u).ok()).collect(),
-    };
+    let facts =
+        Facts { exists: owners.is_some(), owners: owners.unwrap_or_default().iter().filter_map(|u| Uuid::parse_str(u).ok()).collect() };
     let command = Command { kind, id: id.to_owned(), actor: me.0, facts, action, now: Utc::now() };
     let metadata = Metadata { actor: Some(me.0.to_string()), correlation_id: Some(Uuid::now_v7()), ..Metadata::default() };
     let executed = moderation::execute(state.store.as_ref(), command, &metadata).await?;
@@ -152,7 +345,12 @@ async fn run(state: &AppState, me: AuthUser, kind: TargetKind, id: &str, action:
         (status = 409, response = Conflict), (status = 429, response = TooManyRequests),
     ),
 )]
-async fn report(State(state): State<AppState>, ClientIp(ip): ClientIp, me: AuthUser, Payload(req): Payload<ReportRequest>) -> Result<Response, ApiError> {
+async fn report(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    me: AuthUser,
+    Payload(req): Payload<ReportRequest>,
+) -> Result<Response, ApiError> {
     let kind = kind(&req.target_kind)?;
     let reason = ReportReason::parse(&req.reason)
         .ok_or_else(|| ApiError::BadRequest("reason: must be one of SCAM, EXPLICIT, SPAM, STOLEN, OTHER".into()))?;
@@ -166,7 +364,8 @@ async fn report(State(state): State<AppState>, ClientIp(ip): ClientIp, me: AuthU
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct MyRoles {
-    /// `admin`, `moderator`, or none.
+    /// The roles held (none for most people).
+    #[schema(value_type = Vec<StaffRole>)]
     roles: Vec<String>,
 }
 
@@ -199,7 +398,7 @@ query_params!(
 #[serde(rename_all = "camelCase")]
 struct Queue {
     /// Targets awaiting a decision, longest waiting first.
-    #[schema(value_type = Vec<Object>)]
+    #[schema(value_type = Vec<QueueItemSchema>)]
     items: Vec<QueueItem>,
     /// How many await in all.
     total: i64,
@@ -211,26 +410,27 @@ struct Queue {
 #[utoipa::path(get, path = "/api/moderation/queue", tag = "moderation", params(QueueQuery), security(("bearer" = [])),
     responses((status = 200, description = "The queue", body = Envelope<Queue>), (status = 400, response = BadRequest), SignedIn, (status = 403, response = Forbidden)))]
 async fn queue(State(state): State<AppState>, me: AuthUser, params: Params) -> Result<Response, ApiError> {
-    require(&state, me, &[Role::Moderator, Role::Admin]).await?;
     let limit = params.number(&limit(50))?;
+    require(&state, me, &[Role::Moderator, Role::Admin]).await?;
     let (items, total) = queries::queue(&state.read, limit).await.map_err(db_error)?;
     Ok(ok(Queue { items, total }, "Queue fetched"))
 }
 
 /// A target's path.
 #[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Path)]
+#[into_params(parameter_in = Path, rename_all = "camelCase")]
 #[allow(dead_code, reason = "read through Path<(String, String)>")]
 struct TargetPath {
-    /// nft, collection or user.
-    kind: String,
+    /// What.
+    #[param(value_type = ModerationTarget)]
+    target_kind: String,
     /// The target's id.
-    id: String,
+    target_id: String,
 }
 
 /// Whether a target is hidden (and why: the public record says so too), appealed, or verified.
-#[utoipa::path(get, path = "/api/moderation/{kind}/{id}", tag = "moderation", params(TargetPath), security(()),
-    responses((status = 200, description = "Its standing", body = Envelope<Object>), (status = 400, response = BadRequest)))]
+#[utoipa::path(get, path = "/api/moderation/{targetKind}/{targetId}", tag = "moderation", params(TargetPath), security(()),
+    responses((status = 200, description = "Its standing", body = Envelope<StandingSchema>), (status = 400, response = BadRequest)))]
 async fn standing(State(state): State<AppState>, Path((kind_name, id)): Path<(String, String)>) -> Result<Response, ApiError> {
     let kind = kind(&kind_name)?;
     let standing: Standing = queries::standing(&state.read, kind.as_str(), &id).await.map_err(db_error)?;
@@ -242,22 +442,25 @@ async fn standing(State(state): State<AppState>, Path((kind_name, id)): Path<(St
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct DecisionRequest {
     /// The reason the target's owner (or the reporters) read; for an appeal, what the owner
-    /// writes. Up to 1,000 characters; required except to verify.
+    /// writes. Required except to verify.
     #[serde(default)]
+    #[schema(max_length = 1000)]
     text: String,
 }
 
 /// A decision's path.
 #[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Path)]
+#[into_params(parameter_in = Path, rename_all = "camelCase")]
 #[allow(dead_code, reason = "read through Path<(String, String, String)>")]
 struct DecisionPath {
-    /// nft, collection or user.
-    kind: String,
+    /// What.
+    #[param(value_type = ModerationTarget)]
+    target_kind: String,
     /// The target's id.
-    id: String,
+    target_id: String,
     /// hide, restore, dismiss (moderators); verify, unverify (admins); appeal (the owner of a
     /// hidden target, once per hiding).
+    #[param(value_type = DecisionAction, inline)]
     action: String,
 }
 
@@ -272,7 +475,7 @@ struct Decided {
 /// Decides on a target: a moderator hides, restores or dismisses its reports; an admin verifies
 /// a user or a collection or takes the badge back; the owner of a hidden target appeals (back to
 /// the queue). Each is an event naming who acted; none on one's own target.
-#[utoipa::path(post, path = "/api/moderation/{kind}/{id}/{action}", tag = "moderation", params(DecisionPath), request_body = DecisionRequest,
+#[utoipa::path(post, path = "/api/moderation/{targetKind}/{targetId}/{action}", tag = "moderation", params(DecisionPath), request_body = DecisionRequest,
     security(("bearer" = [])),
     responses((status = 200, description = "Decided", body = Envelope<Decided>), (status = 400, response = BadRequest), SignedIn,
         (status = 403, response = Forbidden), (status = 404, response = NotFound), (status = 409, response = Conflict)))]
@@ -291,7 +494,9 @@ async fn decide(
         "verify" => (Action::Verify, "Verified"),
         "unverify" => (Action::Unverify { reason: text }, "Verification revoked"),
         "appeal" => (Action::Appeal { text }, "Appeal sent"),
-        other => return Err(ApiError::BadRequest(format!("action: {other} is not one of hide, restore, dismiss, verify, unverify, appeal"))),
+        other => {
+            return Err(ApiError::BadRequest(format!("action: {other} is not one of hide, restore, dismiss, verify, unverify, appeal")));
+        }
     };
     let executed = run(&state, me, kind, &id, action).await?;
     Ok(ok(Decided { position: executed.position }, message))
@@ -299,7 +504,7 @@ async fn decide(
 
 /// The staff.
 #[utoipa::path(get, path = "/api/staff", tag = "moderation", security(("bearer" = [])),
-    responses((status = 200, description = "Everyone with a role", body = Envelope<Vec<Object>>), SignedIn, (status = 403, response = Forbidden)))]
+    responses((status = 200, description = "Everyone with a role", body = Envelope<Vec<StaffSchema>>), SignedIn, (status = 403, response = Forbidden)))]
 async fn staff(State(state): State<AppState>, me: AuthUser) -> Result<Response, ApiError> {
     require(&state, me, &[Role::Admin]).await?;
     let staff: Vec<StaffMember> = queries::staff(&state.read).await.map_err(db_error)?;
@@ -311,8 +516,10 @@ async fn staff(State(state): State<AppState>, me: AuthUser) -> Result<Response, 
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct GrantRequest {
     /// The user's username.
+    #[schema(max_length = 100)]
     username: String,
-    /// `admin` or `moderator`.
+    /// Which role.
+    #[schema(value_type = StaffRole)]
     role: String,
 }
 
@@ -332,7 +539,7 @@ async fn change_role(state: &AppState, me: AuthUser, user_id: Uuid, role: Role, 
 
 /// Grants a role (admins only); an event naming the admin.
 #[utoipa::path(post, path = "/api/staff", tag = "moderation", request_body = GrantRequest, security(("bearer" = [])),
-    responses((status = 200, description = "The staff after it", body = Envelope<Vec<Object>>), (status = 400, response = BadRequest), SignedIn,
+    responses((status = 200, description = "The staff after it", body = Envelope<Vec<StaffSchema>>), (status = 400, response = BadRequest), SignedIn,
         (status = 403, response = Forbidden), (status = 404, response = NotFound), (status = 409, response = Conflict)))]
 async fn grant(State(state): State<AppState>, me: AuthUser, Payload(req): Payload<GrantRequest>) -> Result<Response, ApiError> {
     let role = role(&req.role)?;
@@ -341,26 +548,32 @@ async fn grant(State(state): State<AppState>, me: AuthUser, Payload(req): Payloa
         .fetch_optional(&state.read.pool())
         .await
         .map_err(db_error)?;
-    let user = user.and_then(|u| Uuid::parse_str(&u).ok()).ok_or_else(|| ApiError::NotFound(format!("No user named {}", req.username.trim())))?;
+    let user =
+        user.and_then(|u| Uuid::parse_str(&u).ok()).ok_or_else(|| ApiError::NotFound(format!("No user named {}", req.username.trim())))?;
     change_role(&state, me, user, role, true).await
 }
 
 /// A role's path.
 #[derive(Deserialize, IntoParams)]
-#[into_params(parameter_in = Path)]
+#[into_params(parameter_in = Path, rename_all = "camelCase")]
 #[allow(dead_code, reason = "read through Path<(String, String)>")]
 struct RolePath {
     /// The user's id.
     user_id: String,
-    /// `admin` or `moderator`.
+    /// Which role.
+    #[param(value_type = StaffRole)]
     role: String,
 }
 
 /// Revokes a role (admins only; not one's own admin role).
 #[utoipa::path(delete, path = "/api/staff/{userId}/{role}", tag = "moderation", params(RolePath), security(("bearer" = [])),
-    responses((status = 200, description = "The staff after it", body = Envelope<Vec<Object>>), (status = 400, response = BadRequest), SignedIn,
+    responses((status = 200, description = "The staff after it", body = Envelope<Vec<StaffSchema>>), (status = 400, response = BadRequest), SignedIn,
         (status = 403, response = Forbidden), (status = 409, response = Conflict)))]
-async fn revoke(State(state): State<AppState>, me: AuthUser, Path((user_id, role_name)): Path<(String, String)>) -> Result<Response, ApiError> {
+async fn revoke(
+    State(state): State<AppState>,
+    me: AuthUser,
+    Path((user_id, role_name)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
     let role = role(&role_name)?;
     let user_id = Uuid::parse_str(&user_id).map_err(|_| ApiError::BadRequest("userId: must be a UUID".into()))?;
     change_role(&state, me, user_id, role, false).await
@@ -376,17 +589,13 @@ query_params!(
 /// restore, verify, unverify) with its target, reason and time, newest first. Never a
 /// reporter. Everything here comes from the log.
 #[utoipa::path(get, path = "/api/transparency", tag = "moderation", params(TransparencyQuery), security(()),
-    responses((status = 200, description = "The record", body = Envelope<Object>), (status = 400, response = BadRequest)))]
+    responses((status = 200, description = "The record", body = Envelope<TransparencySchema>), (status = 400, response = BadRequest)))]
 async fn transparency(State(state): State<AppState>, params: Params) -> Result<Response, ApiError> {
     let (page, limit) = (params.number(&PAGE)?, params.number(&limit(50))?);
-    let record: Transparency =
-        queries::transparency(&state.read, i64::from(page.saturating_sub(1)) * i64::from(limit), i64::from(limit)).await.map_err(db_error)?;
+    let record: Transparency = queries::transparency(&state.read, i64::from(page.saturating_sub(1)) * i64::from(limit), i64::from(limit))
+        .await
+        .map_err(db_error)?;
     Ok(ok(record, "Record fetched"))
-}
-
-/// A CSV cell of text people wrote: neutralised against formulas, quoted when it must be.
-fn cell(value: &str) -> String {
-    field(&inert(value))
 }
 
 /// Every public decision as CSV (`at,decision,targetKind,targetId,reason,moderator,reports`),
@@ -397,7 +606,15 @@ async fn transparency_csv(State(state): State<AppState>) -> Result<Response, Api
     let record = queries::transparency(&state.read, 0, i64::MAX).await.map_err(db_error)?;
     let mut csv = String::from("at,decision,targetKind,targetId,reason,moderator,reports\n");
     for d in &record.decisions {
-        let row = [cell(&d.at), cell(&d.decision), cell(&d.target_kind), cell(&d.target_id), cell(&d.reason), cell(&d.moderator), d.reports.to_string()];
+        let row = [
+            cell(&d.at),
+            cell(&d.decision),
+            cell(&d.target_kind),
+            cell(&d.target_id),
+            cell(&d.reason),
+            cell(&d.moderator),
+            d.reports.to_string(),
+        ];
         csv.push_str(&row.join(","));
         csv.push('\n');
     }
