@@ -12,6 +12,7 @@ mod checkpoint;
 mod collections;
 pub mod credits;
 mod error;
+mod holds;
 mod metadata;
 mod nft;
 mod notices;
@@ -44,6 +45,7 @@ pub fn read_models() -> Vec<Box<dyn ReadModel>> {
         Box::new(collections::Collections),
         Box::new(credits::Credits),
         Box::new(offers::Offers),
+        Box::new(holds::SaleHolds),
         Box::new(notices::Notices::default()),
     ]
 }

@@ -17,6 +17,7 @@ mod batches;
 mod collections;
 mod insight;
 mod notices;
+mod holds;
 mod offers;
 mod queries;
 mod replay;
