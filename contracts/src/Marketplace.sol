@@ -158,6 +158,15 @@ contract RoyaltySplitFactory {
  * - Any transfer clears the token's listing and its open auction (refunding the top bidder);
  *   a token can only be burned when it is not for sale.
  *
+ * Stolen-item holds: moderators (granted and revoked by the admin, {setModerator}) can hold a token's
+ * sale on this market ({holdSale}) for at most {MAX_HOLD} from the start of the hold, or up to
+ * {MAX_HOLD_WITH_EVIDENCE} from now with a note of evidence (the hash of a police report), renewable,
+ * and release it ({releaseSale}). A hold ends the token's listing and open auction (refunding the top
+ * bidder, as a transfer does) and, until it ends, refuses listing, buying, bidding, accepting,
+ * settling and offering ({MarketplaceSaleHeld}); a cart skips the token. Transfers, burning, stopping
+ * a sale, rejecting and cancelling offers and withdrawing credits stay free: the market holds no
+ * tokens, so it cannot stop them elsewhere, and no money waits on a hold.
+ *
  * Every state change emits an event that carries the new values, so an indexer can rebuild the
  * whole state from the logs alone.
  */
@@ -264,6 +273,13 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         uint16 feeBps;
     }
 
+    /// @dev A stolen-item hold on a token's sale (one slot): held while block.timestamp < until.
+    /// `since` is when the current uninterrupted hold began, which bounds a renewal without evidence.
+    struct Hold {
+        uint64 until;
+        uint64 since;
+    }
+
     /// @dev The payees of a cart, in the order of their first payout; each payee's sum is kept in
     /// transient storage ({_owedSlot}), so adding to it costs the same for the 1st payee and the 60th.
     /// The sums are pushed once after all the cart's purchases. An empty ledger (no payees) means
@@ -303,6 +319,12 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     /// @notice The longest an offer can stay acceptable from the moment it is made (OpenSea's longest):
     /// an offer keeps the fee of its moment, so it must not outlive fee changes by years.
     uint256 public constant MAX_OFFER_DURATION = 180 days;
+    /// @notice The longest a hold without evidence lasts, counted from the start of the hold (OpenSea's
+    /// review of an item reported stolen): renewals without evidence cannot go past it.
+    uint256 public constant MAX_HOLD = 7 days;
+    /// @notice The furthest a hold with a note of evidence (a police report) can end from now; it is
+    /// renewable with evidence again.
+    uint256 public constant MAX_HOLD_WITH_EVIDENCE = 90 days;
 
     // ------------------------------------------------------------------------------------------
     // Storage
@@ -323,6 +345,8 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     mapping(uint256 auctionId => Auction) private _auctions;
     mapping(address account => uint256) private _credits;
     mapping(uint256 tokenId => mapping(address offerer => Offer)) private _offers;
+    mapping(uint256 tokenId => Hold) private _holds;
+    mapping(address account => bool) private _moderators;
 
     // ------------------------------------------------------------------------------------------
     // Events
@@ -514,6 +538,25 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     /// @param refunded msg.value - spent, refunded (pushed, or credited when the push failed).
     event CartPurchased(address indexed buyer, uint256 items, uint256 bought, uint256 spent, uint256 refunded);
 
+    /// @notice The admin granted or revoked the moderator role (holding and releasing sales).
+    /// @param account The account.
+    /// @param enabled True when granted, false when revoked.
+    event ModeratorSet(address indexed account, bool enabled);
+
+    /// @notice A moderator held the token's sale (or renewed the hold) until `until`: no listing,
+    /// purchase, bid, acceptance, settlement or new offer before then. Emitted before the
+    /// {SaleUpdated}(NotForSale) and refund events of the listing the hold ended.
+    /// @param tokenId The token.
+    /// @param moderator The moderator.
+    /// @param until The hold ends at this time (unix seconds): sales work again from then on.
+    /// @param evidence The hash of the note of evidence (a police report), or zero without.
+    event SaleHeld(uint256 indexed tokenId, address indexed moderator, uint64 until, bytes32 evidence);
+
+    /// @notice A moderator released the hold on the token's sale before its end.
+    /// @param tokenId The token.
+    /// @param moderator The moderator.
+    event SaleReleased(uint256 indexed tokenId, address indexed moderator);
+
     // ------------------------------------------------------------------------------------------
     // Errors
     // ------------------------------------------------------------------------------------------
@@ -607,6 +650,18 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     /// @notice The seller would receive less than the least it accepts (the offer's fee or royalties differ
     /// from what it was shown).
     error MarketplaceProceedsTooLow(uint256 minProceeds, uint256 proceeds);
+    /// @notice Only a moderator can do this.
+    error MarketplaceNotModerator(address caller);
+    /// @notice The token's sale is held until `until` (a stolen-item hold): no listing, purchase, bid,
+    /// acceptance, settlement or offer before then.
+    error MarketplaceSaleHeld(uint256 tokenId, uint64 until);
+    /// @notice A hold must end after now and at most at `latest`: {MAX_HOLD} after the hold began
+    /// without evidence, {MAX_HOLD_WITH_EVIDENCE} from now with it.
+    error MarketplaceInvalidHoldEnd(uint64 until, uint256 latest);
+    /// @notice The token's sale is not held.
+    error MarketplaceNotHeld(uint256 tokenId);
+    /// @notice A moderator cannot hold or release the sale of its own token.
+    error MarketplaceModeratorIsOwner(uint256 tokenId);
 
     // ------------------------------------------------------------------------------------------
     // Construction and admin
@@ -648,6 +703,62 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         _admin = msg.sender;
         _pendingAdmin = address(0);
         emit AdminChanged(msg.sender);
+    }
+
+    /// @notice Grants or revokes the moderator role: holding and releasing tokens' sales.
+    /// @param account The account, not zero.
+    /// @param enabled True to grant, false to revoke.
+    function setModerator(address account, bool enabled) external {
+        _onlyAdmin();
+        if (account == address(0)) revert MarketplaceZeroAddress();
+        _moderators[account] = enabled;
+        emit ModeratorSet(account, enabled);
+    }
+
+    // ------------------------------------------------------------------------------------------
+    // Stolen-item holds
+    // ------------------------------------------------------------------------------------------
+
+    /**
+     * @notice Holds a token's sale on this market until `until` (a token reported stolen), or renews
+     * the hold (a new end, earlier or later). Ends the token's listing and open auction, refunding its
+     * top bidder (even one waiting for settlement: a held sale must not complete). Until the end no one
+     * can list, buy, bid on, accept a bid or an offer for, settle or make an offer on the token, and a
+     * cart skips it; transfers, burning, rejecting and cancelling offers stay free. The hold follows
+     * the token through transfers.
+     * @dev Without evidence the hold ends at most {MAX_HOLD} after it began (renewals included); with
+     * evidence at most {MAX_HOLD_WITH_EVIDENCE} from now. Any end after now is allowed.
+     * @param tokenId The token, existing and not the caller's.
+     * @param until The end (unix seconds).
+     * @param evidence The hash of the note of evidence (a police report), or zero.
+     */
+    function holdSale(uint256 tokenId, uint64 until, bytes32 evidence) external nonReentrant {
+        _checkModeration(tokenId);
+        Hold storage hold = _holds[tokenId];
+        // casting to 'uint64' is safe because timestamps stay far below 2**64 seconds
+        // forge-lint: disable-next-line(unsafe-typecast)
+        uint64 since = block.timestamp < hold.until ? hold.since : uint64(block.timestamp);
+        uint256 latest = evidence == bytes32(0) ? since + MAX_HOLD : block.timestamp + MAX_HOLD_WITH_EVIDENCE;
+        if (until <= block.timestamp || until > latest) revert MarketplaceInvalidHoldEnd(until, latest);
+        hold.until = until;
+        hold.since = since;
+        emit SaleHeld(tokenId, msg.sender, until, evidence);
+
+        if (_tokens[tokenId].saleType == SaleType.NotForSale) return;
+        (address refundTo, uint256 refund) = _clearListing(tokenId);
+        emit SaleUpdated(tokenId, SaleType.NotForSale, 0, 0, 0, 0);
+        _push(refundTo, refund);
+    }
+
+    /**
+     * @notice Ends a hold before its time: the token can be listed, bought and offered for again.
+     * @param tokenId The token, held and not the caller's.
+     */
+    function releaseSale(uint256 tokenId) external {
+        _checkModeration(tokenId);
+        if (block.timestamp >= _holds[tokenId].until) revert MarketplaceNotHeld(tokenId);
+        delete _holds[tokenId];
+        emit SaleReleased(tokenId, msg.sender);
     }
 
     // ------------------------------------------------------------------------------------------
@@ -709,6 +820,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     {
         _onlyOwner(tokenId);
         _checkSaleParameters(saleType, price, auctionEndTime, basePrice);
+        if (saleType != SaleType.NotForSale) _checkNotHeld(tokenId);
         _checkNotAwaitingSettlement(tokenId);
 
         (address refundTo, uint256 refund) = _clearListing(tokenId);
@@ -730,7 +842,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         _checkPrice(newPrice);
         Token storage token = _tokens[tokenId];
         SaleType saleType = token.saleType;
-        if (saleType == SaleType.NotForSale) revert MarketplaceNotForSale(tokenId);
+        if (saleType == SaleType.NotForSale) _revertNotForSale(tokenId);
         if (saleType == SaleType.Auction) {
             Auction storage auction = _auctions[token.auctionId];
             if (block.timestamp >= auction.endTime) revert MarketplaceAuctionExpired(tokenId, auction.endTime);
@@ -785,7 +897,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         if (msg.sender == seller) revert MarketplaceOwnerCannotBuy(tokenId);
         Token storage token = _tokens[tokenId];
         SaleType saleType = token.saleType;
-        if (saleType == SaleType.NotForSale) revert MarketplaceNotForSale(tokenId);
+        if (saleType == SaleType.NotForSale) _revertNotForSale(tokenId);
 
         uint256 price = token.price;
         if (msg.value != price) revert MarketplaceWrongValue(price, msg.value);
@@ -830,7 +942,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         address owner = _requireExists(tokenId);
         if (msg.sender == owner) revert MarketplaceOwnerCannotBid(tokenId);
         Token storage token = _tokens[tokenId];
-        if (token.saleType != SaleType.Auction) revert MarketplaceNotAuction(tokenId);
+        if (token.saleType != SaleType.Auction) _revertNotAuction(tokenId);
         uint256 auctionId = token.auctionId;
         Auction storage auction = _auctions[auctionId];
         uint64 endTime = auction.endTime;
@@ -961,6 +1073,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         address owner = _requireExists(tokenId);
         if (msg.sender == owner) revert MarketplaceOwnerCannotOffer(tokenId);
         if (_tokens[tokenId].saleType == SaleType.Auction) revert MarketplaceInAuction(tokenId);
+        _checkNotHeld(tokenId);
         if (msg.value == 0) revert MarketplaceZeroPrice();
         if (expiresAt <= block.timestamp) revert MarketplaceInvalidExpiry(expiresAt);
         uint256 latest = block.timestamp + MAX_OFFER_DURATION;
@@ -1025,6 +1138,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
         if (offerer == seller) revert MarketplaceOwnerCannotOffer(tokenId);
         Token storage token = _tokens[tokenId];
         if (token.saleType == SaleType.Auction) revert MarketplaceInAuction(tokenId);
+        _checkNotHeld(tokenId);
         Offer memory offer = _takeOffer(tokenId, offerer);
         if (offer.amount != expectedAmount) revert MarketplaceOfferChanged(expectedAmount, offer.amount);
         if (block.timestamp >= offer.expiresAt) revert MarketplaceOfferExpired(tokenId, offerer, offer.expiresAt);
@@ -1086,6 +1200,21 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     /// @return The proposed admin's address.
     function pendingAdmin() external view returns (address) {
         return _pendingAdmin;
+    }
+
+    /// @notice Whether an account holds the moderator role.
+    /// @param account The account.
+    /// @return True for a moderator.
+    function isModerator(address account) external view returns (bool) {
+        return _moderators[account];
+    }
+
+    /// @notice When the hold on a token's sale ends: the sale is held while block.timestamp is below
+    /// it (0 or a past time: not held).
+    /// @param tokenId The token.
+    /// @return The end of the last hold (0 when never held or released).
+    function saleHeldUntil(uint256 tokenId) external view returns (uint64) {
+        return _holds[tokenId].until;
     }
 
     /// @notice The service fee a sale starting now takes, in basis points.
@@ -1579,7 +1708,7 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
     /// @dev The token's open auction; reverts unless the token is in an auction.
     function _openAuction(uint256 tokenId) private view returns (Auction storage) {
         Token storage token = _tokens[tokenId];
-        if (token.saleType != SaleType.Auction) revert MarketplaceNotAuction(tokenId);
+        if (token.saleType != SaleType.Auction) _revertNotAuction(tokenId);
         return _auctions[token.auctionId];
     }
 
@@ -1632,6 +1761,31 @@ contract Marketplace is ERC721, IERC2981, ReentrancyGuard {
             revert MarketplaceDuplicateRoyaltyReceiver(receivers[0]);
         }
         if (total > MAX_ROYALTY_BPS) revert MarketplaceRoyaltyTooHigh(total);
+    }
+
+    /// @dev Reverts while the token's sale is held.
+    function _checkNotHeld(uint256 tokenId) private view {
+        uint64 until = _holds[tokenId].until;
+        if (block.timestamp < until) revert MarketplaceSaleHeld(tokenId, until);
+    }
+
+    /// @dev Reverts with {MarketplaceSaleHeld} when held (a hold ends the listing, so a held token is never
+    /// for sale), else with {MarketplaceNotForSale}: the hold costs a purchase nothing.
+    function _revertNotForSale(uint256 tokenId) private view {
+        _checkNotHeld(tokenId);
+        revert MarketplaceNotForSale(tokenId);
+    }
+
+    /// @dev As {_revertNotForSale}, for the paths that need an auction.
+    function _revertNotAuction(uint256 tokenId) private view {
+        _checkNotHeld(tokenId);
+        revert MarketplaceNotAuction(tokenId);
+    }
+
+    /// @dev Reverts unless the caller is a moderator and the token exists and is not the caller's.
+    function _checkModeration(uint256 tokenId) private view {
+        if (!_moderators[msg.sender]) revert MarketplaceNotModerator(msg.sender);
+        if (_requireExists(tokenId) == msg.sender) revert MarketplaceModeratorIsOwner(tokenId);
     }
 
     /// @dev Reverts unless the caller is the admin.

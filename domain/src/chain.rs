@@ -359,6 +359,40 @@ pub enum ChainEvent {
         /// Where.
         origin: Origin,
     },
+    /// The admin granted or revoked the contract's moderator role (holding and releasing sales).
+    ModeratorSet {
+        /// The account.
+        account: String,
+        /// True when granted, false when revoked.
+        enabled: bool,
+        /// Where.
+        origin: Origin,
+    },
+    /// A moderator held the token's sale on this market (a stolen-item hold), or renewed the hold:
+    /// until `until` no listing, purchase, bid, acceptance or new offer. The hold ended the token's
+    /// listing ([`ChainEvent::SaleUpdated`] to not for sale follows in the same transaction).
+    /// Transfers stay free and the hold follows the token.
+    SaleHeld {
+        /// Token id.
+        token_id: String,
+        /// The moderator.
+        moderator: String,
+        /// The hold ends at this time (Unix seconds); the sale works again from then on.
+        until: i64,
+        /// The hash of the note of evidence (a police report), lower-case 0x-hex; `None` without.
+        evidence: Option<String>,
+        /// Where.
+        origin: Origin,
+    },
+    /// A moderator released the hold on the token's sale before its end.
+    SaleReleased {
+        /// Token id.
+        token_id: String,
+        /// The moderator.
+        moderator: String,
+        /// Where.
+        origin: Origin,
+    },
     /// The indexer processed a block: its checkpoint, appended atomically with the block's events.
     BlockIndexed {
         /// Block number.
@@ -416,6 +450,9 @@ impl ChainEvent {
             Self::OfferAccepted { .. } => "OfferAccepted",
             Self::CartItemSkipped { .. } => "CartItemSkipped",
             Self::CartPurchased { .. } => "CartPurchased",
+            Self::ModeratorSet { .. } => "ModeratorSet",
+            Self::SaleHeld { .. } => "SaleHeld",
+            Self::SaleReleased { .. } => "SaleReleased",
             Self::BlockIndexed { .. } => "BlockIndexed",
             Self::BlocksRetracted { .. } => "BlocksRetracted",
         }
@@ -446,12 +483,14 @@ impl ChainEvent {
             | Self::OfferCancelled { token_id, .. }
             | Self::OfferRejected { token_id, .. }
             | Self::OfferAccepted { token_id, .. }
-            | Self::CartItemSkipped { token_id, .. } => nft_stream(chain_id, token_id),
+            | Self::CartItemSkipped { token_id, .. }
+            | Self::SaleHeld { token_id, .. }
+            | Self::SaleReleased { token_id, .. } => nft_stream(chain_id, token_id),
             // A cart spans tokens: its summary goes with the buyer's account.
             Self::Credited { account, .. } | Self::CreditsWithdrawn { account, .. } | Self::CartPurchased { buyer: account, .. } => {
                 format!("account-{chain_id}-{account}")
             }
-            Self::ServiceFeeChanged { .. } | Self::AdminProposed { .. } | Self::AdminChanged { .. } => {
+            Self::ServiceFeeChanged { .. } | Self::AdminProposed { .. } | Self::AdminChanged { .. } | Self::ModeratorSet { .. } => {
                 format!("market-{chain_id}")
             }
             Self::BlockIndexed { .. } | Self::BlocksRetracted { .. } => chain_stream(chain_id),
@@ -567,11 +606,31 @@ mod tests {
             ChainEvent::AuctionExtended { token_id: "7".into(), auction_id: "2".into(), end_time: 1_700_000_600, origin: origin.clone() };
         let snapshot =
             ChainEvent::ServiceFeeSnapshotted { token_id: "7".into(), auction_id: "0".into(), fee_bps: 250, origin: origin.clone() };
-        let proposed = ChainEvent::AdminProposed { pending_admin: "0xab".into(), origin };
+        let proposed = ChainEvent::AdminProposed { pending_admin: "0xab".into(), origin: origin.clone() };
+        let moderator = ChainEvent::ModeratorSet { account: "0xcd".into(), enabled: true, origin: origin.clone() };
+        let held = ChainEvent::SaleHeld {
+            token_id: "7".into(),
+            moderator: "0xcd".into(),
+            until: 1_700_604_800,
+            evidence: Some(format!("0x{}", "ab".repeat(32))),
+            origin: origin.clone(),
+        };
+        let held_without = ChainEvent::SaleHeld {
+            token_id: "7".into(),
+            moderator: "0xcd".into(),
+            until: 1_700_000_030,
+            evidence: None,
+            origin: origin.clone(),
+        };
+        let released = ChainEvent::SaleReleased { token_id: "7".into(), moderator: "0xcd".into(), origin };
         for (event, stream, field, value) in [
             (&extended, "nft-80001-7", "endTime", serde_json::json!(1_700_000_600)),
             (&snapshot, "nft-80001-7", "feeBps", serde_json::json!(250)),
             (&proposed, "market-80001", "pendingAdmin", serde_json::json!("0xab")),
+            (&moderator, "market-80001", "enabled", serde_json::json!(true)),
+            (&held, "nft-80001-7", "until", serde_json::json!(1_700_604_800)),
+            (&held_without, "nft-80001-7", "evidence", serde_json::Value::Null),
+            (&released, "nft-80001-7", "moderator", serde_json::json!("0xcd")),
         ] {
             let json = serde_json::to_value(event).unwrap();
             assert_eq!(json["type"], event.event_type());

@@ -31,6 +31,8 @@ pub const KINDS: &[&str] = &[
     "OFFER_RECEIVED",
     "OFFER_ACCEPTED",
     "OFFER_REJECTED",
+    "SALE_HELD",
+    "SALE_RELEASED",
 ];
 
 /// Facts about a user's notices, past tense.

@@ -237,6 +237,24 @@ pub fn decode_log(log: &Log, block_time: i64) -> Result<Option<ChainEvent>, Inde
                 origin,
             }
         }
+        M::ModeratorSet::SIGNATURE_HASH => {
+            let e = decode!(M::ModeratorSet);
+            ChainEvent::ModeratorSet { account: address(e.account), enabled: e.enabled, origin }
+        }
+        M::SaleHeld::SIGNATURE_HASH => {
+            let e = decode!(M::SaleHeld);
+            ChainEvent::SaleHeld {
+                token_id: e.tokenId.to_string(),
+                moderator: address(e.moderator),
+                until: time(e.until, &fail)?,
+                evidence: (!e.evidence.is_zero()).then(|| hash(e.evidence)),
+                origin,
+            }
+        }
+        M::SaleReleased::SIGNATURE_HASH => {
+            let e = decode!(M::SaleReleased);
+            ChainEvent::SaleReleased { token_id: e.tokenId.to_string(), moderator: address(e.moderator), origin }
+        }
         M::Approval::SIGNATURE_HASH | M::ApprovalForAll::SIGNATURE_HASH => return Ok(None),
         other => {
             tracing::debug!(block, log_index, topic0 = %other, "log with an unknown topic skipped");
@@ -412,6 +430,42 @@ mod tests {
         assert!(matches!(
             decode_log(&encoded(&cart), 9).unwrap(),
             Some(ChainEvent::CartPurchased { items: 3, bought: 2, ref spent, ref refunded, .. }) if spent == "10" && refunded == "5"
+        ));
+    }
+
+    #[test]
+    fn moderator_grants_holds_and_releases_are_decoded() {
+        let moderator = addr!("00000000000000000000000000000000000000C3");
+        let granted = Marketplace::ModeratorSet { account: moderator, enabled: true };
+        let revoked = Marketplace::ModeratorSet { account: moderator, enabled: false };
+        assert!(matches!(
+            decode_log(&encoded(&granted), 9).unwrap(),
+            Some(ChainEvent::ModeratorSet { ref account, enabled: true, .. }) if account == "0x00000000000000000000000000000000000000c3"
+        ));
+        assert!(matches!(decode_log(&encoded(&revoked), 9).unwrap(), Some(ChainEvent::ModeratorSet { enabled: false, .. })));
+
+        let report = B256::repeat_byte(0xab);
+        let held = Marketplace::SaleHeld { tokenId: U256::from(4), moderator, until: 1_700_604_800, evidence: report };
+        assert_eq!(
+            decode_log(&encoded(&held), 9).unwrap().map(|e| (e.event_type(), serde_json::to_value(e).unwrap())),
+            Some((
+                "SaleHeld",
+                serde_json::json!({
+                    "type": "SaleHeld", "tokenId": "4", "moderator": "0x00000000000000000000000000000000000000c3",
+                    "until": 1_700_604_800, "evidence": format!("0x{}", "ab".repeat(32)),
+                    "origin": { "blockNumber": 7, "blockTime": 9, "txHash": format!("0x{}aa", "0".repeat(62)), "logIndex": 3 }
+                })
+            ))
+        );
+        let without = Marketplace::SaleHeld { tokenId: U256::from(4), moderator, until: 1_700_000_030, evidence: B256::ZERO };
+        assert!(matches!(
+            decode_log(&encoded(&without), 9).unwrap(),
+            Some(ChainEvent::SaleHeld { until: 1_700_000_030, evidence: None, .. })
+        ));
+        let released = Marketplace::SaleReleased { tokenId: U256::from(4), moderator };
+        assert!(matches!(
+            decode_log(&encoded(&released), 9).unwrap(),
+            Some(ChainEvent::SaleReleased { ref token_id, ref moderator, .. }) if token_id == "4" && moderator.ends_with("c3")
         ));
     }
 

@@ -12,6 +12,7 @@ mod checkpoint;
 mod collections;
 pub mod credits;
 mod error;
+mod holds;
 mod metadata;
 mod moderation;
 mod nft;
@@ -45,6 +46,7 @@ pub fn read_models() -> Vec<Box<dyn ReadModel>> {
         Box::new(collections::Collections),
         Box::new(credits::Credits),
         Box::new(offers::Offers),
+        Box::new(holds::SaleHolds),
         Box::new(notices::Notices::default()),
         Box::new(moderation::Moderation::default()),
     ]

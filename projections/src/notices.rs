@@ -12,6 +12,8 @@
 //!   the auction or had their offer accepted;
 //! - an offer: the owner (OFFER_RECEIVED); its acceptance or rejection, the offerer
 //!   (OFFER_ACCEPTED, OFFER_REJECTED);
+//! - a stolen-item hold of the token's sale, or its renewal: the owner (SALE_HELD); its release
+//!   before its end: the owner (SALE_RELEASED);
 //! - the clock (`AuctionClockEvent`): an auction ending within the hour, everyone who bid in it
 //!   before (AUCTION_ENDING); its time up unsettled, the owner and the top bidder
 //!   (AUCTION_ENDED).
@@ -218,6 +220,8 @@ impl Fold {
             ChainEvent::OfferRejected { offerer, amount, origin, .. } => {
                 self.tell(position, nft_id, "OFFER_REJECTED", offerer, Some(owner), amount, origin);
             }
+            ChainEvent::SaleHeld { origin, .. } => self.tell(position, nft_id, "SALE_HELD", owner, None, "0", origin),
+            ChainEvent::SaleReleased { origin, .. } => self.tell(position, nft_id, "SALE_RELEASED", owner, None, "0", origin),
             _ => return Err("not a fact notices are made of"),
         }
         self.tokens.insert(key, Some(token));
@@ -236,7 +240,9 @@ impl Fold {
             | E::NftSold { .. }
             | E::OfferMade { .. }
             | E::OfferAccepted { .. }
-            | E::OfferRejected { .. } => Ok(()),
+            | E::OfferRejected { .. }
+            | E::SaleHeld { .. }
+            | E::SaleReleased { .. } => Ok(()),
             _ => Err("not a fact notices are made of"),
         }
     }
@@ -321,6 +327,8 @@ impl ReadModel for Notices {
                 | "AuctionEnded"
                 | "NftSold"
                 | "OfferMade"
+                | "SaleHeld"
+                | "SaleReleased"
                 | "OfferAccepted"
                 | "OfferRejected"
         ) || NoticeEvent::TYPES.contains(&event_type)

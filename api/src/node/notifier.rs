@@ -35,6 +35,16 @@ pub fn wording(notice: &NoticeView) -> (String, String) {
         "OFFER_RECEIVED" => ("New offer on your NFT", format!("New offer on {title}: {amount} from {who}.")),
         "OFFER_ACCEPTED" => ("Your offer was accepted", format!("Your offer of {amount} on {title} was accepted: it is yours.")),
         "OFFER_REJECTED" => ("Your offer was rejected", format!("Your offer of {amount} on {title} was rejected and refunded.")),
+        "SALE_HELD" => (
+            "Sale on hold",
+            format!(
+                "A moderator put the sale of {title} on hold: it was reported stolen. It cannot be listed, bought or offered for on \
+                 this market until the hold ends (its page shows when); transfers stay free and open offers can be withdrawn."
+            ),
+        ),
+        "SALE_RELEASED" => {
+            ("Sale hold released", format!("The hold on the sale of {title} was released: it can be listed and sold again."))
+        }
         other => ("Notification", format!("{other}: {title}")),
     };
     (subject.to_owned(), sentence)

@@ -17,6 +17,9 @@ contract Handler is Test {
     mapping(address => bool) internal _cannotTakeEther;
     Reentrant public immutable reentrant;
     address public immutable beneficiary; // where actors that cannot take ether withdraw to
+    /// @dev Holds and releases sales (the test's set-up grants it the role); never an actor, so it
+    /// never owns a token.
+    address public immutable moderator;
 
     uint256 public constant MAX_PRICE = 100 ether;
     uint256 public constant ACTOR_FUNDS = 1_000_000 ether;
@@ -61,6 +64,11 @@ contract Handler is Test {
     uint256 public ghostOffersReplaced;
     /// @dev Offers refunded because their offerer got the token (OfferCancelled with the offerer owning it).
     uint256 public ghostOffersRefundedOnTransfer;
+    /// @dev A sale, bid, listing or offer of a token while its sale was held (from the events).
+    uint256 public ghostTradesWhileHeld;
+    /// @dev A hold accepted beyond its limit (7 days without evidence, 90 days with).
+    uint256 public ghostHoldsBeyondLimit;
+    uint256 public ghostHolds;
     mapping(bytes32 => uint256) public calls;
     mapping(bytes32 => uint256) public okCalls;
 
@@ -90,6 +98,8 @@ contract Handler is Test {
     /// @dev The fee snapshot of each token's last sale start: a sale clears the shadow token's own
     /// snapshot (its SaleUpdated(NotForSale) comes before its Sold) before Sold is folded.
     mapping(uint256 tokenId => uint96) internal _startFeeBps;
+    /// @dev Each token's hold end, from SaleHeld / SaleReleased.
+    mapping(uint256 tokenId => uint64) public shadowHeldUntil;
 
     struct ShadowOffer {
         uint256 amount;
@@ -126,6 +136,8 @@ contract Handler is Test {
     bytes32 internal constant T_OFFER_ACCEPTED = keccak256("OfferAccepted(uint256,address,address,uint256)");
     bytes32 internal constant T_CART_SKIPPED = keccak256("CartItemSkipped(uint256,address,uint256,uint256)");
     bytes32 internal constant T_CART = keccak256("CartPurchased(address,uint256,uint256,uint256,uint256)");
+    bytes32 internal constant T_SALE_HELD = keccak256("SaleHeld(uint256,address,uint64,bytes32)");
+    bytes32 internal constant T_SALE_RELEASED = keccak256("SaleReleased(uint256,address)");
 
     constructor(Marketplace market_, address admin_) {
         market = market_;
@@ -133,6 +145,7 @@ contract Handler is Test {
         shadowFeeBps = market_.serviceFeeBps();
 
         beneficiary = makeAddr("honest0");
+        moderator = makeAddr("moderator");
         _addActor(beneficiary, false, false);
         _addActor(makeAddr("honest1"), false, false);
         _addActor(makeAddr("honest2"), false, false);
@@ -349,6 +362,26 @@ contract Handler is Test {
             ? abi.encodeCall(Marketplace.withdrawCreditsTo, (payable(beneficiary)))
             : abi.encodeCall(Marketplace.withdrawCredits, ());
         if (_call("withdraw", account, data, 0)) ghostWithdrawals += 1;
+    }
+
+    /// @dev A moderator holds a token's sale (or renews the hold), mostly for less than a day so that
+    /// holds end within a run; one call in eight asks for one second beyond the limit, which must fail.
+    function hold(uint256 tokenSeed, uint256 secondsSeed, bool withEvidence) external {
+        uint256 tokenId = _token(tokenSeed);
+        if (tokenId == 0) return;
+        uint256 limit = withEvidence ? 90 days : 7 days;
+        bool beyond = secondsSeed % 8 == 0;
+        uint64 until = uint64(block.timestamp + (beyond ? limit + 1 : bound(secondsSeed >> 3, 1, 1 days)));
+        bytes32 evidence = withEvidence ? keccak256(abi.encode("police report", tokenId)) : bytes32(0);
+        if (!_call("hold", moderator, abi.encodeCall(Marketplace.holdSale, (tokenId, until, evidence)), 0)) return;
+        ghostHolds += 1;
+        if (beyond) ghostHoldsBeyondLimit += 1;
+    }
+
+    function release(uint256 tokenSeed) external {
+        uint256 tokenId = _token(tokenSeed);
+        if (tokenId == 0) return;
+        _call("release", moderator, abi.encodeCall(Marketplace.releaseSale, (tokenId)), 0);
     }
 
     function warp(uint256 secondsSeed) external {
@@ -576,7 +609,19 @@ contract Handler is Test {
             Vm.Log memory log = logs[i];
             if (log.emitter != address(market)) continue;
             bytes32 t = log.topics[0];
-            if (t == T_TRANSFER) {
+            if (
+                (t == T_SOLD || t == T_BID_PLACED || t == T_OFFER_MADE || t == T_SALE_UPDATED)
+                    && block.timestamp < shadowHeldUntil[uint256(log.topics[1])]
+            ) {
+                // A held token's only SaleUpdated is the one that ends its listing.
+                if (t != T_SALE_UPDATED || abi.decode(log.data, (uint8)) != 0) ghostTradesWhileHeld += 1;
+            }
+            if (t == T_SALE_HELD) {
+                (uint64 until,) = abi.decode(log.data, (uint64, bytes32));
+                shadowHeldUntil[uint256(log.topics[1])] = until;
+            } else if (t == T_SALE_RELEASED) {
+                delete shadowHeldUntil[uint256(log.topics[1])];
+            } else if (t == T_TRANSFER) {
                 uint256 tokenId = uint256(log.topics[3]);
                 shadowToken[tokenId].owner = address(uint160(uint256(log.topics[2])));
             } else if (t == T_SALE_UPDATED) {

@@ -19,6 +19,9 @@ abstract contract MarketplaceInvariantBase is Test {
         vm.prank(admin);
         market = new Marketplace();
         handler = new Handler(market, admin);
+        address moderator = handler.moderator();
+        vm.prank(admin);
+        market.setModerator(moderator, true);
 
         address[] memory actors = handler.actors();
         for (uint256 i = 0; i < actors.length; ++i) {
@@ -30,7 +33,7 @@ abstract contract MarketplaceInvariantBase is Test {
             handler.mint(i + 2, uint8(i), (i + 1) * 1 ether, 1 days + i * 1 hours, 3 * i + 1 + (uint256(2_000) << 16));
         }
 
-        bytes4[] memory selectors = new bytes4[](24);
+        bytes4[] memory selectors = new bytes4[](26);
         selectors[0] = Handler.mint.selector;
         selectors[1] = Handler.mint.selector; // minting twice as likely keeps tokens coming
         selectors[2] = Handler.bid.selector;
@@ -55,6 +58,8 @@ abstract contract MarketplaceInvariantBase is Test {
         selectors[21] = Handler.rejectOffer.selector;
         selectors[22] = Handler.acceptTokenOffer.selector;
         selectors[23] = Handler.buyCart.selector;
+        selectors[24] = Handler.hold.selector;
+        selectors[25] = Handler.release.selector;
         targetSelector(FuzzSelector({addr: address(handler), selectors: selectors}));
         targetContract(address(handler));
     }
@@ -118,6 +123,7 @@ abstract contract MarketplaceInvariantBase is Test {
                 bool inAuction = info.saleType == Marketplace.SaleType.Auction;
                 assertEq(info.forSale, info.saleType != Marketplace.SaleType.NotForSale, "forSale flag");
                 if (info.saleType == Marketplace.SaleType.NotForSale) assertEq(info.price, 0, "price when not for sale");
+                if (block.timestamp < market.saleHeldUntil(tokenId)) assertFalse(info.forSale, "a held token is listed");
                 if (info.auctionId != 0) {
                     Marketplace.AuctionInfo memory auction = market.auctionById(info.auctionId);
                     assertEq(auction.tokenId, tokenId, "auction's token");
@@ -248,6 +254,15 @@ abstract contract MarketplaceInvariantBase is Test {
             assertEq(uint256(sFeeBps), uint256(feeBps), "offer fee snapshot");
         }
         assertEq(handler.shadowOffersTotal(), market.totalOffers(), "total offers");
+        for (uint256 tokenId = 1; tokenId <= lastToken; ++tokenId) {
+            assertEq(uint256(handler.shadowHeldUntil(tokenId)), uint256(market.saleHeldUntil(tokenId)), "hold end");
+        }
+    }
+
+    /// No sale, bid, listing or offer happens while a token's sale is held, and no hold goes beyond its limit.
+    function _assert_holdsBlockTradesWithinTheirLimits() internal view {
+        assertEq(handler.ghostTradesWhileHeld(), 0, "a trade while held");
+        assertEq(handler.ghostHoldsBeyondLimit(), 0, "a hold beyond its limit");
     }
 
     /// Prints how much the campaign did (run with -vv), so a reader can see it is not vacuous.
@@ -265,10 +280,11 @@ abstract contract MarketplaceInvariantBase is Test {
         console.log("offers replaced", handler.ghostOffersReplaced());
         console.log("cart items bought", handler.ghostCartItemsBought());
         console.log("cart items skipped", handler.ghostCartItemsSkipped());
-        bytes32[20] memory names = [
+        console.log("holds", handler.ghostHolds());
+        bytes32[22] memory names = [
             bytes32("mint"), "bid", "buy", "acceptOffer", "settle", "closeAuction", "toggleForSale",
             "changeTokenPrice", "transfer", "burn", "withdraw", "setServiceFee", "lateReject", "proposeAdmin",
-            "acceptAdmin", "makeOffer", "cancelOffer", "rejectOffer", "acceptTokenOffer", "buyCart"
+            "acceptAdmin", "makeOffer", "cancelOffer", "rejectOffer", "acceptTokenOffer", "buyCart", "hold", "release"
         ];
         for (uint256 i = 0; i < names.length; ++i) {
             console.log(string(abi.encodePacked(names[i])), handler.okCalls(names[i]));
@@ -320,6 +336,10 @@ contract MarketplaceInvariantTest is MarketplaceInvariantBase {
         _assert_offersAndCartsAddUp();
     }
 
+    function invariant_holdsBlockTradesWithinTheirLimits() public view {
+        _assert_holdsBlockTradesWithinTheirLimits();
+    }
+
     function afterInvariant() public view {
         _printSummary();
     }
@@ -336,7 +356,7 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
             uint256 x = uint256(keccak256(abi.encode(seed, 1)));
             uint256 y = uint256(keccak256(abi.encode(seed, 2)));
             uint256 z = uint256(keccak256(abi.encode(seed, 3)));
-            uint256 action = seed % 25;
+            uint256 action = seed % 27;
             if (action < 2) handler.mint(x, uint8(y), z, x >> 3, y);
             else if (action < 5) handler.bid(x, y, z);
             else if (action == 5) handler.buy(x, y);
@@ -358,12 +378,15 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
             else if (action == 21) handler.rejectOffer(x);
             else if (action == 22) handler.acceptTokenOffer(x);
             else if (action == 23) handler.buyCart(x, y, z);
+            else if (action == 25) handler.hold(x, y, z % 4 == 0);
+            else if (action == 26) handler.release(x);
             else handler.setServiceFee(x);
         }
-        bytes32[21] memory names = [
+        bytes32[23] memory names = [
             bytes32("mint"), "bid", "buy", "acceptOffer", "settle", "closeAuction", "toggleForSale",
             "changeTokenPrice", "transfer", "burn", "withdraw", "warp", "lateReject", "proposeAdmin",
-            "acceptAdmin", "setServiceFee", "makeOffer", "cancelOffer", "rejectOffer", "acceptTokenOffer", "buyCart"
+            "acceptAdmin", "setServiceFee", "makeOffer", "cancelOffer", "rejectOffer", "acceptTokenOffer", "buyCart",
+            "hold", "release"
         ];
         for (uint256 i = 0; i < names.length; ++i) {
             uint256 succeeded = names[i] == "warp" ? handler.calls(names[i]) : handler.okCalls(names[i]);
@@ -390,5 +413,6 @@ contract HandlerCoverageTest is MarketplaceInvariantBase {
         _assert_eventsRebuildTheState();
         _assert_marketIsNeverItsOwnPayee();
         _assert_offersAndCartsAddUp();
+        _assert_holdsBlockTradesWithinTheirLimits();
     }
 }

@@ -87,7 +87,10 @@ pub fn without_origin(mut event: ChainEvent) -> ChainEvent {
         | OfferRejected { origin, .. }
         | OfferAccepted { origin, .. }
         | CartItemSkipped { origin, .. }
-        | CartPurchased { origin, .. } => {
+        | CartPurchased { origin, .. }
+        | ModeratorSet { origin, .. }
+        | SaleHeld { origin, .. }
+        | SaleReleased { origin, .. } => {
             *origin = Origin { block_number: 0, block_time: 0, tx_hash: String::new(), log_index: 0 };
         }
         BlockIndexed { .. } | BlocksRetracted { .. } => {}
@@ -122,7 +125,10 @@ pub fn origin(event: &ChainEvent) -> Option<&Origin> {
         | OfferRejected { origin, .. }
         | OfferAccepted { origin, .. }
         | CartItemSkipped { origin, .. }
-        | CartPurchased { origin, .. } => Some(origin),
+        | CartPurchased { origin, .. }
+        | ModeratorSet { origin, .. }
+        | SaleHeld { origin, .. }
+        | SaleReleased { origin, .. } => Some(origin),
         BlockIndexed { .. } | BlocksRetracted { .. } => None,
     }
 }

@@ -81,6 +81,12 @@ pub struct NftView {
     pub listed_at: String,
     /// The open auction, if any.
     pub current_auction: Option<AuctionView>,
+    /// While a moderator holds its sale (a stolen-item hold): when the hold ends (ISO 8601); null
+    /// when not held or the hold has ended. Until then it cannot be listed, bought, bid on or
+    /// offered for on this market; transfers stay free.
+    pub sale_held_until: Option<String>,
+    /// Whether the hold came with a note of evidence (a police report); false when not held.
+    pub sale_hold_evidence: bool,
     /// Highest bid in MATIC ("0" without bids).
     pub highest_bid: String,
     /// The same in wei.
@@ -96,12 +102,23 @@ pub struct NftView {
     /// When its running auction ends (Unix seconds): from then on `auctionEnded` is true.
     #[serde(skip)]
     pub auction_ends_at: Option<i64>,
+    /// When its sale's hold ends (Unix seconds): from then on `saleHeldUntil` is null.
+    #[serde(skip)]
+    pub sale_hold_ends_at: Option<i64>,
     /// The user behind the creator's address, if it is linked to an account.
     #[serde(skip)]
     pub creator: Option<Person>,
     /// The user behind the owner's address, if it is linked to an account.
     #[serde(skip)]
     pub owner: Option<Person>,
+}
+
+impl NftView {
+    /// When this view changes by the clock alone (its running auction or its sale's hold ends),
+    /// if ever: an answer made of it is stale from then on.
+    pub fn changes_at(&self) -> Option<i64> {
+        self.auction_ends_at.into_iter().chain(self.sale_hold_ends_at).min()
+    }
 }
 
 /// A royalty row as the spec shows it.
@@ -121,11 +138,12 @@ const NFT_COLUMNS: &str = "n.nft_id, n.token_id, n.token_uri, n.creator, n.owner
     COALESCE(d.title, ''), COALESCE(d.description, ''), COALESCE(d.category_id, ''), COALESCE(d.file, ''), \
     COALESCE(d.metadata_url, ''), COALESCE(d.properties, '[]'), \
     cu.user_id, cu.username, cu.full_name, cu.avatar, COALESCE(cm.verified, 0), \
-    ou.user_id, ou.username, ou.full_name, ou.avatar, COALESCE(om.verified, 0), n.listed_at";
+    ou.user_id, ou.username, ou.full_name, ou.avatar, COALESCE(om.verified, 0), n.listed_at, \
+    COALESCE(h.held_until, 0), h.evidence";
 
 /// The tables [`NFT_COLUMNS`] come from: a token, its details, the users behind its creator and
-/// owner, and whether they are verified.
-const NFT_FROM: &str = "FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id \
+/// owner and whether they are verified, its sale's hold.
+const NFT_FROM: &str = "FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id LEFT JOIN sale_holds h ON h.nft_id = n.nft_id \
     LEFT JOIN user_wallets cw ON cw.address = n.creator LEFT JOIN users cu ON cu.user_id = cw.user_id \
     LEFT JOIN moderated cm ON cm.target_kind = 'user' AND cm.target_id = cu.user_id \
     LEFT JOIN user_wallets ow ON ow.address = n.owner LEFT JOIN users ou ON ou.user_id = ow.user_id \
@@ -184,6 +202,8 @@ fn nft_view<R: Columns>(row: &R) -> Result<NftView, R::Error> {
     let end_time = row.int(8)?;
     let highest_bid = row.text(10)?;
     let royalties: Vec<domain::chain::Royalty> = serde_json::from_str(&row.text(11)?).unwrap_or_default();
+    // A hold whose end has passed is no hold (no event ends it).
+    let held_until = Some(row.int(33)?).filter(|until| *until > Utc::now().timestamp());
     let current_auction = (sale_type == "AUCTION").then(|| {
         let base_price = row.text(7).unwrap_or_default();
         AuctionView {
@@ -226,6 +246,9 @@ fn nft_view<R: Columns>(row: &R) -> Result<NftView, R::Error> {
         metadata_url: row.text(20)?,
         properties: serde_json::from_str(&row.text(21)?).unwrap_or_default(),
         auction_ends_at: current_auction.as_ref().filter(|a| !a.auction_ended).map(|_| end_time),
+        sale_hold_evidence: held_until.is_some() && row.maybe_text(34)?.is_some(),
+        sale_held_until: held_until.map(iso),
+        sale_hold_ends_at: held_until,
         current_auction,
         creator: person_at(row, 22)?,
         owner: person_at(row, 27)?,

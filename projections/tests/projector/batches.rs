@@ -230,6 +230,7 @@ async fn fold(store: &Arc<dyn EventStore>, db: ReadDb, configure: impl FnOnce(Pr
             within: None,
             traits: Vec::new(),
             collection: None,
+            viewer: None,
         };
         let page = nft::explore(&db, &request, Page { page: 1, limit: 1_000 }, reached).await.unwrap();
         found.push(page.data.into_iter().map(|n| n.id).collect());

@@ -96,6 +96,7 @@ fn browse(creator: Option<Uuid>, search: Option<&str>, viewer: Option<Uuid>) -> 
         ascending: false,
         viewer: viewer.map(|v| v.to_string()),
         empty_last: false,
+        verified_only: false,
     }
 }
 

@@ -15,6 +15,7 @@ use uuid::Uuid;
 mod activity;
 mod batches;
 mod collections;
+mod holds;
 mod insight;
 mod notices;
 mod offers;

@@ -80,6 +80,7 @@ fn browse(sale: SaleFilter, sort_by: SortBy, ascending: bool) -> Explore {
         within: None,
         traits: Vec::new(),
         collection: None,
+        viewer: None,
     }
 }
 

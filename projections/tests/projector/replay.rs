@@ -98,6 +98,7 @@ async fn a_replay_equals_the_live_state_and_readers_switch_to_it() {
                 within: None,
                 traits: Vec::new(),
                 collection: None,
+                viewer: None,
             },
             Page { page: 1, limit: 100 },
             at,
@@ -124,6 +125,7 @@ async fn rows_are_read_from_the_published_generation() {
             within: None,
             traits: Vec::new(),
             collection: None,
+            viewer: None,
         };
         let page = Page { page: 1, limit: 100 };
         let live = ReadDb::open(&url).await.unwrap();

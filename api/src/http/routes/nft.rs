@@ -309,7 +309,7 @@ async fn explore(State(state): State<AppState>, viewer: MaybeUser, params: Param
         // A list of live auctions changes when any of them ends, on this page or not.
         let live_auctions = request.sale == SaleFilter::LiveAuction || request.sort_by == SortBy::Ending;
         let next_end = live_auctions.then(|| nft::next_auction_end(&state.read, now)).flatten();
-        let until = paged.data.iter().filter_map(|nft| nft.auction_ends_at).chain(next_end).min();
+        let until = paged.data.iter().filter_map(NftView::changes_at).chain(next_end).min();
         Ok((CardsPage::new(&state, &paged, "NFTs fetched")?, until))
     })
     .await?;
@@ -470,7 +470,7 @@ async fn trending(State(state): State<AppState>, viewer: MaybeUser, params: Para
     // at most TRENDING_KEPT_SECONDS: the clock moves the window (see `trending_until`).
     let answer = shared_answer(&state, format!("trending {sale:?} {page:?}"), async |_, now| {
         let paged = nft::trending(&state.read, sale, page, now).await.map_err(db_error)?;
-        let ends = paged.data.iter().filter_map(|nft| nft.auction_ends_at).min();
+        let ends = paged.data.iter().filter_map(NftView::changes_at).min();
         Ok((CardsPage::new(&state, &paged, "Trending NFTs fetched")?, Some(trending_until(now, ends))))
     })
     .await?;
@@ -575,6 +575,13 @@ pub(crate) struct NftCard {
     listed_at: String,
     /// The open auction, if any.
     current_auction: Option<Auction>,
+    /// While a moderator holds its sale (a stolen-item hold on the contract): when the hold ends
+    /// (ISO 8601). Null when not held, or once the hold has ended. Until then it cannot be listed,
+    /// bought, bid on or offered for on this market (the contract refuses); transfers stay free.
+    sale_held_until: Option<String>,
+    /// Whether the hold came with a note of evidence (a police report), which allows up to 90
+    /// days instead of 7; false when not held.
+    sale_hold_evidence: bool,
     /// Highest bid in MATIC ("0" without bids).
     highest_bid: String,
     /// The same in wei.

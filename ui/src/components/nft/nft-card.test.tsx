@@ -97,6 +97,21 @@ describe('NFT card', () => {
     expect(links[1]).toHaveAttribute('href', '/myprofile')
   })
 
+  it('shows a held NFT with a badge and the end of the hold instead of its price, and no cart button', () => {
+    const until = new Date(Date.now() + 2 * 86_400_000).toISOString()
+    const { unmount } = renderPage(<NftCard nft={nftFixture({ saleHeldUntil: until })} />)
+    expect(screen.getByTestId('card-held')).toHaveTextContent('On hold')
+    expect(screen.getByTestId('card-held-until')).toHaveTextContent(/^Sale on hold until .+/)
+    expect(screen.queryByText('1.500 MATIC')).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: /cart/i })).not.toBeInTheDocument()
+    unmount()
+
+    // A hold that has ended is no hold.
+    renderPage(<NftCard nft={nftFixture({ saleHeldUntil: new Date(Date.now() - 1000).toISOString() })} />)
+    expect(screen.queryByTestId('card-held')).not.toBeInTheDocument()
+    expect(screen.getByText('1.500 MATIC')).toBeInTheDocument()
+  })
+
   it('has no menu for someone who does not own the NFT', () => {
     renderPage(<NftCard nft={nftFixture()} />)
     expect(screen.queryByTestId('card-menu')).not.toBeInTheDocument()

@@ -2,7 +2,7 @@ import { Badge, Box, Center, Flex, HStack, IconButton, Image, Menu, Portal, Stac
 import { type ReactNode, Suspense, lazy, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FaHeart, FaRegHeart } from 'react-icons/fa6'
-import { LuEllipsisVertical, LuImageOff, LuTimer } from 'react-icons/lu'
+import { LuEllipsisVertical, LuImageOff, LuShieldAlert, LuTimer } from 'react-icons/lu'
 import { Link, useNavigate } from 'react-router'
 import { notify } from '@/components/ui/toaster'
 import { errorMessage } from '@/lib/api-client'
@@ -136,6 +136,9 @@ export function NftCard({
   const since = (nft.formOfSale !== 'NOT_FOR_SALE' && nft.listedAt) || nft.createdAt || nft.updatedAt
   const path = nftPath(nft)
   const image = useImageSources(nft.file, IMAGE_SIZES.card)
+  // A stolen-item hold: shown until its end (the card re-renders then).
+  const holdLeft = useCountdown(nft.saleHeldUntil)
+  const heldUntil = holdLeft && !holdLeft.done ? nft.saleHeldUntil : null
 
   const stopLabel = nft.formOfSale === 'AUCTION' ? t('nft.card.stopAuction') : t('nft.card.stopSale')
   const afterAction = (outcome: { ok: boolean } | undefined) => {
@@ -185,11 +188,17 @@ export function NftCard({
                 {t('nft.card.auction')}
               </Badge>
             )}
+            {heldUntil && (
+              <Badge colorPalette="red" variant="solid" borderRadius="full" gap="1" data-testid="card-held">
+                <LuShieldAlert aria-hidden="true" />
+                {t('nft.card.saleHeld')}
+              </Badge>
+            )}
             <RarityBadge rarity={nft.rarity} />
           </HStack>
         </Box>
       </Link>
-      {!preview && !isOwner && nft.formOfSale === 'FIXEDPRICE' && <AddToCartButton nft={nft} overlay />}
+      {!preview && !isOwner && !heldUntil && nft.formOfSale === 'FIXEDPRICE' && <AddToCartButton nft={nft} overlay />}
       {isOwner && (
         <Menu.Root positioning={{ placement: 'bottom-end' }}>
           <Menu.Trigger asChild>
@@ -236,7 +245,11 @@ export function NftCard({
             {cardTitle(nftTitle(nft))}
           </Text>
         </Link>
-        {nft.formOfSale === 'AUCTION' ? (
+        {heldUntil ? (
+          <Text fontSize="sm" color="fg.error" fontWeight="medium" data-testid="card-held-until">
+            {t('nft.card.saleHeldUntil', { date: formatDateTime(heldUntil, i18n.resolvedLanguage) })}
+          </Text>
+        ) : nft.formOfSale === 'AUCTION' ? (
           <AuctionPrices nft={nft} />
         ) : nft.formOfSale === 'FIXEDPRICE' ? (
           <HStack justify="space-between">

@@ -58,6 +58,9 @@ describe('contract errors', () => {
       text: 'Your bid of 0.28245\u00a0MATIC is too low: the minimum bid is now 0.298\u00a0MATIC.',
     })
     expect(chainErrorMessage(reverted('MarketplaceNotForSale', [7n]), i18n.t, 'en').text).toBe('NFT #7 is no longer for sale.')
+    // A stolen-item hold names its end.
+    const held = chainErrorMessage(reverted('MarketplaceSaleHeld', [7n, 1_900_000_000n]), i18n.t, 'en').text
+    expect(held).toMatch(/^The sale of NFT #7 is on hold until .*2030.*: it was reported stolen/)
     expect(chainErrorMessage(new UserRejectedRequestError(new Error('denied')), i18n.t, 'en')).toEqual({ text: 'You cancelled the transaction in your wallet.' })
     const unknown = chainErrorMessage(new BaseError('RPC timeout at http://127.0.0.1:8545'), i18n.t, 'en')
     expect(unknown).toEqual({ text: 'The transaction failed.', detail: 'RPC timeout at http://127.0.0.1:8545' })

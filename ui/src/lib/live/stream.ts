@@ -40,6 +40,8 @@ export const NOTICE_KINDS = [
   'OFFER_RECEIVED',
   'OFFER_ACCEPTED',
   'OFFER_REJECTED',
+  'SALE_HELD',
+  'SALE_RELEASED',
 ] as const
 export type NoticeKind = (typeof NOTICE_KINDS)[number]
 

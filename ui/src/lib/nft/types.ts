@@ -54,6 +54,10 @@ export type Nft = {
   /** When it was last put on sale (the mint time if never). */
   listedAt?: string
   currentAuction: NftAuction | null
+  /** While a moderator holds its sale (a stolen-item hold): when the hold ends (ISO 8601); null otherwise. */
+  saleHeldUntil?: string | null
+  /** Whether the hold came with a note of evidence (a police report). */
+  saleHoldEvidence?: boolean
   highestBid: string
   royalty: NftRoyalty[]
   properties: NftProperty[]

@@ -107,6 +107,46 @@ describe('NFT detail', () => {
     expect(screen.queryByTestId('buy-now')).not.toBeInTheDocument()
   })
 
+  it('shows a stolen-item hold with its end, and disables what a buyer came for with the reason', async () => {
+    signIn('u-buyer')
+    const until = new Date(Date.now() + 3 * 86_400_000).toISOString()
+    // A page loaded before the hold reached the listing: Buy now is there, but disabled.
+    serve(nftFixture({ saleHeldUntil: until, saleHoldEvidence: true }))
+    const { unmount } = renderRoutes(routes, '/explore/80001-1')
+    const notice = await screen.findByTestId('sale-held')
+    expect(within(notice).getByTestId('sale-held-until')).toHaveTextContent(/^Sale on hold until .+/)
+    expect(notice).toHaveTextContent('it was reported stolen')
+    expect(notice).toHaveTextContent('The hold rests on a police report.')
+    const buy = screen.getByTestId('buy-now')
+    expect(buy).toBeDisabled()
+    expect(buy.getAttribute('title')).toMatch(/^On hold until /)
+    expect(screen.queryByRole('button', { name: 'Add to cart' })).not.toBeInTheDocument()
+    unmount()
+
+    // The usual case: the hold ended the listing; no offer can be made either.
+    serve(nftFixture({ formOfSale: 'NOT_FOR_SALE', saleHeldUntil: until }))
+    renderRoutes(routes, '/explore/80001-1')
+    expect(await screen.findByTestId('held-offer')).toBeDisabled()
+    expect(screen.getByTestId('sale-held')).not.toHaveTextContent('police report')
+    expect(screen.queryByTestId('not-for-sale-message')).not.toBeInTheDocument()
+  })
+
+  it('tells the owner why their NFT is held and keeps listing disabled; an ended hold shows nothing', async () => {
+    signIn('u-owner')
+    const until = new Date(Date.now() + 86_400_000).toISOString()
+    serve(nftFixture({ formOfSale: 'NOT_FOR_SALE', saleHeldUntil: until }))
+    const { unmount } = renderRoutes(routes, '/explore/80001-1')
+    expect(await screen.findByTestId('sale-held')).toHaveTextContent('You cannot list it or accept offers until then')
+    expect(screen.getByTestId('owner-update')).toBeDisabled()
+    expect(screen.getByRole('button', { name: 'Burn NFT' })).toBeEnabled()
+    unmount()
+
+    serve(nftFixture({ formOfSale: 'NOT_FOR_SALE', saleHeldUntil: new Date(Date.now() - 1000).toISOString() }))
+    renderRoutes(routes, '/explore/80001-1')
+    expect(await screen.findByTestId('owner-update')).toBeEnabled()
+    expect(screen.queryByTestId('sale-held')).not.toBeInTheDocument()
+  })
+
   it('offers the owner Update and Burn when not for sale', async () => {
     signIn('u-owner')
     serve(nftFixture({ formOfSale: 'NOT_FOR_SALE' }))

@@ -13,10 +13,11 @@ import { OfferBox } from '@/features/offers/components/offer-box'
 import { useOfferDecisions } from '@/features/offers/components/offer-decisions'
 import { useAppConfig } from '@/lib/app-config'
 import { useSession } from '@/lib/auth'
-import { CURRENCY, formatMaticNumber, weiToDecimal } from '@/lib/format'
+import { CURRENCY, formatDateTime, formatMaticNumber, weiToDecimal } from '@/lib/format'
 import { useLiveChanges } from '@/lib/live/live-store'
 import type { Change } from '@/lib/live/stream'
 import type { useNftActions } from '@/lib/nft/actions'
+import { useCountdown } from '@/lib/nft/countdown'
 import { isLiveAuction, nftTitle, ownerAddress } from '@/lib/nft/format'
 import { useOfferActions } from '@/lib/offers/actions'
 import { useMyOpenOffer } from '@/lib/offers/api'
@@ -184,8 +185,23 @@ function BidBox({ nft, onBid, focus }: { nft: Nft; onBid: (amount: string) => Pr
  * Price or auction data, and what the viewer may do: buy, bid (non-owners, while for sale), stop
  * the sale, update or burn (the owner), or the spec's message why nothing can be done.
  */
+/** A stolen-item hold on the NFT's sale: until when, why, and what it means to its owner or a buyer. */
+function SaleHeldNotice({ until, evidence, isOwner }: { until: string; evidence: boolean; isOwner: boolean }) {
+  const { t, i18n } = useTranslation()
+  return (
+    <Alert.Root status="error" borderRadius="lg" data-testid="sale-held">
+      <Alert.Indicator />
+      <Stack gap="1">
+        <Alert.Title data-testid="sale-held-until">{t('trade.saleHeldTitle', { date: formatDateTime(until, i18n.resolvedLanguage) })}</Alert.Title>
+        <Alert.Description>{isOwner ? t('trade.saleHeldOwnerMessage') : t('trade.saleHeldMessage')}</Alert.Description>
+        {evidence && <Alert.Description color="fg.muted">{t('trade.saleHeldEvidence')}</Alert.Description>}
+      </Stack>
+    </Alert.Root>
+  )
+}
+
 export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boolean; actions: ReturnType<typeof useNftActions> }) {
-  const { t } = useTranslation()
+  const { t, i18n } = useTranslation()
   const navigate = useNavigate()
   // `?bid=1` (my bids' "Raise bid") opens the bid box at once.
   const [params] = useSearchParams()
@@ -208,6 +224,9 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
   const isAuction = nft.formOfSale === 'AUCTION'
   const live = isLiveAuction(nft)
   const forSale = nft.formOfSale === 'FIXEDPRICE' || live
+  // A stolen-item hold: the contract refuses every sale until its end (the panel re-renders then).
+  const holdLeft = useCountdown(nft.saleHeldUntil)
+  const heldUntil = holdLeft && !holdLeft.done ? nft.saleHeldUntil : null
   const stopLabel = isAuction ? t('nft.card.stopAuction') : t('nft.card.stopSale')
   // Offers: anyone but the owner, on an NFT not in an auction (issue 20).
   const canOffer = !isOwner && !isAuction
@@ -271,17 +290,26 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
         </Stack>
       )}
 
+      {heldUntil && <SaleHeldNotice until={heldUntil} evidence={!!nft.saleHoldEvidence} isOwner={isOwner} />}
       {isOwner ? (
         <Stack gap="3">
-          <Alert.Root status="info" borderRadius="lg">
-            <Alert.Indicator />
-            <Alert.Description data-testid="owner-message">{t('trade.ownerMessage')}</Alert.Description>
-          </Alert.Root>
+          {!heldUntil && (
+            <Alert.Root status="info" borderRadius="lg">
+              <Alert.Indicator />
+              <Alert.Description data-testid="owner-message">{t('trade.ownerMessage')}</Alert.Description>
+            </Alert.Root>
+          )}
           <OwnerWalletNotice ownerAddress={ownerAddress(nft)} />
           <HStack wrap="wrap" gap="2" ref={setButtons}>
             {nft.formOfSale === 'NOT_FOR_SALE' ? (
               <>
-                <Button variant="outline" onClick={() => navigate(`/nft/update/${nft._id}`)}>
+                <Button
+                  variant="outline"
+                  onClick={() => navigate(`/nft/update/${nft._id}`)}
+                  disabled={!!heldUntil}
+                  title={heldUntil ? t('trade.saleHeldReason', { date: formatDateTime(heldUntil, i18n.resolvedLanguage) }) : undefined}
+                  data-testid="owner-update"
+                >
                   {t('nft.card.updateNft')}
                 </Button>
                 <Button variant="outline" colorPalette="red" onClick={() => setPending('burn')}>
@@ -295,6 +323,20 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
             )}
           </HStack>
         </Stack>
+      ) : heldUntil ? (
+        <HStack gap="3" wrap="wrap" ref={setButtons}>
+          {/* What a buyer came for, disabled with the reason (the contract refuses it until then). */}
+          <Button
+            colorPalette="brand"
+            size="lg"
+            flex="1 1 auto"
+            disabled
+            title={t('trade.saleHeldReason', { date: formatDateTime(heldUntil, i18n.resolvedLanguage) })}
+            data-testid={forSale ? 'buy-now' : 'held-offer'}
+          >
+            {forSale ? t('trade.buyNow') : t('offers.make')}
+          </Button>
+        </HStack>
       ) : !forSale ? (
         nft.formOfSale === 'NOT_FOR_SALE' ? (
           <Stack gap="3">
@@ -333,7 +375,7 @@ export function TradePanel({ nft, isOwner, actions }: { nft: Nft; isOwner: boole
           {offerBox(false)}
         </Stack>
       )}
-      {singleColumn && (isOwner || forSale || (canOffer && nft.formOfSale === 'NOT_FOR_SALE')) && !buttonsInView && (
+      {singleColumn && (isOwner || (!heldUntil && (forSale || (canOffer && nft.formOfSale === 'NOT_FOR_SALE')))) && !buttonsInView && (
         <ActionBar
           nft={nft}
           isOwner={isOwner}
