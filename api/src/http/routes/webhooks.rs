@@ -136,9 +136,29 @@ struct CreatedEndpoint {
     /// The signing secret (`whsec_` and base64), shown this once: verify each delivery's
     /// `webhook-signature` with it.
     secret: String,
-    /// The endpoint.
-    #[serde(flatten)]
-    endpoint: WebhookEndpoint,
+    /// The endpoint's id (a UUID).
+    endpoint_id: String,
+    /// Where deliveries are posted.
+    url: String,
+    /// The stream's topics it gets.
+    topics: Vec<String>,
+    /// The notice kinds of its owner it gets.
+    #[schema(value_type = Vec<super::notices::NoticeKind>)]
+    notice_kinds: Vec<String>,
+    /// `ACTIVE`: nothing delivered yet.
+    state: EndpointState,
+    /// The log position it starts after.
+    acknowledged_position: u64,
+    /// 0.
+    failures: u32,
+    /// Null.
+    next_attempt_at: Option<String>,
+    /// Null.
+    disabled_at: Option<String>,
+    /// Null: nothing delivered yet.
+    last_delivery: Option<DeliveryAttempt>,
+    /// When it was registered (ISO 8601).
+    created_at: String,
 }
 
 fn endpoint_body(row: WebhookEndpointRow, state: Option<DeliveryState>, last: Option<Attempt>) -> WebhookEndpoint {
@@ -215,13 +235,19 @@ struct EndpointRequest {
     url: String,
     /// The stream's topics: `market`, `nft:{nftId}`, `collection:{collectionId}` (at most 20).
     #[serde(default)]
-    #[schema(max_items = 20)]
+    #[schema(value_type = Vec<Topic>, max_items = 20)]
     topics: Vec<String>,
     /// The notice kinds of yours to get. At least one topic or kind.
     #[serde(default)]
     #[schema(value_type = Vec<super::notices::NoticeKind>)]
     notice_kinds: Vec<String>,
 }
+
+/// A stream topic: `market`, `nft:{nftId}` or `collection:{collectionId}`.
+#[derive(ToSchema)]
+#[schema(max_length = 211, example = "market")]
+#[allow(dead_code, reason = "a schema only")]
+struct Topic(String);
 
 /// Refuses a URL the guard would not post to (scheme, private or denied addresses).
 async fn guarded(state: &AppState, url: &str) -> Result<String, ApiError> {
@@ -270,7 +296,34 @@ async fn register_endpoint(
     let row = owned(&state, me, &id).await?;
     let endpoint = with_state(&state, row).await?;
     let secret = signature::shown(&state.webhooks.secret(&salt));
-    Ok(ok(CreatedEndpoint { secret, endpoint }, "Webhook endpoint registered: copy its secret now, it will not be shown again"))
+    let WebhookEndpoint {
+        endpoint_id,
+        url,
+        topics,
+        notice_kinds,
+        state,
+        acknowledged_position,
+        failures,
+        next_attempt_at,
+        disabled_at,
+        last_delivery,
+        created_at,
+    } = endpoint;
+    let created = CreatedEndpoint {
+        secret,
+        endpoint_id,
+        url,
+        topics,
+        notice_kinds,
+        state,
+        acknowledged_position,
+        failures,
+        next_attempt_at,
+        disabled_at,
+        last_delivery,
+        created_at,
+    };
+    Ok(ok(created, "Webhook endpoint registered: copy its secret now, it will not be shown again"))
 }
 
 /// Changes an endpoint's URL, topics and notice kinds (its secret and position stay).
