@@ -71,11 +71,6 @@ impl Receiver {
     fn got(&self) -> Vec<Received> {
         self.got.lock().unwrap().clone()
     }
-
-    /// The acknowledged deliveries' ids, in order of arrival.
-    fn acknowledged(&self) -> Vec<String> {
-        self.got().into_iter().filter(|r| (200..300).contains(&r.answered)).map(|r| r.id).collect()
-    }
 }
 
 async fn receive(State(receiver): State<Receiver>, headers: HeaderMap, body: Bytes) -> StatusCode {
