@@ -1262,6 +1262,66 @@ mod tests {
         }
     }
 
+    fn register_hook(id: u128, url: &str, topics: &[&str], kinds: &[&str]) -> UserCommand {
+        UserCommand::RegisterWebhook {
+            endpoint_id: Uuid::from_u128(id),
+            url: url.into(),
+            topics: topics.iter().map(|s| (*s).to_owned()).collect(),
+            notice_kinds: kinds.iter().map(|s| (*s).to_owned()).collect(),
+            secret_salt: "c2FsdA==".into(),
+            now: t0(),
+        }
+    }
+
+    #[test]
+    fn a_webhook_is_registered_with_sorted_topics_and_kinds_and_never_a_secret() {
+        let events = given(&verified())
+            .when(register_hook(1, " https://hooks.example.com/m ", &["nft:80001-2", "market", "market"], &["SOLD", "BOUGHT"]))
+            .unwrap();
+        assert_eq!(
+            events,
+            vec![UserEvent::WebhookEndpointRegistered {
+                endpoint_id: Uuid::from_u128(1),
+                url: "https://hooks.example.com/m".into(),
+                topics: vec!["market".into(), "nft:80001-2".into()],
+                notice_kinds: vec!["BOUGHT".into(), "SOLD".into()],
+                secret_salt: "c2FsdA==".into(),
+                at: t0(),
+            }]
+        );
+    }
+
+    #[test]
+    fn a_webhook_needs_a_url_known_topics_or_kinds_and_room() {
+        let user = verified();
+        let invalid = |command| matches!(given(&user).when(command), Err(AccountError::Invalid(m)) if !m.is_empty());
+        assert!(invalid(register_hook(1, "ftp://x.example/", &["market"], &[])));
+        assert!(invalid(register_hook(1, "https://", &["market"], &[])));
+        assert!(invalid(register_hook(1, "https://a:b@x.example/", &["market"], &[])));
+        assert!(invalid(register_hook(1, "https://x.example/#f", &["market"], &[])));
+        assert!(invalid(register_hook(1, "https://x.example/", &["markets"], &[])));
+        assert!(invalid(register_hook(1, "https://x.example/", &["nft:a b"], &[])));
+        assert!(invalid(register_hook(1, "https://x.example/", &[], &["SOLDOUT"])));
+        assert!(invalid(register_hook(1, "https://x.example/", &[], &[])));
+        let mut full = user.clone();
+        for i in 0..MAX_WEBHOOKS as u128 {
+            full.extend(decide(&fold(&full), register_hook(i + 10, "https://x.example/", &["market"], &[])).unwrap());
+        }
+        assert_eq!(given(&full).when(register_hook(1, "https://x.example/", &["market"], &[])), Err(AccountError::TooManyWebhooks));
+        let delete = |id| UserCommand::DeleteWebhook { endpoint_id: Uuid::from_u128(id), now: t0() };
+        full.extend(decide(&fold(&full), delete(10)).unwrap());
+        assert!(given(&full).when(register_hook(1, "https://x.example/", &["market"], &[])).is_ok(), "a deleted endpoint makes room");
+        assert_eq!(given(&full).when(delete(10)), Err(AccountError::UnknownWebhook), "deleted once");
+        let update = UserCommand::UpdateWebhook {
+            endpoint_id: Uuid::from_u128(99),
+            url: "https://x.example/".into(),
+            topics: vec!["market".into()],
+            notice_kinds: vec![],
+            now: t0(),
+        };
+        assert_eq!(given(&full).when(update), Err(AccountError::UnknownWebhook));
+    }
+
     #[test]
     fn an_api_key_is_created_with_its_hash_and_sorted_scopes() {
         let events = given(&verified()).when(create_key(1, "  Price bot ", &["trades", "read", "trades"])).unwrap();
