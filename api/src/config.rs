@@ -259,9 +259,76 @@ pub struct Config {
     #[arg(long, env = "METADATA_DELAY_SECS", default_value_t = 5)]
     pub metadata_delay_secs: u64,
 
+    /// Post webhooks to `http://` URLs too (else `https://` only): a receiver in development
+    /// or a test's. Production keeps it off.
+    #[arg(long, env = "WEBHOOK_ALLOW_HTTP")]
+    pub webhook_allow_http: bool,
+
+    /// Hosts webhooks may be posted to although they resolve to loopback, private or other
+    /// non-public addresses (`host` or `host:port`, comma-separated, as URLs write them): a
+    /// receiver on the private network, or a test's on loopback. Empty: public addresses only.
+    /// `METADATA_DENIED_RANGES` is refused here too.
+    #[arg(long, env = "WEBHOOK_ALLOWED_HOSTS", value_delimiter = ',')]
+    pub webhook_allowed_hosts: Vec<String>,
+
+    /// Seconds a webhook delivery may take before it counts as failed (and is retried).
+    #[arg(long, env = "WEBHOOK_TIMEOUT_SECS", default_value_t = 10)]
+    pub webhook_timeout_secs: u64,
+
+    /// Milliseconds before the first retry of a failed delivery; each further one waits twice
+    /// as long (up to `WEBHOOK_RETRY_MAX_MS`), with up to a fifth more at random.
+    #[arg(long, env = "WEBHOOK_RETRY_BASE_MS", default_value_t = 5_000)]
+    pub webhook_retry_base_ms: u64,
+
+    /// The longest wait between two attempts, in milliseconds.
+    #[arg(long, env = "WEBHOOK_RETRY_MAX_MS", default_value_t = 3_600_000)]
+    pub webhook_retry_max_ms: u64,
+
+    /// Seconds an endpoint may keep failing before it is disabled (and its owner told).
+    #[arg(long, env = "WEBHOOK_DISABLE_AFTER_SECS", default_value_t = 86_400)]
+    pub webhook_disable_after_secs: u64,
+
+    /// Webhook deliveries in flight at once, all endpoints together (each endpoint has at most
+    /// one: its deliveries go in log order).
+    #[arg(long, env = "WEBHOOK_CONCURRENCY", default_value_t = 64)]
+    pub webhook_concurrency: usize,
+
     /// The built UI to serve at `/` (`npm run build` in `ui/`); missing means API only.
     #[arg(long, env = "UI_DIR", default_value = "ui/dist")]
     pub ui_dir: PathBuf,
+}
+
+/// The master secret: `JWT_SECRET` if set, else the one kept in `file`, generated (32 random
+/// bytes, hex, mode 0600) on first start. Never logged.
+pub fn master_secret(configured: Option<&Secret>, file: &std::path::Path) -> std::io::Result<Vec<u8>> {
+    if let Some(secret) = configured.filter(|s| !s.expose().is_empty()) {
+        return Ok(secret.expose().as_bytes().to_vec());
+    }
+    match std::fs::read_to_string(file) {
+        Ok(text) if !text.trim().is_empty() => return Ok(text.trim().as_bytes().to_vec()),
+        Ok(_) => {}
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+        Err(err) => return Err(err),
+    }
+    if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let secret = hex::encode(rand::Rng::random::<[u8; 32]>(&mut rand::rng()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(file) {
+        Ok(mut out) => {
+            std::io::Write::write_all(&mut out, secret.as_bytes())?;
+            out.sync_all()?;
+            tracing::info!(file = %file.display(), "generated a new server secret");
+            Ok(secret.into_bytes())
+        }
+        // Another process created it first: use theirs.
+        Err(err) if err.kind() == std::io::ErrorKind::AlreadyExists => Ok(std::fs::read_to_string(file)?.trim().as_bytes().to_vec()),
+        Err(err) => Err(err),
+    }
 }
 
 impl Config {

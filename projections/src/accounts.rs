@@ -1,4 +1,4 @@
-//! The `users`, `user_wallets` and `api_keys` tables, folded from the `user-<uuid>` streams, and
+//! The `users`, `user_wallets`, `api_keys` and `webhook_endpoints` tables, folded from the `user-<uuid>` streams, and
 //! the profile and API key queries the API serves.
 //!
 //! A user's e-mail and mobile number are stored here for the user's own profile; the public
@@ -30,6 +30,9 @@ impl ReadModel for Accounts {
                 | "WalletUnlinked"
                 | "ApiKeyCreated"
                 | "ApiKeyRevoked"
+                | "WebhookEndpointRegistered"
+                | "WebhookEndpointUpdated"
+                | "WebhookEndpointDeleted"
         )
     }
 
@@ -128,6 +131,35 @@ async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), Pro
                 conn,
                 "UPDATE api_keys SET revoked_at = $3 WHERE key_id = $1 AND user_id = $2 AND revoked_at IS NULL",
                 &[(&key_id).into(), user, at.timestamp().into()],
+            )
+            .await?;
+        }
+        UserEvent::WebhookEndpointRegistered { endpoint_id, url, topics, notice_kinds, secret_salt, at } => {
+            let (id, topics, kinds) = (endpoint_id.to_string(), topics.join(","), notice_kinds.join(","));
+            sql::execute(
+                conn,
+                "INSERT INTO webhook_endpoints (endpoint_id, user_id, url, topics, notice_kinds, secret_salt, created_at, \
+                 updated_at, deleted_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, NULL)",
+                &[(&id).into(), user, (&url).into(), (&topics).into(), (&kinds).into(), (&secret_salt).into(), at.timestamp().into()],
+            )
+            .await?;
+        }
+        UserEvent::WebhookEndpointUpdated { endpoint_id, url, topics, notice_kinds, at } => {
+            let (id, topics, kinds) = (endpoint_id.to_string(), topics.join(","), notice_kinds.join(","));
+            sql::execute(
+                conn,
+                "UPDATE webhook_endpoints SET url = $3, topics = $4, notice_kinds = $5, updated_at = $6 \
+                 WHERE endpoint_id = $1 AND user_id = $2",
+                &[(&id).into(), user, (&url).into(), (&topics).into(), (&kinds).into(), at.timestamp().into()],
+            )
+            .await?;
+        }
+        UserEvent::WebhookEndpointDeleted { endpoint_id, at } => {
+            let id = endpoint_id.to_string();
+            sql::execute(
+                conn,
+                "UPDATE webhook_endpoints SET deleted_at = $3 WHERE endpoint_id = $1 AND user_id = $2 AND deleted_at IS NULL",
+                &[(&id).into(), user, at.timestamp().into()],
             )
             .await?;
         }
@@ -275,6 +307,59 @@ pub async fn api_keys_of(db: &ReadDb, user_id: &str) -> Result<Vec<ApiKeyRow>, P
     let sql = format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, key_id");
     let rows = sqlx::query(&sql).bind(user_id).fetch_all(&db.pool().clone()).await?;
     rows.iter().map(key_row).collect()
+}
+
+/// A webhook endpoint as the read table holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebhookEndpointRow {
+    /// Its id.
+    pub endpoint_id: String,
+    /// Whose.
+    pub user_id: String,
+    /// Where deliveries go.
+    pub url: String,
+    /// The stream's topics it wants, sorted.
+    pub topics: Vec<String>,
+    /// The notice kinds it wants, sorted.
+    pub notice_kinds: Vec<String>,
+    /// The salt its signing secret is derived from (with the server's secret).
+    pub secret_salt: String,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Unix seconds.
+    pub updated_at: i64,
+}
+
+const WEBHOOK_COLUMNS: &str = "endpoint_id, user_id, url, topics, notice_kinds, secret_salt, created_at, updated_at";
+
+fn webhook_row(row: &sqlx::any::AnyRow) -> Result<WebhookEndpointRow, ProjectionError> {
+    let list = |text: String| text.split(',').filter(|s| !s.is_empty()).map(str::to_owned).collect();
+    Ok(WebhookEndpointRow {
+        endpoint_id: row.try_get("endpoint_id")?,
+        user_id: row.try_get("user_id")?,
+        url: row.try_get("url")?,
+        topics: list(row.try_get("topics")?),
+        notice_kinds: list(row.try_get("notice_kinds")?),
+        secret_salt: row.try_get("secret_salt")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+/// A user's webhook endpoints (not deleted), oldest first.
+pub async fn webhook_endpoints_of(db: &ReadDb, user_id: &str) -> Result<Vec<WebhookEndpointRow>, ProjectionError> {
+    let sql = format!(
+        "SELECT {WEBHOOK_COLUMNS} FROM webhook_endpoints WHERE user_id = $1 AND deleted_at IS NULL ORDER BY created_at, endpoint_id"
+    );
+    let rows = sqlx::query(&sql).bind(user_id).fetch_all(&db.pool().clone()).await?;
+    rows.iter().map(webhook_row).collect()
+}
+
+/// Every webhook endpoint not deleted: what the delivery worker serves.
+pub async fn live_webhook_endpoints(db: &ReadDb) -> Result<Vec<WebhookEndpointRow>, ProjectionError> {
+    let sql = format!("SELECT {WEBHOOK_COLUMNS} FROM webhook_endpoints WHERE deleted_at IS NULL ORDER BY created_at, endpoint_id");
+    let rows = sqlx::query(&sql).fetch_all(&db.pool().clone()).await?;
+    rows.iter().map(webhook_row).collect()
 }
 
 #[cfg(test)]

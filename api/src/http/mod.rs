@@ -104,7 +104,8 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::contract::router())
         .merge(routes::metrics::router())
         .merge(routes::stream::router())
-        .merge(routes::notices::router());
+        .merge(routes::notices::router())
+        .merge(routes::webhooks::router());
     let pages = state.clone();
     let cors = cors::Cors::new(&state.config.allowed_origins);
     let headers = headers::SecurityHeaders::new(&state.config, ui_dir);

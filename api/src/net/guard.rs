@@ -150,33 +150,35 @@ impl Guard {
 
     /// A client that can only reach `url`'s host at the addresses checked now.
     async fn client_for(&self, url: &Url) -> Result<reqwest::Client, FetchError> {
+        let (host, addrs) = self.checked(url).await?;
+        self.build(&host, addrs.as_deref(), "nft-marketplace-metadata")
+    }
+
+    /// `url`'s host (lower case) and, for a name, the addresses it resolves to now, each
+    /// checked under the rule (an address literal is checked as written: `None`).
+    pub async fn checked(&self, url: &Url) -> Result<(String, Option<Vec<SocketAddr>>), FetchError> {
         match url.scheme() {
             "https" => {}
             "http" if self.allow_http => {}
-            "http" => return Err(FetchError::BadUrl("http:// is not fetched (only https://; the operator may allow http)".into())),
-            other => return Err(FetchError::BadUrl(format!("{other}: URLs are not fetched"))),
+            "http" => return Err(FetchError::BadUrl("http:// is not allowed (only https://; the operator may allow http)".into())),
+            other => return Err(FetchError::BadUrl(format!("{other}: URLs are not allowed"))),
         }
         let host = url.host_str().ok_or_else(|| FetchError::BadUrl("a URL without a host".into()))?.to_ascii_lowercase();
         let port = url.port_or_known_default().ok_or_else(|| FetchError::BadUrl("a URL without a port".into()))?;
         let exempt = self.exempt(&host, port);
-        let builder = reqwest::Client::builder()
-            .redirect(redirect::Policy::none())
-            .no_proxy()
-            .connect_timeout(self.timeout)
-            .user_agent(concat!("nft-marketplace-metadata/", env!("CARGO_PKG_VERSION")));
         // The URL parser writes IPv4 in dotted form whatever the input (`0x7f.1`, `2130706433`)
         // and IPv6 in brackets: an address literal is one of these two.
         let literal = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
             Some(v6) => v6.parse::<Ipv6Addr>().ok().map(IpAddr::V6),
             None => host.parse::<Ipv4Addr>().ok().map(IpAddr::V4),
         };
-        let builder = match literal {
+        match literal {
             Some(ip) => {
                 self.check(ip, &host, exempt, true)?;
-                builder
+                Ok((host, None))
             }
             None => {
-                let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), port))
+                let mut addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), port))
                     .await
                     .map_err(|e| FetchError::Unreachable(format!("{host} does not resolve: {e}")))?
                     .collect();
@@ -186,8 +188,23 @@ impl Guard {
                 for addr in &addrs {
                     self.check(addr.ip(), &host, exempt, false)?;
                 }
-                builder.resolve_to_addrs(&host, &addrs)
+                addrs.sort();
+                Ok((host, Some(addrs)))
             }
+        }
+    }
+
+    /// A client that follows no redirect, uses no proxy and, for a name, connects only to
+    /// `addrs` (pinned: a DNS answer that changes after the check is never asked for).
+    fn build(&self, host: &str, addrs: Option<&[SocketAddr]>, agent: &str) -> Result<reqwest::Client, FetchError> {
+        let builder = reqwest::Client::builder()
+            .redirect(redirect::Policy::none())
+            .no_proxy()
+            .connect_timeout(self.timeout)
+            .user_agent(format!("{agent}/{}", env!("CARGO_PKG_VERSION")));
+        let builder = match addrs {
+            Some(addrs) => builder.resolve_to_addrs(host, addrs),
+            None => builder,
         };
         builder.build().map_err(|e| FetchError::Unreachable(e.to_string()))
     }
@@ -207,8 +224,68 @@ impl Guard {
             return Err(FetchError::Refused(format!("{ip} is {why}")));
         }
         // The address stays here: the reason is public (see the module).
-        tracing::warn!(host, address = %ip, why, "metadata: refused a host that resolves to a non-public or denied address");
+        tracing::warn!(host, address = %ip, why, "guard: refused a host that resolves to a non-public or denied address");
         Err(FetchError::Refused(format!("{host} resolves to a private or reserved address")))
+    }
+}
+
+/// The guarded poster of webhook deliveries: every POST passes the address rule again (a name
+/// may resolve elsewhere since the endpoint was registered), follows no redirect (a 3xx is a
+/// failed delivery), and is bounded by the guard's time limit. Clients are kept per host and
+/// checked addresses, so a receiver's connections are reused while its name resolves the same.
+pub struct Poster {
+    guard: Guard,
+    clients: std::sync::Mutex<std::collections::HashMap<(String, Option<Vec<SocketAddr>>), reqwest::Client>>,
+}
+
+/// Clients kept at most (one per receiving host); past it the cache starts over.
+const KEPT_CLIENTS: usize = 1_024;
+
+impl Poster {
+    /// A poster under `guard`'s rule.
+    pub fn new(guard: Guard) -> Self {
+        Self { guard, clients: std::sync::Mutex::default() }
+    }
+
+    /// Whether `url` may be posted to now: the scheme and the address rule (the host is
+    /// resolved). What registration checks.
+    pub async fn check(&self, url: &str) -> Result<(), FetchError> {
+        let url = Url::parse(url).map_err(|e| FetchError::BadUrl(format!("not a URL: {e}")))?;
+        self.guard.checked(&url).await.map(drop)
+    }
+
+    /// POSTs `body` with `headers` to `url`; the answer's status (any, 3xx included: never
+    /// followed). Errors are the rule's refusals, the network's and the time limit.
+    pub async fn post(&self, url: &str, headers: reqwest::header::HeaderMap, body: Vec<u8>) -> Result<u16, FetchError> {
+        let seconds = self.guard.timeout.as_secs().max(1);
+        let exchange = async {
+            let url = Url::parse(url).map_err(|e| FetchError::BadUrl(format!("not a URL: {e}")))?;
+            let key = self.guard.checked(&url).await?;
+            let kept = self.clients.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&key).cloned();
+            let client = match kept {
+                Some(client) => client,
+                None => {
+                    let client = self.guard.build(&key.0, key.1.as_deref(), "nft-marketplace-webhooks")?;
+                    let mut clients = self.clients.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    if clients.len() >= KEPT_CLIENTS {
+                        clients.clear();
+                    }
+                    clients.insert(key, client.clone());
+                    client
+                }
+            };
+            let response = client
+                .post(url)
+                .headers(headers)
+                .body(body)
+                .send()
+                .await
+                .map_err(|e| FetchError::Unreachable(e.without_url().to_string()))?;
+            // The body is not read beyond what the connection needs: a receiver's answer is its
+            // status only.
+            Ok(response.status().as_u16())
+        };
+        tokio::time::timeout(self.guard.timeout, exchange).await.unwrap_or(Err(FetchError::Timeout(seconds)))
     }
 }
 

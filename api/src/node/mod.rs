@@ -6,7 +6,8 @@
 //! - [`metadata`]: reads the metadata of tokens minted elsewhere;
 //! - [`notifier`]: mails the notices their recipients want by e-mail;
 //! - [`auction_clock`]: appends "ending soon" and "time is up" once per auction;
-//! - [`reconcile`]: compares the read models with the chain, now and then.
+//! - [`reconcile`]: compares the read models with the chain, now and then;
+//! - [`webhooks`]: delivers the changes to the endpoints people registered, signed.
 //!
 //! Every process runs the [`stream`] hub (its clients' live changes) and follows the elected
 //! one's log through the database.
@@ -18,6 +19,7 @@ pub mod metadata;
 pub mod notifier;
 pub mod reconcile;
 pub mod stream;
+pub mod webhooks;
 
 use std::{sync::Arc, time::Duration};
 
@@ -61,6 +63,8 @@ pub struct Node {
     pub leading: Option<leader::Leading>,
     /// The read tables' changes, for `/api/stream` and the notifier.
     pub stream: Arc<stream::StreamHub>,
+    /// Webhook endpoints' delivery state, secrets and guarded poster.
+    pub webhooks: Arc<webhooks::Webhooks>,
 }
 
 /// How long a command waits for its events to reach the read tables before answering.
@@ -75,6 +79,7 @@ impl Node {
         let mailer = mail::from_config(&config).context("starting the mailer")?;
         let chain = ChainInfo { chain_id: config.chain_id, ..Default::default() };
         let stream = stream::StreamHub::start(read.clone(), &projector);
+        let webhooks = webhooks::Webhooks::from_config(&config).context("starting webhooks")?;
         Ok(Self {
             store,
             read,
@@ -89,6 +94,7 @@ impl Node {
             reconcile: None,
             leading: None,
             stream,
+            webhooks: Arc::new(webhooks),
         })
     }
 

@@ -114,6 +114,11 @@ impl StreamHub {
         (*self.published.borrow(), receiver)
     }
 
+    /// The last position broadcast.
+    pub fn published(&self) -> u64 {
+        *self.published.borrow()
+    }
+
     /// How many clients are connected.
     pub fn clients(&self) -> usize {
         self.updates.receiver_count()

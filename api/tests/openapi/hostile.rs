@@ -50,7 +50,7 @@ fn concrete(path: &str) -> String {
     path.split('/')
         .map(|segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
             Some("id") if collection => uuid::Uuid::now_v7().to_string(),
-            Some("collectionId" | "collectionid" | "userid" | "userId" | "keyId") => uuid::Uuid::now_v7().to_string(),
+            Some("collectionId" | "collectionid" | "userid" | "userId" | "keyId" | "endpointId") => uuid::Uuid::now_v7().to_string(),
             Some("nftid" | "nftId" | "id") => "80001-1".into(),
             Some("auctionid" | "auctionId") => "1".into(),
             Some("cid") => "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku".into(),
@@ -94,7 +94,12 @@ fn text_fields(doc: &Value, schema: &Value, text: &dyn Fn(u64) -> String) -> Vec
     }
     for (name, property) in schema["properties"].as_object().into_iter().flatten() {
         for (path, max, body) in text_fields(doc, property, text) {
-            let path = if path.is_empty() { name.clone() } else { format!("{name}.{path}") };
+            // An array's items are named as the server names them: `topics[0]`.
+            let path = match path.as_str() {
+                "" => name.clone(),
+                p if p.starts_with('[') => format!("{name}{p}"),
+                p => format!("{name}.{p}"),
+            };
             found.push((path, max, json!({ name: body })));
         }
     }

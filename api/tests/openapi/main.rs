@@ -208,7 +208,7 @@ fn sample(parameter: &str) -> String {
         "auctionId" => "1".into(),
         "userId" => uuid::Uuid::now_v7().to_string(),
         "cid" => "bafkreihdwdcefgh4dqkjv67uzcmw7ojee6xedzdetojuzjevtenxquvyku".into(),
-        "collectionId" | "keyId" => uuid::Uuid::now_v7().to_string(),
+        "collectionId" | "keyId" | "endpointId" => uuid::Uuid::now_v7().to_string(),
         "targetKind" => "nft".into(),
         "targetId" => "80001-1".into(),
         "action" => "hide".into(),
@@ -315,7 +315,7 @@ async fn query_parameters_are_documented_with_their_types_defaults_bounds_and_va
     let explore = parameters("/api/nft/explore/");
     assert_eq!(
         explore.keys().map(String::as_str).collect::<Vec<_>>(),
-        ["formOfSale", "limit", "nftCategory", "orderBy", "page", "search", "sortBy", "trait"]
+        ["formOfSale", "limit", "nftCategory", "orderBy", "page", "search", "sortBy", "trait", "verifiedOnly"]
     );
     assert_eq!(explore["trait"]["type"], "array");
     assert_eq!(explore["trait"]["maxItems"], 16);
@@ -439,6 +439,7 @@ const NO_SUCCESS_HERE: &[(&str, &str)] = &[
     ("POST /api/nft/offer/accept", "needs a mined transaction (tests/trade/offers.rs)"),
     ("POST /api/nft/offer/reject", "needs a mined transaction (tests/trade/offers.rs)"),
     ("POST /api/nft/cart/purchase", "needs a mined transaction (tests/trade/offers.rs)"),
+    ("POST /api/webhooks/{endpointId}/test", "waits for a receiver (tests/webhooks sends tests to one on loopback)"),
 ];
 
 #[tokio::test]
@@ -610,6 +611,28 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("GET", "/api/account/keys", "/api/account/keys".into(), None),
         ("DELETE", "/api/account/keys/{keyId}", "/api/account/keys/{key}".into(), None),
         ("DELETE", "/api/account/keys/{keyId}", format!("/api/account/keys/{}", uuid::Uuid::now_v7()), None),
+        // A public address literal: registration checks it without the network (the test
+        // event, which would wait for it, is sent to an unknown endpoint only).
+        (
+            "POST",
+            "/api/webhooks",
+            "/api/webhooks".into(),
+            Some(json!({ "url": "https://93.184.215.14/hook", "topics": ["market"], "noticeKinds": ["SOLD"] })),
+        ),
+        ("POST", "/api/webhooks", "/api/webhooks".into(), Some(json!({ "url": "https://10.0.0.1/hook", "topics": ["market"] }))),
+        ("GET", "/api/webhooks", "/api/webhooks".into(), None),
+        (
+            "PUT",
+            "/api/webhooks/{endpointId}",
+            "/api/webhooks/{hook}".into(),
+            Some(json!({ "url": "https://93.184.215.14/other", "topics": ["nft:80001-1"] })),
+        ),
+        ("GET", "/api/webhooks/{endpointId}/deliveries", "/api/webhooks/{hook}/deliveries".into(), None),
+        ("POST", "/api/webhooks/{endpointId}/redeliver", "/api/webhooks/{hook}/redeliver".into(), Some(json!({ "fromPosition": 1 }))),
+        ("POST", "/api/webhooks/{endpointId}/redeliver", "/api/webhooks/{hook}/redeliver".into(), Some(json!({ "fromPosition": 0 }))),
+        ("POST", "/api/webhooks/{endpointId}/test", format!("/api/webhooks/{}/test", uuid::Uuid::now_v7()), None),
+        ("DELETE", "/api/webhooks/{endpointId}", "/api/webhooks/{hook}".into(), None),
+        ("DELETE", "/api/webhooks/{endpointId}", format!("/api/webhooks/{}", uuid::Uuid::now_v7()), None),
         ("GET", "/api/dev/wallets", "/api/dev/wallets".into(), None),
         ("GET", "/api/notifications", "/api/notifications?unread=true".into(), None),
         ("GET", "/api/notifications", "/api/notifications?unread=maybe".into(), None),
@@ -681,6 +704,7 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
     ];
     let mut collection = String::new();
     let mut key = String::new();
+    let mut hook = String::new();
 
     for (method, path, uri, body) in calls {
         // The latest mail to `to`: its code, or its link's last segment.
@@ -722,7 +746,7 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
             app.state.projector.wait_for(at.last_position, std::time::Duration::from_secs(10)).await.unwrap();
             continue;
         }
-        let uri = uri.replace("{user}", &user).replace("{collection}", &collection).replace("{key}", &key);
+        let uri = uri.replace("{user}", &user).replace("{collection}", &collection).replace("{key}", &key).replace("{hook}", &hook);
         let mut request = Request::builder().method(method).uri(&uri);
         if !token.is_empty() {
             request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
@@ -756,6 +780,9 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         }
         if let (("POST", "/api/account/keys"), Some(id)) = ((method, path), answer.json()["body"]["keyId"].as_str()) {
             key = id.to_owned();
+        }
+        if let (("POST", "/api/webhooks"), Some(id)) = ((method, path), answer.json()["body"]["endpointId"].as_str()) {
+            hook = id.to_owned();
         }
         checked.entry((method.to_owned(), path.to_owned())).or_default().insert(answer.status.as_u16());
         if let Err(failure) = check_answer(&doc, method, path, &answer) {
@@ -885,7 +912,7 @@ async fn a_client_generated_from_the_document_needs_no_cast() {
     for (method, path) in operations(&doc) {
         for name in path.split('{').skip(1).filter_map(|s| s.split_once('}')).map(|(name, _)| name) {
             assert!(
-                ["nftId", "auctionId", "userId", "collectionId", "cid", "keyId", "targetKind", "targetId", "action", "role"]
+                ["nftId", "auctionId", "userId", "collectionId", "cid", "keyId", "endpointId", "targetKind", "targetId", "action", "role"]
                     .contains(&name),
                 "{method} {path}: path parameter {{{name}}}"
             );

@@ -72,6 +72,12 @@ pub enum AccountError {
     /// The account has as many live API keys as it may.
     #[error("You have too many API keys; revoke one first")]
     TooManyApiKeys,
+    /// No webhook endpoint of this account has this id.
+    #[error("Webhook endpoint not found")]
+    UnknownWebhook,
+    /// The account has as many webhook endpoints as it may.
+    #[error("You have too many webhook endpoints; delete one first")]
+    TooManyWebhooks,
 }
 
 impl AccountError {

@@ -82,7 +82,7 @@ pub enum ApiKeyScope {
     Trades,
     /// Read notifications, mark them read and change their settings.
     Notifications,
-    /// Manage webhook endpoints (granted now; the webhook routes come later).
+    /// Manage webhook endpoints: register, list, update, delete, redeliver, test.
     Webhooks,
 }
 
@@ -277,6 +277,43 @@ pub enum UserEvent {
         /// When.
         at: DateTime<Utc>,
     },
+    /// A webhook endpoint was registered. Its signing secret is not here: the server derives it
+    /// from its own secret and `secret_salt` (random, useless without the server's secret), so
+    /// the log never holds a secret that signs.
+    WebhookEndpointRegistered {
+        /// The endpoint's id.
+        endpoint_id: Uuid,
+        /// Where deliveries are posted (`https://`, or `http://` where the operator allows it).
+        url: String,
+        /// The stream's topics it wants (`market`, `nft:{id}`, `collection:{id}`), sorted.
+        topics: Vec<String>,
+        /// The notice kinds of its person it wants, sorted.
+        notice_kinds: Vec<String>,
+        /// 24 random bytes (base64) the signing secret is derived from with the server's secret.
+        secret_salt: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// A webhook endpoint's URL, topics or notice kinds changed (its secret did not).
+    WebhookEndpointUpdated {
+        /// The endpoint's id.
+        endpoint_id: Uuid,
+        /// Where deliveries are posted from now on.
+        url: String,
+        /// The topics it wants from now on, sorted.
+        topics: Vec<String>,
+        /// The notice kinds it wants from now on, sorted.
+        notice_kinds: Vec<String>,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// A webhook endpoint was deleted: nothing more is delivered to it.
+    WebhookEndpointDeleted {
+        /// The endpoint's id.
+        endpoint_id: Uuid,
+        /// When.
+        at: DateTime<Utc>,
+    },
 }
 
 impl UserEvent {
@@ -302,6 +339,9 @@ impl UserEvent {
         "WalletUnlinked",
         "ApiKeyCreated",
         "ApiKeyRevoked",
+        "WebhookEndpointRegistered",
+        "WebhookEndpointUpdated",
+        "WebhookEndpointDeleted",
     ];
 
     /// The past-tense type name stored in the envelope.
@@ -324,6 +364,9 @@ impl UserEvent {
             Self::WalletUnlinked { .. } => "WalletUnlinked",
             Self::ApiKeyCreated { .. } => "ApiKeyCreated",
             Self::ApiKeyRevoked { .. } => "ApiKeyRevoked",
+            Self::WebhookEndpointRegistered { .. } => "WebhookEndpointRegistered",
+            Self::WebhookEndpointUpdated { .. } => "WebhookEndpointUpdated",
+            Self::WebhookEndpointDeleted { .. } => "WebhookEndpointDeleted",
         }
     }
 

@@ -16,6 +16,7 @@ pub mod validate;
 pub use error::AccountError;
 pub use events::{ApiKeyScope, AuthProvider, ClaimEvent, ClaimKind, CodePurpose, ContactEvent, UserEvent, WalletProvider, user_stream};
 pub use user::{
-    ApiKey, CODE_ATTEMPTS, CODE_TTL, ClaimChange, MAX_API_KEY_NAME, MAX_API_KEYS, NONCE_TTL, PendingCode, RESET_TTL, User, UserCommand,
-    Wallet, claim_changes, decide, evolve, fold, rejection,
+    ApiKey, CODE_ATTEMPTS, CODE_TTL, ClaimChange, MAX_API_KEY_NAME, MAX_API_KEYS, MAX_WEBHOOK_TOPICS, MAX_WEBHOOK_URL, MAX_WEBHOOKS,
+    NONCE_TTL, PendingCode, RESET_TTL, User, UserCommand, Wallet, Webhook, claim_changes, decide, evolve, fold, rejection,
+    webhook_notice_kinds, webhook_topics, webhook_url,
 };

@@ -25,6 +25,23 @@ pub const NONCE_TTL: Duration = Duration::minutes(10);
 pub const MAX_API_KEYS: usize = 20;
 /// The longest name of an API key, in characters.
 pub const MAX_API_KEY_NAME: usize = 64;
+/// Webhook endpoints an account may have at once.
+pub const MAX_WEBHOOKS: usize = 10;
+/// The longest webhook URL, in bytes.
+pub const MAX_WEBHOOK_URL: usize = 2_048;
+/// The most topics a webhook endpoint names (as a stream may).
+pub const MAX_WEBHOOK_TOPICS: usize = 20;
+/// The longest topic, in bytes.
+const MAX_TOPIC: usize = 200;
+
+/// A webhook endpoint of the account (its URL and topics stay in the events and read model).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Webhook {
+    /// Its id.
+    pub id: Uuid,
+    /// Whether it was deleted.
+    pub deleted: bool,
+}
 
 /// An API key of the account (its hash stays in the events and the read model).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,6 +113,8 @@ pub struct User {
     pub sessions_valid_from: Option<DateTime<Utc>>,
     /// API keys made, oldest first, revoked ones included.
     pub api_keys: Vec<ApiKey>,
+    /// Webhook endpoints registered, oldest first, deleted ones included.
+    pub webhooks: Vec<Webhook>,
 }
 
 impl User {
@@ -291,6 +310,119 @@ pub enum UserCommand {
         /// The clock.
         now: DateTime<Utc>,
     },
+    /// Register a webhook endpoint. The API has checked that the URL's host is one the server
+    /// may post to (an address rule that needs the network); the shape is checked here.
+    RegisterWebhook {
+        /// The new endpoint's id.
+        endpoint_id: Uuid,
+        /// As sent.
+        url: String,
+        /// As sent.
+        topics: Vec<String>,
+        /// As sent.
+        notice_kinds: Vec<String>,
+        /// The random salt of its secret (base64).
+        secret_salt: String,
+        /// The clock.
+        now: DateTime<Utc>,
+    },
+    /// Change a webhook endpoint's URL, topics and notice kinds.
+    UpdateWebhook {
+        /// Its id.
+        endpoint_id: Uuid,
+        /// As sent.
+        url: String,
+        /// As sent.
+        topics: Vec<String>,
+        /// As sent.
+        notice_kinds: Vec<String>,
+        /// The clock.
+        now: DateTime<Utc>,
+    },
+    /// Delete a webhook endpoint.
+    DeleteWebhook {
+        /// Its id.
+        endpoint_id: Uuid,
+        /// The clock.
+        now: DateTime<Utc>,
+    },
+}
+
+/// A webhook URL's shape: `http(s)://host[:port]/...`, no credentials, no fragment, at most
+/// [`MAX_WEBHOOK_URL`] bytes. Whether its host may be reached is the API's check.
+pub fn webhook_url(url: &str) -> Result<String, AccountError> {
+    let url = url.trim();
+    if url.len() > MAX_WEBHOOK_URL {
+        return Err(AccountError::invalid(format!("url: at most {MAX_WEBHOOK_URL} characters")));
+    }
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| AccountError::invalid("url: must start with https:// (or http:// where the server allows it)"))?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    if authority.is_empty() {
+        return Err(AccountError::invalid("url: no host"));
+    }
+    if authority.contains('@') {
+        return Err(AccountError::invalid("url: no user name or password in the URL"));
+    }
+    if url.contains('#') {
+        return Err(AccountError::invalid("url: no fragment (#...)"));
+    }
+    if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(AccountError::invalid("url: no spaces or control characters"));
+    }
+    Ok(url.to_owned())
+}
+
+/// Topics as the stream names them (`market`, `nft:{nftId}`, `collection:{collectionId}`),
+/// sorted, without repeats; at most [`MAX_WEBHOOK_TOPICS`].
+pub fn webhook_topics(topics: &[String]) -> Result<Vec<String>, AccountError> {
+    let mut parsed = Vec::with_capacity(topics.len());
+    for topic in topics {
+        let topic = topic.trim();
+        let known = topic == "market"
+            || topic.strip_prefix("nft:").or_else(|| topic.strip_prefix("collection:")).is_some_and(|id| {
+                !id.is_empty() && id.len() <= MAX_TOPIC && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            });
+        if !known {
+            return Err(AccountError::invalid(format!(
+                "topics: unknown topic {topic:?}; the topics are market, nft:{{nftId}} and collection:{{collectionId}}"
+            )));
+        }
+        parsed.push(topic.to_owned());
+    }
+    parsed.sort();
+    parsed.dedup();
+    if parsed.len() > MAX_WEBHOOK_TOPICS {
+        return Err(AccountError::invalid(format!("topics: at most {MAX_WEBHOOK_TOPICS}")));
+    }
+    Ok(parsed)
+}
+
+/// Notice kinds (see [`crate::notices::KINDS`]), sorted, without repeats.
+pub fn webhook_notice_kinds(kinds: &[String]) -> Result<Vec<String>, AccountError> {
+    let mut parsed = Vec::with_capacity(kinds.len());
+    for kind in kinds {
+        if !crate::notices::KINDS.contains(&kind.as_str()) {
+            return Err(AccountError::invalid(format!("noticeKinds: unknown kind {kind:?} (known: {})", crate::notices::KINDS.join(", "))));
+        }
+        parsed.push(kind.clone());
+    }
+    parsed.sort();
+    parsed.dedup();
+    Ok(parsed)
+}
+
+/// The shape rules every registration and update shares: a URL, and something to deliver.
+fn webhook_parts(url: &str, topics: &[String], kinds: &[String]) -> Result<(String, Vec<String>, Vec<String>), AccountError> {
+    let url = webhook_url(url)?;
+    let topics = webhook_topics(topics)?;
+    let kinds = webhook_notice_kinds(kinds)?;
+    if topics.is_empty() && kinds.is_empty() {
+        return Err(AccountError::invalid("topics, noticeKinds: choose at least one topic or notice kind"));
+    }
+    Ok((url, topics, kinds))
 }
 
 /// Compares two hex digests in time independent of where they differ.
@@ -563,6 +695,32 @@ pub fn decide(state: &User, command: UserCommand) -> Result<Vec<UserEvent>, Acco
                 Some(_) => Ok(vec![UserEvent::ApiKeyRevoked { key_id, at: now }]),
             }
         }
+        C::RegisterWebhook { endpoint_id, url, topics, notice_kinds, secret_salt, now } => {
+            registered(state)?;
+            let (url, topics, notice_kinds) = webhook_parts(&url, &topics, &notice_kinds)?;
+            if state.webhooks.iter().filter(|w| !w.deleted).count() >= MAX_WEBHOOKS {
+                return Err(AccountError::TooManyWebhooks);
+            }
+            if state.webhooks.iter().any(|w| w.id == endpoint_id) {
+                return Err(AccountError::invalid("endpointId: already used"));
+            }
+            Ok(vec![UserEvent::WebhookEndpointRegistered { endpoint_id, url, topics, notice_kinds, secret_salt, at: now }])
+        }
+        C::UpdateWebhook { endpoint_id, url, topics, notice_kinds, now } => {
+            registered(state)?;
+            if !state.webhooks.iter().any(|w| w.id == endpoint_id && !w.deleted) {
+                return Err(AccountError::UnknownWebhook);
+            }
+            let (url, topics, notice_kinds) = webhook_parts(&url, &topics, &notice_kinds)?;
+            Ok(vec![UserEvent::WebhookEndpointUpdated { endpoint_id, url, topics, notice_kinds, at: now }])
+        }
+        C::DeleteWebhook { endpoint_id, now } => {
+            registered(state)?;
+            if !state.webhooks.iter().any(|w| w.id == endpoint_id && !w.deleted) {
+                return Err(AccountError::UnknownWebhook);
+            }
+            Ok(vec![UserEvent::WebhookEndpointDeleted { endpoint_id, at: now }])
+        }
     }
 }
 
@@ -650,6 +808,13 @@ pub fn evolve(mut state: User, event: &UserEvent) -> User {
         E::ApiKeyRevoked { key_id, .. } => {
             if let Some(key) = state.api_keys.iter_mut().find(|k| k.id == *key_id) {
                 key.revoked = true;
+            }
+        }
+        E::WebhookEndpointRegistered { endpoint_id, .. } => state.webhooks.push(Webhook { id: *endpoint_id, deleted: false }),
+        E::WebhookEndpointUpdated { .. } => {}
+        E::WebhookEndpointDeleted { endpoint_id, .. } => {
+            if let Some(hook) = state.webhooks.iter_mut().find(|w| w.id == *endpoint_id) {
+                hook.deleted = true;
             }
         }
     }
@@ -1095,6 +1260,66 @@ mod tests {
             prefix: "mk_live_AbCd".into(),
             now: t0(),
         }
+    }
+
+    fn register_hook(id: u128, url: &str, topics: &[&str], kinds: &[&str]) -> UserCommand {
+        UserCommand::RegisterWebhook {
+            endpoint_id: Uuid::from_u128(id),
+            url: url.into(),
+            topics: topics.iter().map(|s| (*s).to_owned()).collect(),
+            notice_kinds: kinds.iter().map(|s| (*s).to_owned()).collect(),
+            secret_salt: "c2FsdA==".into(),
+            now: t0(),
+        }
+    }
+
+    #[test]
+    fn a_webhook_is_registered_with_sorted_topics_and_kinds_and_never_a_secret() {
+        let events = given(&verified())
+            .when(register_hook(1, " https://hooks.example.com/m ", &["nft:80001-2", "market", "market"], &["SOLD", "BOUGHT"]))
+            .unwrap();
+        assert_eq!(
+            events,
+            vec![UserEvent::WebhookEndpointRegistered {
+                endpoint_id: Uuid::from_u128(1),
+                url: "https://hooks.example.com/m".into(),
+                topics: vec!["market".into(), "nft:80001-2".into()],
+                notice_kinds: vec!["BOUGHT".into(), "SOLD".into()],
+                secret_salt: "c2FsdA==".into(),
+                at: t0(),
+            }]
+        );
+    }
+
+    #[test]
+    fn a_webhook_needs_a_url_known_topics_or_kinds_and_room() {
+        let user = verified();
+        let invalid = |command| matches!(given(&user).when(command), Err(AccountError::Invalid(m)) if !m.is_empty());
+        assert!(invalid(register_hook(1, "ftp://x.example/", &["market"], &[])));
+        assert!(invalid(register_hook(1, "https://", &["market"], &[])));
+        assert!(invalid(register_hook(1, "https://a:b@x.example/", &["market"], &[])));
+        assert!(invalid(register_hook(1, "https://x.example/#f", &["market"], &[])));
+        assert!(invalid(register_hook(1, "https://x.example/", &["markets"], &[])));
+        assert!(invalid(register_hook(1, "https://x.example/", &["nft:a b"], &[])));
+        assert!(invalid(register_hook(1, "https://x.example/", &[], &["SOLDOUT"])));
+        assert!(invalid(register_hook(1, "https://x.example/", &[], &[])));
+        let mut full = user.clone();
+        for i in 0..MAX_WEBHOOKS as u128 {
+            full.extend(decide(&fold(&full), register_hook(i + 10, "https://x.example/", &["market"], &[])).unwrap());
+        }
+        assert_eq!(given(&full).when(register_hook(1, "https://x.example/", &["market"], &[])), Err(AccountError::TooManyWebhooks));
+        let delete = |id| UserCommand::DeleteWebhook { endpoint_id: Uuid::from_u128(id), now: t0() };
+        full.extend(decide(&fold(&full), delete(10)).unwrap());
+        assert!(given(&full).when(register_hook(1, "https://x.example/", &["market"], &[])).is_ok(), "a deleted endpoint makes room");
+        assert_eq!(given(&full).when(delete(10)), Err(AccountError::UnknownWebhook), "deleted once");
+        let update = UserCommand::UpdateWebhook {
+            endpoint_id: Uuid::from_u128(99),
+            url: "https://x.example/".into(),
+            topics: vec!["market".into()],
+            notice_kinds: vec![],
+            now: t0(),
+        };
+        assert_eq!(given(&full).when(update), Err(AccountError::UnknownWebhook));
     }
 
     #[test]

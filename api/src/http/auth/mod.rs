@@ -78,8 +78,9 @@ impl From<AccountError> for ApiError {
             | AccountError::InvalidResetToken
             | AccountError::SameEmail
             | AccountError::InvalidNonce
-            | AccountError::WalletNotLinked => Self::BadRequest(message),
-            AccountError::UnknownUser | AccountError::UnknownApiKey => Self::NotFound(message),
+            | AccountError::WalletNotLinked
+            | AccountError::TooManyWebhooks => Self::BadRequest(message),
+            AccountError::UnknownUser | AccountError::UnknownApiKey | AccountError::UnknownWebhook => Self::NotFound(message),
             AccountError::TooManyApiKeys => Self::Conflict(message),
             AccountError::AlreadyRegistered | AccountError::EmailTaken | AccountError::UsernameTaken | AccountError::WalletTaken => {
                 Self::Conflict(message)

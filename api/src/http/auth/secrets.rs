@@ -1,50 +1,14 @@
 //! The server secret and what is derived from it: the access-token key and the key that hashes
 //! verification codes, reset tokens; and the random values handed to users.
 
-use std::{
-    io::{self, Write},
-    path::Path,
-};
-
 use hmac::{Hmac, Mac};
 use rand::Rng;
 use sha2::Sha256;
 use uuid::Uuid;
 
-use crate::config::Secret;
-
-/// The master secret: `JWT_SECRET` if set, else the one kept in `file`, generated (32 random
-/// bytes, hex, mode 0600) on first start. Never logged.
-pub fn master_secret(configured: Option<&Secret>, file: &Path) -> io::Result<Vec<u8>> {
-    if let Some(secret) = configured.filter(|s| !s.expose().is_empty()) {
-        return Ok(secret.expose().as_bytes().to_vec());
-    }
-    match std::fs::read_to_string(file) {
-        Ok(text) if !text.trim().is_empty() => return Ok(text.trim().as_bytes().to_vec()),
-        Ok(_) => {}
-        Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-        Err(err) => return Err(err),
-    }
-    if let Some(dir) = file.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let secret = hex::encode(rand::rng().random::<[u8; 32]>());
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    match options.open(file) {
-        Ok(mut out) => {
-            out.write_all(secret.as_bytes())?;
-            out.sync_all()?;
-            tracing::info!(file = %file.display(), "generated a new server secret");
-            Ok(secret.into_bytes())
-        }
-        // Another process created it first: use theirs.
-        Err(err) if err.kind() == io::ErrorKind::AlreadyExists => Ok(std::fs::read_to_string(file)?.trim().as_bytes().to_vec()),
-        Err(err) => Err(err),
-    }
-}
+/// The master secret (moved beside the configuration, so the elected work derives its keys
+/// from it as the HTTP surface does).
+pub use crate::config::master_secret;
 
 fn hmac(key: &[u8], parts: &[&[u8]]) -> [u8; 32] {
     let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes any key length");
@@ -93,6 +57,7 @@ pub fn new_nonce() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Secret;
 
     #[test]
     fn a_generated_secret_is_kept_private_and_reused() {

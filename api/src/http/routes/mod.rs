@@ -28,3 +28,4 @@ pub mod stream;
 pub mod trade;
 pub mod traits;
 pub mod trending;
+pub mod webhooks;

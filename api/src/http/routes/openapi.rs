@@ -58,6 +58,7 @@ const KEY_SCOPE: &str = "x-api-key-scope";
         (name = "misc", description = "Reference data, contact and client error reports"),
         (name = "moderation", description = "Reports, the moderators' queue and decisions, appeals, staff roles, verified badges, and the public record"),
         (name = "chain", description = "Chain settings and the JSON-RPC proxy"),
+        (name = "webhooks", description = "Signed webhooks: endpoints that get the stream's changes and your notices, their delivery log, redelivery and tests"),
         (name = "ops", description = "Health, metrics, files and this document"),
         (name = "dev", description = "Only served by a dev server: the dev mailbox (no SMTP configured) and the dev wallet's accounts (local chain)"),
     ),

@@ -1,0 +1,345 @@
+//! Where each endpoint's deliveries stand, durable: the position it acknowledged, its retries,
+//! whether it is disabled, and the log of its last attempts. Not facts of the log (a row per
+//! delivery attempt would flood it, and a replay must not move them), so kept in their own
+//! tables beside the rate limits (`rate-limits.db` on SQLite, the shared database on Postgres),
+//! where every process reads them and the elected one writes deliveries.
+//!
+//! Every change that moves an endpoint's position names the generation it read: a "redeliver
+//! from N" (any process) bumps it, so a delivery in flight meanwhile cannot move the position
+//! back past the redelivery's start.
+
+use std::collections::HashMap;
+
+use sqlx::{AnyPool, Row, any::AnyPoolOptions};
+use tokio::sync::OnceCell;
+
+/// Attempts kept per endpoint in its delivery log.
+pub const LOG_KEPT: i64 = 100;
+
+/// One endpoint's delivery state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DeliveryState {
+    /// Every change up to this log position was delivered (or wanted nothing).
+    pub acked: u64,
+    /// Failed attempts since the last success.
+    pub attempts: u32,
+    /// Not before this (Unix ms): the backoff after a failure.
+    pub next_attempt_ms: i64,
+    /// The first failure since the last success (Unix ms).
+    pub failing_since_ms: Option<i64>,
+    /// When it was disabled (Unix ms); `None` while it is delivered to.
+    pub disabled_at_ms: Option<i64>,
+    /// Bumped by every redelivery.
+    pub generation: i64,
+    /// Attempts ever logged (the last one's number in the log).
+    pub log_seq: i64,
+}
+
+/// One attempt of the delivery log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attempt {
+    /// The change's log position (0 for a test event).
+    pub position: u64,
+    /// Its `webhook-id`.
+    pub message_id: String,
+    /// 1 for the first attempt of this change.
+    pub attempt: u32,
+    /// The receiver's HTTP status, if it answered.
+    pub status: Option<u16>,
+    /// Why there was no answer (refused, unreachable, timeout).
+    pub error: Option<String>,
+    /// How long it took, in ms.
+    pub latency_ms: i64,
+    /// When (Unix ms).
+    pub at_ms: i64,
+}
+
+impl Attempt {
+    /// Whether the receiver acknowledged it (2xx).
+    pub fn ok(&self) -> bool {
+        self.status.is_some_and(|s| (200..300).contains(&s))
+    }
+}
+
+/// What an attempt does to the state.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// Acknowledged: the position moves to `acked`, the failures are forgotten.
+    Delivered {
+        /// The new position.
+        acked: u64,
+    },
+    /// Failed: retry at `next_attempt_ms`.
+    Failed {
+        /// Failures since the last success.
+        attempts: u32,
+        /// Not before then (Unix ms).
+        next_attempt_ms: i64,
+        /// The first failure since the last success.
+        failing_since_ms: i64,
+    },
+    /// Failed for too long: disabled at `at_ms` until a redelivery.
+    Disabled {
+        /// Failures since the last success.
+        attempts: u32,
+        /// The first failure since the last success.
+        failing_since_ms: i64,
+        /// When.
+        at_ms: i64,
+    },
+    /// Logged only (a test event): the state does not move.
+    Logged,
+}
+
+/// The delivery tables.
+pub struct DeliveryStore {
+    pool: AnyPool,
+    postgres: bool,
+    created: OnceCell<()>,
+}
+
+const COLUMNS: &str = "acked, attempts, next_attempt_ms, failing_since_ms, disabled_at_ms, generation, log_seq";
+
+fn state_of(row: &sqlx::any::AnyRow) -> Result<DeliveryState, sqlx::Error> {
+    Ok(DeliveryState {
+        acked: row.try_get::<i64, _>("acked")? as u64,
+        attempts: row.try_get::<i64, _>("attempts")? as u32,
+        next_attempt_ms: row.try_get("next_attempt_ms")?,
+        failing_since_ms: row.try_get("failing_since_ms")?,
+        disabled_at_ms: row.try_get("disabled_at_ms")?,
+        generation: row.try_get("generation")?,
+        log_seq: row.try_get("log_seq")?,
+    })
+}
+
+impl DeliveryStore {
+    /// The tables in the database at `url` (a `postgres://` URL or a SQLite file), created on
+    /// first use.
+    pub fn new(url: &str) -> Result<Self, sqlx::Error> {
+        sqlx::any::install_default_drivers();
+        let postgres = url.starts_with("postgres://") || url.starts_with("postgresql://");
+        let url = if postgres { url.to_owned() } else { format!("{}?mode=rwc", url.split('?').next().unwrap_or(url)) };
+        let pool = AnyPoolOptions::new()
+            .max_connections(4)
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if !postgres {
+                        // NORMAL in WAL mode: a power cut may lose the last acknowledgements,
+                        // which only makes those deliveries come again (at least once).
+                        sqlx::Executor::execute(
+                            &mut *conn,
+                            "PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL;",
+                        )
+                        .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_lazy(&url)?;
+        Ok(Self { pool, postgres, created: OnceCell::new() })
+    }
+
+    async fn tables(&self) -> Result<(), sqlx::Error> {
+        let schema = if self.postgres { "public." } else { "" };
+        let state = format!(
+            "CREATE TABLE IF NOT EXISTS {schema}webhook_deliveries (endpoint_id TEXT PRIMARY KEY, acked BIGINT NOT NULL, \
+             attempts BIGINT NOT NULL, next_attempt_ms BIGINT NOT NULL, failing_since_ms BIGINT, disabled_at_ms BIGINT, \
+             generation BIGINT NOT NULL, log_seq BIGINT NOT NULL)"
+        );
+        let log = format!(
+            "CREATE TABLE IF NOT EXISTS {schema}webhook_attempts (endpoint_id TEXT NOT NULL, seq BIGINT NOT NULL, \
+             position BIGINT NOT NULL, message_id TEXT NOT NULL, attempt BIGINT NOT NULL, status BIGINT, error TEXT, \
+             latency_ms BIGINT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (endpoint_id, seq))"
+        );
+        self.created
+            .get_or_try_init(|| async {
+                sqlx::query(&state).execute(&self.pool).await?;
+                sqlx::query(&log).execute(&self.pool).await.map(drop)
+            })
+            .await
+            .map(drop)
+    }
+
+    /// Starts an endpoint's state at `acked` unless it has one (a registration: only changes
+    /// after it are delivered).
+    pub async fn ensure(&self, endpoint_id: &str, acked: u64) -> Result<(), sqlx::Error> {
+        self.tables().await?;
+        sqlx::query(
+            "INSERT INTO webhook_deliveries (endpoint_id, acked, attempts, next_attempt_ms, failing_since_ms, disabled_at_ms, \
+             generation, log_seq) VALUES ($1, $2, 0, 0, NULL, NULL, 0, 0) ON CONFLICT (endpoint_id) DO NOTHING",
+        )
+        .bind(endpoint_id)
+        .bind(acked as i64)
+        .execute(&self.pool)
+        .await
+        .map(drop)
+    }
+
+    /// An endpoint's state, if it has one.
+    pub async fn load(&self, endpoint_id: &str) -> Result<Option<DeliveryState>, sqlx::Error> {
+        self.tables().await?;
+        let sql = format!("SELECT {COLUMNS} FROM webhook_deliveries WHERE endpoint_id = $1");
+        let row = sqlx::query(&sql).bind(endpoint_id).fetch_optional(&self.pool).await?;
+        row.as_ref().map(state_of).transpose()
+    }
+
+    /// The states of `endpoint_ids` that have one.
+    pub async fn load_many(&self, endpoint_ids: &[String]) -> Result<HashMap<String, DeliveryState>, sqlx::Error> {
+        self.tables().await?;
+        let mut states = HashMap::new();
+        for chunk in endpoint_ids.chunks(500) {
+            let marks: Vec<String> = (1..=chunk.len()).map(|i| format!("${i}")).collect();
+            let sql = format!("SELECT endpoint_id, {COLUMNS} FROM webhook_deliveries WHERE endpoint_id IN ({})", marks.join(", "));
+            let mut query = sqlx::query(&sql);
+            for id in chunk {
+                query = query.bind(id);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                states.insert(row.try_get("endpoint_id")?, state_of(&row)?);
+            }
+        }
+        Ok(states)
+    }
+
+    /// Logs `attempt` and applies `outcome`, if the state is still at `generation`; false when
+    /// a redelivery moved it meanwhile (nothing written).
+    pub async fn record(&self, endpoint_id: &str, generation: i64, attempt: &Attempt, outcome: Outcome) -> Result<bool, sqlx::Error> {
+        self.tables().await?;
+        let mut tx = self.pool.begin().await?;
+        let moved = match outcome {
+            Outcome::Delivered { acked } => {
+                sqlx::query(
+                    "UPDATE webhook_deliveries SET acked = $3, attempts = 0, next_attempt_ms = 0, failing_since_ms = NULL, \
+                     log_seq = log_seq + 1 WHERE endpoint_id = $1 AND generation = $2",
+                )
+                .bind(endpoint_id)
+                .bind(generation)
+                .bind(acked as i64)
+                .execute(&mut *tx)
+                .await?
+            }
+            Outcome::Failed { attempts, next_attempt_ms, failing_since_ms } => {
+                sqlx::query(
+                    "UPDATE webhook_deliveries SET attempts = $3, next_attempt_ms = $4, failing_since_ms = $5, \
+                     log_seq = log_seq + 1 WHERE endpoint_id = $1 AND generation = $2",
+                )
+                .bind(endpoint_id)
+                .bind(generation)
+                .bind(i64::from(attempts))
+                .bind(next_attempt_ms)
+                .bind(failing_since_ms)
+                .execute(&mut *tx)
+                .await?
+            }
+            Outcome::Disabled { attempts, failing_since_ms, at_ms } => {
+                sqlx::query(
+                    "UPDATE webhook_deliveries SET attempts = $3, failing_since_ms = $4, disabled_at_ms = $5, \
+                     log_seq = log_seq + 1 WHERE endpoint_id = $1 AND generation = $2",
+                )
+                .bind(endpoint_id)
+                .bind(generation)
+                .bind(i64::from(attempts))
+                .bind(failing_since_ms)
+                .bind(at_ms)
+                .execute(&mut *tx)
+                .await?
+            }
+            Outcome::Logged => {
+                sqlx::query("UPDATE webhook_deliveries SET log_seq = log_seq + 1 WHERE endpoint_id = $1")
+                    .bind(endpoint_id)
+                    .execute(&mut *tx)
+                    .await?
+            }
+        };
+        if moved.rows_affected() == 0 {
+            return Ok(false);
+        }
+        let seq: i64 = sqlx::query_scalar("SELECT log_seq FROM webhook_deliveries WHERE endpoint_id = $1")
+            .bind(endpoint_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO webhook_attempts (endpoint_id, seq, position, message_id, attempt, status, error, latency_ms, at_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(endpoint_id)
+        .bind(seq)
+        .bind(attempt.position as i64)
+        .bind(&attempt.message_id)
+        .bind(i64::from(attempt.attempt))
+        .bind(attempt.status.map(i64::from))
+        .bind(attempt.error.as_deref())
+        .bind(attempt.latency_ms)
+        .bind(attempt.at_ms)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("DELETE FROM webhook_attempts WHERE endpoint_id = $1 AND seq <= $2")
+            .bind(endpoint_id)
+            .bind(seq - LOG_KEPT)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Moves the position to `acked` without a delivery (changes that the endpoint does not
+    /// want), if the state is still at `generation` and behind it.
+    pub async fn advance(&self, endpoint_id: &str, generation: i64, acked: u64) -> Result<bool, sqlx::Error> {
+        self.tables().await?;
+        let done = sqlx::query("UPDATE webhook_deliveries SET acked = $3 WHERE endpoint_id = $1 AND generation = $2 AND acked < $3")
+            .bind(endpoint_id)
+            .bind(generation)
+            .bind(acked as i64)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// "Redeliver from position `from`": every change at `from` or later is delivered again,
+    /// in order; a disabled endpoint is enabled, its failures forgotten.
+    pub async fn redeliver(&self, endpoint_id: &str, from: u64) -> Result<(), sqlx::Error> {
+        self.tables().await?;
+        sqlx::query(
+            "UPDATE webhook_deliveries SET acked = $2, attempts = 0, next_attempt_ms = 0, failing_since_ms = NULL, \
+             disabled_at_ms = NULL, generation = generation + 1 WHERE endpoint_id = $1",
+        )
+        .bind(endpoint_id)
+        .bind(from.saturating_sub(1) as i64)
+        .execute(&self.pool)
+        .await
+        .map(drop)
+    }
+
+    /// The endpoint's last attempts, newest first.
+    pub async fn attempts(&self, endpoint_id: &str, limit: i64) -> Result<Vec<Attempt>, sqlx::Error> {
+        self.tables().await?;
+        let rows = sqlx::query(
+            "SELECT position, message_id, attempt, status, error, latency_ms, at_ms FROM webhook_attempts \
+             WHERE endpoint_id = $1 ORDER BY seq DESC LIMIT $2",
+        )
+        .bind(endpoint_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(Attempt {
+                    position: row.try_get::<i64, _>("position")? as u64,
+                    message_id: row.try_get("message_id")?,
+                    attempt: row.try_get::<i64, _>("attempt")? as u32,
+                    status: row.try_get::<Option<i64>, _>("status")?.map(|s| s as u16),
+                    error: row.try_get("error")?,
+                    latency_ms: row.try_get("latency_ms")?,
+                    at_ms: row.try_get("at_ms")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Forgets a deleted endpoint's state and log.
+    pub async fn forget(&self, endpoint_id: &str) -> Result<(), sqlx::Error> {
+        self.tables().await?;
+        sqlx::query("DELETE FROM webhook_attempts WHERE endpoint_id = $1").bind(endpoint_id).execute(&self.pool).await?;
+        sqlx::query("DELETE FROM webhook_deliveries WHERE endpoint_id = $1").bind(endpoint_id).execute(&self.pool).await.map(drop)
+    }
+}
