@@ -188,7 +188,7 @@ pub async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<Exit
         let target = node::reconcile::Target::connect(url, config.chain_id, address.parse().context("contract address")?)?;
         let metrics = std::sync::Arc::new(node::reconcile::ReconcileMetrics::default());
         let interval = std::time::Duration::from_secs(config.reconcile_interval_secs);
-        node::reconcile::spawn_periodic(store, read, target, interval, metrics.clone());
+        node::reconcile::spawn_periodic(store.clone(), read, target, interval, metrics.clone());
         node.reconcile = Some(metrics);
     }
     node::notifier::spawn(node.clone());
@@ -205,7 +205,8 @@ pub async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<Exit
         });
     let server = tokio::spawn(async move { server.await });
     if demo && let Some(rpc_url) = rpc_url.clone() {
-        let options = demo::Options { api_url: format!("http://{}", config.listen), rpc_url, size: demo::plan::Size::FULL };
+        let options =
+            demo::Options { api_url: format!("http://{}", config.listen), rpc_url, size: demo::plan::Size::FULL, log: Some(store.clone()) };
         let pending = config.data_dir.join(demo::DEMO_PENDING);
         tokio::spawn(async move {
             tracing::info!("demo: filling the fresh market with demo data (`dev --empty` leaves it empty)");

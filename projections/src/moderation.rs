@@ -12,7 +12,6 @@ use domain::{
     RecordedEvent,
     moderation::{ModerationEvent, TargetKind},
 };
-use uuid::Uuid;
 
 use crate::{
     ProjectionError, ReadModel,
@@ -32,8 +31,8 @@ fn decode(event: &RecordedEvent) -> Result<ModerationEvent, ProjectionError> {
 }
 
 /// The ids of reports as text values.
-fn ids(report_ids: &[Uuid]) -> Vec<String> {
-    report_ids.iter().map(Uuid::to_string).collect()
+fn ids(report_ids: &[impl ToString]) -> Vec<String> {
+    report_ids.iter().map(ToString::to_string).collect()
 }
 
 #[async_trait]
@@ -79,8 +78,14 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
             Ok(None)
         }
         ModerationEvent::TargetHidden { target_kind, target_id, moderator_id, reason, report_ids, at } => {
-            let decided =
-                Decided { position, kind: target_kind, id: &target_id, moderator: moderator_id, reason: &reason, at: at.timestamp() };
+            let decided = Decided {
+                position,
+                kind: target_kind,
+                id: &target_id,
+                moderator: moderator_id.to_string(),
+                reason: &reason,
+                at: at.timestamp(),
+            };
             decided.close_reports(conn, &report_ids, "ACTIONED").await?;
             decided.record(conn, "HIDE").await?;
             let sql = "INSERT INTO moderated (target_kind, target_id, hidden, hidden_reason, hidden_at, appealed) VALUES ($1, $2, 1, $3, $4, 0) \
@@ -90,8 +95,14 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
             Ok((target_kind == TargetKind::Nft).then_some(target_id))
         }
         ModerationEvent::TargetRestored { target_kind, target_id, moderator_id, reason, at } => {
-            let decided =
-                Decided { position, kind: target_kind, id: &target_id, moderator: moderator_id, reason: &reason, at: at.timestamp() };
+            let decided = Decided {
+                position,
+                kind: target_kind,
+                id: &target_id,
+                moderator: moderator_id.to_string(),
+                reason: &reason,
+                at: at.timestamp(),
+            };
             // An appeal, or reports filed while it was hidden, are decided by the restore.
             decided.close_open_reports(conn, "ACTIONED").await?;
             decided.record(conn, "RESTORE").await?;
@@ -101,8 +112,14 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
             Ok((target_kind == TargetKind::Nft).then_some(target_id))
         }
         ModerationEvent::ReportsDismissed { target_kind, target_id, moderator_id, reason, report_ids, at } => {
-            let decided =
-                Decided { position, kind: target_kind, id: &target_id, moderator: moderator_id, reason: &reason, at: at.timestamp() };
+            let decided = Decided {
+                position,
+                kind: target_kind,
+                id: &target_id,
+                moderator: moderator_id.to_string(),
+                reason: &reason,
+                at: at.timestamp(),
+            };
             decided.close_reports(conn, &report_ids, "DISMISSED").await?;
             decided.record(conn, "DISMISS").await?;
             // An appeal turned down leaves the queue (the hiding holds; no second appeal).
@@ -116,7 +133,8 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
             Ok(None)
         }
         ModerationEvent::TargetVerified { target_kind, target_id, admin_id, at } => {
-            let decided = Decided { position, kind: target_kind, id: &target_id, moderator: admin_id, reason: "", at: at.timestamp() };
+            let decided =
+                Decided { position, kind: target_kind, id: &target_id, moderator: admin_id.to_string(), reason: "", at: at.timestamp() };
             decided.record(conn, "VERIFY").await?;
             let sql = "INSERT INTO moderated (target_kind, target_id, verified, verified_at) VALUES ($1, $2, 1, $3) \
                        ON CONFLICT (target_kind, target_id) DO UPDATE SET verified = 1, verified_at = excluded.verified_at";
@@ -124,7 +142,14 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
             Ok(None)
         }
         ModerationEvent::VerificationRevoked { target_kind, target_id, admin_id, reason, at } => {
-            let decided = Decided { position, kind: target_kind, id: &target_id, moderator: admin_id, reason: &reason, at: at.timestamp() };
+            let decided = Decided {
+                position,
+                kind: target_kind,
+                id: &target_id,
+                moderator: admin_id.to_string(),
+                reason: &reason,
+                at: at.timestamp(),
+            };
             decided.record(conn, "UNVERIFY").await?;
             let sql = "UPDATE moderated SET verified = 0, verified_at = NULL WHERE target_kind = $1 AND target_id = $2";
             sql::execute(conn, sql, &[target_kind.as_str().into(), (&target_id).into()]).await?;
@@ -149,7 +174,7 @@ struct Decided<'a> {
     position: i64,
     kind: TargetKind,
     id: &'a str,
-    moderator: Uuid,
+    moderator: String,
     reason: &'a str,
     at: i64,
 }
@@ -162,13 +187,12 @@ impl Decided<'_> {
                    SELECT $1, $2, $3, $4, $5, $6, COUNT(*), MIN(filed_at), $7 FROM reports \
                    WHERE decided_by = $1 \
                    ON CONFLICT (position) DO NOTHING";
-        let moderator = self.moderator.to_string();
         let values = [
             self.position.into(),
             self.kind.as_str().into(),
             self.id.into(),
             decision.into(),
-            (&moderator).into(),
+            (&self.moderator).into(),
             self.reason.into(),
             self.at.into(),
         ];
@@ -176,7 +200,7 @@ impl Decided<'_> {
     }
 
     /// Marks the named reports decided.
-    async fn close_reports(&self, conn: &mut Conn<'_>, report_ids: &[Uuid], state: &str) -> Result<(), ProjectionError> {
+    async fn close_reports(&self, conn: &mut Conn<'_>, report_ids: &[impl ToString + Sync], state: &str) -> Result<(), ProjectionError> {
         let ids = ids(report_ids);
         let mut values: Vec<Value<'_>> = vec![state.into(), self.at.into(), self.position.into()];
         values.extend(ids.iter().map(Value::from));

@@ -20,7 +20,7 @@ pub mod artwork;
 pub mod client;
 pub mod plan;
 
-use std::{collections::BTreeMap, collections::HashMap, fmt, time::Duration};
+use std::{collections::BTreeMap, collections::HashMap, fmt, sync::Arc, time::Duration};
 
 use alloy::{
     eips::BlockNumberOrTag,
@@ -34,6 +34,7 @@ use alloy::{
     },
 };
 use anyhow::{Context, bail};
+use domain::EventStore;
 use indexer::bindings::Marketplace;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -106,7 +107,7 @@ pub enum Crash {
 pub struct Crashed(pub Crash);
 
 /// Where the demo runs and how much it makes.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Options {
     /// The marketplace server, e.g. `http://127.0.0.1:8080`.
     pub api_url: String,
@@ -114,6 +115,20 @@ pub struct Options {
     pub rpc_url: String,
     /// How big a market.
     pub size: Size,
+    /// The event log, where the server's operator grants the staff's roles (as `marketplace
+    /// admin grant` does): with it the demo has an admin, a moderator, reports, a hidden NFT
+    /// and verified badges; without it (a remote server) no moderation.
+    pub log: Option<Arc<dyn EventStore>>,
+}
+
+impl fmt::Debug for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Options")
+            .field("api_url", &self.api_url)
+            .field("rpc_url", &self.rpc_url)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What a run did: per kind of thing, how many it created and how many were already there.
@@ -366,6 +381,9 @@ pub async fn run_until_crash(options: &Options, crash: Option<Crash>) -> anyhow:
     demo.trade().await.context("buying and bidding")?;
     demo.collections().await.context("making collections")?;
     demo.social().await.context("likes and bookmarks")?;
+    if let Some(log) = &options.log {
+        demo.moderation(log.as_ref()).await.context("the staff, reports and decisions")?;
+    }
     tracing::info!(seconds = started.elapsed().as_secs(), "demo: done");
     Ok(demo.summary)
 }
@@ -794,12 +812,126 @@ impl Demo {
     }
 }
 
+/// The demo's admin (index into the people): ada_lumen, whom the screenshots sign in as.
+pub const ADMIN: usize = 0;
+/// The demo's moderator: kofi_waves, a moderator of the contract too (holds sales).
+pub const MODERATOR: usize = 1;
+
+impl Demo {
+    /// The staff and their work: ada an admin and kofi a moderator (granted by the operator, in
+    /// the log; kofi's wallet a moderator of the contract, granted by its admin, account 0); a
+    /// few reports by others; the last NFT nobody trades, likes or collects hidden by kofi for
+    /// a report; ada verifying the first collection and its creator. Each step is skipped when
+    /// already done (a role held, a report open, a target hidden or verified).
+    async fn moderation(&mut self, store: &dyn EventStore) -> anyhow::Result<()> {
+        use domain::moderation::{ModerationCommandError, ModerationError, Role, RoleChange};
+        for (person, role) in [(ADMIN, Role::Admin), (MODERATOR, Role::Moderator)] {
+            let user_id = self.api.get("/api/account/myprofile", Some(&self.members[person].token)).await?["userId"]
+                .as_str()
+                .context("a profile without userId")?
+                .parse()?;
+            let change = RoleChange { actor: None, user_id, role, grant: true, now: chrono::Utc::now() };
+            let metadata = domain::Metadata { actor: Some("operator".into()), ..domain::Metadata::default() };
+            match domain::moderation::change_role(store, change, &metadata).await {
+                Ok(_) => self.summary.created("staff roles"),
+                Err(ModerationCommandError::Rejected(ModerationError::Conflict(_))) => self.summary.existing("staff roles"),
+                Err(err) => return Err(err.into()),
+            }
+        }
+        let moderator = self.signers[MODERATOR].address();
+        let is_moderator = self.chain.market.isModerator(moderator).call().await.context("isModerator")?;
+        if !is_moderator {
+            let request = self.chain.market.setModerator(moderator, true).from(self.chain.funder).into_transaction_request();
+            self.chain.send(request, "setModerator").await?;
+        }
+        self.summary.either("contract moderators", !is_moderator);
+
+        let plan = &self.plan;
+        let quiet = quiet_nft(plan);
+        let people = plan.people.len();
+        let reporters = [5 % people, 3 % people];
+        let quiet = quiet.map(|nft| (nft, plan.nfts[nft].creator));
+        let last_creator = plan.collections.last().map(|c| c.creator);
+        let first_creator = plan.collections.first().map(|c| c.creator);
+        if let Some((nft, creator)) = quiet {
+            let id = self.nft_ids[nft].clone().context("an NFT of the plan was not minted")?;
+            let reports = [
+                (reporters[0], "SCAM".to_owned(), "A copy of another artist's series, minted again.".to_owned()),
+                (reporters[1], "SPAM".to_owned(), "Posted many times over.".to_owned()),
+            ];
+            for (reporter, reason, text) in reports {
+                if reporter != creator {
+                    self.report(reporter, "nft", id.clone(), reason, text).await?;
+                }
+            }
+            let standing = self.api.get(&format!("/api/moderation/nft/{id}"), None).await?;
+            let hidden = standing["hidden"] == true;
+            if !hidden {
+                let reason =
+                    json!({ "text": "Reported as a copy of another artist's work; hidden while the creator shows the originals." });
+                let token = &self.members[MODERATOR].token;
+                self.api.call(Method::POST, &format!("/api/moderation/nft/{id}/hide"), Some(token), Body::Json(reason)).await?;
+            }
+            self.summary.either("hidden NFTs", !hidden);
+        }
+        // An open report awaiting the moderators, on a collection.
+        if let Some(collection) = self.collection_ids.last().cloned() {
+            let reporter = (0..people).find(|&p| Some(p) != last_creator && p != MODERATOR && p != ADMIN).unwrap_or(2);
+            self.report(reporter, "collection", collection, "SCAM".into(), "The name copies a well-known collection.".into()).await?;
+        }
+        // Verified: the first collection and its creator.
+        if let (Some(collection), Some(first_creator)) = (self.collection_ids.first().cloned(), first_creator) {
+            let creator = self.api.get("/api/account/myprofile", Some(&self.members[first_creator].token)).await?["userId"]
+                .as_str()
+                .context("a profile without userId")?
+                .to_owned();
+            for (kind, id) in [("collection".to_owned(), collection), ("user".to_owned(), creator)] {
+                let verified = self.api.get(&format!("/api/moderation/{kind}/{id}"), None).await?["verified"] == true;
+                if !verified {
+                    let token = &self.members[ADMIN].token;
+                    self.api.call(Method::POST, &format!("/api/moderation/{kind}/{id}/verify"), Some(token), Body::Json(json!({}))).await?;
+                }
+                self.summary.either("verified badges", !verified);
+            }
+        }
+        Ok(())
+    }
+
+    /// Files a report by `person`; one they filed before and that is still open counts as there.
+    async fn report(&mut self, person: usize, kind: &'static str, id: String, reason: String, text: String) -> anyhow::Result<()> {
+        let body = json!({ "targetKind": kind, "targetId": id, "reason": reason, "text": text });
+        let token = self.members[person].token.clone();
+        let answer = self.api.call(Method::POST, "/api/report", Some(&token), Body::Json(body)).await;
+        match answer {
+            Ok(_) => self.summary.created("reports"),
+            Err(err) if refused_with(&err, StatusCode::CONFLICT) => self.summary.existing("reports"),
+            Err(err) => return Err(err),
+        }
+        Ok(())
+    }
+}
+
+/// The NFT the demo hides: the last one nobody buys, bids on, likes, bookmarks or collects (no
+/// other part of the demo, nor a test walking it, misses it), not the moderator's own.
+fn quiet_nft(plan: &Plan) -> Option<usize> {
+    (0..plan.nfts.len()).rev().find(|&i| {
+        let nft = &plan.nfts[i];
+        nft.sale == Sale::NotForSale
+            && nft.buyer.is_none()
+            && nft.bids.is_empty()
+            && !plan.likes.iter().chain(&plan.bookmarks).any(|&(_, n)| n == i)
+            && !plan.collections.iter().any(|c| c.nfts.contains(&i))
+            && nft.creator != MODERATOR
+    })
+}
+
 /// `marketplace demo`: fills the running server's market; prints what it created.
 pub async fn command(config: Config, api_url: Option<String>, size: Size) -> anyhow::Result<std::process::ExitCode> {
     let options = Options {
         api_url: api_url.unwrap_or_else(|| format!("http://{}", config.listen)),
         rpc_url: config.rpc_url.clone().unwrap_or_else(|| format!("http://127.0.0.1:{}", config.anvil_port)),
         size,
+        log: Some(domain::store::open(&config.database_url()).await.context("opening the event log")?),
     };
     let started = std::time::Instant::now();
     let summary = run(&options).await?;

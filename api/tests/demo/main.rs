@@ -60,7 +60,7 @@ impl Stack {
     }
 
     async fn run(&self, size: Size, crash: Option<Crash>) -> anyhow::Result<Summary> {
-        let options = Options { api_url: self.url.clone(), rpc_url: self.chain.url.clone(), size };
+        let options = Options { api_url: self.url.clone(), rpc_url: self.chain.url.clone(), size, log: None };
         tokio::time::timeout(Duration::from_secs(600), api::demo::run_until_crash(&options, crash))
             .await
             .expect("the demo took over 10 minutes")
@@ -347,7 +347,7 @@ async fn dev_on_a_fresh_postgres_database_fills_the_market_with_the_demo() {
 #[tokio::test]
 async fn an_unreachable_chain_stops_the_demo_before_it_changes_anything() {
     let stack = Stack::start().await;
-    let options = Options { api_url: stack.url.clone(), rpc_url: "http://127.0.0.1:9".into(), size: SIZE };
+    let options = Options { api_url: stack.url.clone(), rpc_url: "http://127.0.0.1:9".into(), size: SIZE, log: None };
 
     let error = api::demo::run(&options).await.expect_err("an unreachable chain is an error");
 
@@ -368,8 +368,12 @@ fn the_command_refuses_a_market_too_small_for_its_bids() {
 
 #[tokio::test]
 async fn the_library_refuses_a_plan_without_nfts_before_calling_anything() {
-    let options =
-        Options { api_url: "http://127.0.0.1:9".into(), rpc_url: "http://127.0.0.1:9".into(), size: Size { users: 3, nfts_per_user: 0 } };
+    let options = Options {
+        api_url: "http://127.0.0.1:9".into(),
+        rpc_url: "http://127.0.0.1:9".into(),
+        size: Size { users: 3, nfts_per_user: 0 },
+        log: None,
+    };
 
     let error = api::demo::run(&options).await.expect_err("a plan without NFTs is refused");
 
