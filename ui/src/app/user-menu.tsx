@@ -1,16 +1,22 @@
-import { Box, Button, Menu, Portal, Stack, Text } from '@chakra-ui/react'
+import { Badge, Box, Button, Menu, Portal, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
-import { LuBell, LuBookmark, LuGavel, LuHandCoins, LuLogOut, LuSettings, LuUser } from 'react-icons/lu'
+import { LuBell, LuBookmark, LuGavel, LuHandCoins, LuLogOut, LuSettings, LuShield, LuUser } from 'react-icons/lu'
 import { useNavigate } from 'react-router'
 import { UserAvatar } from '@/components/user-avatar'
+import { useMyRoles, useQueueCount } from '@/lib/moderation/api'
 import { tokenExpiryPath } from '@/lib/navigation'
 import { useUser } from '@/lib/use-user'
 
-/** The avatar menu: Notifications, All bids, My offers, Favourites, My profile, Settings, Logout. */
+/**
+ * The avatar menu: Notifications, All bids, My offers, Favourites, My profile, Settings, for the
+ * staff Moderation (with how many targets await a decision), Logout.
+ */
 export function UserMenu() {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const { user } = useUser()
+  const { isModerator } = useMyRoles()
+  const waiting = useQueueCount(isModerator)
   return (
     <Menu.Root positioning={{ placement: 'bottom-end' }}>
       <Menu.Trigger asChild>
@@ -50,6 +56,16 @@ export function UserMenu() {
             <Menu.Item value="settings" onSelect={() => navigate('/profile/user-profile')}>
               <LuSettings /> {t('nav.settings')}
             </Menu.Item>
+            {isModerator ? (
+              <Menu.Item value="moderation" onSelect={() => navigate('/moderation')} data-testid="menu-moderation">
+                <LuShield /> {t('moderation.title')}
+                {waiting ? (
+                  <Badge ms="auto" colorPalette="red" variant="solid" borderRadius="full" aria-label={t('moderation.queue.waitingCount', { count: waiting })}>
+                    {waiting}
+                  </Badge>
+                ) : null}
+              </Menu.Item>
+            ) : null}
             <Menu.Separator />
             <Menu.Item value="logout" onSelect={() => navigate(tokenExpiryPath())} color="fg.error">
               <LuLogOut /> {t('nav.logout')}

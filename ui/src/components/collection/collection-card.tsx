@@ -11,6 +11,7 @@ import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import type { Collection } from '@/lib/collection/types'
 import { currentPath, signInPath } from '@/lib/navigation'
 import { HeroArt } from '../hero-art'
+import { VerifiedBadge } from '../moderation/verified-badge'
 import { CollectionCardStats } from './collection-card-stats'
 
 /** Where a user's name links: the signed-in user's own page, or the public profile. */
@@ -106,9 +107,12 @@ export function CollectionCard({
       </Link>
       <Stack p="4" gap="2">
         <Flex justify="space-between" align="center" gap="2">
-          <ChakraLink asChild color="fg" fontWeight="bold" fontSize="md" lineClamp={1} minW="0">
-            <Link to={to}>{collection.title}</Link>
-          </ChakraLink>
+          <HStack gap="1" minW="0">
+            <ChakraLink asChild color="fg" fontWeight="bold" fontSize="md" lineClamp={1} minW="0">
+              <Link to={to}>{collection.title}</Link>
+            </ChakraLink>
+            <VerifiedBadge verified={collection.verified} />
+          </HStack>
           {menu}
         </Flex>
         <Flex justify="space-between" align="center" gap="2">

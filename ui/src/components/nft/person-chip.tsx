@@ -1,5 +1,6 @@
 import { HStack, Stack, Text } from '@chakra-ui/react'
 import { Link } from 'react-router'
+import { VerifiedBadge } from '@/components/moderation/verified-badge'
 import { UserAvatar } from '@/components/user-avatar'
 import { useSession } from '@/lib/auth'
 import { cardUsername, profilePath, shortenAddress } from '@/lib/nft/format'
@@ -9,7 +10,20 @@ import type { NftPerson } from '@/lib/nft/types'
  * A creator or owner: avatar and username (cut at 7), linking to /myprofile for the signed-in user
  * and /user/{id} for others; an address linked to no account shows the short address, no link.
  */
-export function PersonChip({ label, person, address, full = false }: { label: string; person: NftPerson; address?: string; full?: boolean }) {
+export function PersonChip({
+  label,
+  person,
+  address,
+  full = false,
+  verified = false,
+}: {
+  label: string
+  person: NftPerson
+  address?: string
+  full?: boolean
+  /** A verified creator: the check beside the name. */
+  verified?: boolean
+}) {
   const me = useSession((s) => s.user?.userId)
   const to = profilePath(person?.userId, me)
   const name = person?.username ? (full ? person.username : cardUsername(person.username)) : shortenAddress(address)
@@ -20,9 +34,12 @@ export function PersonChip({ label, person, address, full = false }: { label: st
         <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase" letterSpacing="wide">
           {label}
         </Text>
-        <Text fontSize={full ? 'sm' : 'xs'} fontWeight="semibold" truncate>
-          {name}
-        </Text>
+        <HStack gap="1" minW="0">
+          <Text fontSize={full ? 'sm' : 'xs'} fontWeight="semibold" truncate>
+            {name}
+          </Text>
+          <VerifiedBadge verified={verified} size={full ? 16 : 13} />
+        </HStack>
       </Stack>
     </HStack>
   )

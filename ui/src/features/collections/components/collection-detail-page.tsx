@@ -1,4 +1,4 @@
-import { Box, Button, Flex, Image, Stack, Tabs, Tag, Text } from '@chakra-ui/react'
+import { Box, Button, Flex, HStack, Image, Stack, Tabs, Tag, Text } from '@chakra-ui/react'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuArrowLeft } from 'react-icons/lu'
@@ -19,6 +19,10 @@ import { fetchNftPage, PAGE_SIZE } from '@/lib/nft/api'
 import { usePagedList } from '@/lib/nft/use-paged-list'
 import { useLiveChanges, useLiveTopic } from '@/lib/live/live-store'
 import type { Change } from '@/lib/live/stream'
+import { TargetMenu } from '@/components/moderation/target-menu'
+import { VerifiedBadge } from '@/components/moderation/verified-badge'
+import { useSession } from '@/lib/auth'
+import { useStanding } from '@/lib/moderation/api'
 
 export const browseByCollectionPath = (id: string) => `/api/nft/browsebycollection/${encodeURIComponent(id)}`
 
@@ -72,6 +76,9 @@ export function CollectionDetailPage() {
     }, [id, refresh]),
   )
   const data = collection.data
+  const me = useSession((s) => s.user?.userId)
+  const { data: standing } = useStanding('collection', id || null)
+  const verified = standing ? standing.verified : !!data?.verified
   const image = useImageSources(data?.image, IMAGE_SIZES.avatar, 240)
   return (
     <PageContainer>
@@ -83,18 +90,26 @@ export function CollectionDetailPage() {
         <Box boxSize={{ base: '20', md: '24' }} borderRadius="2xl" overflow="hidden" bg="navy.900" flexShrink="0" boxShadow="card">
           {data?.image ? <Image {...image} {...loadingHints(true)} alt={data.title} w="100%" h="100%" objectFit="cover" /> : <HeroArt />}
         </Box>
-        <Stack gap="2" minW="0">
-          <Tag.Root size="xl" borderRadius="full" colorPalette="brand" variant="subtle" w="fit-content" maxW="full" px="4" py="2" data-testid="collection-chip">
-            <Tag.Label as="h1" fontSize={{ base: 'lg', md: 'xl' }} fontWeight="bold">
-              {data?.title ?? t('collections.fetching')}
-            </Tag.Label>
-          </Tag.Root>
+        <Stack gap="2" minW="0" flex="1">
+          <HStack gap="2" minW="0">
+            <Tag.Root size="xl" borderRadius="full" colorPalette="brand" variant="subtle" w="fit-content" maxW="full" minW="0" px="4" py="2" data-testid="collection-chip">
+              <Tag.Label as="h1" fontSize={{ base: 'lg', md: 'xl' }} fontWeight="bold">
+                {data?.title ?? t('collections.fetching')}
+              </Tag.Label>
+            </Tag.Root>
+            <VerifiedBadge verified={verified} size={22} />
+          </HStack>
           {data?.creator?.username ? (
             <Text color="fg.muted" fontSize="sm">
               {t('collections.by')} @{data.creator.username}
             </Text>
           ) : null}
         </Stack>
+        {data && id ? (
+          <Box alignSelf={{ base: 'flex-start', md: 'center' }}>
+            <TargetMenu kind="collection" targetId={id} name={data.title} own={!!me && data.creator?.userId === me} verified={verified} />
+          </Box>
+        ) : null}
       </Flex>
       {id ? (
         <Box mb="8">
