@@ -49,10 +49,10 @@ function MonthsTable({ months }: { months: TransparencyMonth[] }) {
             <Th rowSpan={2} textAlign="start" position="sticky" insetStart="0" zIndex="1">
               {t('transparency.month')}
             </Th>
-            <Th colSpan={REPORT_REASONS.length + 1} textAlign="center" borderStartWidth="1px">
+            <Th colSpan={REPORT_REASONS.length + 1} textAlign="start" borderStartWidth="1px">
               {t('transparency.reports')}
             </Th>
-            <Th colSpan={DECISION_KINDS.length} textAlign="center" borderStartWidth="1px">
+            <Th colSpan={DECISION_KINDS.length} textAlign="start" borderStartWidth="1px">
               {t('transparency.decisions')}
             </Th>
             <Th rowSpan={2} borderStartWidth="1px" whiteSpace="normal" minW="24">
@@ -76,7 +76,7 @@ function MonthsTable({ months }: { months: TransparencyMonth[] }) {
         <tbody>
           {months.map((m) => (
             <Tr key={m.month} data-testid="transparency-month" data-month={m.month}>
-              <Td textAlign="start" fontWeight="semibold" position="sticky" insetStart="0" bg="bg.panel" zIndex="1">
+              <Td textAlign="start" fontWeight="semibold" position="sticky" insetStart="0" bg="bg" zIndex="1">
                 {formatMonth(m.month, lng)}
               </Td>
               {REPORT_REASONS.map((r, i) => (
