@@ -176,7 +176,11 @@ async fn creating_a_collection_answers_its_card_and_stores_the_image() {
     assert_eq!(body["message"], "Collection Created!");
     let card = &body["body"];
     assert_eq!(card["title"], "Birds");
-    assert_eq!(card["creator"], json!({ "userId": alice.id.to_string(), "username": "alice", "fullName": "alice Doe", "avatar": "" }));
+    assert_eq!(
+        card["creator"],
+        json!({ "userId": alice.id.to_string(), "username": "alice", "fullName": "alice Doe", "avatar": "", "verified": false })
+    );
+    assert_eq!(card["verified"], false);
     assert_eq!((card["nftCount"].as_i64(), card["totalItems"].as_i64(), card["totalLikes"].as_i64()), (Some(0), Some(0), Some(0)));
     assert_eq!(card["isLiked"], false);
     let image = card["image"].as_str().unwrap();

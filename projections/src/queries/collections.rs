@@ -68,6 +68,8 @@ pub struct Browse {
     /// Collections whose page lists no NFT come after the others, in any order (the public
     /// grid: empty ones are no place to start).
     pub empty_last: bool,
+    /// Only collections an admin verified.
+    pub verified_only: bool,
 }
 
 /// The creator on a card.
@@ -82,6 +84,8 @@ pub struct CollectionCreator {
     pub full_name: String,
     /// Avatar URL (`/ipfs/<cid>`) or "".
     pub avatar: String,
+    /// Whether an admin verified the creator.
+    pub verified: bool,
 }
 
 /// A collection as cards and the detail chip show it.
@@ -97,6 +101,8 @@ pub struct CollectionView {
     pub image: String,
     /// Who made it.
     pub creator: CollectionCreator,
+    /// Whether an admin verified it (a badge on its card and page).
+    pub verified: bool,
     /// NFTs its page lists (members shown and for sale at a fixed price).
     pub nft_count: i64,
     /// The same (the spec carries both).
@@ -145,7 +151,13 @@ const CARD: &str = "c.collection_id, c.title, c.image, c.created_at, c.total_lik
         JOIN user_wallets w ON w.address = n.owner AND w.user_id = cc.creator_user_id \
         WHERE cn.collection_id = c.collection_id AND n.sale_type = 'FIXEDPRICE') AS BIGINT) AS items, \
     CAST(CASE WHEN EXISTS (SELECT 1 FROM collection_likes l WHERE l.collection_id = c.collection_id AND l.user_id = $1) \
-        THEN 1 ELSE 0 END AS BIGINT), c.title_lower AS title_key";
+        THEN 1 ELSE 0 END AS BIGINT), c.title_lower AS title_key, \
+    CAST(COALESCE((SELECT m.verified FROM moderated m WHERE m.target_kind = 'collection' AND m.target_id = c.collection_id), 0) AS BIGINT), \
+    CAST(COALESCE((SELECT m.verified FROM moderated m WHERE m.target_kind = 'user' AND m.target_id = c.creator_user_id), 0) AS BIGINT)";
+
+/// Collections a moderator hid show to their creator only.
+const NOT_HIDDEN: &str =
+    "NOT EXISTS (SELECT 1 FROM moderated m WHERE m.target_kind = 'collection' AND m.target_id = c.collection_id AND m.hidden = 1)";
 
 fn card(row: &sqlx::any::AnyRow) -> Result<CollectionView, sqlx::Error> {
     let count: i64 = row.try_get(9)?;
@@ -161,7 +173,9 @@ fn card(row: &sqlx::any::AnyRow) -> Result<CollectionView, sqlx::Error> {
             username: row.try_get(6)?,
             full_name: row.try_get(7)?,
             avatar: avatar.as_deref().map(file_url).unwrap_or_default(),
+            verified: row.try_get::<i64, _>(13)? != 0,
         },
+        verified: row.try_get::<i64, _>(12)? != 0,
         nft_count: count,
         total_items: count,
         is_liked: row.try_get::<i64, _>(10)? == 1,
@@ -222,6 +236,14 @@ pub async fn browse(db: &ReadDb, request: &Browse, page: Page) -> Result<Paged<C
     if let Some(search) = request.search.as_deref().filter(|s| !s.trim().is_empty()) {
         binds.push(like_pattern(search));
         conditions.push(format!("c.title_lower LIKE ${} ESCAPE '\\'", binds.len()));
+    }
+    // Hidden ones show to their creator only (`$1` is the viewer).
+    conditions.push(format!("({NOT_HIDDEN} OR c.creator_user_id = $1)"));
+    if request.verified_only {
+        conditions.push(
+            "EXISTS (SELECT 1 FROM moderated v WHERE v.target_kind = 'collection' AND v.target_id = c.collection_id AND v.verified = 1)"
+                .into(),
+        );
     }
     let filter = if conditions.is_empty() { String::new() } else { format!("WHERE {}", conditions.join(" AND ")) };
     let direction = if request.ascending { "ASC" } else { "DESC" };

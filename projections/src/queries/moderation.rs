@@ -91,6 +91,16 @@ pub async fn standing(db: &ReadDb, kind: &str, id: &str) -> Result<Standing, sql
     })
 }
 
+/// The wallets of verified users (lower-case): "verified only" on explore lists their tokens.
+pub async fn verified_wallets(db: &ReadDb) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT w.address FROM moderated m JOIN user_wallets w ON w.user_id = m.target_id \
+         WHERE m.target_kind = 'user' AND m.verified = 1 ORDER BY w.address",
+    )
+    .fetch_all(&db.pool())
+    .await
+}
+
 /// Which of `ids` (of one kind) carry a verified badge.
 pub async fn verified(db: &ReadDb, kind: &str, ids: &[String]) -> Result<Vec<String>, sqlx::Error> {
     if ids.is_empty() {

@@ -120,13 +120,16 @@ const NFT_COLUMNS: &str = "n.nft_id, n.token_id, n.token_uri, n.creator, n.owner
     n.end_time, n.auction_id, n.highest_bid, n.royalties, n.total_likes, n.minted_at, n.updated_at, n.mint_tx, \
     COALESCE(d.title, ''), COALESCE(d.description, ''), COALESCE(d.category_id, ''), COALESCE(d.file, ''), \
     COALESCE(d.metadata_url, ''), COALESCE(d.properties, '[]'), \
-    cu.user_id, cu.username, cu.full_name, cu.avatar, ou.user_id, ou.username, ou.full_name, ou.avatar, n.listed_at";
+    cu.user_id, cu.username, cu.full_name, cu.avatar, COALESCE(cm.verified, 0), \
+    ou.user_id, ou.username, ou.full_name, ou.avatar, COALESCE(om.verified, 0), n.listed_at";
 
 /// The tables [`NFT_COLUMNS`] come from: a token, its details, the users behind its creator and
-/// owner.
+/// owner, and whether they are verified.
 const NFT_FROM: &str = "FROM nfts n LEFT JOIN nft_details d ON d.nft_id = n.nft_id \
     LEFT JOIN user_wallets cw ON cw.address = n.creator LEFT JOIN users cu ON cu.user_id = cw.user_id \
-    LEFT JOIN user_wallets ow ON ow.address = n.owner LEFT JOIN users ou ON ou.user_id = ow.user_id";
+    LEFT JOIN moderated cm ON cm.target_kind = 'user' AND cm.target_id = cu.user_id \
+    LEFT JOIN user_wallets ow ON ow.address = n.owner LEFT JOIN users ou ON ou.user_id = ow.user_id \
+    LEFT JOIN moderated om ON om.target_kind = 'user' AND om.target_id = ou.user_id";
 
 /// A result row as sqlx or rusqlite read it: [`nft_view`] and [`person_at`] map either.
 trait Columns {
@@ -162,7 +165,7 @@ impl Columns for rusqlite::Row<'_> {
     }
 }
 
-/// The user in columns `at..at + 4` (id, username, full name, avatar CID), if any.
+/// The user in columns `at..at + 5` (id, username, full name, avatar CID, verified), if any.
 fn person_at<R: Columns>(row: &R, at: usize) -> Result<Option<Person>, R::Error> {
     let Some(user_id) = row.maybe_text(at)? else { return Ok(None) };
     let avatar = row.maybe_text(at + 3)?;
@@ -171,6 +174,7 @@ fn person_at<R: Columns>(row: &R, at: usize) -> Result<Option<Person>, R::Error>
         username: row.text(at + 1)?,
         full_name: row.text(at + 2)?,
         avatar: avatar.map(|cid| format!("/ipfs/{cid}")).unwrap_or_default(),
+        verified: row.int(at + 4)? != 0,
     }))
 }
 
@@ -212,7 +216,7 @@ fn nft_view<R: Columns>(row: &R) -> Result<NftView, R::Error> {
         total_likes: row.int(12)?,
         created_at: iso(row.int(13)?),
         updated_at: iso(row.int(14)?),
-        listed_at: iso(row.int(30)?),
+        listed_at: iso(row.int(32)?),
         transaction_hash: row.text(15)?,
         rarity: None,
         title: row.text(16)?,
@@ -224,7 +228,7 @@ fn nft_view<R: Columns>(row: &R) -> Result<NftView, R::Error> {
         auction_ends_at: current_auction.as_ref().filter(|a| !a.auction_ended).map(|_| end_time),
         current_auction,
         creator: person_at(row, 22)?,
-        owner: person_at(row, 26)?,
+        owner: person_at(row, 27)?,
     })
 }
 
@@ -571,6 +575,8 @@ pub struct Person {
     pub full_name: String,
     /// Avatar URL (`/ipfs/<cid>`) or "".
     pub avatar: String,
+    /// Whether an admin verified them (a badge beside their name).
+    pub verified: bool,
 }
 
 /// The users behind `addresses` (lower-case), for those linked to an account. One query for a
@@ -583,8 +589,9 @@ pub async fn people(db: &ReadDb, addresses: &[String]) -> Result<std::collection
         return Ok(Default::default());
     }
     let sql = format!(
-        "SELECT w.address, u.user_id, u.username, u.full_name, u.avatar FROM user_wallets w \
-         JOIN users u ON u.user_id = w.user_id WHERE w.address IN ({})",
+        "SELECT w.address, u.user_id, u.username, u.full_name, u.avatar, COALESCE(m.verified, 0) FROM user_wallets w \
+         JOIN users u ON u.user_id = w.user_id LEFT JOIN moderated m ON m.target_kind = 'user' AND m.target_id = u.user_id \
+         WHERE w.address IN ({})",
         placeholders(unique.len())
     );
     let mut query = sqlx::query(&sql);

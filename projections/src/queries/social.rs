@@ -115,7 +115,11 @@ pub async fn people_by_id(db: &ReadDb, user_ids: &[String]) -> Result<HashMap<St
     if unique.is_empty() {
         return Ok(HashMap::new());
     }
-    let sql = format!("SELECT user_id, username, full_name, avatar FROM users WHERE user_id IN ({})", placeholders(unique.len()));
+    let sql = format!(
+        "SELECT u.user_id, u.username, u.full_name, u.avatar, COALESCE(m.verified, 0) FROM users u \
+         LEFT JOIN moderated m ON m.target_kind = 'user' AND m.target_id = u.user_id WHERE u.user_id IN ({})",
+        placeholders(unique.len())
+    );
     let mut query = sqlx::query(&sql);
     for id in unique {
         query = query.bind(id.as_str());
@@ -129,6 +133,7 @@ pub async fn people_by_id(db: &ReadDb, user_ids: &[String]) -> Result<HashMap<St
                 username: row.try_get(1)?,
                 full_name: row.try_get(2)?,
                 avatar: avatar.map(|cid| format!("/ipfs/{cid}")).unwrap_or_default(),
+                verified: row.try_get::<i64, _>(4)? != 0,
             };
             Ok((person.user_id.clone(), person))
         })

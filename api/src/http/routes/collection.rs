@@ -33,9 +33,9 @@ use uuid::Uuid;
 
 use super::{
     limits::form_text,
-    lists::{FORM_OF_SALE, ORDER_BY, PAGE, PAGE_SIZE, SEARCH, TRAIT, limit, trait_filters},
+    lists::{FORM_OF_SALE, ORDER_BY, PAGE, PAGE_SIZE, SEARCH, TRAIT, VERIFIED_ONLY, limit, trait_filters},
     nft::{NftCard, Paged, page_answer},
-    openapi::{BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, Person, SignedIn},
+    openapi::{BadRequest, Conflict, Forbidden, NotFound, PayloadTooLarge, Person, SignedIn, Unavailable},
     params::{Choice, Params, Text, query_params},
     social::LikeState,
 };
@@ -115,7 +115,7 @@ query_params!(
 );
 query_params!(
     /// The public grid's query.
-    BrowseQuery: USER_ID, PAGE, limit(PAGE_SIZE), COLLECTION_SORT, ORDER_BY, TITLE_SEARCH
+    BrowseQuery: USER_ID, PAGE, limit(PAGE_SIZE), COLLECTION_SORT, ORDER_BY, TITLE_SEARCH, VERIFIED_ONLY
 );
 query_params!(
     /// A collection's NFT list query: explore's, in the collection.
@@ -234,6 +234,7 @@ async fn my_collections(State(state): State<AppState>, me: AuthUser, params: Par
         ascending: params.choice(&ORDER_BY)?,
         viewer: Some(me.0.to_string()),
         empty_last: false,
+        verified_only: false,
     };
     let paged = queries::browse(&state.read, &request, page(&params)?).await.map_err(db_error)?;
     Ok(grid(paged, "Collections fetched"))
@@ -432,6 +433,7 @@ async fn browse_collections(State(state): State<AppState>, viewer: MaybeUser, pa
         ascending: params.choice(&ORDER_BY)?,
         viewer: viewer.0.map(|v| v.to_string()),
         empty_last: true,
+        verified_only: params.choice(&VERIFIED_ONLY)?,
     };
     let paged = queries::browse(&state.read, &request, page(&params)?).await.map_err(db_error)?;
     Ok(grid(paged, "Collections fetched"))
@@ -444,10 +446,11 @@ async fn browse_collections(State(state): State<AppState>, viewer: MaybeUser, pa
     tag = "collection",
     security((), ("bearer" = [])),
     params(CollectionId),
-    responses((status = 200, description = "The collection", body = Envelope<CollectionCard>), (status = 404, response = NotFound)),
+    responses((status = 200, description = "The collection", body = Envelope<CollectionCard>), (status = 404, response = NotFound), (status = 451, response = Unavailable)),
 )]
 async fn browse_by_id(State(state): State<AppState>, viewer: MaybeUser, Path(id): Path<String>) -> Result<Response, ApiError> {
     let id = collection_id(&id)?;
+    super::nft::withheld(&state, MaybeUser(viewer.0), "collection", &id.to_string()).await?;
     Ok(ok(card(&state, id, viewer.0).await?, "Collection fetched"))
 }
 
@@ -530,6 +533,8 @@ struct CollectionCard {
     image: String,
     /// Who made it.
     creator: Person,
+    /// Verified by the market's admins (a badge on its card and page).
+    verified: bool,
     /// NFTs its page lists: members not burned, still owned by a wallet of its creator and for
     /// sale at a fixed price.
     nft_count: i64,

@@ -67,6 +67,20 @@ pub const ORDER_BY: Choice<bool> = Choice {
     description: "0: newest / highest first; 1: oldest / lowest first",
 };
 
+/// Only what the market's admins verified.
+pub const VERIFIED_ONLY: Choice<bool> = Choice {
+    name: "verifiedOnly",
+    default: "false",
+    values: &["false", "true"],
+    allowed: "false, true",
+    parse: |v| match v {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    },
+    description: "true: only what admins verified (collections; for NFTs, those of verified creators)",
+};
+
 /// Words to look for.
 pub const SEARCH: Text = Text { name: "search", description: "Words to look for in titles and descriptions" };
 

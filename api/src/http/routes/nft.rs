@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use super::{
-    lists::{FORM_OF_SALE, ORDER_BY, PAGE, PAGE_SIZE, SEARCH, TRAIT, limit, page, trait_filters},
+    lists::{FORM_OF_SALE, ORDER_BY, PAGE, PAGE_SIZE, SEARCH, TRAIT, VERIFIED_ONLY, limit, page, trait_filters},
     openapi::{BadRequest, NotFound, Unavailable, also_at},
     params::{Choice, Params, Text, query_params},
 };
@@ -64,7 +64,7 @@ const EXPLORE_SORT_BY: Choice<SortBy> = Choice {
 const CATEGORY: Text = Text { name: "nftCategory", description: "Category id; omitted or `all` for every category" };
 query_params!(
     /// The browse list's query.
-    ExploreQuery: CATEGORY, PAGE, limit(PAGE_SIZE), FORM_OF_SALE, EXPLORE_SORT_BY, ORDER_BY, SEARCH, TRAIT
+    ExploreQuery: CATEGORY, PAGE, limit(PAGE_SIZE), FORM_OF_SALE, EXPLORE_SORT_BY, ORDER_BY, SEARCH, TRAIT, VERIFIED_ONLY
 );
 query_params!(
     /// The bid list's query.
@@ -120,6 +120,7 @@ struct UserFields<'a> {
     username: Option<&'a str>,
     full_name: Option<&'a str>,
     avatar: Option<&'a str>,
+    verified: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     address: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -133,6 +134,7 @@ impl<'a> UserFields<'a> {
             username: person.map(|p| p.username.as_str()),
             full_name: person.map(|p| p.full_name.as_str()),
             avatar: person.map(|p| p.avatar.as_str()),
+            verified: person.is_some_and(|p| p.verified),
             address: None,
             owner_address: None,
         }
@@ -295,9 +297,14 @@ async fn explore(State(state): State<AppState>, viewer: MaybeUser, params: Param
         ..Explore::all(SortBy::Date)
     };
     let page = page(&params, PAGE_SIZE)?;
+    let verified_only = params.choice(&VERIFIED_ONLY)?;
     // The answer is the same for everyone until the read tables change: popular pages are
     // answered from the cache, and a signed-in viewer's likes and bookmarks laid on top.
-    let answer = shared_answer(&state, format!("explore {request:?} {page:?}"), async |version, now| {
+    let answer = shared_answer(&state, format!("explore {request:?} {page:?} verified {verified_only}"), async |version, now| {
+        let mut request = request.clone();
+        if verified_only {
+            request.creators = Some(moderation::verified_wallets(&state.read).await.map_err(db_error)?);
+        }
         let paged = nft::explore(&state.read, &request, page, version.position).await.map_err(db_error)?;
         // A list of live auctions changes when any of them ends, on this page or not.
         let live_auctions = request.sale == SaleFilter::LiveAuction || request.sort_by == SortBy::Ending;
@@ -682,6 +689,8 @@ struct Creator {
     full_name: Option<String>,
     /// Avatar URL (`/ipfs/<cid>`) or "".
     avatar: Option<String>,
+    /// Verified by the market's admins (false when no account links the address).
+    verified: bool,
 }
 
 /// An NFT's owner; the user fields are null when no account links the address.
@@ -699,6 +708,8 @@ struct CurrentOwner {
     full_name: Option<String>,
     /// Avatar URL (`/ipfs/<cid>`) or "".
     avatar: Option<String>,
+    /// Verified by the market's admins (false when no account links the address).
+    verified: bool,
 }
 
 /// The user behind an address; all null when no account links it.
@@ -714,6 +725,8 @@ struct Holder {
     full_name: Option<String>,
     /// Avatar URL (`/ipfs/<cid>`) or "".
     avatar: Option<String>,
+    /// Verified by the market's admins (false when no account links the address).
+    verified: bool,
 }
 
 /// A token's open auction.
@@ -813,6 +826,8 @@ struct HistoryEvent {
     full_name: Option<String>,
     /// Its avatar URL.
     avatar: Option<String>,
+    /// Whether an admin verified the user.
+    verified: bool,
 }
 
 /// An owner of a token and since when.

@@ -341,6 +341,8 @@ pub struct Person {
     full_name: String,
     /// Avatar URL (`/ipfs/<cid>`) or "".
     avatar: String,
+    /// Verified by the market's admins (a badge beside the name).
+    verified: bool,
 }
 
 /// The answers of every route behind a bearer token: 401 and 410.
