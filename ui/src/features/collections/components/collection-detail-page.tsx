@@ -12,13 +12,14 @@ import { TraitFacets } from '@/components/traits/trait-facets'
 import { useTraitFilter } from '@/lib/traits/trait-filter'
 import { PageContainer } from '@/components/page-container'
 import { notify } from '@/components/ui/toaster'
-import { errorMessage } from '@/lib/api-client'
+import { ApiError, errorMessage } from '@/lib/api-client'
 import { useCollectionById } from '@/lib/collection/collection-by-id'
 import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import { fetchNftPage, PAGE_SIZE } from '@/lib/nft/api'
 import { usePagedList } from '@/lib/nft/use-paged-list'
 import { useLiveChanges, useLiveTopic } from '@/lib/live/live-store'
 import type { Change } from '@/lib/live/stream'
+import { RemovedPage } from '@/components/moderation/removed-page'
 import { TargetMenu } from '@/components/moderation/target-menu'
 import { VerifiedBadge } from '@/components/moderation/verified-badge'
 import { useSession } from '@/lib/auth'
@@ -44,7 +45,10 @@ export function CollectionDetailPage() {
   const [filter, setFilter] = useState<ItemFilter>(DEFAULT_FILTER)
   const traits = useTraitFilter().params
   useEffect(() => {
-    if (collection.error) notify('error', errorMessage(collection.error, t('collections.loadFailed')))
+    // A hidden collection (451) gets its own page, not a toast.
+    if (collection.error && !(collection.error instanceof ApiError && collection.error.statuscode === 451)) {
+      notify('error', errorMessage(collection.error, t('collections.loadFailed')))
+    }
   }, [collection.error, t])
   useEffect(() => {
     if (collection.data?.title) document.title = `${collection.data.title} | ${t('app.name')}`
@@ -80,6 +84,9 @@ export function CollectionDetailPage() {
   const { data: standing } = useStanding('collection', id || null)
   const verified = standing ? standing.verified : !!data?.verified
   const image = useImageSources(data?.image, IMAGE_SIZES.avatar, 240)
+  if (collection.error instanceof ApiError && collection.error.statuscode === 451) {
+    return <RemovedPage kind="collection" targetId={id} message={collection.error.message} />
+  }
   return (
     <PageContainer>
       <Button variant="ghost" size="sm" borderRadius="full" ms="-3" mb="3" color="fg.muted" onClick={() => (cameFromThisSite ? navigate(-1) : navigate('/collections'))} data-testid="collection-back">

@@ -1,13 +1,11 @@
-import { Box, Button, Flex, Heading, Stack, Text } from '@chakra-ui/react'
+import { Box, Button, Flex, Stack, Text } from '@chakra-ui/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuEyeOff, LuScale } from 'react-icons/lu'
-import { Link } from 'react-router'
 import { ReasonDialog } from '@/components/moderation/reason-dialog'
-import { PageContainer } from '@/components/page-container'
 import { notify } from '@/components/ui/toaster'
 import { formatDate, formatDateTime } from '@/lib/format'
-import { type Standing, useModerationActions, useStanding } from '@/lib/moderation/api'
+import { type Standing, useModerationActions } from '@/lib/moderation/api'
 
 /**
  * What the owner (and the staff) of a hidden NFT see on its page: why and since when it is
@@ -70,56 +68,5 @@ export function HiddenBanner({ nftId, standing, isOwner }: { nftId: string; stan
         />
       ) : null}
     </Box>
-  )
-}
-
-/** The reason after the server's "…hidden by the moderators: " prefix, when its standing did not come. */
-function reasonFromMessage(message: string) {
-  const at = message.indexOf(': ')
-  return at >= 0 ? message.slice(at + 2) : ''
-}
-
-/**
- * What anyone but the owner and the staff get for a hidden NFT (the server answers 451): the
- * item was removed, why and since when, and where the decision is on the public record.
- */
-export function RemovedPage({ nftId, message }: { nftId: string; message: string }) {
-  const { t, i18n } = useTranslation()
-  const { data: standing } = useStanding('nft', nftId)
-  const reason = standing?.hiddenReason || reasonFromMessage(message)
-  return (
-    <PageContainer>
-      <Stack align="center" textAlign="center" gap="4" py={{ base: '10', md: '16' }} maxW="xl" mx="auto" data-testid="nft-removed">
-        <Flex boxSize="16" borderRadius="full" bg="bg.muted" align="center" justify="center" color="fg.muted">
-          <LuEyeOff size="28" aria-hidden />
-        </Flex>
-        <Heading as="h1" size="xl">
-          {t('moderation.removed.title')}
-        </Heading>
-        {reason ? (
-          <Text color="fg.muted" wordBreak="break-word" data-testid="removed-reason">
-            {t('moderation.removed.reason', { reason })}
-          </Text>
-        ) : null}
-        {standing?.hiddenAt ? (
-          <Text color="fg.subtle" fontSize="sm">
-            {t('moderation.removed.since', { date: formatDate(standing.hiddenAt, i18n.resolvedLanguage) })}
-          </Text>
-        ) : null}
-        <Text color="fg.muted" fontSize="sm">
-          {t('moderation.removed.text')}
-        </Text>
-        <Flex gap="3" wrap="wrap" justify="center">
-          <Button asChild colorPalette="brand" borderRadius="full">
-            <Link to="/transparency" data-testid="removed-transparency">
-              {t('moderation.removed.record')}
-            </Link>
-          </Button>
-          <Button asChild variant="outline" borderRadius="full">
-            <Link to="/explore">{t('moderation.removed.explore')}</Link>
-          </Button>
-        </Flex>
-      </Stack>
-    </PageContainer>
   )
 }

@@ -55,7 +55,8 @@ import { MetadataState } from './metadata-state'
 import { ActivityList } from '@/features/activity/components/activity-list'
 import { TradePanel } from './trade-panel'
 import { VerificationIcon } from './verification-icon'
-import { HiddenBanner, RemovedPage } from './hidden-banner'
+import { HiddenBanner } from './hidden-banner'
+import { RemovedPage } from '@/components/moderation/removed-page'
 import { TargetMenu } from '@/components/moderation/target-menu'
 import { useMyRoles, useStanding } from '@/lib/moderation/api'
 
@@ -306,7 +307,7 @@ export function NftDetailPage() {
   useMetaTags(nft ? { title: `${nftTitle(nft)} | ${t('app.name')}`, description: truncate(nft.description, DESCRIPTION_PREVIEW_MAX), image: nft.file } : null)
 
   if (error instanceof ApiError && error.statuscode === 404) return <NotFoundPage />
-  if (error instanceof ApiError && error.statuscode === 451 && id) return <RemovedPage nftId={id} message={error.message} />
+  if (error instanceof ApiError && error.statuscode === 451 && id) return <RemovedPage kind="nft" targetId={id} message={error.message} />
   if (isLoading || !nft) {
     return (
       <PageContainer>
