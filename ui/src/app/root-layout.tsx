@@ -13,7 +13,6 @@ import { WalletButton } from '@/features/wallet/components/wallet-button'
 import { WalletPanel } from '@/features/wallet/components/wallet-panel'
 import { WalletSessionSync } from '@/features/wallet/components/wallet-session-sync'
 import { useSession } from '@/lib/auth'
-import { useMyRoles } from '@/lib/moderation/api'
 import { registerNavigator, tokenExpiryPath } from '@/lib/navigation'
 import { useUser } from '@/lib/use-user'
 import { useWalletStore } from '@/lib/wallet-store'
@@ -60,8 +59,6 @@ export function RootLayout() {
   }, [pathname])
 
   const signedIn = !!token
-  // The staff's way to /moderation on narrow screens (the avatar menu has it on wide ones).
-  const { isModerator } = useMyRoles()
   return (
     <Flex direction="column" minH="100vh">
       <WalletSessionSync />
@@ -90,7 +87,6 @@ export function RootLayout() {
               { to: '/favourites', label: t('nav.favourites') },
               { to: '/myprofile', label: t('nav.myProfile') },
               { to: '/profile/user-profile', label: t('nav.settings') },
-              ...(isModerator ? [{ to: '/moderation', label: t('moderation.title') }] : []),
             ]}
             walletSlot={<WalletPanel />}
             onLogout={() => {

@@ -1,6 +1,6 @@
 import { Button, Flex, Heading, Stack, Text } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
-import { LuEyeOff } from 'react-icons/lu'
+import { IconEyeOff } from '@/components/moderation/icons'
 import { Link } from 'react-router'
 import { PageContainer } from '@/components/page-container'
 import { formatDate } from '@/lib/format'
@@ -24,7 +24,7 @@ export function RemovedPage({ kind, targetId, message }: { kind: TargetKind; tar
     <PageContainer>
       <Stack align="center" textAlign="center" gap="4" py={{ base: '10', md: '16' }} maxW="xl" mx="auto" data-testid="nft-removed">
         <Flex boxSize="16" borderRadius="full" bg="bg.muted" align="center" justify="center" color="fg.muted">
-          <LuEyeOff size="28" aria-hidden />
+          <IconEyeOff size="28" aria-hidden />
         </Flex>
         <Heading as="h1" size="xl">
           {t('moderation.removed.title')}

@@ -1,7 +1,7 @@
 import { Box, Button, CloseButton, Dialog, Field, Portal, RadioGroup, Stack, Text, Textarea } from '@chakra-ui/react'
 import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LuCircleCheck } from 'react-icons/lu'
+import { IconCircleCheck } from '@/components/moderation/icons'
 import { ApiError, errorMessage } from '@/lib/api-client'
 import { fileReport, MODERATION_TEXT_MAX, reasonsFor, type ReportReason, type TargetKind } from '@/lib/moderation/api'
 
@@ -71,7 +71,7 @@ export function ReportDialog({ kind, targetId, name, onClose }: { kind: TargetKi
                 <Dialog.Body>
                   <Stack align="center" textAlign="center" gap="3" py="4" role="status" data-testid="report-done">
                     <Box color="green.fg">
-                      <LuCircleCheck size="40" aria-hidden />
+                      <IconCircleCheck size="40" aria-hidden />
                     </Box>
                     <Text fontWeight="semibold">{t('moderation.report.sent')}</Text>
                     <Text color="fg.muted" fontSize="sm">

@@ -1,7 +1,8 @@
 import { IconButton, Menu, Portal } from '@chakra-ui/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LuBadgeCheck, LuBadgeX, LuEllipsis, LuFlag } from 'react-icons/lu'
+import { LuBadgeCheck, LuBadgeX } from 'react-icons/lu'
+import { IconEllipsis, IconFlag } from '@/components/moderation/icons'
 import { notify } from '@/components/ui/toaster'
 import { useSession } from '@/lib/auth'
 import { useModerationActions, useMyRoles, type TargetKind } from '@/lib/moderation/api'
@@ -40,7 +41,7 @@ export function TargetMenu({ kind, targetId, name, own, verified = false }: { ki
       <Menu.Root positioning={{ placement: 'bottom-end' }}>
         <Menu.Trigger asChild>
           <IconButton variant="outline" size="sm" borderRadius="full" aria-label={t('moderation.menu')} data-testid="target-menu">
-            <LuEllipsis />
+            <IconEllipsis />
           </IconButton>
         </Menu.Trigger>
         <Portal>
@@ -48,7 +49,7 @@ export function TargetMenu({ kind, targetId, name, own, verified = false }: { ki
             <Menu.Content minW="48">
               {!own && (
                 <Menu.Item value="report" onSelect={afterMenuCloses(report)} data-testid="report-item">
-                  <LuFlag /> {t('moderation.report.item')}
+                  <IconFlag /> {t('moderation.report.item')}
                 </Menu.Item>
               )}
               {canVerify &&

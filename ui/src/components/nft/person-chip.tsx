@@ -1,10 +1,27 @@
 import { HStack, Stack, Text } from '@chakra-ui/react'
+import { useTranslation } from 'react-i18next'
+import { LuBadgeCheck } from 'react-icons/lu'
 import { Link } from 'react-router'
-import { VerifiedBadge } from '@/components/moderation/verified-badge'
 import { UserAvatar } from '@/components/user-avatar'
 import { useSession } from '@/lib/auth'
 import { cardUsername, profilePath, shortenAddress } from '@/lib/nft/format'
 import type { NftPerson } from '@/lib/nft/types'
+
+/**
+ * The verified check as creator chips draw it: a plain element here, in the cards' chunk
+ * (components/moderation/verified-badge would be a chunk of its own on every first visit). Named
+ * "Verified" (its tooltip too).
+ */
+function CardVerifiedBadge({ verified, size = 14 }: { verified: boolean | null | undefined; size?: number }) {
+  const { t } = useTranslation()
+  if (verified !== true) return null
+  const label = t('moderation.verified')
+  return (
+    <span role="img" aria-label={label} title={label} style={{ display: 'inline-flex', flexShrink: 0, color: 'var(--chakra-colors-blue-solid)' }} data-testid="verified-badge">
+      <LuBadgeCheck size={size} aria-hidden />
+    </span>
+  )
+}
 
 /**
  * A creator or owner: avatar and username (cut at 7), linking to /myprofile for the signed-in user
@@ -38,7 +55,7 @@ export function PersonChip({
           <Text fontSize={full ? 'sm' : 'xs'} fontWeight="semibold" truncate>
             {name}
           </Text>
-          <VerifiedBadge verified={verified} size={full ? 16 : 13} />
+          <CardVerifiedBadge verified={verified} size={full ? 16 : 13} />
         </HStack>
       </Stack>
     </HStack>

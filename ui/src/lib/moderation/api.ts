@@ -1,6 +1,5 @@
 import useSWR, { useSWRConfig } from 'swr'
 import { apiRequest, getBody } from '@/lib/api-client'
-import { useSession } from '@/lib/auth'
 
 /** What can be reported and decided on. */
 export type TargetKind = 'nft' | 'collection' | 'user'
@@ -80,34 +79,18 @@ export type TransparencyMonth = {
 }
 export type Transparency = { months: TransparencyMonth[]; decisions: Decision[]; totalDecisions: number }
 
-export const ROLES_PATH = '/api/moderation/roles'
-export const QUEUE_PATH = '/api/moderation/queue'
+export { QUEUE_PATH, ROLES_PATH, useMyRoles, useQueueCount } from './roles'
+import { QUEUE_PATH, ROLES_PATH } from './roles'
 export const STAFF_PATH = '/api/staff'
 export const TRANSPARENCY_PATH = '/api/transparency'
 export const TRANSPARENCY_CSV = '/api/transparency.csv'
 export const TRANSPARENCY_PAGE_SIZE = 20
 export const standingPath = (kind: TargetKind, id: string) => `/api/moderation/${kind}/${encodeURIComponent(id)}`
-const queueKey = (limit: number) => `${QUEUE_PATH}?limit=${limit}`
 
 /** Where a target's page is (an NFT's, a collection's, a user's profile). */
 export function targetPath(kind: TargetKind, id: string) {
   const encoded = encodeURIComponent(id)
   return kind === 'nft' ? `/nft/${encoded}` : kind === 'collection' ? `/collection/${encoded}` : `/user/${encoded}`
-}
-
-/** The signed-in person's staff roles (none for most people, and for visitors). */
-export function useMyRoles() {
-  const token = useSession((s) => s.token)
-  const { data, error, isLoading } = useSWR<{ roles: StaffRole[] }>(token ? ROLES_PATH : null, getBody, { revalidateOnFocus: false })
-  const roles = data?.roles ?? []
-  return {
-    roles,
-    isModerator: roles.includes('moderator') || roles.includes('admin'),
-    isAdmin: roles.includes('admin'),
-    /** Still asking (signed in): the guard waits instead of saying "not allowed". */
-    loading: !!token && isLoading,
-    error,
-  }
 }
 
 /** A target's standing (public); `null` asks nothing. */
@@ -117,13 +100,7 @@ export function useStanding(kind: TargetKind, id: string | null | undefined) {
 
 /** The moderators' queue, longest waiting first. */
 export function useQueue(enabled: boolean, limit = 50) {
-  return useSWR<Queue>(enabled ? queueKey(limit) : null, getBody, { revalidateOnFocus: true })
-}
-
-/** How many targets await a decision (the avatar menu's count): one item asked, `total` read. */
-export function useQueueCount(enabled: boolean) {
-  const { data } = useSWR<Queue>(enabled ? queueKey(1) : null, getBody, { revalidateOnFocus: true })
-  return data?.total
+  return useSWR<Queue>(enabled ? `${QUEUE_PATH}?limit=${limit}` : null, getBody, { revalidateOnFocus: true })
 }
 
 export function useStaff(enabled: boolean) {

@@ -1,7 +1,7 @@
 import { Badge, Button, Heading, HStack, Skeleton, Stack, Tabs, Text } from '@chakra-ui/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LuInbox, LuShieldOff } from 'react-icons/lu'
+import { IconInbox, IconShieldOff } from '@/components/moderation/icons'
 import { Link } from 'react-router'
 import { PageContainer } from '@/components/page-container'
 import { errorMessage } from '@/lib/api-client'
@@ -15,7 +15,7 @@ function NotAllowed() {
   const { t } = useTranslation()
   return (
     <Stack align="center" textAlign="center" gap="4" py="16" data-testid="moderation-not-allowed">
-      <LuShieldOff size="40" aria-hidden />
+      <IconShieldOff size="40" aria-hidden />
       <Heading as="h1" size="xl">
         {t('moderation.notAllowed')}
       </Heading>
@@ -50,7 +50,7 @@ function QueuePanel() {
   if (!data?.items.length) {
     return (
       <Stack align="center" textAlign="center" gap="2" py="12" color="fg.muted" data-testid="queue-empty">
-        <LuInbox size="36" aria-hidden />
+        <IconInbox size="36" aria-hidden />
         <Text fontWeight="semibold" color="fg">
           {t('moderation.queue.empty')}
         </Text>

@@ -1,7 +1,8 @@
 import { Badge, Box, Button, Collapsible, Flex, HStack, Link as ChakraLink, Stack, Text } from '@chakra-ui/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LuChevronDown, LuEye, LuEyeOff, LuMessageSquareQuote, LuX } from 'react-icons/lu'
+import { LuChevronDown, LuX } from 'react-icons/lu'
+import { IconEye, IconEyeOff, IconMessageSquareQuote } from '@/components/moderation/icons'
 import { Link } from 'react-router'
 import { DecisionBadge, ReasonBadge } from '@/components/moderation/badges'
 import { ReasonDialog } from '@/components/moderation/reason-dialog'
@@ -138,7 +139,7 @@ export function QueueCard({ item }: { item: QueueItem }) {
           {item.appeal ? (
             <Box borderWidth="1px" borderColor="orange.muted" bg="orange.subtle" borderRadius="lg" p="3" data-testid="queue-appeal">
               <HStack gap="2" mb="1" color="orange.fg" fontWeight="semibold" fontSize="sm">
-                <LuMessageSquareQuote aria-hidden /> <Text>{t('moderation.queue.appeal')}</Text>
+                <IconMessageSquareQuote aria-hidden /> <Text>{t('moderation.queue.appeal')}</Text>
               </HStack>
               <Text fontSize="sm" whiteSpace="pre-wrap" wordBreak="break-word">
                 {item.appeal}
@@ -193,12 +194,12 @@ export function QueueCard({ item }: { item: QueueItem }) {
           <HStack gap="2" wrap="wrap" pt="1">
             {canHide ? (
               <Button size="sm" colorPalette="red" onClick={() => setActing('hide')} data-testid="action-hide">
-                <LuEyeOff aria-hidden /> {t('moderation.actions.hide')}
+                <IconEyeOff aria-hidden /> {t('moderation.actions.hide')}
               </Button>
             ) : null}
             {item.standing.hidden ? (
               <Button size="sm" colorPalette="green" onClick={() => setActing('restore')} data-testid="action-restore">
-                <LuEye aria-hidden /> {t('moderation.actions.restore')}
+                <IconEye aria-hidden /> {t('moderation.actions.restore')}
               </Button>
             ) : null}
             {canDismiss ? (

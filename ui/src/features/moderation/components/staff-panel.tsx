@@ -1,7 +1,8 @@
 import { Badge, Box, Button, Flex, HStack, IconButton, Input, Link as ChakraLink, NativeSelect, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LuUserPlus, LuX } from 'react-icons/lu'
+import { LuX } from 'react-icons/lu'
+import { IconUserPlus } from '@/components/moderation/icons'
 import { Link } from 'react-router'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
 import { FormField } from '@/components/ui/form-field'
@@ -65,7 +66,7 @@ function GrantForm() {
             </FormField>
           </Box>
           <Button type="submit" colorPalette="brand" loading={saving} mt={{ md: '6' }} data-testid="staff-grant-submit">
-            <LuUserPlus aria-hidden /> {t('moderation.staff.grant')}
+            <IconUserPlus aria-hidden /> {t('moderation.staff.grant')}
           </Button>
         </Flex>
       </form>

@@ -1,7 +1,7 @@
 import { Box, Button, Flex, Stack, Text } from '@chakra-ui/react'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { LuEyeOff, LuScale } from 'react-icons/lu'
+import { IconEyeOff, IconScale } from '@/components/moderation/icons'
 import { ReasonDialog } from '@/components/moderation/reason-dialog'
 import { notify } from '@/components/ui/toaster'
 import { formatDate, formatDateTime } from '@/lib/format'
@@ -23,7 +23,7 @@ export function HiddenBanner({ nftId, standing, isOwner }: { nftId: string; stan
     <Box role="status" borderWidth="1px" borderColor="red.muted" bg="red.subtle" borderRadius="xl" p="4" mb="6" data-testid="hidden-banner" data-appeal={appealState}>
       <Flex gap="3" align="flex-start" direction={{ base: 'column', sm: 'row' }}>
         <Box color="red.fg" pt="0.5" flexShrink={0}>
-          <LuEyeOff size="20" aria-hidden />
+          <IconEyeOff size="20" aria-hidden />
         </Box>
         <Stack gap="1" flex="1" minW="0">
           <Text fontWeight="semibold" color="red.fg" wordBreak="break-word">
@@ -50,7 +50,7 @@ export function HiddenBanner({ nftId, standing, isOwner }: { nftId: string; stan
         </Stack>
         {isOwner && appealState === 'none' ? (
           <Button size="sm" variant="outline" colorPalette="red" bg="bg.panel" flexShrink={0} onClick={() => setAppealing(true)} data-testid="appeal-button">
-            <LuScale aria-hidden /> {t('moderation.hidden.appeal')}
+            <IconScale aria-hidden /> {t('moderation.hidden.appeal')}
           </Button>
         ) : null}
       </Flex>
