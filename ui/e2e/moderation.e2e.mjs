@@ -87,7 +87,7 @@ test('a report, a hiding that leaves explore, the owner appeals and the moderato
   assert.ok((await call('/api/moderation/roles', moderatorToken)).body.roles.includes('moderator'))
 
   // An NFT none of the people acting owns, listed, not hidden and not awaiting a decision.
-  const waiting = new Set((await call('/api/moderation/queue?limit=200', moderatorToken)).body.items.map((i) => `${i.targetKind}:${i.targetId}`))
+  const waiting = new Set((await call('/api/moderation/queue?limit=100', moderatorToken)).body.items.map((i) => `${i.targetKind}:${i.targetId}`))
   const listed = (await call('/api/nft/explore/?formOfSale=FIXEDPRICE&limit=100')).body.data
   const acting = new Set([ADMIN, MODERATOR, REPORTER])
   let target
