@@ -114,6 +114,18 @@ export default defineConfig({
             // chunk with a hash function of the wallet code, downloaded with it on every visit.
             { name: 'preload-helper', test: /vite[\\/]preload-helper/ },
             { name: (id, graph) => (isShellModule(id, graph) && SHELL_PACKAGES.test(id) ? 'shell' : null), includeDependenciesRecursively: false },
+            // The moderation parts the NFT, collection and profile pages share with /moderation
+            // (report and reason dialogs, the ⋯ menu, badges, the removed page, the calls): one
+            // chunk, not ten. Each chunk's name is listed in the shell for the routes that need
+            // it, so ten small ones would weigh on every first visit. Not the "verified only"
+            // toggle of explore and the collections grid, nor the roles the menus ask.
+            {
+              name: 'moderation-kit',
+              test: (id) => /[\\/]ui[\\/]src[\\/](components[\\/]moderation[\\/]|lib[\\/]moderation[\\/]api\.ts)/.test(id) && !/verified-only-toggle/.test(id),
+              includeDependenciesRecursively: false,
+            },
+            // The staff's menu item and the roles it asks (the drawer asks them too): one chunk.
+            { name: 'staff-menu', test: /[\\/]ui[\\/]src[\\/](app[\\/]staff-menu-item|lib[\\/]moderation[\\/]roles)\.tsx?$/, includeDependenciesRecursively: false },
             { name: 'ui-kit', test: (id) => UI_KIT.test(id.replaceAll('\\', '/')) },
           ],
         },

@@ -213,6 +213,52 @@ const api = {
   },
 }
 
+// Moderation (issue 26): the queue, the staff, a hidden NFT (h1, the signed-in person's), the removed page (h2), the record.
+const hoursAgo = (h) => new Date(now - h * 3_600_000).toISOString()
+const standing = (hidden, extra = {}) => ({ hidden, hiddenReason: hidden ? 'Reported stolen: the artist showed the originals, minted in 2021 on another chain' : null, hiddenAt: hidden ? hoursAgo(30) : null, appealed: false, appealPending: false, verified: false, ...extra })
+const report = (id, reason, text, username, h, state = 'OPEN') => ({ reportId: `r${id}`, reason, text, reporterId: `u${id}`, reporterUsername: username, filedAt: hoursAgo(h), state })
+const ruling = (position, decision, targetKind, targetId, reason, moderator, reports, h) => ({ position, targetKind, targetId, decision, moderator, reason, reports, at: hoursAgo(h) })
+Object.assign(api, {
+  '/api/moderation/roles': { roles: ['admin'] },
+  '/api/moderation/queue': (url) => {
+    const items = [
+      { targetKind: 'nft', targetId: 'f1', title: fixedCards[1].title, image: fixedCards[1].file, standing: standing(false), appeal: null, waitingSince: hoursAgo(26),
+        openReports: [report(1, 'STOLEN', 'This is my painting from 2021; the original post is on my portfolio site with the date.', 'lumen', 26), report(2, 'SCAM', '', 'pixelmonk', 3)],
+        pastReports: [report(3, 'SPAM', 'Listed three times', 'maya', 200, 'DISMISSED')], decisions: [ruling(90, 'DISMISS', 'nft', 'f1', 'One listing only; not spam', 'kofi_waves', 1, 190)] },
+      { targetKind: 'nft', targetId: 'h1', title: 'Night market, lanterns', image: '/ipfs/bafywithheld', standing: standing(true, { appealed: true, appealPending: true }), appeal: 'I painted this myself in 2023; the sketches and the layered file are on my site. Please look again.', waitingSince: hoursAgo(5),
+        openReports: [], pastReports: [report(4, 'STOLEN', 'Copied from a gallery', 'oskar', 40, 'ACTIONED')], decisions: [ruling(120, 'HIDE', 'nft', 'h1', 'Reported stolen with evidence', 'kofi_waves', 1, 30)] },
+      { targetKind: 'user', targetId: 'u4', title: 'pixelmonk', image: null, standing: standing(false, { verified: true }), appeal: null, waitingSince: hoursAgo(1),
+        openReports: [report(5, 'OTHER', 'Sends the same message to every seller asking them to move the sale to another site.', 'artemis', 1)], pastReports: [], decisions: [] },
+    ]
+    return { items: items.slice(0, Number(url.searchParams.get('limit') ?? 50)), total: items.length }
+  },
+  '/api/staff': [
+    { userId: 'u1', username: 'neo', roles: ['admin'], since: hoursAgo(900) },
+    { userId: 'u6', username: 'kofi_waves', roles: ['moderator'], since: hoursAgo(400) },
+    { userId: 'u7', username: 'noor_grid_with_a_long_username', roles: ['admin', 'moderator'], since: hoursAgo(20) },
+  ],
+  '/api/transparency': {
+    months: [
+      { month: '2026-11', reports: { SCAM: 4, EXPLICIT: 1, SPAM: 12, STOLEN: 3, OTHER: 2 }, decisions: { HIDE: 5, RESTORE: 1, DISMISS: 9, VERIFY: 2, UNVERIFY: 0 }, medianHoursToDecision: 6.5 },
+      { month: '2026-10', reports: { SCAM: 1, SPAM: 3, STOLEN: 1 }, decisions: { HIDE: 1, DISMISS: 3, VERIFY: 1 }, medianHoursToDecision: 31 },
+      { month: '2026-09', reports: {}, decisions: { VERIFY: 1 }, medianHoursToDecision: null },
+    ],
+    decisions: [
+      ruling(130, 'RESTORE', 'nft', 'h3', 'The owner showed the layered originals; the report was mistaken', 'kofi_waves', 0, 2),
+      ruling(120, 'HIDE', 'nft', 'h1', 'Reported stolen with evidence', 'kofi_waves', 1, 30),
+      ruling(110, 'VERIFY', 'collection', 'c1', '', 'neo', 0, 50),
+      ruling(100, 'UNVERIFY', 'user', 'u5', 'The account changed hands', 'neo', 0, 400),
+    ],
+    totalDecisions: 4,
+  },
+  '/api/moderation/nft/h1': standing(true),
+  '/api/moderation/nft/h2': standing(true),
+  '/api/moderation/user/u2': standing(false, { verified: true }),
+  '/api/moderation/collection/c1': standing(false, { verified: true }),
+  '/api/nft/detail/h1': { ...fixedCards[2], _id: 'h1', title: 'Night market, lanterns', formOfSale: 'NOT_FOR_SALE', file: '/ipfs/bafywithheld', currentOwner: { ...user('u1', 'neo', 'Thomas Anderson'), ownerAddress: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC' } },
+  '/api/nft/detail/h2': { status: 451, message: 'This NFT was hidden by the moderators: Reported stolen: the artist showed the originals, minted in 2021 on another chain' },
+})
+
 // The activity feed: one row of each kind, newest first (GET /api/activity).
 const wallet = (n) => `0x${String(n).repeat(4)}${'0'.repeat(32)}${String(n).repeat(4)}`
 const activity = [
@@ -347,6 +393,34 @@ const screens = [
   ['nft-metadata-pending', '/explore/f4', false],
   ['nft-metadata-fetched', '/explore/f5', false],
   ['avatar-menu', '/', true, async (page, width) => width >= 600 && page.click('[data-testid="avatar-menu"]', { force: true })],
+  // Moderation (issue 26): the queue, a decision's reason, the staff, a report, a hidden NFT for its owner, the removed page, the record.
+  ['moderation', '/moderation', true, async (page) => {
+    await page.waitForSelector('[data-testid="queue-item"], [data-testid="queue-empty"]', { timeout: 15000 })
+    const toggle = page.locator('[data-testid="queue-history-toggle"]')
+    if (await toggle.count()) await toggle.first().click()
+  }],
+  ['moderation-hide', '/moderation', true, async (page) => {
+    await page.waitForSelector('[data-testid="queue-item"], [data-testid="queue-empty"]', { timeout: 15000 })
+    const actions = page.locator('[data-testid="action-hide"]')
+    if (!(await actions.count())) return
+    await actions.first().click()
+    await page.fill('[data-testid="reason-text"]', 'Reported stolen: the artist showed the originals')
+  }],
+  ['moderation-staff', '/moderation', true, async (page) => {
+    await page.click('[data-testid="moderation-tab-staff"]')
+    await page.waitForSelector('[data-testid="staff-member"]', { timeout: 15000 })
+  }],
+  ['report-dialog', '/explore/f1', true, async (page) => {
+    await page.click('[data-testid="target-menu"]')
+    await page.click('[data-testid="report-item"]')
+    await page.waitForSelector('[data-testid="report-dialog"]')
+    await page.click('[data-testid="report-reason-OTHER"]')
+    await page.click('[data-testid="report-submit"]')
+  }],
+  ['nft-hidden-owner', '/nft/h1', true],
+  ['nft-removed', '/nft/h2', false],
+  ['transparency', '/transparency', false],
+  ['verified-profile', '/user/u2', true, async (page) => page.click('[data-testid="target-menu"]')],
   // The signed-in person's own NFT (o1, not for sale): the owner's wallet notice, the action bar, the update form.
   ['nft-owner', '/nft/o1', true],
   ['update-nft', '/nft/update/o1', true],
@@ -414,8 +488,20 @@ async function realSession() {
   const own = (await call('/api/nft/explore/?formOfSale=ALL&limit=100')).data.find((n) => n.currentOwner?.userId === me.userId && n.formOfSale === 'NOT_FOR_SALE')
   const sold = (await call('/api/activity?kind=SALE&limit=1')).data[0]
   const traded = (await call('/api/stats/collections?period=ALL&sortBy=VOLUME&limit=1')).data[0]
-  const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id, o1: own?._id, s1: sold?.nftId, v1: traded?.collectionId }
-  const realPath = (path) => path.replace(/\/(c1|u2|f1|a0|o1|s1|v1)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
+  // Hidden NFTs (moderation): one of the signed-in person's (its page shows them why), one of someone else's (the removed page).
+  const auth = { headers: { authorization: `Bearer ${accessToken}` } }
+  const hiddenIds = [...new Set((await call('/api/transparency?limit=100')).decisions.filter((d) => d.decision === 'HIDE' && d.targetKind === 'nft').map((d) => d.targetId))]
+  const hidden = []
+  for (const id of hiddenIds) if ((await call(`/api/moderation/nft/${id}`)).hidden) hidden.push(id)
+  let h1, h2
+  for (const id of hidden) {
+    const answer = await fetch(`${realBase}/api/nft/detail/${id}`, auth)
+    const owner = answer.ok ? (await answer.json()).body.currentOwner?.userId : null
+    if (owner === me.userId) h1 ??= id
+    else h2 ??= id
+  }
+  const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id, o1: own?._id, s1: sold?.nftId, v1: traded?.collectionId, h1, h2 }
+  const realPath = (path) => path.replace(/\/(c1|u2|f1|a0|o1|s1|v1|h1|h2)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
   if (screens.some(([name]) => /offers/.test(name))) await seedOffers({ token: accessToken, me, own, nft, call })
   return { token: accessToken, profile: me, realPath }
 }
@@ -515,6 +601,8 @@ try {
           const answer = withApi ? (api[`${url.pathname}?${url.searchParams.get('formOfSale')}`] ?? api[url.pathname]) : undefined
           const body = typeof answer === 'function' ? answer(url) : answer
           if (body === undefined) return route.fulfill({ status: 404, contentType: 'application/json', body: JSON.stringify({ statuscode: 404, body: null, message: 'Not found' }) })
+          // A refusal the sample answers carry (`{ status, message }`, e.g. a hidden NFT's 451).
+          if (body && typeof body.status === 'number' && body.status >= 400) return route.fulfill({ status: body.status, contentType: 'application/json', body: JSON.stringify({ statuscode: body.status, body: null, message: body.message }) })
           return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ statuscode: 200, body, message: '' }) })
         })
         await page.goto(`${base}${pathOf(group[0][1])}`)

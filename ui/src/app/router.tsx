@@ -104,6 +104,8 @@ export const routes: RouteObject[] = [
       { path: '/privacy-policy', ...screen(() => import('@/features/static-pages/components/policy-page').then((m) => () => <m.PolicyPage kind="privacy" />)) },
       { path: '/terms-and-condition', ...screen(() => import('@/features/static-pages/components/policy-page').then((m) => () => <m.PolicyPage kind="terms" />)) },
       { path: '/frequently-asked-questions', ...screen(() => import('@/features/static-pages/components/faq-page').then((m) => m.FaqPage)) },
+      { path: '/moderation', ...screen(() => import('@/features/moderation/components/moderation-page').then((m) => m.ModerationPage), login) },
+      { path: '/transparency', ...screen(() => import('@/features/moderation/components/transparency-page').then((m) => m.TransparencyPage)) },
       { path: '/contact-us', ...screen(() => import('@/features/contact/components/contact-page').then((m) => m.ContactPage)) },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -2,7 +2,7 @@ import { Box, Flex, HStack, IconButton, Image, Link as ChakraLink, Stack, Text }
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { FaHeart, FaRegHeart } from 'react-icons/fa6'
-import { LuLayers } from 'react-icons/lu'
+import { LuBadgeCheck, LuLayers } from 'react-icons/lu'
 import { Link, useNavigate } from 'react-router'
 import { useSession } from '@/lib/auth'
 import { formatCount } from '@/lib/format'
@@ -11,6 +11,7 @@ import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import type { Collection } from '@/lib/collection/types'
 import { currentPath, signInPath } from '@/lib/navigation'
 import { HeroArt } from '../hero-art'
+
 import { CollectionCardStats } from './collection-card-stats'
 
 /** Where a user's name links: the signed-in user's own page, or the public profile. */
@@ -106,9 +107,17 @@ export function CollectionCard({
       </Link>
       <Stack p="4" gap="2">
         <Flex justify="space-between" align="center" gap="2">
-          <ChakraLink asChild color="fg" fontWeight="bold" fontSize="md" lineClamp={1} minW="0">
-            <Link to={to}>{collection.title}</Link>
-          </ChakraLink>
+          <HStack gap="1" minW="0">
+            <ChakraLink asChild color="fg" fontWeight="bold" fontSize="md" lineClamp={1} minW="0">
+              <Link to={to}>{collection.title}</Link>
+            </ChakraLink>
+            {collection.verified ? (
+              // The check drawn here (as creator chips draw theirs): a shared badge component would be a chunk of its own on first visits.
+              <span role="img" aria-label={t('moderation.verified')} title={t('moderation.verified')} style={{ display: 'inline-flex', flexShrink: 0, color: 'var(--chakra-colors-blue-solid)' }} data-testid="verified-badge">
+                <LuBadgeCheck size={16} aria-hidden />
+              </span>
+            ) : null}
+          </HStack>
           {menu}
         </Flex>
         <Flex justify="space-between" align="center" gap="2">

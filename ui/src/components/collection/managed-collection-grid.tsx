@@ -22,6 +22,7 @@ export function ManagedCollectionGrid({
   sortBy,
   orderBy,
   search,
+  verifiedOnly,
 }: {
   userId?: string
   ownProfile?: boolean
@@ -32,6 +33,7 @@ export function ManagedCollectionGrid({
   sortBy?: CollectionSortBy
   orderBy?: 0 | 1
   search?: string
+  verifiedOnly?: boolean
 }) {
   const { user } = useUser()
   const [editing, setEditing] = useState<string | null>(null)
@@ -42,6 +44,7 @@ export function ManagedCollectionGrid({
     sortBy,
     orderBy,
     search,
+    verifiedOnly,
     // Section 8: a failed collection call only stops the loading (the empty message shows).
     onError: (error) => console.error('Could not load collections', error),
   })

@@ -29,6 +29,7 @@ const COMPANY_LINKS: FooterLink[] = [
   { to: '/terms-and-condition', key: 'footer.terms' },
   { to: '/frequently-asked-questions', key: 'footer.faqs' },
   { to: '/contact-us', key: 'footer.contact' },
+  { to: '/transparency', key: 'footer.transparency' },
 ]
 
 function LinkColumn({ title, links }: { title: string; links: FooterLink[] }) {

@@ -4,9 +4,13 @@ import { useTranslation } from 'react-i18next'
 import { NavLink, useLocation } from 'react-router'
 import { Logo } from '../logo'
 import { GradientButton } from '../ui/gradient-button'
+import { useMyRoles } from '@/lib/moderation/roles'
 import { NAV_LINKS, isActive } from './nav-links'
 
-/** The right-side drawer of narrow screens: the links, account links, wallet information and network chooser. */
+/**
+ * The right-side drawer of narrow screens: the links, account links (Moderation too for the staff),
+ * wallet information and network chooser.
+ */
 export function MobileDrawer({
   open,
   onClose,
@@ -24,6 +28,8 @@ export function MobileDrawer({
 }) {
   const { t } = useTranslation()
   const { pathname } = useLocation()
+  const { isModerator } = useMyRoles()
+  const links = isModerator ? [...accountLinks, { to: '/moderation', label: t('moderation.title') }] : accountLinks
   return (
     <Drawer.Root open={open} onOpenChange={(e) => (e.open ? undefined : onClose())} placement="end" size="xs">
       <Portal>
@@ -61,7 +67,7 @@ export function MobileDrawer({
               {signedIn ? (
                 <Stack gap="4">
                   <Stack gap="1">
-                    {accountLinks.map((link) => (
+                    {links.map((link) => (
                       <ChakraLink key={link.to} asChild px="3" py="2" borderRadius="lg" _hover={{ textDecoration: 'none', bg: 'bg.muted' }} onClick={onClose}>
                         <NavLink to={link.to}>{link.label}</NavLink>
                       </ChakraLink>

@@ -139,6 +139,8 @@ export function NftCard({
   // A stolen-item hold: shown until its end (the card re-renders then).
   const holdLeft = useCountdown(nft.saleHeldUntil)
   const heldUntil = holdLeft && !holdLeft.done ? nft.saleHeldUntil : null
+  // A file withheld (451: every NFT using it was hidden; its owner still lists it) or gone: a placeholder, not a broken image.
+  const [imageFailed, setImageFailed] = useState<string | null>(null)
 
   const stopLabel = nft.formOfSale === 'AUCTION' ? t('nft.card.stopAuction') : t('nft.card.stopSale')
   const afterAction = (outcome: { ok: boolean } | undefined) => {
@@ -171,10 +173,10 @@ export function NftCard({
     >
       <Link to={path} aria-label={nftTitle(nft)}>
         <Box position="relative" bg="bg.muted" aspectRatio={1}>
-          {nft.file ? (
-            <Image {...image} {...loadingHints(eager)} alt={nftTitle(nft)} w="100%" h="100%" objectFit="cover" />
+          {nft.file && imageFailed !== nft.file ? (
+            <Image {...image} {...loadingHints(eager)} alt={nftTitle(nft)} w="100%" h="100%" objectFit="cover" onError={() => setImageFailed(nft.file)} />
           ) : (
-            <Center h="100%" color="fg.subtle">
+            <Center h="100%" color="fg.subtle" data-testid="card-image-placeholder">
               <LuImageOff size="32" />
             </Center>
           )}
@@ -265,7 +267,7 @@ export function NftCard({
         )}
         {/* Two columns on a phone: the chips one under the other, so each name keeps its width. */}
         <Flex direction={{ base: 'column', sm: 'row' }} justify="space-between" align={{ base: 'start', sm: 'center' }} gap={{ base: '1.5', sm: '2' }} mt="auto">
-          <PersonChip label={t('nft.creator')} person={nft.creator} address={nft.creator?.address} />
+          <PersonChip label={t('nft.creator')} person={nft.creator} address={nft.creator?.address} verified={nft.creator?.verified} />
           <PersonChip label={t('nft.owner')} person={nft.currentOwner} address={nft.currentOwner?.ownerAddress} />
         </Flex>
         <Text fontSize="xs" color="fg.subtle" title={formatDateTime(since, i18n.resolvedLanguage)}>

@@ -1,4 +1,6 @@
 import { HStack, Stack, Text } from '@chakra-ui/react'
+import { useTranslation } from 'react-i18next'
+import { LuBadgeCheck } from 'react-icons/lu'
 import { Link } from 'react-router'
 import { UserAvatar } from '@/components/user-avatar'
 import { useSession } from '@/lib/auth'
@@ -6,10 +8,39 @@ import { cardUsername, profilePath, shortenAddress } from '@/lib/nft/format'
 import type { NftPerson } from '@/lib/nft/types'
 
 /**
+ * The verified check as creator chips draw it: a plain element here, in the cards' chunk
+ * (components/moderation/verified-badge would be a chunk of its own on every first visit). Named
+ * "Verified" (its tooltip too).
+ */
+function CardVerifiedBadge({ verified, size = 14 }: { verified: boolean | null | undefined; size?: number }) {
+  const { t } = useTranslation()
+  if (verified !== true) return null
+  const label = t('moderation.verified')
+  return (
+    <span role="img" aria-label={label} title={label} style={{ display: 'inline-flex', flexShrink: 0, color: 'var(--chakra-colors-blue-solid)' }} data-testid="verified-badge">
+      <LuBadgeCheck size={size} aria-hidden />
+    </span>
+  )
+}
+
+/**
  * A creator or owner: avatar and username (cut at 7), linking to /myprofile for the signed-in user
  * and /user/{id} for others; an address linked to no account shows the short address, no link.
  */
-export function PersonChip({ label, person, address, full = false }: { label: string; person: NftPerson; address?: string; full?: boolean }) {
+export function PersonChip({
+  label,
+  person,
+  address,
+  full = false,
+  verified = false,
+}: {
+  label: string
+  person: NftPerson
+  address?: string
+  full?: boolean
+  /** A verified creator: the check beside the name. */
+  verified?: boolean
+}) {
   const me = useSession((s) => s.user?.userId)
   const to = profilePath(person?.userId, me)
   const name = person?.username ? (full ? person.username : cardUsername(person.username)) : shortenAddress(address)
@@ -20,9 +51,12 @@ export function PersonChip({ label, person, address, full = false }: { label: st
         <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase" letterSpacing="wide">
           {label}
         </Text>
-        <Text fontSize={full ? 'sm' : 'xs'} fontWeight="semibold" truncate>
-          {name}
-        </Text>
+        <HStack gap="1" minW="0">
+          <Text fontSize={full ? 'sm' : 'xs'} fontWeight="semibold" truncate>
+            {name}
+          </Text>
+          <CardVerifiedBadge verified={verified} size={full ? 16 : 13} />
+        </HStack>
       </Stack>
     </HStack>
   )

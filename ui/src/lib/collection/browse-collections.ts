@@ -24,6 +24,7 @@ export function useBrowseCollections({
   search,
   sortBy = 'DATE',
   orderBy = 0,
+  verifiedOnly = false,
   enabled = true,
   refresh = 0,
   onError,
@@ -33,13 +34,15 @@ export function useBrowseCollections({
   /** DATE, POPULARITY, ITEMS or TITLE (the server sorts; collections with nothing to show come last). */
   sortBy?: CollectionSortBy
   orderBy?: 0 | 1
+  /** Only collections an admin verified. */
+  verifiedOnly?: boolean
   enabled?: boolean
   refresh?: number
   onError?: (error: unknown) => void
 } = {}) {
   return usePagedList<Collection>(
     enabled ? BROWSE_COLLECTIONS_PATH : null,
-    { userId, search: search || undefined, sortBy, orderBy, limit: COLLECTION_PAGE_SIZE, refresh: refresh || undefined },
+    { userId, search: search || undefined, sortBy, orderBy, verifiedOnly: verifiedOnly ? 'true' : undefined, limit: COLLECTION_PAGE_SIZE, refresh: refresh || undefined },
     (path, { refresh: _refresh, ...query }) => fetchCollectionsPage(path, query),
     { onError },
   )

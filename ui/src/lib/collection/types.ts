@@ -15,6 +15,8 @@ export type Collection = {
   volume?: string
   /** A seller collection's picture, used when there is no `image`. */
   artworkImage?: string
+  /** Verified by an admin (absent reads as not). */
+  verified?: boolean
 }
 
 /** Collections, favourites and profile lists load 9 at a time (section 9). */

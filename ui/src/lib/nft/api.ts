@@ -25,6 +25,8 @@ export type ExploreFilter = {
   search: string
   /** Trait filters, `Name:Value` each (see lib/traits). */
   traits?: readonly string[]
+  /** Only NFTs of creators an admin verified. */
+  verifiedOnly?: boolean
 }
 
 /** The query of one browse page; `nftCategory` is omitted for 'all' and `search` when empty. */
@@ -38,6 +40,7 @@ export function exploreQuery(filter: ExploreFilter, page: number, limit = PAGE_S
     orderBy: filter.orderBy,
     search: filter.search.trim() || undefined,
     trait: filter.traits?.length ? filter.traits : undefined,
+    verifiedOnly: filter.verifiedOnly ? 'true' : undefined,
   }
 }
 

@@ -56,6 +56,12 @@ describe('browse query', () => {
     expect(query).toEqual({ nftCategory: undefined, page: 2, limit: 9, formOfSale: 'AUCTION', sortBy: 'PRICE', orderBy: 1, search: undefined })
     expect(exploreQuery({ formOfSale: 'FIXEDPRICE', category: 'c1', sortBy: 'DATE', orderBy: 0, search: ' cat ' }, 1).search).toBe('cat')
   })
+
+  it('asks for verified creators only when the filter says so', () => {
+    const base = { formOfSale: 'FIXEDPRICE', category: 'all', sortBy: 'DATE', orderBy: 0, search: '' } as const
+    expect(exploreQuery({ ...base, verifiedOnly: true }, 1).verifiedOnly).toBe('true')
+    expect(exploreQuery(base, 1).verifiedOnly).toBeUndefined()
+  })
 })
 
 describe('countdown', () => {

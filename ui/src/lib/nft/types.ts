@@ -12,6 +12,8 @@ export type NftPerson = {
   username: string | null
   fullName: string | null
   avatar: string | null
+  /** A verified creator (admins verify; absent reads as not). */
+  verified?: boolean
 }
 
 /** A token's open auction. Amounts are MATIC as decimal strings; the end is ISO 8601. */

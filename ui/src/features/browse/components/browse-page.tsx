@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { NftGrid } from '@/components/nft'
 import { notify } from '@/components/ui/toaster'
 import { PageContainer } from '@/components/page-container'
+import { VerifiedOnlyToggle } from '@/components/moderation/verified-only-toggle'
 import { SearchBox } from '@/components/search-box'
 import { SortMenu } from '@/components/sort-menu'
 import { TraitFacets } from '@/components/traits/trait-facets'
@@ -82,14 +83,17 @@ export function BrowsePage({ formOfSale }: { formOfSale: Extract<FormOfSale, 'FI
         <CategoryBar value={filter.category} onChange={(category) => update({ category })} />
         <Flex gap="3" direction={{ base: 'column', md: 'row' }} justify="space-between">
           <SearchBox value={filter.search} onChange={(search) => update({ search })} placeholder={t('browse.searchPlaceholder')} />
-          <SortMenu
-            value={sortId}
-            options={sortOptions(formOfSale)}
-            onChange={(id) => {
-              const option = SORT_OPTIONS.find((o) => o.id === id) ?? SORT_OPTIONS[0]
-              update({ sortBy: option.sortBy, orderBy: option.orderBy })
-            }}
-          />
+          <HStack gap="3" flexWrap="wrap">
+            <VerifiedOnlyToggle value={!!filter.verifiedOnly} onChange={(verifiedOnly) => update({ verifiedOnly })} />
+            <SortMenu
+              value={sortId}
+              options={sortOptions(formOfSale)}
+              onChange={(id) => {
+                const option = SORT_OPTIONS.find((o) => o.id === id) ?? SORT_OPTIONS[0]
+                update({ sortBy: option.sortBy, orderBy: option.orderBy })
+              }}
+            />
+          </HStack>
         </Flex>
         <Flex direction={{ base: 'column', lg: 'row' }} gap="6" align={{ base: 'stretch', lg: 'flex-start' }}>
           <TraitFacets

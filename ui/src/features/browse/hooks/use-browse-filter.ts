@@ -29,13 +29,14 @@ export function browseFilter(params: URLSearchParams, formOfSale: FormOfSale): E
     sortBy: sortBy && SORT_KEYS.includes(sortBy) && (sortBy !== 'ENDING' || formOfSale === 'AUCTION') ? sortBy : 'DATE',
     orderBy: params.get('orderBy') === '1' ? 1 : 0,
     search: params.get('search') ?? '',
+    verifiedOnly: params.get('verified') === '1',
   }
 }
 
 /**
  * The browse list's filter lives in the URL query, so a reloaded or shared link shows the same
- * list: `type` (category id or `all`, the spec's parameter), `sortBy`, `orderBy` and `search`.
- * Defaults (all, DATE, 0, no search) are left out of the URL.
+ * list: `type` (category id or `all`, the spec's parameter), `sortBy`, `orderBy`, `search` and
+ * `verified` (1: verified creators only). Defaults (all, DATE, 0, no search, everyone) are left out of the URL.
  */
 export function useBrowseFilter(formOfSale: FormOfSale) {
   const [params, setParams] = useSearchParams()
@@ -53,6 +54,7 @@ export function useBrowseFilter(formOfSale: FormOfSale) {
           set('sortBy', change.sortBy, 'DATE')
           set('orderBy', change.orderBy === undefined ? undefined : String(change.orderBy), '0')
           set('search', change.search === undefined ? undefined : change.search.trim(), '')
+          set('verified', change.verifiedOnly === undefined ? undefined : change.verifiedOnly ? '1' : '', '')
           return next
         },
         { replace: change.search !== undefined },

@@ -1,4 +1,4 @@
-import { Box, Button, Flex, Image, Stack, Tabs, Tag, Text } from '@chakra-ui/react'
+import { Box, Button, Flex, HStack, Image, Stack, Tabs, Tag, Text } from '@chakra-ui/react'
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuArrowLeft } from 'react-icons/lu'
@@ -12,13 +12,18 @@ import { TraitFacets } from '@/components/traits/trait-facets'
 import { useTraitFilter } from '@/lib/traits/trait-filter'
 import { PageContainer } from '@/components/page-container'
 import { notify } from '@/components/ui/toaster'
-import { errorMessage } from '@/lib/api-client'
+import { ApiError, errorMessage } from '@/lib/api-client'
 import { useCollectionById } from '@/lib/collection/collection-by-id'
 import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import { fetchNftPage, PAGE_SIZE } from '@/lib/nft/api'
 import { usePagedList } from '@/lib/nft/use-paged-list'
 import { useLiveChanges, useLiveTopic } from '@/lib/live/live-store'
 import type { Change } from '@/lib/live/stream'
+import { RemovedPage } from '@/components/moderation/removed-page'
+import { TargetMenu } from '@/components/moderation/target-menu'
+import { VerifiedBadge } from '@/components/moderation/verified-badge'
+import { useSession } from '@/lib/auth'
+import { useStanding } from '@/lib/moderation/api'
 
 export const browseByCollectionPath = (id: string) => `/api/nft/browsebycollection/${encodeURIComponent(id)}`
 
@@ -40,7 +45,10 @@ export function CollectionDetailPage() {
   const [filter, setFilter] = useState<ItemFilter>(DEFAULT_FILTER)
   const traits = useTraitFilter().params
   useEffect(() => {
-    if (collection.error) notify('error', errorMessage(collection.error, t('collections.loadFailed')))
+    // A hidden collection (451) gets its own page, not a toast.
+    if (collection.error && !(collection.error instanceof ApiError && collection.error.statuscode === 451)) {
+      notify('error', errorMessage(collection.error, t('collections.loadFailed')))
+    }
   }, [collection.error, t])
   useEffect(() => {
     if (collection.data?.title) document.title = `${collection.data.title} | ${t('app.name')}`
@@ -72,7 +80,13 @@ export function CollectionDetailPage() {
     }, [id, refresh]),
   )
   const data = collection.data
+  const me = useSession((s) => s.user?.userId)
+  const { data: standing } = useStanding('collection', id || null)
+  const verified = standing ? standing.verified : !!data?.verified
   const image = useImageSources(data?.image, IMAGE_SIZES.avatar, 240)
+  if (collection.error instanceof ApiError && collection.error.statuscode === 451) {
+    return <RemovedPage kind="collection" targetId={id} message={collection.error.message} />
+  }
   return (
     <PageContainer>
       <Button variant="ghost" size="sm" borderRadius="full" ms="-3" mb="3" color="fg.muted" onClick={() => (cameFromThisSite ? navigate(-1) : navigate('/collections'))} data-testid="collection-back">
@@ -83,18 +97,26 @@ export function CollectionDetailPage() {
         <Box boxSize={{ base: '20', md: '24' }} borderRadius="2xl" overflow="hidden" bg="navy.900" flexShrink="0" boxShadow="card">
           {data?.image ? <Image {...image} {...loadingHints(true)} alt={data.title} w="100%" h="100%" objectFit="cover" /> : <HeroArt />}
         </Box>
-        <Stack gap="2" minW="0">
-          <Tag.Root size="xl" borderRadius="full" colorPalette="brand" variant="subtle" w="fit-content" maxW="full" px="4" py="2" data-testid="collection-chip">
-            <Tag.Label as="h1" fontSize={{ base: 'lg', md: 'xl' }} fontWeight="bold">
-              {data?.title ?? t('collections.fetching')}
-            </Tag.Label>
-          </Tag.Root>
+        <Stack gap="2" minW="0" flex="1">
+          <HStack gap="2" minW="0">
+            <Tag.Root size="xl" borderRadius="full" colorPalette="brand" variant="subtle" w="fit-content" maxW="full" minW="0" px="4" py="2" data-testid="collection-chip">
+              <Tag.Label as="h1" fontSize={{ base: 'lg', md: 'xl' }} fontWeight="bold">
+                {data?.title ?? t('collections.fetching')}
+              </Tag.Label>
+            </Tag.Root>
+            <VerifiedBadge verified={verified} size={22} />
+          </HStack>
           {data?.creator?.username ? (
             <Text color="fg.muted" fontSize="sm">
               {t('collections.by')} @{data.creator.username}
             </Text>
           ) : null}
         </Stack>
+        {data && id ? (
+          <Box alignSelf={{ base: 'flex-start', md: 'center' }}>
+            <TargetMenu kind="collection" targetId={id} name={data.title} own={!!me && data.creator?.userId === me} verified={verified} />
+          </Box>
+        ) : null}
       </Flex>
       {id ? (
         <Box mb="8">

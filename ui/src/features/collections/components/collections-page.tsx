@@ -1,9 +1,10 @@
-import { Flex, Heading, Stack, Text } from '@chakra-ui/react'
+import { Flex, Heading, HStack, Stack, Text } from '@chakra-ui/react'
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
 import { ManagedCollectionGrid } from '@/components/collection/managed-collection-grid'
 import { PageContainer } from '@/components/page-container'
+import { VerifiedOnlyToggle } from '@/components/moderation/verified-only-toggle'
 import { SearchBox } from '@/components/search-box'
 import { SortMenu } from '@/components/sort-menu'
 import type { CollectionSortBy } from '@/lib/collection/browse-collections'
@@ -20,7 +21,7 @@ export const COLLECTION_SORTS = [
 /** The grid's sort and search as the URL holds them (`sort`, `search`; defaults left out). */
 export function collectionsFilter(params: URLSearchParams) {
   const sort = COLLECTION_SORTS.find((s) => s.id === params.get('sort')) ?? COLLECTION_SORTS[0]
-  return { sort, search: (params.get('search') ?? '').trim() }
+  return { sort, search: (params.get('search') ?? '').trim(), verifiedOnly: params.get('verified') === '1' }
 }
 
 /**
@@ -30,7 +31,7 @@ export function collectionsFilter(params: URLSearchParams) {
 export function CollectionsPage() {
   const { t } = useTranslation()
   const [params, setParams] = useSearchParams()
-  const { sort, search } = collectionsFilter(params)
+  const { sort, search, verifiedOnly } = collectionsFilter(params)
   useEffect(() => {
     document.title = `${t('collections.title')} | ${t('app.name')}`
   }, [t])
@@ -59,12 +60,15 @@ export function CollectionsPage() {
           placeholder={t('collections.searchPlaceholder')}
           testId="collections-search"
         />
-        <SortMenu
-          value={sort.id}
-          options={COLLECTION_SORTS}
-          onChange={(id) => set('sort', id, COLLECTION_SORTS[0].id)}
-          testId="collections-sort"
-        />
+        <HStack gap="3" flexWrap="wrap">
+          <VerifiedOnlyToggle value={verifiedOnly} onChange={(on) => set('verified', on ? '1' : '', '')} />
+          <SortMenu
+            value={sort.id}
+            options={COLLECTION_SORTS}
+            onChange={(id) => set('sort', id, COLLECTION_SORTS[0].id)}
+            testId="collections-sort"
+          />
+        </HStack>
       </Flex>
       <ManagedCollectionGrid
         detailPath={(id) => `/collections/collection/${encodeURIComponent(id)}`}
@@ -72,6 +76,7 @@ export function CollectionsPage() {
         sortBy={sort.sortBy}
         orderBy={sort.orderBy}
         search={search}
+        verifiedOnly={verifiedOnly}
       />
     </PageContainer>
   )

@@ -55,6 +55,10 @@ import { MetadataState } from './metadata-state'
 import { ActivityList } from '@/features/activity/components/activity-list'
 import { TradePanel } from './trade-panel'
 import { VerificationIcon } from './verification-icon'
+import { HiddenBanner } from './hidden-banner'
+import { RemovedPage } from '@/components/moderation/removed-page'
+import { TargetMenu } from '@/components/moderation/target-menu'
+import { useMyRoles, useStanding } from '@/lib/moderation/api'
 
 /** The artwork, as a large rendition (the original is linked below, "View on IPFS"). */
 function Artwork({ nft }: { nft: Nft }) {
@@ -292,6 +296,10 @@ export function NftDetailPage() {
   // A bid, a new price, a sale or an extended end: refetched as it happens (see LiveStream).
   useLiveTopic(id ? `nft:${id}` : null)
   const me = useSession((s) => s.user?.userId)
+  const { isModerator } = useMyRoles()
+  // Its owner and the staff may see a hidden NFT: they are told why (anyone else gets the 451).
+  const mayBeHidden = !!nft && !!me && (nft.currentOwner?.userId === me || isModerator)
+  const { data: standing } = useStanding('nft', mayBeHidden ? nft._id : null)
   const actions = useNftActions(nft, { onDetailPage: true })
   const offerActions = useOfferActions({ onDetailPage: true })
   const myAddresses = (useSession((s) => s.user?.connectedWallet) ?? []).map((w) => w.walletAddress)
@@ -299,6 +307,7 @@ export function NftDetailPage() {
   useMetaTags(nft ? { title: `${nftTitle(nft)} | ${t('app.name')}`, description: truncate(nft.description, DESCRIPTION_PREVIEW_MAX), image: nft.file } : null)
 
   if (error instanceof ApiError && error.statuscode === 404) return <NotFoundPage />
+  if (error instanceof ApiError && error.statuscode === 451 && id) return <RemovedPage kind="nft" targetId={id} message={error.message} />
   if (isLoading || !nft) {
     return (
       <PageContainer>
@@ -326,6 +335,7 @@ export function NftDetailPage() {
 
   return (
     <PageContainer>
+      {standing?.hidden ? <HiddenBanner nftId={nft._id} standing={standing} isOwner={isOwner} /> : null}
       <Grid templateColumns={{ base: '1fr', lg: '1fr 1fr' }} gap={{ base: '6', lg: '10' }} alignItems="start">
         <Stack gap="4" position={{ lg: 'sticky' }} top={{ lg: '24' }}>
           <Artwork nft={nft} />
@@ -339,7 +349,10 @@ export function NftDetailPage() {
                 </Heading>
                 <VerificationIcon state={verification.state} mismatch={verification.mismatch} verify={verification.verify} />
               </HStack>
-              <Social nft={nft} />
+              <HStack gap="2">
+                <Social nft={nft} />
+                <TargetMenu kind="nft" targetId={nft._id} name={nftTitle(nft)} own={isOwner} />
+              </HStack>
             </Flex>
             <Tooltip content={formatDateTime(nft.createdAt, i18n.resolvedLanguage)}>
               <Text fontSize="sm" color="fg.subtle" w="fit-content" data-testid="created-ago">
@@ -349,7 +362,7 @@ export function NftDetailPage() {
           </Stack>
           <MetadataState nftId={nft._id} />
           <Flex gap="6" wrap="wrap">
-            <PersonChip full label={t('nft.creator')} person={nft.creator} address={nft.creator?.address} />
+            <PersonChip full label={t('nft.creator')} person={nft.creator} address={nft.creator?.address} verified={nft.creator?.verified} />
             <PersonChip full label={t('nft.owner')} person={nft.currentOwner} address={nft.currentOwner?.ownerAddress} />
           </Flex>
           <Description nft={nft} />

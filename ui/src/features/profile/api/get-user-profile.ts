@@ -9,6 +9,8 @@ export type PublicProfile = {
   avatar: string
   bio: string
   coverImage: string
+  /** Verified by an admin (absent reads as not). */
+  verified?: boolean
 }
 
 export const userProfileKey = (userId: string) => `/api/account/getuserprofile/${encodeURIComponent(userId)}`

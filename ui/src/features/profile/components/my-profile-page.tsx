@@ -6,6 +6,7 @@ import { Link } from 'react-router'
 import { PageContainer } from '@/components/page-container'
 import { ProfileSkeleton } from '@/components/skeletons'
 import { useUser } from '@/lib/use-user'
+import { useStanding } from '@/lib/moderation/api'
 import { ProfileHeader } from './profile-header'
 import { ProfileTabs } from './profile-tabs'
 
@@ -13,6 +14,7 @@ import { ProfileTabs } from './profile-tabs'
 export function MyProfilePage() {
   const { t } = useTranslation()
   const { user } = useUser()
+  const { data: standing } = useStanding('user', user?.userId)
   useEffect(() => {
     if (user?.fullName) document.title = `${user.fullName} | ${t('app.name')}`
   }, [user?.fullName, t])
@@ -22,6 +24,7 @@ export function MyProfilePage() {
         <>
           <ProfileHeader
             profile={user}
+            verified={!!standing?.verified}
             actions={
               <HStack gap="2">
                 <Button asChild variant="outline" borderRadius="full" size="sm">

@@ -1,15 +1,19 @@
-import { Box, Flex, Heading, Stack, Text } from '@chakra-ui/react'
+import { Box, Flex, Heading, HStack, Stack, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
+import { VerifiedBadge } from '@/components/moderation/verified-badge'
 import { UserAvatar } from '@/components/user-avatar'
 import { ProfileCover } from './profile-cover'
 
-/** Cover, avatar (or initials), full name, @username and bio; used by /myprofile and /user/{id}. */
+/** Cover, avatar (or initials), full name (and the verified check), @username and bio; used by /myprofile and /user/{id}. */
 export function ProfileHeader({
   profile,
   actions,
+  verified = false,
 }: {
   profile: { fullName: string; username: string; bio: string; avatar: string; coverImage: string }
   actions?: ReactNode
+  /** A verified creator: the check beside the name. */
+  verified?: boolean
 }) {
   return (
     <Box>
@@ -17,9 +21,12 @@ export function ProfileHeader({
       <Flex direction={{ base: 'column', md: 'row' }} align={{ base: 'center', md: 'flex-end' }} gap={{ base: '3', md: '6' }} mt={{ base: '-12', md: '-16' }} px={{ base: '0', md: '8' }}>
         <UserAvatar src={profile.avatar} fullName={profile.fullName} username={profile.username} boxSize={{ base: '24', md: '32' }} fontSize="3xl" borderWidth="4px" borderColor="bg" />
         <Stack gap="1" flex="1" textAlign={{ base: 'center', md: 'left' }} pb="2" pt={{ base: '0', md: '16' }}>
-          <Heading as="h1" size="2xl">
-            {profile.fullName}
-          </Heading>
+          <HStack gap="2" justify={{ base: 'center', md: 'flex-start' }} minW="0">
+            <Heading as="h1" size="2xl" wordBreak="break-word">
+              {profile.fullName}
+            </Heading>
+            <VerifiedBadge verified={verified} size={24} />
+          </HStack>
           <Text color="brand.fg" fontWeight="medium">
             @{profile.username}
           </Text>

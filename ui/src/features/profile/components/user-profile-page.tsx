@@ -6,6 +6,8 @@ import { Link, Navigate, useParams } from 'react-router'
 import { PageContainer } from '@/components/page-container'
 import { ProfileSkeleton } from '@/components/skeletons'
 import { useUser } from '@/lib/use-user'
+import { TargetMenu } from '@/components/moderation/target-menu'
+import { useStanding } from '@/lib/moderation/api'
 import { useUserProfile } from '../api/get-user-profile'
 import { ProfileHeader } from './profile-header'
 import { type ProfileTab, ProfileTabs } from './profile-tabs'
@@ -23,6 +25,8 @@ export function UserProfilePage({ defaultTab, backTo }: { defaultTab?: ProfileTa
   const { user } = useUser()
   const isMe = !!user && user.userId === userId
   const { data, error } = useUserProfile(isMe ? undefined : userId)
+  const { data: standing } = useStanding('user', isMe ? null : userId)
+  const verified = standing ? standing.verified : !!data?.verified
   useEffect(() => {
     if (data?.fullName) document.title = `${data.fullName} | ${t('app.name')}`
   }, [data?.fullName, t])
@@ -38,7 +42,11 @@ export function UserProfilePage({ defaultTab, backTo }: { defaultTab?: ProfileTa
       ) : null}
       {data ? (
         <>
-          <ProfileHeader profile={data} />
+          <ProfileHeader
+            profile={data}
+            verified={verified}
+            actions={<TargetMenu kind="user" targetId={data.userId} name={`@${data.username}`} own={false} verified={verified} />}
+          />
           <ProfileTabs key={data.userId} userId={data.userId} own={false} defaultTab={defaultTab} />
         </>
       ) : error ? (
