@@ -42,6 +42,8 @@ before(async () => {
 
 after(async () => {
   await browser?.close()
+  // The marketplace keeps its connections to the receiver alive: close them, not wait for them.
+  receiver?.closeAllConnections()
   await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve()))
 })
 
