@@ -191,8 +191,8 @@ function EndpointRow({
                 date: formatDateTime(last.at, lng),
               })
             : t('webhooks.neverDelivered')}
-          {' · '}
-          {t('webhooks.acknowledged', { position: endpoint.acknowledgedPosition })}
+          {/* Where it stands, once something was sent (before, it is only where it started). */}
+          {last ? ` · ${t('webhooks.acknowledged', { position: endpoint.acknowledgedPosition })}` : null}
         </Text>
         <HStack gap="2" wrap="wrap">
           <Button size="sm" variant="outline" onClick={onTest} loading={testing} data-testid="webhook-test">
