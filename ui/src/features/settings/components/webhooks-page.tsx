@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Checkbox, CloseButton, Dialog, Flex, HStack, Input, Portal, SimpleGrid, Skeleton, Stack, Text, Textarea } from '@chakra-ui/react'
+import { Badge, Box, Button, Checkbox, chakra, CloseButton, Dialog, Flex, HStack, Input, Portal, SimpleGrid, Skeleton, Stack, Text, Textarea } from '@chakra-ui/react'
 import type { TFunction } from 'i18next'
 import { useState, type FormEvent, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
@@ -340,7 +340,8 @@ function EndpointDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint | nul
           </Dialog.Footer>
         </>
       ) : (
-        <form onSubmit={(e) => void submit(e)} noValidate>
+        // A flex column as the dialog's content is, so that the body scrolls and the buttons stay in view.
+        <chakra.form onSubmit={(e) => void submit(e)} noValidate display="flex" flexDirection="column" flex="1" minH="0">
           <Dialog.Body>
             <Stack gap="5">
               <FormField label={t('webhooks.url')} error={errors.url} helper={t('webhooks.urlHelp')} required>
@@ -416,7 +417,7 @@ function EndpointDialog({ endpoint, onClose }: { endpoint: WebhookEndpoint | nul
               {endpoint ? t('webhooks.save') : t('webhooks.createSubmit')}
             </Button>
           </Dialog.Footer>
-        </form>
+        </chakra.form>
       )}
     </DialogShell>
   )
