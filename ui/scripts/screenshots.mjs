@@ -333,6 +333,28 @@ const screens = [
     await page.click('[data-testid="api-key-submit"]')
     await page.waitForSelector('[data-testid="api-key-secret"]')
   }]] : []),
+  // Webhooks (issue 27): the add dialog filled in, the secret shown once (on a real server
+  // --base, this makes an endpoint to a loopback receiver the server must allow), the list, a
+  // delivery log.
+  ['webhook-dialog', '/profile/webhooks', true, async (page) => {
+    await page.click('[data-testid="webhook-create"]')
+    await page.fill('[data-testid="webhook-url-input"]', 'https://hooks.example.com/market')
+    await page.click('[data-testid="webhook-kind-SOLD"]')
+  }],
+  ...(realBase ? [['webhook-created', '/profile/webhooks', true, async (page) => {
+    await page.click('[data-testid="webhook-create"]')
+    await page.fill('[data-testid="webhook-url-input"]', process.env.SCREENSHOT_WEBHOOK_URL ?? 'http://127.0.0.1:18477/hook')
+    await page.click('[data-testid="webhook-kind-SOLD"]')
+    await page.click('[data-testid="webhook-submit"]')
+    await page.waitForSelector('[data-testid="webhook-secret"]')
+  }]] : []),
+  ['webhooks', '/profile/webhooks', true],
+  ...(realBase ? [['webhook-log', '/profile/webhooks', true, async (page) => {
+    await page.click('[data-testid="webhook-test"]')
+    await page.waitForTimeout(1000)
+    await page.click('[data-testid="webhook-log"]')
+    await page.waitForSelector('[data-testid="webhook-attempt"], [data-testid="webhook-log-empty"]')
+  }]] : []),
   ['change-password', '/profile/change-password', true],
   ['change-email', '/profile/change-email', true],
   ['kyc-pending', '/profile/kyc-pending', true],

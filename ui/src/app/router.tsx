@@ -54,6 +54,7 @@ export const routes: RouteObject[] = [
           { path: 'language', ...screen(() => import('@/features/settings/components/language-page').then((m) => m.LanguagePage)) },
           { path: 'theme', ...screen(() => import('@/features/settings/components/theme-page').then((m) => m.ThemePage)) },
           { path: 'api-keys', ...screen(() => import('@/features/settings/components/api-keys-page').then((m) => m.ApiKeysPage)) },
+          { path: 'webhooks', ...screen(() => import('@/features/settings/components/webhooks-page').then((m) => m.WebhooksPage)) },
           {
             path: 'change-password',
             ...screen(

@@ -427,7 +427,7 @@ async fn tell_disabled(node: &Node, endpoint: &WebhookEndpointRow) {
                  position it stopped at in Settings, Webhooks: nothing since is lost.",
                 endpoint.url
             );
-            let link = format!("{}/settings/webhooks", node.config.site_url());
+            let link = format!("{}/profile/webhooks", node.config.site_url());
             node.send_mail(mail::notice(&to, "A webhook endpoint was disabled", &sentence, &link)).await;
         }
         Ok(None) => {}

@@ -1,7 +1,7 @@
 import { Box, Grid, Heading, HStack, Icon, Link as ChakraLink, Stack } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import type { IconType } from 'react-icons'
-import { LuBot, LuGlobe, LuKeyRound, LuMail, LuPalette, LuUser } from 'react-icons/lu'
+import { LuBot, LuGlobe, LuKeyRound, LuMail, LuPalette, LuUser, LuWebhook } from 'react-icons/lu'
 import { NavLink, Outlet, useLocation } from 'react-router'
 import { PageContainer } from '@/components/page-container'
 import { useUser } from '@/lib/use-user'
@@ -14,6 +14,7 @@ export const SETTINGS_MENU: Item[] = [
   { to: '/profile/language', labelKey: 'settings.menu.language', icon: LuGlobe },
   { to: '/profile/theme', labelKey: 'settings.menu.theme', icon: LuPalette },
   { to: '/profile/api-keys', labelKey: 'settings.menu.apiKeys', icon: LuBot },
+  { to: '/profile/webhooks', labelKey: 'settings.menu.webhooks', icon: LuWebhook },
   { to: '/profile/change-password', labelKey: 'settings.menu.changePassword', icon: LuKeyRound, emailOnly: true },
   { to: '/profile/change-email', labelKey: 'settings.menu.changeEmail', icon: LuMail, emailOnly: true },
 ]
@@ -25,6 +26,7 @@ const TITLES: Record<string, TranslationKey> = {
   '/profile/language': 'settings.menu.language',
   '/profile/theme': 'settings.menu.theme',
   '/profile/api-keys': 'settings.menu.apiKeys',
+  '/profile/webhooks': 'settings.menu.webhooks',
   '/profile/change-password': 'settings.menu.changePassword',
   '/profile/change-email': 'settings.menu.changeEmail',
   '/profile/kyc-pending': 'kyc.title',
