@@ -113,8 +113,14 @@ fn main() {
         let mut ids = Vec::new();
         for person in 0..endpoints.div_ceil(10) {
             let id = uuid::Uuid::now_v7();
-            projections::test_utils::register_user(state.store.as_ref(), id, &format!("p{person}"), &format!("0xb{person:x}"), chrono::Utc::now())
-                .await;
+            projections::test_utils::register_user(
+                state.store.as_ref(),
+                id,
+                &format!("p{person}"),
+                &format!("0xb{person:x}"),
+                chrono::Utc::now(),
+            )
+            .await;
             let (head, _) = state.store.head().await.unwrap();
             state.projector.wait_for(head, LIMIT).await.unwrap();
             let token = state.accounts.tokens.issue(id).unwrap();
