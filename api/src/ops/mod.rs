@@ -50,11 +50,7 @@ pub async fn admin(config: Config, grant: bool, role: &str, email: &str) -> anyh
     use domain::moderation::{self, Role, RoleChange};
     let role = Role::parse(role).context("the role is admin or moderator")?;
     let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
-    let user: Option<String> = sqlx::query_scalar("SELECT user_id FROM users WHERE email = $1")
-        .bind(email.trim().to_lowercase())
-        .fetch_optional(&read.pool())
-        .await
-        .context("reading the accounts")?;
+    let user = projections::queries::moderation::user_with_email(&read, email.trim()).await.context("reading the accounts")?;
     let Some(user_id) = user.and_then(|u| uuid::Uuid::parse_str(&u).ok()) else {
         println!("no account with the e-mail address {email}");
         return Ok(ExitCode::from(2));

@@ -73,7 +73,7 @@ pub struct Standing {
 /// A target's standing (the default when moderators never acted on it).
 pub async fn standing(db: &ReadDb, kind: &str, id: &str) -> Result<Standing, sqlx::Error> {
     let row = sqlx::query(
-        "SELECT hidden, hidden_reason, hidden_at, appealed, appeal_text IS NOT NULL, verified FROM moderated \
+        "SELECT hidden, hidden_reason, hidden_at, appealed, CASE WHEN appeal_text IS NULL THEN 0 ELSE 1 END, verified FROM moderated \
          WHERE target_kind = $1 AND target_id = $2",
     )
     .bind(kind)
@@ -86,7 +86,7 @@ pub async fn standing(db: &ReadDb, kind: &str, id: &str) -> Result<Standing, sql
         hidden_reason: row.try_get(1)?,
         hidden_at: row.try_get::<Option<i64>, _>(2)?.map(iso),
         appealed: row.try_get::<i64, _>(3)? != 0,
-        appeal_pending: row.try_get::<bool, _>(4).or_else(|_| row.try_get::<i64, _>(4).map(|v| v != 0))?,
+        appeal_pending: row.try_get::<i64, _>(4)? != 0,
         verified: row.try_get::<i64, _>(5)? != 0,
     })
 }
@@ -99,21 +99,6 @@ pub async fn verified_wallets(db: &ReadDb) -> Result<Vec<String>, sqlx::Error> {
     )
     .fetch_all(&db.pool())
     .await
-}
-
-/// Which of `ids` (of one kind) carry a verified badge.
-pub async fn verified(db: &ReadDb, kind: &str, ids: &[String]) -> Result<Vec<String>, sqlx::Error> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let placeholders: Vec<String> = (2..2 + ids.len()).map(|i| format!("${i}")).collect();
-    let sql =
-        format!("SELECT target_id FROM moderated WHERE target_kind = $1 AND verified = 1 AND target_id IN ({})", placeholders.join(", "));
-    let mut query = sqlx::query_scalar(&sql).bind(kind);
-    for id in ids {
-        query = query.bind(id);
-    }
-    query.fetch_all(&db.pool()).await
 }
 
 /// A report, as moderators see it.
@@ -386,6 +371,16 @@ pub async fn transparency(db: &ReadDb, offset: i64, limit: i64) -> Result<Transp
         decisions: rows.iter().map(decision).collect::<Result<_, _>>()?,
         total_decisions,
     })
+}
+
+/// The id of the user with this username (any case), if any.
+pub async fn user_named(db: &ReadDb, username: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT user_id FROM users WHERE LOWER(username) = LOWER($1)").bind(username).fetch_optional(&db.pool()).await
+}
+
+/// The id of the user with this e-mail address (kept lower-cased), if any.
+pub async fn user_with_email(db: &ReadDb, email: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT user_id FROM users WHERE email = $1").bind(email.to_lowercase()).fetch_optional(&db.pool()).await
 }
 
 /// Whether a target exists, and the users it belongs to (an NFT's owner's and creator's, a

@@ -543,11 +543,7 @@ async fn change_role(state: &AppState, me: AuthUser, user_id: Uuid, role: Role, 
         (status = 403, response = Forbidden), (status = 404, response = NotFound), (status = 409, response = Conflict)))]
 async fn grant(State(state): State<AppState>, me: AuthUser, Payload(req): Payload<GrantRequest>) -> Result<Response, ApiError> {
     let role = role(&req.role)?;
-    let user: Option<String> = sqlx::query_scalar("SELECT user_id FROM users WHERE LOWER(username) = LOWER($1)")
-        .bind(req.username.trim())
-        .fetch_optional(&state.read.pool())
-        .await
-        .map_err(db_error)?;
+    let user = queries::user_named(&state.read, req.username.trim()).await.map_err(db_error)?;
     let user =
         user.and_then(|u| Uuid::parse_str(&u).ok()).ok_or_else(|| ApiError::NotFound(format!("No user named {}", req.username.trim())))?;
     change_role(&state, me, user, role, true).await
