@@ -139,7 +139,7 @@ pub async fn activity(db: &ReadDb, filter: ActivityFilter<'_>, page: Page) -> Re
 /// another filter is only checked, not looked up (`kind || ''` keeps the planner off the kind
 /// index: an NFT's, a collection's or a user's rows are far fewer than a kind's); the NFT index
 /// holds the kind, so an NFT's or a collection's rows of a kind are read from the index alone.
-fn condition<'a>(filter: ActivityFilter<'a>) -> (String, String, Vec<&'a str>) {
+fn condition<'a>(filter: ActivityFilter<'a>, hidden: Hidden) -> (String, String, Vec<&'a str>) {
     let mut conditions: Vec<String> = Vec::new();
     let mut values: Vec<&'a str> = Vec::new();
     let mut from = "nft_history h".to_owned();
@@ -170,25 +170,52 @@ fn condition<'a>(filter: ActivityFilter<'a>) -> (String, String, Vec<&'a str>) {
     if let Some(collection_id) = filter.collection_id {
         add(collection_id, &|n| format!("h.nft_id IN (SELECT c.nft_id FROM collection_nfts c WHERE c.collection_id = ${n})"));
     }
+    match hidden {
+        Hidden::Any => {}
+        Hidden::Left => conditions.push(format!("h.nft_id NOT IN ({HIDDEN_NFTS})")),
+        Hidden::Only => conditions.push(format!("h.nft_id IN ({HIDDEN_NFTS})")),
+    }
     let sql = if conditions.is_empty() { String::new() } else { format!("WHERE {}", conditions.join(" AND ")) };
     (from, sql, values)
 }
 
+/// The NFTs a moderator hid: their rows are in nobody's feed (their owner reads them on the
+/// NFT's own page). Few beside the rest, so a subquery read once per statement.
+const HIDDEN_NFTS: &str = "SELECT m.target_id FROM moderated m WHERE m.target_kind = 'nft' AND m.hidden = 1";
+
+/// Which rows of hidden NFTs a statement reads.
+#[derive(Clone, Copy)]
+enum Hidden {
+    /// All rows.
+    Any,
+    /// None of them (a page).
+    Left,
+    /// Only them (what a count takes away).
+    Only,
+}
+
 /// How many rows pass `filter`. (The whole feed's count reads an index of every row: the API
 /// keeps it while the read tables stay the same.)
+///
+/// Rows of hidden NFTs are counted apart and taken away: the count of every row stays an
+/// index's, where a per-row check would read a million rows' NFT ids.
 pub async fn count(db: &ReadDb, filter: ActivityFilter<'_>) -> Result<i64, sqlx::Error> {
-    let (from, condition, values) = condition(filter);
-    let sql = format!("SELECT COUNT(*) FROM {from} {condition}");
-    let mut count = sqlx::query_scalar(&sql);
-    for value in values {
-        count = count.bind(value);
+    let mut counts = [0i64; 2];
+    for (hidden, count) in [Hidden::Any, Hidden::Only].into_iter().zip(&mut counts) {
+        let (from, condition, values) = condition(filter, hidden);
+        let sql = format!("SELECT COUNT(*) FROM {from} {condition}");
+        let mut query = sqlx::query_scalar(&sql);
+        for value in values {
+            query = query.bind(value);
+        }
+        *count = query.fetch_one(&db.pool()).await?;
     }
-    count.fetch_one(&db.pool()).await
+    Ok(counts[0] - counts[1])
 }
 
 /// A page of the rows that pass `filter`, newest first, of `total` in all (see [`count`]).
 pub async fn rows(db: &ReadDb, filter: ActivityFilter<'_>, page: Page, total: i64) -> Result<Paged<ActivityView>, sqlx::Error> {
-    let (from, condition, values) = condition(filter);
+    let (from, condition, values) = condition(filter, Hidden::Left);
     // The page's positions first, from the indexes alone; then those rows and their NFTs.
     let sql = format!(
         "SELECT h.position, h.kind, h.type_of_event, h.nft_id, COALESCE(d.title, ''), COALESCE(d.file, ''), h.price, \

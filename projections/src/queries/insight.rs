@@ -8,8 +8,9 @@
 //! exactly; the current members' whole trade is what OpenSea-like statistics show for a
 //! collection, and it follows the collection as its creator edits it (docs/read-models.md).
 //!
-//! * `items`: members not burned; `owners`: the distinct wallets owning them; `listed`: those of
-//!   them on sale (fixed price or auction).
+//! * `items`: members not burned and not hidden by a moderator; `owners`: the distinct wallets
+//!   owning them; `listed`: those of them on sale (fixed price or auction). A hidden collection
+//!   has no figures (it is in no list).
 //! * `floor`: the lowest fixed price among the members the collection's page shows (not burned,
 //!   owned by a wallet of the creator, on sale at a fixed price), the same rule as its cards.
 //! * volumes: the sum of the sale prices (wei) of the members' sales with `now - window <= at`.
@@ -253,7 +254,13 @@ async fn read_figures(db: &ReadDb) -> Result<Vec<Figures>, sqlx::Error> {
     let pool = db.pool();
     let mut figures: Vec<Figures> = Vec::new();
     for row in
-        sqlx::query("SELECT collection_id, title, title_lower, image FROM collections ORDER BY collection_id").fetch_all(&pool).await?
+        sqlx::query(
+            "SELECT c.collection_id, c.title, c.title_lower, c.image FROM collections c \
+             WHERE NOT EXISTS (SELECT 1 FROM moderated m WHERE m.target_kind = 'collection' AND m.target_id = c.collection_id AND m.hidden = 1) \
+             ORDER BY c.collection_id",
+        )
+        .fetch_all(&pool)
+        .await?
     {
         let id: String = row.try_get(0)?;
         figures.push(Figures {
@@ -271,13 +278,17 @@ async fn read_figures(db: &ReadDb) -> Result<Vec<Figures>, sqlx::Error> {
     // Byte order (a database's collation may order ids otherwise): looked up by binary search.
     figures.sort_by(|a, b| a.id.cmp(&b.id));
     let index: HashMap<String, usize> = figures.iter().enumerate().map(|(i, f)| (f.id.clone(), i)).collect();
-    // The members not burned, whose owner is (or is not) a wallet of the creator.
+    // The members not burned and not hidden (a hidden scam listing must not set the floor),
+    // whose owner is (or is not) a wallet of the creator. Their past sales still count: they
+    // happened.
     let members = sqlx::query(
         "SELECT cn.collection_id, n.owner, n.sale_type, n.price, \
             CAST(CASE WHEN EXISTS (SELECT 1 FROM user_wallets w WHERE w.address = n.owner AND w.user_id = c.creator_user_id) \
             THEN 1 ELSE 0 END AS BIGINT) \
          FROM collection_nfts cn JOIN collections c ON c.collection_id = cn.collection_id \
-         JOIN nfts n ON n.nft_id = cn.nft_id AND n.burned = 0 ORDER BY cn.collection_id, n.owner",
+         JOIN nfts n ON n.nft_id = cn.nft_id AND n.burned = 0 \
+         WHERE NOT EXISTS (SELECT 1 FROM moderated m WHERE m.target_kind = 'nft' AND m.target_id = cn.nft_id AND m.hidden = 1) \
+         ORDER BY cn.collection_id, n.owner",
     )
     .fetch_all(&pool)
     .await?;
@@ -497,6 +508,7 @@ pub async fn collection(db: &ReadDb, id: &str, now: i64) -> Result<Option<Collec
          FROM collection_nfts cn JOIN collections c ON c.collection_id = cn.collection_id \
          JOIN nft_history h ON h.nft_id = cn.nft_id \
          WHERE cn.collection_id = $1 AND h.kind IN ('LIST', 'PRICE', 'STOP', 'SALE', 'TRANSFER', 'BURN') \
+         AND NOT EXISTS (SELECT 1 FROM moderated m WHERE m.target_kind = 'nft' AND m.target_id = cn.nft_id AND m.hidden = 1) \
          ORDER BY h.position",
     )
     .bind(id)

@@ -8,10 +8,10 @@
 //! from N" (any process) bumps it, so a delivery in flight meanwhile cannot move the position
 //! back past the redelivery's start.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, sync::Mutex};
 
 use sqlx::{AnyPool, Row, any::AnyPoolOptions};
-use tokio::sync::OnceCell;
+use tokio::sync::{OnceCell, mpsc, oneshot};
 
 /// Attempts kept per endpoint in its delivery log.
 pub const LOG_KEPT: i64 = 100;
@@ -96,7 +96,121 @@ pub struct DeliveryStore {
     pool: AnyPool,
     postgres: bool,
     created: OnceCell<()>,
+    /// The group writer of [`Self::record`], started on first use.
+    recorder: Mutex<Option<mpsc::UnboundedSender<Record>>>,
 }
+
+/// One record asked of the group writer, and where its answer goes.
+struct Record {
+    endpoint_id: String,
+    generation: i64,
+    attempt: Attempt,
+    outcome: Outcome,
+    answer: oneshot::Sender<Result<bool, sqlx::Error>>,
+}
+
+/// Records written in one transaction at most (a group waits for no one: it is what had queued
+/// up while the previous one was written).
+const GROUP_MAX: usize = 512;
+
+/// Writes the records as they come, each group of those queued together in one transaction;
+/// ends when the store is dropped.
+async fn write_groups(pool: AnyPool, mut records: mpsc::UnboundedReceiver<Record>) {
+    let mut group = Vec::with_capacity(GROUP_MAX);
+    while records.recv_many(&mut group, GROUP_MAX).await > 0 {
+        let written: Result<Vec<bool>, sqlx::Error> = async {
+            let mut tx = pool.begin().await?;
+            let mut moved = Vec::with_capacity(group.len());
+            for record in &group {
+                moved.push(write(&mut tx, record).await?);
+            }
+            tx.commit().await?;
+            Ok(moved)
+        }
+        .await;
+        match written {
+            Ok(moved) => {
+                for (record, moved) in group.drain(..).zip(moved) {
+                    let _ = record.answer.send(Ok(moved));
+                }
+            }
+            Err(err) => {
+                // The group is not written: each endpoint reads its state again and retries.
+                let message = err.to_string();
+                for record in group.drain(..) {
+                    let _ = record.answer.send(Err(sqlx::Error::Protocol(format!("recording a delivery: {message}"))));
+                }
+            }
+        }
+    }
+}
+
+/// One record's statements in `tx`: the state moved (if still at its generation) and the attempt
+/// logged; the log pruned now and then (it keeps at least [`LOG_KEPT`] attempts).
+async fn write(tx: &mut sqlx::Transaction<'_, sqlx::Any>, record: &Record) -> Result<bool, sqlx::Error> {
+    let Record { endpoint_id, generation, attempt, outcome, .. } = record;
+    let query = match outcome {
+        Outcome::Delivered { acked } => sqlx::query_scalar::<_, i64>(
+            "UPDATE webhook_deliveries SET acked = $3, attempts = 0, next_attempt_ms = 0, failing_since_ms = NULL, \
+             log_seq = log_seq + 1 WHERE endpoint_id = $1 AND generation = $2 RETURNING log_seq",
+        )
+        .bind(endpoint_id)
+        .bind(generation)
+        .bind(*acked as i64),
+        Outcome::Failed { attempts, next_attempt_ms, failing_since_ms } => sqlx::query_scalar(
+            "UPDATE webhook_deliveries SET attempts = $3, next_attempt_ms = $4, failing_since_ms = $5, \
+             log_seq = log_seq + 1 WHERE endpoint_id = $1 AND generation = $2 RETURNING log_seq",
+        )
+        .bind(endpoint_id)
+        .bind(generation)
+        .bind(i64::from(*attempts))
+        .bind(*next_attempt_ms)
+        .bind(*failing_since_ms),
+        Outcome::Disabled { attempts, failing_since_ms, at_ms } => sqlx::query_scalar(
+            "UPDATE webhook_deliveries SET attempts = $3, failing_since_ms = $4, disabled_at_ms = $5, \
+             log_seq = log_seq + 1 WHERE endpoint_id = $1 AND generation = $2 RETURNING log_seq",
+        )
+        .bind(endpoint_id)
+        .bind(generation)
+        .bind(i64::from(*attempts))
+        .bind(*failing_since_ms)
+        .bind(*at_ms),
+        Outcome::Logged => {
+            sqlx::query_scalar("UPDATE webhook_deliveries SET log_seq = log_seq + 1 WHERE endpoint_id = $1 RETURNING log_seq")
+                .bind(endpoint_id)
+        }
+    };
+    let Some(seq) = query.fetch_optional(&mut **tx).await? else {
+        return Ok(false);
+    };
+    sqlx::query(
+        "INSERT INTO webhook_attempts (endpoint_id, seq, position, message_id, attempt, status, error, latency_ms, at_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(endpoint_id)
+    .bind(seq)
+    .bind(attempt.position as i64)
+    .bind(&attempt.message_id)
+    .bind(i64::from(attempt.attempt))
+    .bind(attempt.status.map(i64::from))
+    .bind(attempt.error.as_deref())
+    .bind(attempt.latency_ms)
+    .bind(attempt.at_ms)
+    .execute(&mut **tx)
+    .await?;
+    if seq % PRUNE_EVERY == 0 {
+        sqlx::query("DELETE FROM webhook_attempts WHERE endpoint_id = $1 AND seq <= $2")
+            .bind(endpoint_id)
+            .bind(seq - LOG_KEPT)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(true)
+}
+
+/// The log is pruned every this many attempts of an endpoint (so it holds at most
+/// `LOG_KEPT + PRUNE_EVERY - 1` of them).
+const PRUNE_EVERY: i64 = 20;
 
 const COLUMNS: &str = "acked, attempts, next_attempt_ms, failing_since_ms, disabled_at_ms, generation, log_seq";
 
@@ -136,7 +250,7 @@ impl DeliveryStore {
                 })
             })
             .connect_lazy(&url)?;
-        Ok(Self { pool, postgres, created: OnceCell::new() })
+        Ok(Self { pool, postgres, created: OnceCell::new(), recorder: Mutex::default() })
     }
 
     async fn tables(&self) -> Result<(), sqlx::Error> {
@@ -203,83 +317,27 @@ impl DeliveryStore {
 
     /// Logs `attempt` and applies `outcome`, if the state is still at `generation`; false when
     /// a redelivery moved it meanwhile (nothing written).
+    ///
+    /// Records asked for at the same time (every endpoint's task delivers at once) are written
+    /// together, in one transaction (a group commit): a burst to many endpoints costs a commit
+    /// per group, not per delivery. Each answer waits for its group's commit.
     pub async fn record(&self, endpoint_id: &str, generation: i64, attempt: &Attempt, outcome: Outcome) -> Result<bool, sqlx::Error> {
         self.tables().await?;
-        let mut tx = self.pool.begin().await?;
-        let moved = match outcome {
-            Outcome::Delivered { acked } => {
-                sqlx::query(
-                    "UPDATE webhook_deliveries SET acked = $3, attempts = 0, next_attempt_ms = 0, failing_since_ms = NULL, \
-                     log_seq = log_seq + 1 WHERE endpoint_id = $1 AND generation = $2",
-                )
-                .bind(endpoint_id)
-                .bind(generation)
-                .bind(acked as i64)
-                .execute(&mut *tx)
-                .await?
+        let (answer, answered) = oneshot::channel();
+        let record = Record { endpoint_id: endpoint_id.to_owned(), generation, attempt: attempt.clone(), outcome, answer };
+        let recorder = {
+            let mut recorder = self.recorder.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            // Started on first use, and again if the runtime it ran on ended (a test's).
+            if recorder.as_ref().is_none_or(mpsc::UnboundedSender::is_closed) {
+                let (sender, records) = mpsc::unbounded_channel();
+                tokio::spawn(write_groups(self.pool.clone(), records));
+                *recorder = Some(sender);
             }
-            Outcome::Failed { attempts, next_attempt_ms, failing_since_ms } => {
-                sqlx::query(
-                    "UPDATE webhook_deliveries SET attempts = $3, next_attempt_ms = $4, failing_since_ms = $5, \
-                     log_seq = log_seq + 1 WHERE endpoint_id = $1 AND generation = $2",
-                )
-                .bind(endpoint_id)
-                .bind(generation)
-                .bind(i64::from(attempts))
-                .bind(next_attempt_ms)
-                .bind(failing_since_ms)
-                .execute(&mut *tx)
-                .await?
-            }
-            Outcome::Disabled { attempts, failing_since_ms, at_ms } => {
-                sqlx::query(
-                    "UPDATE webhook_deliveries SET attempts = $3, failing_since_ms = $4, disabled_at_ms = $5, \
-                     log_seq = log_seq + 1 WHERE endpoint_id = $1 AND generation = $2",
-                )
-                .bind(endpoint_id)
-                .bind(generation)
-                .bind(i64::from(attempts))
-                .bind(failing_since_ms)
-                .bind(at_ms)
-                .execute(&mut *tx)
-                .await?
-            }
-            Outcome::Logged => {
-                sqlx::query("UPDATE webhook_deliveries SET log_seq = log_seq + 1 WHERE endpoint_id = $1")
-                    .bind(endpoint_id)
-                    .execute(&mut *tx)
-                    .await?
-            }
+            recorder.clone().expect("started above")
         };
-        if moved.rows_affected() == 0 {
-            return Ok(false);
-        }
-        let seq: i64 = sqlx::query_scalar("SELECT log_seq FROM webhook_deliveries WHERE endpoint_id = $1")
-            .bind(endpoint_id)
-            .fetch_one(&mut *tx)
-            .await?;
-        sqlx::query(
-            "INSERT INTO webhook_attempts (endpoint_id, seq, position, message_id, attempt, status, error, latency_ms, at_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        )
-        .bind(endpoint_id)
-        .bind(seq)
-        .bind(attempt.position as i64)
-        .bind(&attempt.message_id)
-        .bind(i64::from(attempt.attempt))
-        .bind(attempt.status.map(i64::from))
-        .bind(attempt.error.as_deref())
-        .bind(attempt.latency_ms)
-        .bind(attempt.at_ms)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("DELETE FROM webhook_attempts WHERE endpoint_id = $1 AND seq <= $2")
-            .bind(endpoint_id)
-            .bind(seq - LOG_KEPT)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(true)
+        recorder.send(record).map_err(|_| sqlx::Error::WorkerCrashed)?;
+        // No answer: the writer ended with its runtime, and the caller reads its state again.
+        answered.await.unwrap_or(Err(sqlx::Error::WorkerCrashed))
     }
 
     /// Moves the position to `acked` without a delivery (changes that the endpoint does not
