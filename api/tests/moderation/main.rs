@@ -21,6 +21,7 @@ use support::ProjectorTask;
 use tower::ServiceExt;
 use uuid::Uuid;
 
+mod holds;
 mod lists;
 #[path = "../support/mod.rs"]
 mod support;

@@ -183,7 +183,13 @@ fn report(row: &sqlx::any::AnyRow) -> Result<ReportView, sqlx::Error> {
     })
 }
 
-const DECISION_COLUMNS: &str = "d.position, d.target_kind, d.target_id, d.decision, COALESCE(u.username, ''), d.reason, d.reports, d.at";
+const DECISION_COLUMNS: &str =
+    "d.position, d.target_kind, d.target_id, d.decision, COALESCE(u.username, mu.username, ''), d.reason, d.reports, d.at";
+
+/// The moderator of a decision: a user (decided here), or the wallet that signed a sale hold and
+/// the user it is linked to.
+const MODERATOR_JOIN: &str = "LEFT JOIN users u ON u.user_id = d.moderator_id \
+    LEFT JOIN user_wallets mw ON mw.address = d.moderator_id LEFT JOIN users mu ON mu.user_id = mw.user_id";
 
 fn decision(row: &sqlx::any::AnyRow) -> Result<DecisionView, sqlx::Error> {
     Ok(DecisionView {
@@ -238,7 +244,7 @@ pub async fn item(db: &ReadDb, kind: &str, id: &str, since: i64) -> Result<Queue
     open_reports.reverse();
     past_reports.truncate(20);
     let decisions = sqlx::query(&format!(
-        "SELECT {DECISION_COLUMNS} FROM moderation_decisions d LEFT JOIN users u ON u.user_id = d.moderator_id \
+        "SELECT {DECISION_COLUMNS} FROM moderation_decisions d {MODERATOR_JOIN} \
          WHERE d.target_kind = $1 AND d.target_id = $2 ORDER BY d.position DESC LIMIT 20"
     ))
     .bind(kind)
@@ -311,7 +317,7 @@ pub struct Transparency {
 }
 
 /// The decisions the public record lists.
-const PUBLIC: &str = "d.decision IN ('HIDE', 'RESTORE', 'VERIFY', 'UNVERIFY')";
+const PUBLIC: &str = "d.decision IN ('HIDE', 'RESTORE', 'VERIFY', 'UNVERIFY', 'HOLD', 'RELEASE')";
 
 fn month(seconds: i64) -> String {
     chrono::DateTime::<chrono::Utc>::from_timestamp(seconds, 0).unwrap_or_default().format("%Y-%m").to_string()
@@ -359,7 +365,7 @@ pub async fn transparency(db: &ReadDb, offset: i64, limit: i64) -> Result<Transp
     let total_decisions: i64 =
         sqlx::query_scalar(&format!("SELECT COUNT(*) FROM moderation_decisions d WHERE {PUBLIC}")).fetch_one(&pool).await?;
     let rows = sqlx::query(&format!(
-        "SELECT {DECISION_COLUMNS} FROM moderation_decisions d LEFT JOIN users u ON u.user_id = d.moderator_id \
+        "SELECT {DECISION_COLUMNS} FROM moderation_decisions d {MODERATOR_JOIN} \
          WHERE {PUBLIC} ORDER BY d.position DESC LIMIT $1 OFFSET $2"
     ))
     .bind(limit)

@@ -118,6 +118,10 @@ enum DecisionKind {
     Verify,
     /// Verification revoked.
     Unverify,
+    /// A stolen-item hold of the NFT's sale (signed on chain by a moderator's wallet).
+    Hold,
+    /// The hold released before its end.
+    Release,
 }
 
 /// What a decision can be asked (the path's `action`).

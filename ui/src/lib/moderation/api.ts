@@ -12,8 +12,8 @@ export const MODERATION_TEXT_MAX = 1000
 
 export type StaffRole = 'admin' | 'moderator'
 export const STAFF_ROLES: StaffRole[] = ['moderator', 'admin']
-export type DecisionKind = 'HIDE' | 'RESTORE' | 'DISMISS' | 'VERIFY' | 'UNVERIFY'
-export const DECISION_KINDS: DecisionKind[] = ['HIDE', 'RESTORE', 'DISMISS', 'VERIFY', 'UNVERIFY']
+export type DecisionKind = 'HIDE' | 'RESTORE' | 'DISMISS' | 'VERIFY' | 'UNVERIFY' | 'HOLD' | 'RELEASE'
+export const DECISION_KINDS: DecisionKind[] = ['HIDE', 'RESTORE', 'DISMISS', 'VERIFY', 'UNVERIFY', 'HOLD', 'RELEASE']
 /** What a moderator (hide, restore, dismiss), an admin (verify, unverify) or an owner (appeal) asks. */
 export type DecisionAction = 'hide' | 'restore' | 'dismiss' | 'verify' | 'unverify' | 'appeal'
 
