@@ -7,7 +7,7 @@
 // (an admin, whose wallet is no moderator of the contract) is told so in the queue before she
 // could sign anything. kofi_waves holds the sale from the queue with his Dev wallet: 7 days,
 // counted from the chain's clock. The buyer's open page turns to the hold and its end without a
-// reload (no Buy left to press: a hold ends the listing), the card in explore says it, and on chain
+// reload (no Buy left to press: a hold ends the listing), its card on the owner's profile says it, and on chain
 // the buyer's purchase and the owner's new listing both revert with MarketplaceSaleHeld. kofi
 // releases the hold from the queue; the owner lists again and the buyer's page offers Buy again.
 //
@@ -217,8 +217,8 @@ test('a moderator holds a reported NFT from the queue: no purchase on the page o
   assert.match(await buyer.getByTestId('sale-held-until').innerText(), /^Sale on hold until /)
   assert.equal(await buyer.locator('[data-testid="buy-now"]:enabled, [data-testid="place-bid"]:enabled, [data-testid="make-offer"]:enabled').count(), 0, 'no purchase, bid or offer offered')
   assert.ok(await buyer.getByTestId('held-offer').isDisabled(), 'the offer button is there, disabled, with the reason')
-  // Its card in explore says it too.
-  await openPage(buyer, `/explore?type=all&search=${encodeURIComponent(target.title)}`)
+  // Its card says it too (explore lists what is for sale; the owner's profile lists what they own).
+  await openPage(buyer, `/user/${target.currentOwner.userId}?tab=owned`)
   const card = buyer.getByTestId('nft-card').filter({ has: buyer.locator(`a[href="/explore/${target._id}"]`) }).first()
   await card.getByTestId('card-held-until').waitFor({ timeout: TIMEOUT })
 

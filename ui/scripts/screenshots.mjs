@@ -89,8 +89,7 @@ const bidder = (id, username, fullName) => ({ userId: id, username, fullName, av
 const now = Date.now()
 const browseApi = {
   '/api/misc/category': [{ id: 'c1', categoryName: 'Art' }, { id: 'c2', categoryName: 'Music' }, { id: 'c3', categoryName: 'Photography' }, { id: 'c4', categoryName: 'Sports' }, { id: 'c5', categoryName: 'Virtual worlds' }],
-  '/api/nft/explore/': (url) =>
-    url.searchParams.get('search') === HELD_TITLE ? paged([heldCard]) : paged(url.searchParams.get('formOfSale') === 'AUCTION' ? auctionCards : fixedCards),
+  '/api/nft/explore/': (url) => paged(url.searchParams.get('formOfSale') === 'AUCTION' ? auctionCards : fixedCards),
   '/api/nft/detail/f1': fixedCards[1],
   '/api/nft/detail/a0': auctionCards[0],
   '/api/nft/nftinauction/a0': [auctionCards[0].currentAuction],
@@ -218,7 +217,6 @@ const api = {
 const hoursAgo = (h) => new Date(now - h * 3_600_000).toISOString()
 /** A sale held by a moderator (issue 26): its listing ended, on hold for 29 more days with a police report. */
 const heldCard = { ...fixedCards[3], _id: 'k1', nftTokenId: '41', title: 'Harbour lights, long exposure', formOfSale: 'NOT_FOR_SALE', saleHeldUntil: inHours(29 * 24 + 5), saleHoldEvidence: true }
-const HELD_TITLE = heldCard.title
 const standing = (hidden, extra = {}) => ({ hidden, hiddenReason: hidden ? 'Reported stolen: the artist showed the originals, minted in 2021 on another chain' : null, hiddenAt: hidden ? hoursAgo(30) : null, appealed: false, appealPending: false, verified: false, ...extra })
 const report = (id, reason, text, username, h, state = 'OPEN') => ({ reportId: `r${id}`, reason, text, reporterId: `u${id}`, reporterUsername: username, filedAt: hoursAgo(h), state })
 const ruling = (position, decision, targetKind, targetId, reason, moderator, reports, h) => ({ position, targetKind, targetId, decision, moderator, reason, reports, at: hoursAgo(h) })
@@ -259,6 +257,7 @@ Object.assign(api, {
   },
   // A stolen-item hold (k1): reported stolen, held with a police report for 29 more days.
   '/api/nft/detail/k1': heldCard,
+  '/api/nft/usersnftartwork/u2': page([heldCard, ...nfts.slice(0, 3)]),
   '/api/moderation/nft/k1': standing(false),
   '/api/moderation/nft/h1': standing(true),
   '/api/moderation/nft/h2': standing(true),
@@ -463,13 +462,15 @@ const screens = [
     if (!realBase) return
     await connectDevWallet(page, width)
     await page.keyboard.press('Escape')
-    await page.locator('[data-testid="hold-controls"]:has([data-held="false"]) [data-testid="action-hold"]:enabled').first().click({ timeout: 15000 })
+    // Hold sale, or Extend hold on a held one (evidence is then the only choice).
+    await page.locator('[data-testid="action-hold"]:enabled').first().click({ timeout: 15000 })
     await page.click('[data-testid="hold-term-evidence"]')
     await page.fill('[data-testid="hold-days"]', '60')
     await page.fill('[data-testid="hold-evidence"]', 'Case 2026/48113, City Police')
   }],
   ['nft-held', '/explore/k1', true],
-  ['nft-held-card', '/explore?type=all&search={heldTitle}', false],
+  // Explore lists what is for sale: the held card is on its owner's profile.
+  ['nft-held-card', '/user/{heldOwner}?tab=owned', false],
   ['transparency', '/transparency', false],
   ['verified-profile', '/user/u2', true, async (page) => page.click('[data-testid="target-menu"]')],
   // The signed-in person's own NFT (o1, not for sale): the owner's wallet notice, the action bar, the update form.
@@ -559,7 +560,7 @@ async function realSession() {
   const realPath = (path) =>
     path
       .replace(/\/(c1|u2|f1|a0|o1|s1|v1|h1|h2|k1)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
-      .replace('{heldTitle}', encodeURIComponent(held?.title ?? ''))
+      .replace('{heldOwner}', held?.currentOwner?.userId ?? 'u2')
   if (screens.some(([name]) => /offers/.test(name))) await seedOffers({ token: accessToken, me, own, nft, call })
   // Screens shot as another demo person (a username, or `owner:h1`): signed in with --as's password.
   const sessions = new Map([[true, { token: accessToken, profile: me }]])
@@ -671,7 +672,7 @@ let browser
 try {
   await waitForServer(`${base}/`)
   const real = realBase ? await realSession() : null
-  const pathOf = (path) => (real ? real.realPath(path) : path.replace('{heldTitle}', encodeURIComponent(HELD_TITLE)))
+  const pathOf = (path) => (real ? real.realPath(path) : path.replace('{heldOwner}', 'u2'))
   mkdirSync(outDir, { recursive: true })
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
