@@ -462,6 +462,10 @@ const screens = [
     if (!realBase) return
     await connectDevWallet(page, width)
     await page.keyboard.press('Escape')
+    // 'Connected!' would cover the dialog's buttons.
+    const closers = page.locator('[data-testid="snackbar"] button')
+    for (let i = 0; i < 3 && (await closers.count()); i += 1) await closers.last().click().catch(() => undefined)
+    await page.waitForTimeout(500)
     // Hold sale, or Extend hold on a held one (evidence is then the only choice).
     await page.locator('[data-testid="action-hold"]:enabled').first().click({ timeout: 15000 })
     await page.click('[data-testid="hold-term-evidence"]')

@@ -3,7 +3,7 @@ import { useId, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { ConfirmDialog } from '@/components/nft/confirm-dialog'
 import { IconShield, IconShieldOff } from '@/components/moderation/icons'
-import { formatDateTime, shortenAddress } from '@/lib/format'
+import { formatDateTime, shortenAddress, unbreakable } from '@/lib/format'
 import {
   EVIDENCE_MAX_CHARS,
   HOLD_EVIDENCE_MAX_DAYS,
@@ -182,30 +182,24 @@ function HoldPanel({ nft, stolen }: { nft: Nft; stolen: boolean }) {
   return (
     <Box borderTopWidth="1px" borderColor="border.muted" pt="3" data-testid="hold-controls">
       <Stack gap="2">
-        <HStack gap="2" wrap="wrap" align="center">
+        {/* The icon stays beside the first line when the text wraps on a phone. */}
+        <HStack gap="2" align="flex-start">
+          <Box as="span" color={held ? 'fg.error' : 'fg.subtle'} flexShrink={0} mt="0.5">
+            {held ? <IconShield aria-hidden /> : <IconShieldOff aria-hidden />}
+          </Box>
           {held ? (
-            <>
-              <Box as="span" color="fg.error" flexShrink={0}>
-                <IconShield aria-hidden />
-              </Box>
-              <Text fontSize="sm" fontWeight="semibold" color="fg.error" data-testid="hold-state" data-held="true" data-until={until}>
-                {t('moderation.hold.heldUntil', { date: formatDateTime(until, i18n.resolvedLanguage) })}
-              </Text>
+            <Text fontSize="sm" fontWeight="semibold" color="fg.error" data-testid="hold-state" data-held="true" data-until={until}>
+              {t('moderation.hold.heldUntil', { date: unbreakable(formatDateTime(until, i18n.resolvedLanguage)) })}
               {evidence ? (
-                <Badge colorPalette="red" variant="subtle" data-testid="hold-evidence-badge">
+                <Badge colorPalette="red" variant="subtle" ms="2" verticalAlign="text-bottom" data-testid="hold-evidence-badge">
                   {t('moderation.hold.withEvidence')}
                 </Badge>
               ) : null}
-            </>
+            </Text>
           ) : (
-            <>
-              <Box as="span" color="fg.subtle" flexShrink={0}>
-                <IconShieldOff aria-hidden />
-              </Box>
-              <Text fontSize="sm" color="fg.muted" data-testid="hold-state" data-held="false">
-                {t('moderation.hold.notHeld')}
-              </Text>
-            </>
+            <Text fontSize="sm" color="fg.muted" data-testid="hold-state" data-held="false">
+              {t('moderation.hold.notHeld')}
+            </Text>
           )}
         </HStack>
         {problem ? (
