@@ -215,6 +215,8 @@ const api = {
 
 // Moderation (issue 26): the queue, the staff, a hidden NFT (h1, the signed-in person's), the removed page (h2), the record.
 const hoursAgo = (h) => new Date(now - h * 3_600_000).toISOString()
+/** A sale held by a moderator (issue 26): its listing ended, on hold for 29 more days with a police report. */
+const heldCard = { ...fixedCards[3], _id: 'k1', nftTokenId: '41', title: 'Harbour lights, long exposure', formOfSale: 'NOT_FOR_SALE', saleHeldUntil: inHours(29 * 24 + 5), saleHoldEvidence: true }
 const standing = (hidden, extra = {}) => ({ hidden, hiddenReason: hidden ? 'Reported stolen: the artist showed the originals, minted in 2021 on another chain' : null, hiddenAt: hidden ? hoursAgo(30) : null, appealed: false, appealPending: false, verified: false, ...extra })
 const report = (id, reason, text, username, h, state = 'OPEN') => ({ reportId: `r${id}`, reason, text, reporterId: `u${id}`, reporterUsername: username, filedAt: hoursAgo(h), state })
 const ruling = (position, decision, targetKind, targetId, reason, moderator, reports, h) => ({ position, targetKind, targetId, decision, moderator, reason, reports, at: hoursAgo(h) })
@@ -227,6 +229,8 @@ Object.assign(api, {
         pastReports: [report(3, 'SPAM', 'Listed three times', 'maya', 200, 'DISMISSED')], decisions: [ruling(90, 'DISMISS', 'nft', 'f1', 'One listing only; not spam', 'kofi_waves', 1, 190)] },
       { targetKind: 'nft', targetId: 'h1', title: 'Night market, lanterns', image: '/ipfs/bafywithheld', standing: standing(true, { appealed: true, appealPending: true }), appeal: 'I painted this myself in 2023; the sketches and the layered file are on my site. Please look again.', waitingSince: hoursAgo(5),
         openReports: [], pastReports: [report(4, 'STOLEN', 'Copied from a gallery', 'oskar', 40, 'ACTIONED')], decisions: [ruling(120, 'HIDE', 'nft', 'h1', 'Reported stolen with evidence', 'kofi_waves', 1, 30)] },
+      { targetKind: 'nft', targetId: 'k1', title: heldCard.title, image: heldCard.file, standing: standing(false), appeal: null, waitingSince: hoursAgo(50),
+        openReports: [report(6, 'STOLEN', 'Taken from my wallet on 3 November; police report 2026/48113 filed with the city police.', 'harbour_keeper', 50)], pastReports: [], decisions: [] },
       { targetKind: 'user', targetId: 'u4', title: 'pixelmonk', image: null, standing: standing(false, { verified: true }), appeal: null, waitingSince: hoursAgo(1),
         openReports: [report(5, 'OTHER', 'Sends the same message to every seller asking them to move the sale to another site.', 'artemis', 1)], pastReports: [], decisions: [] },
     ]
@@ -251,6 +255,10 @@ Object.assign(api, {
     ],
     totalDecisions: 4,
   },
+  // A stolen-item hold (k1): reported stolen, held with a police report for 29 more days.
+  '/api/nft/detail/k1': heldCard,
+  '/api/nft/usersnftartwork/u2': page([heldCard, ...nfts.slice(0, 3)]),
+  '/api/moderation/nft/k1': standing(false),
   '/api/moderation/nft/h1': standing(true),
   '/api/moderation/nft/h2': standing(true),
   '/api/moderation/user/u2': standing(false, { verified: true }),
@@ -299,7 +307,7 @@ async function connectDevWallet(page, width) {
   await page.waitForTimeout(1500)
 }
 
-// name, path, signed in?
+// name, path, signed in? (false; true: as --as; a username or `owner:h1`: as that demo person on a real server), action
 const screens = [
   ['landing', '/', false],
   ['landing-signed-in', '/', true],
@@ -439,8 +447,34 @@ const screens = [
     await page.click('[data-testid="report-reason-OTHER"]')
     await page.click('[data-testid="report-submit"]')
   }],
-  ['nft-hidden-owner', '/nft/h1', true],
+  // The hidden NFT as its owner sees it: on a real server, signed in as that owner (the demo hides noor_grid's).
+  ['nft-hidden-owner', '/nft/h1', 'owner:h1'],
   ['nft-removed', '/nft/h2', false],
+  // Stolen-item holds (issue 26): the queue's hold controls and the hold dialog (on a real server as
+  // kofi_waves, the contract's moderator, his Dev wallet connected for the dialog), a held NFT's
+  // page for a buyer, and its card. On a real server the script holds one first (seedHold).
+  ['moderation-holds', '/moderation', 'kofi_waves', async (page) => {
+    await page.waitForSelector('[data-testid="hold-controls"]', { timeout: 15000 })
+  }],
+  ['moderation-hold-dialog', '/moderation', 'kofi_waves', async (page, width) => {
+    await page.waitForSelector('[data-testid="hold-controls"]', { timeout: 15000 })
+    // The dialog opens once a wallet is connected (else the wallet dialog does): only on a real server.
+    if (!realBase) return
+    await connectDevWallet(page, width)
+    await page.keyboard.press('Escape')
+    // 'Connected!' would cover the dialog's buttons.
+    const closers = page.locator('[data-testid="snackbar"] button')
+    for (let i = 0; i < 3 && (await closers.count()); i += 1) await closers.last().click().catch(() => undefined)
+    await page.waitForTimeout(500)
+    // Hold sale, or Extend hold on a held one (evidence is then the only choice).
+    await page.locator('[data-testid="action-hold"]:enabled').first().click({ timeout: 15000 })
+    await page.click('[data-testid="hold-term-evidence"]')
+    await page.fill('[data-testid="hold-days"]', '60')
+    await page.fill('[data-testid="hold-evidence"]', 'Case 2026/48113, City Police')
+  }],
+  ['nft-held', '/explore/k1', true],
+  // Explore lists what is for sale: the held card is on its owner's profile.
+  ['nft-held-card', '/user/{heldOwner}?tab=owned', false],
   ['transparency', '/transparency', false],
   ['verified-profile', '/user/u2', true, async (page) => page.click('[data-testid="target-menu"]')],
   // The signed-in person's own NFT (o1, not for sale): the owner's wallet notice, the action bar, the update form.
@@ -515,17 +549,72 @@ async function realSession() {
   const hiddenIds = [...new Set((await call('/api/transparency?limit=100')).decisions.filter((d) => d.decision === 'HIDE' && d.targetKind === 'nft').map((d) => d.targetId))]
   const hidden = []
   for (const id of hiddenIds) if ((await call(`/api/moderation/nft/${id}`)).hidden) hidden.push(id)
-  let h1, h2
+  // The owner's view (h1) is shot signed in as its owner: the signed-in person's own hidden NFT, else
+  // one whose owner the staff's view of it names (the demo hides noor_grid's). The removed page (h2)
+  // is anyone else's view of a hidden NFT.
+  const owners = new Map()
   for (const id of hidden) {
     const answer = await fetch(`${realBase}/api/nft/detail/${id}`, auth)
-    const owner = answer.ok ? (await answer.json()).body.currentOwner?.userId : null
-    if (owner === me.userId) h1 ??= id
-    else h2 ??= id
+    owners.set(id, answer.ok ? (await answer.json()).body.currentOwner : null)
   }
-  const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id, o1: own?._id, s1: sold?.nftId, v1: traded?.collectionId, h1, h2 }
-  const realPath = (path) => path.replace(/\/(c1|u2|f1|a0|o1|s1|v1|h1|h2)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
+  const h1 = hidden.find((id) => owners.get(id)?.userId === me.userId) ?? hidden.find((id) => owners.get(id)?.username)
+  const h2 = hidden.find((id) => id !== h1) ?? h1
+  const held = screens.some(([name]) => /held|holds|hold-/.test(name)) ? await seedHold({ token: accessToken, me, call }) : null
+  const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id, o1: own?._id, s1: sold?.nftId, v1: traded?.collectionId, h1, h2, k1: held?._id }
+  const realPath = (path) =>
+    path
+      .replace(/\/(c1|u2|f1|a0|o1|s1|v1|h1|h2|k1)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
+      .replace('{heldOwner}', held?.currentOwner?.userId ?? 'u2')
   if (screens.some(([name]) => /offers/.test(name))) await seedOffers({ token: accessToken, me, own, nft, call })
-  return { token: accessToken, profile: me, realPath }
+  // Screens shot as another demo person (a username, or `owner:h1`): signed in with --as's password.
+  const sessions = new Map([[true, { token: accessToken, profile: me }]])
+  for (const who of new Set(screens.map(([, , as]) => as).filter((as) => typeof as === 'string'))) {
+    const username = who === 'owner:h1' ? (h1 ? owners.get(h1)?.username : undefined) : who
+    try {
+      if (!username) throw new Error('no hidden NFT whose owner is known')
+      const session = await call('/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `${username}@demo.example.com`, password: password.join(':') }) })
+      const profile = await call('/api/account/myprofile', { headers: { authorization: `Bearer ${session.accessToken}` } })
+      sessions.set(who, { token: session.accessToken, profile })
+    } catch (error) {
+      console.error(`${who}: shot as ${email} instead (${error.message})`)
+      sessions.set(who, sessions.get(true))
+    }
+  }
+  return { realPath, session: (as) => sessions.get(as) }
+}
+
+/**
+ * On a real server without a held NFT: kofi_waves (the demo's moderator of the contract) holds a
+ * listed NFT of a demo person's with a police report's hash for 29 days, from his dev wallet
+ * account, and the signed-in person reports it stolen, so the queue shows the hold. Returns the
+ * held NFT (its browse card).
+ */
+async function seedHold({ token, me, call }) {
+  const all = (await call('/api/nft/explore/?formOfSale=ALL&limit=100')).data
+  const already = all.find((n) => n.saleHeldUntil)
+  if (already) return already
+  const { createPublicClient, createWalletClient, http, keccak256, parseAbi, stringToBytes } = await import('viem')
+  const { mnemonicToAccount } = await import('viem/accounts')
+  const config = await call('/api/config')
+  const url = new URL(config.rpcUrl, realBase).href
+  const chain = { id: config.chainId, name: 'local', nativeCurrency: { name: 'MATIC', symbol: 'MATIC', decimals: 18 }, rpcUrls: { default: { http: [url] } } }
+  const reader = createPublicClient({ chain, transport: http(url) })
+  const moderator = (await call('/api/dev/wallets')).find((w) => w.linkedTo?.username === 'kofi_waves')
+  const target = all.find((n) => n.formOfSale === 'FIXEDPRICE' && n.currentOwner?.username && n.currentOwner.username !== 'kofi_waves' && n.currentOwner.userId !== me.userId)
+  if (!moderator || !target) {
+    console.error('seedHold: no dev wallet of kofi_waves or no listed NFT to hold')
+    return null
+  }
+  const abi = parseAbi(['function holdSale(uint256 tokenId, uint64 until, bytes32 evidence)'])
+  const { timestamp } = await reader.getBlock()
+  const wallet = createWalletClient({ account: mnemonicToAccount(config.devMnemonic, { addressIndex: moderator.index }), chain, transport: http(url) })
+  const args = [BigInt(target.nftTokenId), timestamp + BigInt(29 * 86400 + 5 * 3600), keccak256(stringToBytes('Case 2026/48113, City Police'))]
+  await reader.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: config.contractAddress, abi, functionName: 'holdSale', args }) })
+  const report = { targetKind: 'nft', targetId: target._id, reason: 'STOLEN', text: 'Taken from my wallet on 3 November; police report 2026/48113 filed with the city police.' }
+  await fetch(`${realBase}/api/report`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(report) })
+  const until = Date.now() + 30000
+  while (Date.now() < until && !(await call(`/api/nft/detail/${target._id}`)).saleHeldUntil) await new Promise((r) => setTimeout(r, 500))
+  return target
 }
 
 /**
@@ -587,7 +676,7 @@ let browser
 try {
   await waitForServer(`${base}/`)
   const real = realBase ? await realSession() : null
-  const pathOf = (path) => (real ? real.realPath(path) : path)
+  const pathOf = (path) => (real ? real.realPath(path) : path.replace('{heldOwner}', 'u2'))
   mkdirSync(outDir, { recursive: true })
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
@@ -595,9 +684,11 @@ try {
   })
   for (const theme of themes) {
     for (const width of widths) {
-      for (const signedIn of [false, true]) {
+      // Signed out, signed in as --as, then as other people (a username; sample answers: --as's profile).
+      for (const signedIn of [false, true, ...new Set(screens.map((s) => s[2]).filter((as) => typeof as === 'string'))]) {
         const group = screens.filter((s) => s[2] === signedIn)
         if (!group.length) continue
+        const session = real ? real.session(signedIn) : { token: 'screenshot-token', profile }
         const context = await browser.newContext({
           viewport: { width, height: width < 600 ? 844 : 900 },
           deviceScaleFactor: 1,
@@ -613,7 +704,7 @@ try {
               localStorage.setItem('userProfile', JSON.stringify(p))
             }
           },
-          [theme, signedIn, real?.profile ?? profile, lang, real?.token ?? 'screenshot-token'],
+          [theme, signedIn !== false, session?.profile, lang, session?.token],
         )
         const page = await context.newPage()
         page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`))

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  unbreakable,
   LOCALE_TAGS,
   displayMatic,
   formatAmount,
@@ -302,5 +303,12 @@ describe('truncate', () => {
   it('cuts long text and adds an ellipsis', () => {
     expect(truncate('A very long NFT title', 15)).toBe('A very long NFT...')
     expect(truncate('short', 15)).toBe('short')
+  })
+})
+
+describe('unbreakable', () => {
+  it('makes every space non-breaking and leaves the rest as it is', () => {
+    expect(unbreakable('Dec 28, 2026, 6:38 AM')).toBe('Dec\u00a028,\u00a02026,\u00a06:38\u00a0AM')
+    expect(unbreakable('28/12/2026')).toBe('28/12/2026')
   })
 })

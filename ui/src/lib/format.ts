@@ -284,3 +284,8 @@ export function truncate(text: string | null | undefined, max: number): string {
   const value = text ?? ''
   return value.length > max ? `${value.slice(0, max)}...` : value
 }
+
+/** `text` with its spaces made non-breaking: a date that wraps as one piece ("Dec 28, 2026" never splits after "Dec"). */
+export function unbreakable(text: string): string {
+  return text.replace(/ /g, '\u00a0')
+}

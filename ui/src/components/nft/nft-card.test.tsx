@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { useSession } from '@/lib/auth'
 import { IMAGE_SIZES } from '@/lib/image-sources'
+import { formatDate, formatDateTime } from '@/lib/format'
 import { callBody, stubApi } from '@/testing/fetch'
 import { auctionFixture, nftFixture, page, profileFixture } from '@/testing/nft'
 import { renderPage } from '@/testing/render'
@@ -101,7 +102,9 @@ describe('NFT card', () => {
     const until = new Date(Date.now() + 2 * 86_400_000).toISOString()
     const { unmount } = renderPage(<NftCard nft={nftFixture({ saleHeldUntil: until })} />)
     expect(screen.getByTestId('card-held')).toHaveTextContent('On hold')
-    expect(screen.getByTestId('card-held-until')).toHaveTextContent(/^Sale on hold until .+/)
+    // The day on the card, kept in one piece (two lines at most on a phone), the hour in its title.
+    expect(screen.getByTestId('card-held-until').textContent).toBe(`Sale on hold until ${formatDate(until, 'en').replace(/ /g, '\u00a0')}`)
+    expect(screen.getByTestId('card-held-until')).toHaveAttribute('title', formatDateTime(until, 'en'))
     expect(screen.queryByText('1.500 MATIC')).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: /cart/i })).not.toBeInTheDocument()
     unmount()

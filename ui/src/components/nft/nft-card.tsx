@@ -10,7 +10,7 @@ import { useSession } from '@/lib/auth'
 import { IMAGE_SIZES, loadingHints, useImageSources } from '@/lib/image-sources'
 import { useNftActions } from '@/lib/nft/actions'
 import { removeFromCollection } from '@/lib/nft/api'
-import { formatCount, formatCountdown, formatDateTime, formatRelative } from '@/lib/format'
+import { formatCount, formatCountdown, formatDate, formatDateTime, formatRelative, unbreakable } from '@/lib/format'
 import { useCountdown } from '@/lib/nft/countdown'
 import { cardTitle, nftTitle } from '@/lib/nft/format'
 import type { Nft } from '@/lib/nft/types'
@@ -248,8 +248,15 @@ export function NftCard({
           </Text>
         </Link>
         {heldUntil ? (
-          <Text fontSize="sm" color="fg.error" fontWeight="medium" data-testid="card-held-until">
-            {t('nft.card.saleHeldUntil', { date: formatDateTime(heldUntil, i18n.resolvedLanguage) })}
+          // The day only, so a two-column phone card keeps it to two lines; the hour in its title.
+          <Text
+            fontSize={{ base: 'xs', md: 'sm' }}
+            color="fg.error"
+            fontWeight="medium"
+            title={formatDateTime(heldUntil, i18n.resolvedLanguage)}
+            data-testid="card-held-until"
+          >
+            {t('nft.card.saleHeldUntil', { date: unbreakable(formatDate(heldUntil, i18n.resolvedLanguage)) })}
           </Text>
         ) : nft.formOfSale === 'AUCTION' ? (
           <AuctionPrices nft={nft} />

@@ -28,6 +28,8 @@ export type ContractCall = {
     | 'acceptOfferFrom'
     | 'rejectOfferFrom'
     | 'buyTokens'
+    | 'holdSale'
+    | 'releaseSale'
   args: readonly unknown[]
   value?: bigint
 }

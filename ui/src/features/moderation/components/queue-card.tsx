@@ -12,6 +12,7 @@ import { notify } from '@/components/ui/toaster'
 import { IMAGE_SIZES } from '@/lib/image-sources'
 import { formatDateTime, formatRelative } from '@/lib/format'
 import { type Decision, type QueueItem, type Report, targetPath, useModerationActions } from '@/lib/moderation/api'
+import { HoldControls } from './hold-controls'
 
 type Act = 'hide' | 'restore' | 'dismiss'
 
@@ -76,7 +77,7 @@ function DecisionRow({ decision }: { decision: Decision }) {
  * A target awaiting a decision: its preview and link, its standing, the owner's appeal, the open
  * reports (reason, text, reporter, time), its history, and the actions that apply: Hide (not a
  * user), Restore (hidden), Dismiss (open reports, or an appeal: the hiding then holds). Each asks
- * the reason the owner reads.
+ * the reason the owner reads. An NFT also gets its sale's stolen-item hold (HoldControls).
  */
 export function QueueCard({ item }: { item: QueueItem }) {
   const { t, i18n } = useTranslation()
@@ -208,6 +209,7 @@ export function QueueCard({ item }: { item: QueueItem }) {
               </Button>
             ) : null}
           </HStack>
+          {item.targetKind === 'nft' ? <HoldControls nftId={item.targetId} stolen={item.openReports.some((r) => r.reason === 'STOLEN')} /> : null}
         </Stack>
       </Flex>
       {acting ? (
