@@ -20,7 +20,7 @@ const decision = (position: number, overrides: Partial<Decision> = {}): Decision
 
 const record: Transparency = {
   months: [
-    { month: '2026-11', reports: { STOLEN: 3, SPAM: 1 }, decisions: { HIDE: 2, RESTORE: 1, VERIFY: 1 }, medianHoursToDecision: 5.25 },
+    { month: '2026-11', reports: { STOLEN: 3, SPAM: 1 }, decisions: { HIDE: 2, RESTORE: 1, VERIFY: 1, HOLD: 1 }, medianHoursToDecision: 5.25 },
     { month: '2026-10', reports: { SCAM: 2 }, decisions: { DISMISS: 1 }, medianHoursToDecision: null },
   ],
   decisions: [decision(9), decision(8, { decision: 'VERIFY', targetKind: 'collection', targetId: 'c-42', reason: '', reports: 0 })],
@@ -38,8 +38,9 @@ describe('/transparency', () => {
     const rows = await screen.findAllByTestId('transparency-month')
     expect(rows).toHaveLength(2)
     const cells = within(rows[0]).getAllByRole('cell').map((c) => c.textContent)
-    // Month; Scam, Explicit, Spam, Stolen, Other, Total; Hidden, Restored, Dismissed, Verified, Unverified; median.
-    expect(cells).toEqual(['November 2026', '0', '0', '1', '3', '0', '4', '2', '1', '0', '1', '0', '5.3'])
+    // Month; Scam, Explicit, Spam, Stolen, Other, Total; Hidden, Restored, Dismissed, Verified, Unverified,
+    // Sale held, Hold released; median.
+    expect(cells).toEqual(['November 2026', '0', '0', '1', '3', '0', '4', '2', '1', '0', '1', '0', '1', '0', '5.3'])
     expect(within(rows[1]).getByTestId('median-hours')).toHaveTextContent('—')
     expect(screen.getByTestId('transparency-csv')).toHaveAttribute('href', '/api/transparency.csv')
   })
