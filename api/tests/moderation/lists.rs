@@ -134,3 +134,37 @@ async fn hidden_in_lists(app: TestApp) {
     }
     assert_eq!(app.ok("/api/nft/facets?formOfSale=ALL", None).await, facets);
 }
+
+#[tokio::test]
+async fn a_taken_down_file_is_still_served_to_its_owner_and_the_staff_and_kept_by_no_cache() {
+    use tower::ServiceExt;
+    let app = TestApp::new(None).await;
+    let (ada, bob, mia, _adi) = market(&app).await;
+    let stored = app.state.files.put(b"the artwork".to_vec()).await.unwrap();
+    app.nft("3", "0xa1", &format!("/ipfs/{}", stored.cid)).await;
+    let (status, body) = app.post("/api/moderation/nft/80001-3/hide", &mia, json!({ "text": "Explicit content" })).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+
+    let file = async |header: Option<(&str, String)>| {
+        let mut request = axum::http::Request::builder().uri(format!("/ipfs/{}", stored.cid));
+        if let Some((name, value)) = header {
+            request = request.header(name, value);
+        }
+        let router = api::http::app(app.state.clone(), std::path::Path::new("no-ui"));
+        let response = router.oneshot(request.body(axum::body::Body::empty()).unwrap()).await.unwrap();
+        let cache = response.headers().get("cache-control").map(|v| v.to_str().unwrap().to_owned());
+        (response.status(), cache)
+    };
+    let bearer = |user: &User| Some(("authorization", format!("Bearer {}", user.token)));
+    assert_eq!(file(None).await.0, StatusCode::UNAVAILABLE_FOR_LEGAL_REASONS, "to the public");
+    assert_eq!(file(bearer(&bob)).await.0, StatusCode::UNAVAILABLE_FOR_LEGAL_REASONS, "to another person");
+    assert_eq!(file(Some(("cookie", "secret=forged".into()))).await.0, StatusCode::UNAVAILABLE_FOR_LEGAL_REASONS);
+    let private = (StatusCode::OK, Some("private, no-store".to_owned()));
+    assert_eq!(file(bearer(&ada)).await, private, "to its owner, signed in");
+    assert_eq!(file(Some(("cookie", format!("theme=dark; secret={}", ada.token)))).await, private, "to its owner's <img>");
+    assert_eq!(file(bearer(&mia)).await, private, "to the staff, who judge it");
+
+    let (status, _) = app.post("/api/moderation/nft/80001-3/restore", &mia, json!({ "text": "A classical nude, allowed" })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(file(None).await, (StatusCode::OK, Some("public, max-age=31536000, immutable".to_owned())));
+}

@@ -421,6 +421,24 @@ pub async fn facts(db: &ReadDb, kind: &str, id: &str) -> Result<Option<Vec<Strin
     }
 }
 
+/// Whether `user_id` may still see the taken-down file `cid`: they own an NFT or created a
+/// collection using it (hidden from others, not from them), or they are staff (who judge it).
+pub async fn sees_taken_down(db: &ReadDb, user_id: &str, cid: &str) -> Result<bool, sqlx::Error> {
+    let url = format!("/ipfs/{cid}");
+    let count: i64 = sqlx::query_scalar(
+        "SELECT (SELECT COUNT(*) FROM nft_details d JOIN nfts n ON n.nft_id = d.nft_id AND n.burned = 0 \
+                 JOIN user_wallets w ON w.address = n.owner WHERE d.file = $1 AND w.user_id = $3) \
+              + (SELECT COUNT(*) FROM collections c WHERE c.image = $2 AND c.creator_user_id = $3) \
+              + (SELECT COUNT(*) FROM staff_roles r WHERE r.user_id = $3)",
+    )
+    .bind(&url)
+    .bind(cid)
+    .bind(user_id)
+    .fetch_one(&db.pool())
+    .await?;
+    Ok(count > 0)
+}
+
 /// Whether the file `cid` is to be taken down: an NFT or collection using it is hidden, and
 /// none that uses it shows.
 pub async fn taken_down(db: &ReadDb, cid: &str) -> Result<bool, sqlx::Error> {

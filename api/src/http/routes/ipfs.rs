@@ -4,7 +4,7 @@
 use axum::{
     body::Bytes,
     extract::{Path, State},
-    http::{HeaderValue, header},
+    http::{HeaderMap, HeaderValue, header},
     response::{IntoResponse, Response},
 };
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -34,11 +34,15 @@ const WIDTH: Text = Text { name: "w", description: "the rendition's width in pix
 
 /// A stored file by its CID (v1), typed by its bytes, cacheable forever; with `w`, the image
 /// scaled down to that width.
+///
+/// A file taken down (every NFT or collection using it hidden by a moderator) answers 451, but to
+/// its owner and the staff, signed in by a bearer token or the UI's session cookie, who get it
+/// with `Cache-Control: private, no-store`.
 #[utoipa::path(
     get,
     path = "/ipfs/{cid}",
     tag = "ops",
-    security(()),
+    security((), ("bearer" = [])),
     params(
         ("cid" = String, Path, description = "The file's CID v1 (the address uploads answer with)"),
         ("w" = Option<u32>, Query, description = "A rendition of a stored image this many pixels wide: 64, 240, 480, 960 or 1920. \
@@ -56,11 +60,29 @@ const WIDTH: Text = Text { name: "w", description: "the rendition's width in pix
         (status = 451, response = Unavailable),
     ),
 )]
-async fn file(State(state): State<AppState>, Path(cid): Path<String>, params: Params) -> Result<Response, ApiError> {
-    // A takedown takes the file down: every NFT or collection using it is hidden.
+async fn file(State(state): State<AppState>, Path(cid): Path<String>, headers: HeaderMap, params: Params) -> Result<Response, ApiError> {
+    // A takedown takes the file down: every NFT or collection using it is hidden. Its owner and
+    // the staff still see it, and no cache may keep it for anyone else.
+    let mut private = false;
     if projections::queries::moderation::taken_down(&state.read, &cid).await.map_err(db_error)? {
-        return Err(ApiError::Unavailable("This file was taken down by the moderators".into()));
+        let sees = match asker(&state, &headers) {
+            Some(user) => {
+                projections::queries::moderation::sees_taken_down(&state.read, &user.to_string(), &cid).await.map_err(db_error)?
+            }
+            None => false,
+        };
+        if !sees {
+            return Err(ApiError::Unavailable("This file was taken down by the moderators".into()));
+        }
+        private = true;
     }
+    let immutable = |bytes: Bytes, content_type: &'static str, etag: &str| {
+        let mut response = immutable(bytes, content_type, etag);
+        if private {
+            response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-store"));
+        }
+        response
+    };
     let width = params.value(&WIDTH).map(renditions::parse_width).transpose().map_err(rendition_error)?;
     if let Some(width) = width
         && let Some(Rendition::Scaled { bytes, content_type }) = state.renditions.cached(&cid, width).await.map_err(rendition_error)?
@@ -84,6 +106,22 @@ async fn file(State(state): State<AppState>, Path(cid): Path<String>, params: Pa
     let content_type = files::sniff(&bytes);
     Ok(immutable(bytes, content_type, &cid))
 }
+
+/// Who asks: the session cookie's token (`secret`: set by the UI with `SameSite=Strict`, so an
+/// `<img>` of our own pages carries it and no other site's does), else a bearer token.
+fn asker(state: &AppState, headers: &HeaderMap) -> Option<uuid::Uuid> {
+    let from_cookie = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| pair.trim().strip_prefix(SESSION_COOKIE));
+    let from_bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
+    [from_cookie, from_bearer].into_iter().flatten().find_map(|token| state.accounts.tokens.verify(token.trim()).ok()).map(|(user, _)| user)
+}
+
+/// The UI's session cookie, as `name=`.
+const SESSION_COOKIE: &str = "secret=";
 
 /// `bytes` as `content_type`, cacheable forever under `etag` (its address is its content's hash).
 fn immutable(bytes: Bytes, content_type: &'static str, etag: &str) -> Response {
