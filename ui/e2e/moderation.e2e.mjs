@@ -158,6 +158,9 @@ test('a report, a hiding that leaves explore, the owner appeals and the moderato
   await banner.waitFor({ timeout: TIMEOUT })
   assert.match(await banner.innerText(), /Hidden by the moderators/)
   assert.ok((await banner.innerText()).includes(HIDE_REASON))
+  // Its image is withheld from others, not from its owner (the page's session cookie asks for it).
+  const artwork = ownerPage.getByTestId('detail-image').locator('img')
+  await ownerPage.waitForFunction((img) => img.complete && img.naturalWidth > 0, await artwork.elementHandle(), { timeout: TIMEOUT })
   await banner.getByTestId('appeal-button').click()
   const appeal = ownerPage.getByTestId('reason-dialog')
   await appeal.getByTestId('reason-text').fill(APPEAL_TEXT)
