@@ -101,6 +101,13 @@ async fn hidden_in_lists(app: TestApp) {
         assert_eq!(found, both, "{uri} before the hiding");
     }
     let facets = app.ok("/api/nft/facets?formOfSale=ALL", None).await;
+    let card = async |app: &TestApp| {
+        let grid = app.ok("/api/collection/browse", None).await;
+        let card = grid["body"]["data"].as_array().unwrap().iter().find(|c| c["_id"] == collection.as_str()).cloned();
+        let card = card.unwrap_or_else(|| panic!("the collection in {grid}"));
+        (card["nftCount"].as_i64(), card["nftImages"].as_array().map(Vec::len))
+    };
+    assert_eq!(card(&app).await, (Some(2), Some(2)));
     let stats = app.ok(&format!("/api/stats/collection/{collection}"), None).await;
 
     let (status, body) = app.post("/api/moderation/nft/80001-1/hide", &mia, json!({ "text": "A copy of another artist's work" })).await;
@@ -115,6 +122,7 @@ async fn hidden_in_lists(app: TestApp) {
     let stats_after = app.ok(&format!("/api/stats/collection/{collection}"), None).await;
     let figures = |s: &Value| (s["body"]["stats"]["items"].as_i64(), s["body"]["stats"]["listed"].as_i64());
     assert_eq!((figures(&stats), figures(&stats_after)), ((Some(2), Some(2)), (Some(1), Some(1))));
+    assert_eq!(card(&app).await, (Some(1), Some(1)), "the grid's card counts and previews it no more");
     let counts = app.ok(&format!("/api/nft/profilecounts/{}", ada.id), Some(&bob)).await;
     assert_eq!((counts["body"]["created"].as_i64(), counts["body"]["owned"].as_i64()), (Some(1), Some(1)), "{counts}");
 

@@ -20,8 +20,15 @@ use crate::ReadDb;
 const VISIBLE: &str = "JOIN nfts n ON n.nft_id = cn.nft_id AND n.burned = 0 \
     JOIN user_wallets w ON w.address = n.owner AND w.user_id = c.creator_user_id";
 
-/// Of the members shown, those a collection's page lists: its card counts and previews these.
-const LISTED: &str = "n.sale_type = 'FIXEDPRICE'";
+/// Of the members shown, those a collection's page lists (on sale at a fixed price, not hidden by
+/// a moderator): its card counts and previews these. A macro, so that [`CARD`] can `concat!` it.
+macro_rules! listed {
+    () => {
+        "n.sale_type = 'FIXEDPRICE' \
+         AND NOT EXISTS (SELECT 1 FROM moderated hm WHERE hm.target_kind = 'nft' AND hm.target_id = n.nft_id AND hm.hidden = 1)"
+    };
+}
+const LISTED: &str = listed!();
 
 /// How many NFT images a card previews.
 pub const PREVIEWS: usize = 3;
@@ -144,16 +151,20 @@ fn like_pattern(search: &str) -> String {
 
 /// The card columns of collection `c` (`$1` the viewer, or "" when signed out); the count
 /// ([`VISIBLE`] and [`LISTED`]) is named `items`, for the order.
-const CARD: &str = "c.collection_id, c.title, c.image, c.created_at, c.total_likes, c.creator_user_id, \
+const CARD: &str = concat!(
+    "c.collection_id, c.title, c.image, c.created_at, c.total_likes, c.creator_user_id, \
     COALESCE(u.username, ''), COALESCE(u.full_name, ''), u.avatar, \
     CAST((SELECT COUNT(*) FROM collection_nfts cn JOIN collections cc ON cc.collection_id = cn.collection_id \
         JOIN nfts n ON n.nft_id = cn.nft_id AND n.burned = 0 \
         JOIN user_wallets w ON w.address = n.owner AND w.user_id = cc.creator_user_id \
-        WHERE cn.collection_id = c.collection_id AND n.sale_type = 'FIXEDPRICE') AS BIGINT) AS items, \
+        WHERE cn.collection_id = c.collection_id AND ",
+    listed!(),
+    ") AS BIGINT) AS items, \
     CAST(CASE WHEN EXISTS (SELECT 1 FROM collection_likes l WHERE l.collection_id = c.collection_id AND l.user_id = $1) \
         THEN 1 ELSE 0 END AS BIGINT), c.title_lower AS title_key, \
     CAST(COALESCE((SELECT m.verified FROM moderated m WHERE m.target_kind = 'collection' AND m.target_id = c.collection_id), 0) AS BIGINT), \
-    CAST(COALESCE((SELECT m.verified FROM moderated m WHERE m.target_kind = 'user' AND m.target_id = c.creator_user_id), 0) AS BIGINT)";
+    CAST(COALESCE((SELECT m.verified FROM moderated m WHERE m.target_kind = 'user' AND m.target_id = c.creator_user_id), 0) AS BIGINT)"
+);
 
 /// Collections a moderator hid show to their creator only.
 const NOT_HIDDEN: &str =
