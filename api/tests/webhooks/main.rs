@@ -10,6 +10,7 @@
 #[path = "../accounts/helpers.rs"]
 #[allow(dead_code)]
 mod helpers;
+mod store;
 #[path = "../support/mod.rs"]
 mod support;
 

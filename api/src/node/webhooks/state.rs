@@ -120,10 +120,7 @@ async fn write_groups(pool: AnyPool, mut records: mpsc::UnboundedReceiver<Record
     while records.recv_many(&mut group, GROUP_MAX).await > 0 {
         let written: Result<Vec<bool>, sqlx::Error> = async {
             let mut tx = pool.begin().await?;
-            let mut moved = Vec::with_capacity(group.len());
-            for record in &group {
-                moved.push(write(&mut tx, record).await?);
-            }
+            let moved = write_group(&mut tx, &group).await?;
             tx.commit().await?;
             Ok(moved)
         }
@@ -145,10 +142,92 @@ async fn write_groups(pool: AnyPool, mut records: mpsc::UnboundedReceiver<Record
     }
 }
 
-/// One record's statements in `tx`: the state moved (if still at its generation) and the attempt
-/// logged; the log pruned now and then (it keeps at least [`LOG_KEPT`] attempts).
-async fn write(tx: &mut sqlx::Transaction<'_, sqlx::Any>, record: &Record) -> Result<bool, sqlx::Error> {
-    let Record { endpoint_id, generation, attempt, outcome, .. } = record;
+/// A group's statements in `tx`, whether each record moved its state. The hot path, deliveries
+/// acknowledged by distinct endpoints, is one multi-row `UPDATE ... FROM (VALUES ...)` per
+/// chunk; the rest (failures, test events, a second record of one endpoint) one statement each.
+/// Then the attempts of the records that moved, logged in multi-row inserts, and the logs pruned
+/// now and then (each keeps at least [`LOG_KEPT`] attempts).
+async fn write_group(tx: &mut sqlx::Transaction<'_, sqlx::Any>, group: &[Record]) -> Result<Vec<bool>, sqlx::Error> {
+    let mut delivered: HashMap<&str, usize> = HashMap::new();
+    let mut single = Vec::new();
+    for (i, record) in group.iter().enumerate() {
+        let bulk = matches!(record.outcome, Outcome::Delivered { .. }) && !delivered.contains_key(record.endpoint_id.as_str());
+        if bulk {
+            delivered.insert(&record.endpoint_id, i);
+        } else {
+            single.push(i);
+        }
+    }
+    let mut seqs: Vec<Option<i64>> = vec![None; group.len()];
+    let bulk: Vec<usize> = delivered.into_values().collect();
+    for chunk in bulk.chunks(BULK_ROWS) {
+        let rows: Vec<String> = (0..chunk.len()).map(|i| format!("(${}, ${}, ${})", 3 * i + 1, 3 * i + 2, 3 * i + 3)).collect();
+        let sql = format!(
+            "UPDATE webhook_deliveries SET acked = v.column3, attempts = 0, next_attempt_ms = 0, failing_since_ms = NULL, \
+             log_seq = webhook_deliveries.log_seq + 1 FROM (VALUES {}) AS v \
+             WHERE webhook_deliveries.endpoint_id = v.column1 AND webhook_deliveries.generation = v.column2 \
+             RETURNING webhook_deliveries.endpoint_id, webhook_deliveries.log_seq",
+            rows.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for &i in chunk {
+            let Outcome::Delivered { acked } = group[i].outcome else { unreachable!("only deliveries are bulk") };
+            query = query.bind(group[i].endpoint_id.as_str()).bind(group[i].generation).bind(acked as i64);
+        }
+        let moved: HashMap<String, i64> = query
+            .fetch_all(&mut **tx)
+            .await?
+            .iter()
+            .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+            .collect::<Result<_, sqlx::Error>>()?;
+        for &i in chunk {
+            seqs[i] = moved.get(&group[i].endpoint_id).copied();
+        }
+    }
+    for i in single {
+        seqs[i] = step(tx, &group[i]).await?;
+    }
+    let logged: Vec<(&Record, i64)> = group.iter().zip(&seqs).filter_map(|(r, seq)| seq.map(|seq| (r, seq))).collect();
+    for chunk in logged.chunks(BULK_ROWS) {
+        let rows: Vec<String> =
+            (0..chunk.len()).map(|i| format!("({})", (1..=9).map(|c| format!("${}", 9 * i + c)).collect::<Vec<_>>().join(", "))).collect();
+        let sql = format!(
+            "INSERT INTO webhook_attempts (endpoint_id, seq, position, message_id, attempt, status, error, latency_ms, at_ms) VALUES {}",
+            rows.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for (record, seq) in chunk {
+            let attempt = &record.attempt;
+            query = query
+                .bind(record.endpoint_id.as_str())
+                .bind(*seq)
+                .bind(attempt.position as i64)
+                .bind(attempt.message_id.as_str())
+                .bind(i64::from(attempt.attempt))
+                .bind(attempt.status.map(i64::from))
+                .bind(attempt.error.as_deref())
+                .bind(attempt.latency_ms)
+                .bind(attempt.at_ms);
+        }
+        query.execute(&mut **tx).await?;
+    }
+    for (record, seq) in logged.iter().filter(|(_, seq)| seq % PRUNE_EVERY == 0) {
+        sqlx::query("DELETE FROM webhook_attempts WHERE endpoint_id = $1 AND seq <= $2")
+            .bind(record.endpoint_id.as_str())
+            .bind(seq - LOG_KEPT)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(seqs.iter().map(Option::is_some).collect())
+}
+
+/// Rows per multi-row statement (9 values each: within every database's bound on parameters).
+const BULK_ROWS: usize = 500;
+
+/// One record's state change in `tx`, if the state is still at its generation: the attempt's new
+/// number in the endpoint's log, or `None`.
+async fn step(tx: &mut sqlx::Transaction<'_, sqlx::Any>, record: &Record) -> Result<Option<i64>, sqlx::Error> {
+    let Record { endpoint_id, generation, outcome, .. } = record;
     let query = match outcome {
         Outcome::Delivered { acked } => sqlx::query_scalar::<_, i64>(
             "UPDATE webhook_deliveries SET acked = $3, attempts = 0, next_attempt_ms = 0, failing_since_ms = NULL, \
@@ -180,32 +259,7 @@ async fn write(tx: &mut sqlx::Transaction<'_, sqlx::Any>, record: &Record) -> Re
                 .bind(endpoint_id)
         }
     };
-    let Some(seq) = query.fetch_optional(&mut **tx).await? else {
-        return Ok(false);
-    };
-    sqlx::query(
-        "INSERT INTO webhook_attempts (endpoint_id, seq, position, message_id, attempt, status, error, latency_ms, at_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-    )
-    .bind(endpoint_id)
-    .bind(seq)
-    .bind(attempt.position as i64)
-    .bind(&attempt.message_id)
-    .bind(i64::from(attempt.attempt))
-    .bind(attempt.status.map(i64::from))
-    .bind(attempt.error.as_deref())
-    .bind(attempt.latency_ms)
-    .bind(attempt.at_ms)
-    .execute(&mut **tx)
-    .await?;
-    if seq % PRUNE_EVERY == 0 {
-        sqlx::query("DELETE FROM webhook_attempts WHERE endpoint_id = $1 AND seq <= $2")
-            .bind(endpoint_id)
-            .bind(seq - LOG_KEPT)
-            .execute(&mut **tx)
-            .await?;
-    }
-    Ok(true)
+    query.fetch_optional(&mut **tx).await
 }
 
 /// The log is pruned every this many attempts of an endpoint (so it holds at most
