@@ -7,15 +7,23 @@
 //! - latency: changes appended one at a time; from the projector's commit of each to its
 //!   delivery at each endpoint's receiver (p50, p99; goal p99 < 100 ms).
 //!
-//! `cargo bench -p api --bench webhooks` (ENDPOINTS=100 BURST=100 ROUNDS=30; bounded: every wait
-//! gives up after a minute).
+//! - a receiver down: one more endpoint whose receiver answers 503 for `DOWN_SECS` (600: ten
+//!   minutes) while a change a second is appended, then 204 again; with the production backoff,
+//!   whether it gets every change afterwards, each id once after dedupe, and how long after it
+//!   came back it had caught up (`DOWN_SECS=0` skips it).
+//!
+//! `cargo bench -p api --bench webhooks` (ENDPOINTS=100 BURST=100 ROUNDS=30 DOWN_SECS=600;
+//! bounded: every wait gives up after a minute, the catch-up after three outages).
 
 mod support;
 
 use std::{
     collections::HashMap,
     net::SocketAddr,
-    sync::{Arc, Mutex},
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, AtomicUsize, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -43,6 +51,19 @@ async fn receive(State(got): State<Got>, headers: HeaderMap, _body: Bytes) -> St
         got.lock().unwrap().push((endpoint.to_owned(), position, Instant::now()));
     }
     StatusCode::NO_CONTENT
+}
+
+/// The receiver of the outage: 503 while `down` (counted), else as [`receive`].
+async fn receive_unless_down(
+    State((got, down, refused)): State<(Got, Arc<AtomicBool>, Arc<AtomicUsize>)>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> StatusCode {
+    if down.load(Ordering::SeqCst) {
+        refused.fetch_add(1, Ordering::SeqCst);
+        return StatusCode::SERVICE_UNAVAILABLE;
+    }
+    receive(State(got), headers, body).await
 }
 
 fn origin(block: u64) -> Origin {
@@ -82,10 +103,14 @@ fn main() {
 
     // The receiver, on the load runtime.
     let got = Got::default();
+    let (down, refused) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)));
     let receiver: SocketAddr = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
-        let app = Router::new().route("/hook/{n}", post(receive)).with_state(got.clone());
+        let app = Router::new()
+            .route("/hook/{n}", post(receive))
+            .with_state(got.clone())
+            .merge(Router::new().route("/down/{n}", post(receive_unless_down)).with_state((got.clone(), down.clone(), refused.clone())));
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         address
     });
@@ -108,9 +133,9 @@ fn main() {
     let worker = server.block_on(async move { api::node::webhooks::spawn(node) });
 
     // 100 endpoints of 10 people (at most 10 each), registered through the API.
-    let ids: Vec<String> = runtime.block_on(async {
+    let (ids, owners): (Vec<String>, Vec<uuid::Uuid>) = runtime.block_on(async {
         let client = reqwest::Client::new();
-        let mut ids = Vec::new();
+        let (mut ids, mut owners) = (Vec::new(), Vec::new());
         for person in 0..endpoints.div_ceil(10) {
             let id = uuid::Uuid::now_v7();
             projections::test_utils::register_user(
@@ -124,6 +149,7 @@ fn main() {
             let (head, _) = state.store.head().await.unwrap();
             state.projector.wait_for(head, LIMIT).await.unwrap();
             let token = state.accounts.tokens.issue(id).unwrap();
+            owners.push(id);
             for _ in 0..10.min(endpoints - ids.len()) {
                 let n = ids.len();
                 let answer: serde_json::Value = client
@@ -139,9 +165,10 @@ fn main() {
                 ids.push(answer["body"]["endpointId"].as_str().unwrap_or_else(|| panic!("registered: {answer}")).to_owned());
             }
         }
-        ids
+        (ids, owners)
     });
     let simple: Vec<String> = ids.iter().map(|id| id.replace('-', "")).collect();
+    let outage_owner = owners[0];
     std::thread::sleep(Duration::from_secs(3)); // every endpoint's task started and idle
 
     // Throughput: a burst of changes, until every endpoint acknowledged the log's head.
@@ -248,6 +275,59 @@ fn main() {
         Latencies::new(latencies)
     });
 
+    // A receiver down for `DOWN_SECS` (ten minutes) while a change a second keeps coming, then up
+    // again: every change reaches it afterwards, each id once after dedupe, with the production
+    // backoff (5 s doubling, up to an hour, jittered).
+    let down_secs = support::env("DOWN_SECS", 600) as u64;
+    let outage = (down_secs > 0).then(|| {
+        runtime.block_on(async {
+            down.store(true, Ordering::SeqCst);
+            got.lock().unwrap().clear();
+            let client = reqwest::Client::new();
+            let token = state.accounts.tokens.issue(outage_owner).unwrap();
+            let answer: serde_json::Value = client
+                .post(format!("http://{address}/api/webhooks"))
+                .bearer_auth(&token)
+                .json(&serde_json::json!({ "url": format!("http://{receiver}/down/0"), "topics": ["market"] }))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            let endpoint = answer["body"]["endpointId"].as_str().unwrap_or_else(|| panic!("registered: {answer}")).to_owned();
+            let started = Instant::now();
+            let mut positions = Vec::new();
+            let mut token_id = 1_000_000;
+            while started.elapsed() < Duration::from_secs(down_secs) {
+                token_id += 1;
+                positions.push(state.store.append_streams(vec![minted(token_id)]).await.unwrap().last_position);
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            down.store(false, Ordering::SeqCst);
+            let up = Instant::now();
+            let head = *positions.last().unwrap();
+            loop {
+                let acked = state.webhooks.store.load_many(std::slice::from_ref(&endpoint)).await.unwrap()[&endpoint].acked;
+                if acked >= head {
+                    break;
+                }
+                assert!(up.elapsed() < Duration::from_secs(3 * down_secs.max(60)), "caught up within three outages");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            let caught_up = up.elapsed();
+            let refused = refused.load(Ordering::SeqCst);
+            let simple = endpoint.replace('-', "");
+            let got = got.lock().unwrap();
+            let mine: Vec<u64> = got.iter().filter(|(e, _, _)| *e == simple).map(|(_, p, _)| *p).collect();
+            let mut seen = std::collections::HashSet::new();
+            let deduped: Vec<u64> = mine.iter().copied().filter(|p| seen.insert(*p)).collect();
+            let wanted: Vec<u64> = positions.iter().copied().collect();
+            let delivered_all = deduped == wanted;
+            (positions.len(), refused, caught_up, mine.len() - deduped.len(), delivered_all)
+        })
+    });
+
     let (bare_elapsed, bare_posts) = bare_elapsed;
     let webhooks_rate = delivered as f64 / burst_elapsed.as_secs_f64();
     let bare_rate = bare_posts as f64 / bare_elapsed.as_secs_f64();
@@ -267,6 +347,13 @@ fn main() {
         latencies.ms(50.0),
         latencies.ms(99.0)
     );
+    if let Some((changes, refused, caught_up, duplicates, delivered_all)) = outage {
+        println!(
+            "  outage   : a receiver down {down_secs} s while {changes} changes came ({refused} attempts refused meanwhile); after it came back: \
+             every change, in order, each id once after dedupe: {delivered_all}; caught up in {:.1} s; {duplicates} repeated ids",
+            caught_up.as_secs_f64()
+        );
+    }
     worker.abort();
     drop(state);
 }

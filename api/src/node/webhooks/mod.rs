@@ -346,6 +346,10 @@ async fn run_endpoint(
         let up_to = update.up_to;
         let mut now_state = current.clone();
         let mut all_done = true;
+        let mut disabled = false;
+        // Records sent to the group writer whose commit is not awaited yet: the next change is
+        // posted meanwhile (their order is kept; a crash only delivers them again).
+        let mut pending = Vec::new();
         for (position, body) in wants.changes(&update, current.acked) {
             let attempt = hooks.post(&endpoint, &message_id(position, &id), position, now_state.attempts + 1, &body).await;
             let outcome = if attempt.ok() {
@@ -359,19 +363,12 @@ async fn run_endpoint(
                     Outcome::Failed { attempts, next_attempt_ms: unix_ms() + hooks.backoff(attempts).as_millis() as i64, failing_since_ms }
                 }
             };
-            match hooks.store.record(&id, now_state.generation, &attempt, outcome.clone()).await {
-                Ok(true) => {}
-                Ok(false) => {
-                    // Redelivered meanwhile: start again from the new position.
-                    all_done = false;
-                    state = None;
-                    break;
-                }
+            match hooks.store.send(&id, now_state.generation, &attempt, outcome.clone()).await {
+                Ok(answer) => pending.push(answer),
                 Err(err) => {
                     tracing::warn!(%err, endpoint = %id, "webhooks: recording a delivery");
                     all_done = false;
                     state = None;
-                    tokio::time::sleep(RETRY_READ).await;
                     break;
                 }
             }
@@ -381,31 +378,53 @@ async fn run_endpoint(
                     now_state.attempts = 0;
                     now_state.failing_since_ms = None;
                     now_state.next_attempt_ms = 0;
+                    continue;
                 }
                 Outcome::Failed { attempts, next_attempt_ms, failing_since_ms } => {
                     tracing::debug!(endpoint = %id, position, attempts, status = ?attempt.status, "webhooks: a delivery failed; retrying later");
                     now_state.attempts = attempts;
                     now_state.next_attempt_ms = next_attempt_ms;
                     now_state.failing_since_ms = Some(failing_since_ms);
-                    all_done = false;
-                    break;
                 }
                 Outcome::Disabled { attempts, failing_since_ms, at_ms } => {
                     tracing::warn!(endpoint = %id, attempts, "webhooks: an endpoint failed for too long and is disabled");
                     now_state.attempts = attempts;
                     now_state.failing_since_ms = Some(failing_since_ms);
                     now_state.disabled_at_ms = Some(at_ms);
-                    tell_disabled(&node, &endpoint).await;
-                    all_done = false;
-                    break;
+                    disabled = true;
                 }
                 Outcome::Logged => {}
             }
+            all_done = false;
+            break;
         }
-        if all_done {
+        // Every record of the range committed, or the state is read again.
+        let mut unrecorded = state.is_none();
+        for answer in pending {
+            match answer.await {
+                Ok(true) => {}
+                // Redelivered meanwhile: start again from the new position.
+                Ok(false) => state = None,
+                Err(err) => {
+                    tracing::warn!(%err, endpoint = %id, "webhooks: recording a delivery");
+                    state = None;
+                    unrecorded = true;
+                }
+            }
+        }
+        if state.is_none() {
+            if unrecorded {
+                tokio::time::sleep(RETRY_READ).await;
+            }
+            continue;
+        }
+        if disabled {
+            tell_disabled(&node, &endpoint).await;
+        }
+        if all_done && now_state.acked < up_to {
             // Whatever else the range held was not for this endpoint.
             match hooks.store.advance(&id, now_state.generation, up_to).await {
-                Ok(_) => now_state.acked = now_state.acked.max(up_to),
+                Ok(_) => now_state.acked = up_to,
                 Err(err) => tracing::warn!(%err, endpoint = %id, "webhooks: moving the position"),
             }
         }

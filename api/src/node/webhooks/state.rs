@@ -376,6 +376,20 @@ impl DeliveryStore {
     /// together, in one transaction (a group commit): a burst to many endpoints costs a commit
     /// per group, not per delivery. Each answer waits for its group's commit.
     pub async fn record(&self, endpoint_id: &str, generation: i64, attempt: &Attempt, outcome: Outcome) -> Result<bool, sqlx::Error> {
+        self.send(endpoint_id, generation, attempt, outcome).await?.await
+    }
+
+    /// [`Self::record`] without waiting for it: the record goes to the group writer now, and
+    /// the answer comes when its group is committed. Records of one endpoint are written in the
+    /// order they are sent, so a deliverer may post the next change before the answer (at least
+    /// once: a crash meanwhile only delivers those changes again).
+    pub async fn send(
+        &self,
+        endpoint_id: &str,
+        generation: i64,
+        attempt: &Attempt,
+        outcome: Outcome,
+    ) -> Result<impl Future<Output = Result<bool, sqlx::Error>> + use<>, sqlx::Error> {
         self.tables().await?;
         let (answer, answered) = oneshot::channel();
         let record = Record { endpoint_id: endpoint_id.to_owned(), generation, attempt: attempt.clone(), outcome, answer };
@@ -391,7 +405,7 @@ impl DeliveryStore {
         };
         recorder.send(record).map_err(|_| sqlx::Error::WorkerCrashed)?;
         // No answer: the writer ended with its runtime, and the caller reads its state again.
-        answered.await.unwrap_or(Err(sqlx::Error::WorkerCrashed))
+        Ok(async move { answered.await.unwrap_or(Err(sqlx::Error::WorkerCrashed)) })
     }
 
     /// Moves the position to `acked` without a delivery (changes that the endpoint does not
