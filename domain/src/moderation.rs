@@ -801,7 +801,14 @@ mod tests {
     }
 
     fn on(kind: TargetKind, actor: Uuid, action: Action) -> Command {
-        Command { kind, id: "80001-7".into(), actor, facts: Facts { exists: true, owners: vec![OWNER], ..Facts::default() }, action, now: t0() }
+        Command {
+            kind,
+            id: "80001-7".into(),
+            actor,
+            facts: Facts { exists: true, owners: vec![OWNER], ..Facts::default() },
+            action,
+            now: t0(),
+        }
     }
 
     fn nft(actor: Uuid, action: Action) -> Command {
@@ -953,7 +960,10 @@ mod tests {
         assert_eq!(decide(&Target::default(), &staff(), user(OWNER, mute(), 5)), Err(ModerationError::Forbidden("moderator")));
         assert_eq!(decide(&Target::default(), &staff(), user(REPORTER, mute(), 5)), Err(ModerationError::Forbidden("moderator")));
         assert!(
-            matches!(decide(&Target::default(), &staff(), user(MODERATOR, mute(), MUTE_AFTER_DISMISSED - 1)), Err(ModerationError::Conflict(_))),
+            matches!(
+                decide(&Target::default(), &staff(), user(MODERATOR, mute(), MUTE_AFTER_DISMISSED - 1)),
+                Err(ModerationError::Conflict(_))
+            ),
             "one dismissal is a disagreement, not a pattern"
         );
         assert!(matches!(

@@ -159,7 +159,8 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
         }
         ModerationEvent::ReporterMuted { user_id, moderator_id, reason, at } => {
             let (user, moderator) = (user_id.to_string(), moderator_id.to_string());
-            let decided = Decided { position, kind: TargetKind::User, id: &user, moderator: moderator.clone(), reason: &reason, at: at.timestamp() };
+            let decided =
+                Decided { position, kind: TargetKind::User, id: &user, moderator: moderator.clone(), reason: &reason, at: at.timestamp() };
             decided.record(conn, "MUTE").await?;
             let sql = format!(
                 "INSERT INTO muted_reporters (user_id, muted_by, reason, muted_at) VALUES ($1, $2, $3, $4) {}",
@@ -170,7 +171,14 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
         }
         ModerationEvent::ReporterUnmuted { user_id, moderator_id, reason, at } => {
             let user = user_id.to_string();
-            let decided = Decided { position, kind: TargetKind::User, id: &user, moderator: moderator_id.to_string(), reason: &reason, at: at.timestamp() };
+            let decided = Decided {
+                position,
+                kind: TargetKind::User,
+                id: &user,
+                moderator: moderator_id.to_string(),
+                reason: &reason,
+                at: at.timestamp(),
+            };
             decided.record(conn, "UNMUTE").await?;
             sql::execute(conn, "DELETE FROM muted_reporters WHERE user_id = $1", &[(&user).into()]).await?;
             Ok(None)

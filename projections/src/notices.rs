@@ -338,7 +338,8 @@ impl Fold {
                 ]
             })
             .collect();
-        let columns = ["position", "recipient", "kind", "nft_id", "amount", "counterpart", "tx_hash", "at", "target_kind", "target_id", "reason"];
+        let columns =
+            ["position", "recipient", "kind", "nft_id", "amount", "counterpart", "tx_hash", "at", "target_kind", "target_id", "reason"];
         sql::insert(conn, "notices", &columns, "ON CONFLICT (position, recipient) DO NOTHING", &rows).await?;
         let (mut kept, mut gone) = (Vec::new(), Vec::new());
         for id in &self.changed {
@@ -482,7 +483,8 @@ async fn ending_soon(conn: &mut Conn<'_>, position: i64, nft_id: &str, auction_i
 }
 
 /// The columns a moderation notice fills.
-const MODERATION_COLUMNS: &str = "position, recipient, kind, nft_id, amount, counterpart, tx_hash, at, target_kind, target_id, reason, decision";
+const MODERATION_COLUMNS: &str =
+    "position, recipient, kind, nft_id, amount, counterpart, tx_hash, at, target_kind, target_id, reason, decision";
 
 /// A moderation event: keeps the open reports, tells the owner of a hidden or restored target
 /// and the reporters of the reports a decision closes.
