@@ -12,6 +12,7 @@ import { notify } from '@/components/ui/toaster'
 import { IMAGE_SIZES } from '@/lib/image-sources'
 import { formatDateTime, formatRelative } from '@/lib/format'
 import { type Decision, type QueueItem, type Report, targetPath, useModerationActions } from '@/lib/moderation/api'
+import { ReporterStanding } from './reporter-standing'
 
 type Act = 'hide' | 'restore' | 'dismiss'
 
@@ -43,6 +44,7 @@ function ReportRow({ report, past = false }: { report: Report; past?: boolean })
         </Text>
         <When at={report.filedAt} />
       </HStack>
+      {past ? null : <ReporterStanding report={report} />}
       {report.text ? (
         <Text fontSize="sm" whiteSpace="pre-wrap" wordBreak="break-word">
           {report.text}
