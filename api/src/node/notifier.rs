@@ -130,3 +130,52 @@ async fn wanted(state: &Node, user: &str, kind: &str) -> Result<Option<String>, 
     }
     sqlx::query_scalar("SELECT email FROM users WHERE user_id = $1").bind(user).fetch_optional(&state.read.pool()).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notice(kind: &str) -> NoticeView {
+        NoticeView {
+            position: 9,
+            kind: kind.into(),
+            nft_id: String::new(),
+            nft_title: None,
+            nft_file: None,
+            amount: "0".into(),
+            amount_wei: "0".into(),
+            top_amount: None,
+            top_amount_wei: None,
+            counterpart_address: None,
+            counterpart_user_id: None,
+            counterpart_username: None,
+            transaction_hash: String::new(),
+            created_at: "2026-11-29T00:00:00Z".into(),
+            read: false,
+            target_kind: Some("collection".into()),
+            target_id: Some("c-1".into()),
+            target_title: Some("Harbour".into()),
+            reason: Some("Sells copies".into()),
+            decision: None,
+        }
+    }
+
+    #[test]
+    fn a_moderation_notice_names_its_target_and_reason_and_links_to_it() {
+        let (subject, sentence) = wording(&notice("HIDDEN"));
+        assert_eq!(subject, "A moderator hid your item");
+        assert!(sentence.contains("the collection Harbour") && sentence.contains("Sells copies"), "{sentence}");
+        assert_eq!(link(&notice("HIDDEN")), "/collection/c-1");
+        let decided = NoticeView { decision: Some("DISMISS".into()), ..notice("REPORT_DECIDED") };
+        assert!(wording(&decided).1.contains("it was dismissed"), "{:?}", wording(&decided));
+        let nft = NoticeView {
+            nft_id: "80001-7".into(),
+            target_kind: Some("nft".into()),
+            target_id: Some("80001-7".into()),
+            ..notice("RESTORED")
+        };
+        assert_eq!(link(&nft), "/nft/80001-7");
+        let trade = NoticeView { nft_id: "80001-7".into(), target_kind: None, target_id: None, ..notice("SOLD") };
+        assert_eq!(link(&trade), "/nft/80001-7", "a trade's notice leads to its NFT as before");
+    }
+}
