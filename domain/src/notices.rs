@@ -36,6 +36,7 @@ pub const KINDS: &[&str] = &[
     "HIDDEN",
     "RESTORED",
     "REPORT_DECIDED",
+    "APPEAL_DECLINED",
 ];
 
 /// Facts about a user's notices, past tense.

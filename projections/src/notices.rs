@@ -21,14 +21,17 @@
 //! - a moderator hiding or restoring an NFT or a collection: its owner (HIDDEN, RESTORED, with
 //!   the moderator's reason): the NFT's owning wallet at that event, the collection's creator;
 //!   the reports a decision closes (a hiding's, a dismissal's, a restore's): each reporter
-//!   (REPORT_DECIDED, with the decision and its reason). No notice names the moderator or the
-//!   other reporters; muted reporters' reports are never decided and tell nobody.
+//!   (REPORT_DECIDED, with the decision and its reason); an owner's appeal turned down (the
+//!   hiding holds), the owner who appealed (APPEAL_DECLINED, with the reason). No notice names
+//!   the moderator or the other reporters; muted reporters' reports are never decided and tell
+//!   nobody.
 //!
 //! A notice's `recipient` is a wallet, or `user:{userId}` for a person (a collection's creator, a
 //! reporter: moderation names people, not wallets); the queries read both as the user's.
 //! Moderation events are few (people acting), so each is written with its own statements, in
 //! log order with the batch's facts: the reporters of the open reports are kept in
-//! `notice_reports` and read by the statement that tells them (never back into memory), and a
+//! `notice_reports`, the appeal awaiting a decision in `notice_appeals`, and read by the
+//! statement that tells them (never back into memory), and a
 //! collection's creator is read from the collections model, which folds each batch before this
 //! one (a collection is created before it can be hidden).
 //!
@@ -76,7 +79,7 @@ enum Decoded {
 }
 
 /// The moderation events notices are made of (the others concern the staff and the record).
-const MODERATION_TYPES: &[&str] = &["ReportFiled", "TargetHidden", "TargetRestored", "ReportsDismissed"];
+const MODERATION_TYPES: &[&str] = &["ReportFiled", "TargetHidden", "TargetRestored", "ReportsDismissed", "HidingAppealed"];
 
 fn decode(event: &RecordedEvent) -> Result<Decoded, ProjectionError> {
     let malformed = |e: domain::StoreError| ProjectionError::malformed(event, e.to_string());
@@ -497,19 +500,29 @@ async fn moderation(conn: &mut Conn<'_>, fold: &mut Fold, position: i64, event: 
             sql::insert(conn, "notice_reports", &columns, "ON CONFLICT (report_id) DO NOTHING", &[row]).await
         }
         ModerationEvent::ReportFiled { .. } => Ok(()),
+        ModerationEvent::HidingAppealed { target_kind, target_id, owner_id, .. } => {
+            let owner = owner_id.to_string();
+            let columns = ["target_kind", "target_id", "owner_id"];
+            let row = vec![Value::from(target_kind.as_str()), target_id.into(), (&owner).into()];
+            sql::insert(conn, "notice_appeals", &columns, &sql::upsert(&["target_kind", "target_id"], &columns), &[row]).await
+        }
         ModerationEvent::TargetHidden { target_kind, target_id, reason, report_ids, at, .. } => {
             let decided = Decision { position, kind: *target_kind, id: target_id, reason, at: at.timestamp() };
+            decided.forget_appeal(conn).await?;
             decided.tell_owner(conn, fold, "HIDDEN").await?;
             decided.tell_reporters(conn, Reports::Listed(report_ids), "HIDE").await
         }
         ModerationEvent::TargetRestored { target_kind, target_id, reason, at, .. } => {
             let decided = Decision { position, kind: *target_kind, id: target_id, reason, at: at.timestamp() };
+            // A pending appeal is answered by the restore itself.
+            decided.forget_appeal(conn).await?;
             decided.tell_owner(conn, fold, "RESTORED").await?;
             // An appeal, or reports filed while it was hidden, are decided by the restore.
             decided.tell_reporters(conn, Reports::Open, "RESTORE").await
         }
         ModerationEvent::ReportsDismissed { target_kind, target_id, reason, report_ids, at, .. } => {
             let decided = Decision { position, kind: *target_kind, id: target_id, reason, at: at.timestamp() };
+            decided.tell_appellant(conn).await?;
             decided.tell_reporters(conn, Reports::Listed(report_ids), "DISMISS").await
         }
         _ => Ok(()),
@@ -556,6 +569,25 @@ impl Decision<'_> {
             // A user is never hidden (their NFTs and collections are).
             TargetKind::User => Ok(()),
         }
+    }
+
+    /// A dismissal while an appeal waits turns it down (the hiding holds): tells its owner.
+    async fn tell_appellant(&self, conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
+        let sql = format!(
+            "INSERT INTO notices ({MODERATION_COLUMNS}) \
+             SELECT $1, 'user:' || owner_id, 'APPEAL_DECLINED', $2, '0', NULL, '', $3, target_kind, target_id, $4, NULL \
+             FROM notice_appeals WHERE target_kind = $5 AND target_id = $6 ON CONFLICT (position, recipient) DO NOTHING"
+        );
+        let values =
+            [self.position.into(), self.nft_id().into(), self.at.into(), self.reason.into(), self.kind.as_str().into(), self.id.into()];
+        sql::execute(conn, &sql, &values).await?;
+        self.forget_appeal(conn).await
+    }
+
+    /// Forgets the target's pending appeal (answered).
+    async fn forget_appeal(&self, conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
+        let sql = "DELETE FROM notice_appeals WHERE target_kind = $1 AND target_id = $2";
+        sql::execute(conn, sql, &[self.kind.as_str().into(), self.id.into()]).await
     }
 
     /// Tells each reporter of `reports` that it was decided (`decision`: HIDE, RESTORE,

@@ -79,6 +79,10 @@ pub fn wording(notice: &NoticeView) -> (String, String) {
             };
             ("Your report was decided", format!("Your report of {title} was decided: {outcome}. The moderator's reason: {reason}."))
         }
+        "APPEAL_DECLINED" => (
+            "Your appeal was turned down",
+            format!("A moderator reviewed your appeal of {title}: it stays hidden. The moderator's reason: {reason}."),
+        ),
         other => ("Notification", format!("{other}: {title}")),
     };
     (subject.to_owned(), sentence)

@@ -410,6 +410,14 @@ async fn decisions_tell_the_owner_and_each_reporter(app: TestApp) {
     assert_eq!(told(&app.notices(&dan).await[0]), ("REPORT_DECIDED", "nft", "80001-1", "The owner showed the originals", Some("RESTORE")));
     assert_eq!(app.notices(&bob).await.len(), 1, "bob's report was decided before");
 
+    // An appeal turned down: its owner is told the hiding holds, and why.
+    assert_eq!(app.post("/api/moderation/nft/80001-2/hide", &mia, json!({ "text": "A copy" })).await.0, StatusCode::OK);
+    assert_eq!(app.post("/api/moderation/nft/80001-2/appeal", &ada, json!({ "text": "It is mine" })).await.0, StatusCode::OK);
+    assert_eq!(app.post("/api/moderation/nft/80001-2/dismiss", &mia, json!({ "text": "The copy is plain" })).await.0, StatusCode::OK);
+    let ada_told = app.notices(&ada).await;
+    assert_eq!(told(&ada_told[0]), ("APPEAL_DECLINED", "nft", "80001-2", "The copy is plain", None));
+    assert_eq!(told(&ada_told[1]), ("HIDDEN", "nft", "80001-2", "A copy", None));
+
     // A collection's creator is told, addressed as a person; a dismissal tells its reporter.
     let collection = json!({ "targetKind": "collection", "targetId": gallery, "reason": "SCAM", "text": "" });
     assert_eq!(app.post("/api/report", &bob, collection.clone()).await.0, StatusCode::OK);

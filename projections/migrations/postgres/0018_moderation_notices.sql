@@ -22,6 +22,15 @@ CREATE TABLE notice_reports (
 );
 CREATE INDEX notice_reports_target ON notice_reports (target_kind, target_id);
 
+-- The appeal awaiting a decision on each hidden target, and who made it: turned down (the
+-- reports dismissed while it waits), its owner is told; a restore answers it with RESTORED.
+CREATE TABLE notice_appeals (
+    target_kind TEXT NOT NULL,
+    target_id   TEXT NOT NULL,
+    owner_id    TEXT NOT NULL,
+    PRIMARY KEY (target_kind, target_id)
+);
+
 -- Reporters whose reports are kept out of the queue, folded from ReporterMuted and
 -- ReporterUnmuted by the moderation model.
 CREATE TABLE muted_reporters (

@@ -1,7 +1,7 @@
 //! Notices of moderation decisions on a hand-made history: the owner of a hidden or restored NFT
 //! (its owning wallet at the decision) or collection (its creator, addressed as a person), each
-//! reporter of the reports a decision closes, never a muted reporter; the same one event at a
-//! time and in one replay.
+//! reporter of the reports a decision closes, the owner whose appeal is turned down, never a
+//! muted reporter; the same one event at a time and in one replay.
 
 use chrono::Utc;
 use domain::{
@@ -47,8 +47,8 @@ fn report(id: u128, kind: TargetKind, target: &str, reporter: Uuid, muted: bool)
 
 /// Ada owns token 1 and a collection. Bob reports the token and Cyd, muted, too: it is hidden
 /// (Bob's report decided). It passes to Bob; Cyd, unmuted since, reports it: it is restored
-/// (Bob is its owner now; Cyd's report decided). Bob reports the collection: hidden. Ada reports
-/// Cyd: dismissed.
+/// (Bob is its owner now; Cyd's report decided). Bob reports the collection: hidden; Ada
+/// appeals, turned down. Ada reports Cyd: dismissed.
 fn history() -> Vec<Step> {
     let collection = GALLERY.to_string();
     let cyd = CYD.to_string();
@@ -85,6 +85,21 @@ fn history() -> Vec<Step> {
         }),
         report(4, TargetKind::Collection, &collection, BOB, false),
         hidden(TargetKind::Collection, &collection, &[4]),
+        Step::Moderation(ModerationEvent::HidingAppealed {
+            target_kind: TargetKind::Collection,
+            target_id: collection.clone(),
+            owner_id: ADA,
+            text: "Mine".into(),
+            at: Utc::now(),
+        }),
+        Step::Moderation(ModerationEvent::ReportsDismissed {
+            target_kind: TargetKind::Collection,
+            target_id: collection.clone(),
+            moderator_id: MIA,
+            reason: "The copy is plain".into(),
+            report_ids: vec![],
+            at: Utc::now(),
+        }),
         report(5, TargetKind::User, &cyd, ADA, false),
         Step::Moderation(ModerationEvent::ReportsDismissed {
             target_kind: TargetKind::User,
@@ -108,7 +123,8 @@ async fn apply(store: &dyn EventStore, step: Step) {
                 ModerationEvent::ReportFiled { target_kind, target_id, .. }
                 | ModerationEvent::TargetHidden { target_kind, target_id, .. }
                 | ModerationEvent::TargetRestored { target_kind, target_id, .. }
-                | ModerationEvent::ReportsDismissed { target_kind, target_id, .. } => target_stream(*target_kind, target_id),
+                | ModerationEvent::ReportsDismissed { target_kind, target_id, .. }
+                | ModerationEvent::HidingAppealed { target_kind, target_id, .. } => target_stream(*target_kind, target_id),
                 other => panic!("not in this history: {other:?}"),
             };
             (stream, event.to_new_event(Metadata::default()).unwrap())
@@ -146,6 +162,7 @@ async fn decisions_tell_owners_and_reporters_the_same_one_event_at_a_time_and_in
             told(&live, ADA).await,
             [
                 row("REPORT_DECIDED", "user", Some("DISMISS"), Some("cyd")),
+                row("APPEAL_DECLINED", "collection", None, gallery),
                 row("HIDDEN", "collection", None, gallery),
                 row("HIDDEN", "nft", None, None)
             ]
@@ -167,6 +184,8 @@ async fn decisions_tell_owners_and_reporters_the_same_one_event_at_a_time_and_in
         assert!(told(&live, MIA).await.is_empty(), "the moderator is told nothing");
         let open: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM notice_reports").fetch_one(&live.pool()).await.unwrap();
         assert_eq!(open, 0, "every decided report is forgotten");
+        let appeals: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM notice_appeals").fetch_one(&live.pool()).await.unwrap();
+        assert_eq!(appeals, 0, "the appeal, answered, is forgotten");
 
         let rebuilt = ReadDb::open_generation(&url, "g2").await.unwrap();
         Projector::new(store.clone(), rebuilt.clone()).await.unwrap().catch_up().await.unwrap();

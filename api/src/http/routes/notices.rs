@@ -169,6 +169,8 @@ pub(super) enum NoticeKind {
     Restored,
     /// A report of yours was decided (hidden, restored or dismissed, with the reason).
     ReportDecided,
+    /// Your appeal of a hiding was turned down: it stays hidden (with the reason).
+    AppealDeclined,
 }
 
 /// The unread count after a call.
@@ -200,10 +202,10 @@ struct ReadAll {
 #[serde(rename_all = "camelCase")]
 struct Settings {
     /// Kinds not shown at all.
-    #[schema(inline, max_items = 16)]
+    #[schema(inline, max_items = 17)]
     muted: Vec<NoticeKind>,
     /// Kinds also sent by e-mail (at most one e-mail per kind and NFT every ten minutes).
-    #[schema(inline, max_items = 16)]
+    #[schema(inline, max_items = 17)]
     email: Vec<NoticeKind>,
 }
 

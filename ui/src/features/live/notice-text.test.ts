@@ -49,5 +49,7 @@ describe('notice text', () => {
     expect(noticeText(i18n.t, decided('RESTORE'), 'en')).toContain('restored it')
     expect(noticeLink(decided('HIDE'))).toBe('/user/u-9')
     expect(noticeText(i18n.t, { ...decided('DISMISS'), targetTitle: null }, 'en')).toBe('Your report of a user was dismissed: “Checked”')
+    const declined: Notice = { ...hidden, kind: 'APPEAL_DECLINED', reason: 'The copy is plain' }
+    expect(noticeText(i18n.t, declined, 'en')).toBe('A moderator reviewed your appeal of Dune: it stays hidden. “The copy is plain”')
   })
 })

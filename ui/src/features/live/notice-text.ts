@@ -29,8 +29,9 @@ export function bidAgainLink(notice: Pick<Notice, 'nftId'>): string {
 }
 
 /**
- * A moderator's decision told to the owner (hidden, restored) or to a reporter (decided), with the
- * moderator's reason; never the moderator nor the other reporters (the notice carries neither).
+ * A moderator's decision told to the owner (hidden, restored, an appeal turned down) or to a
+ * reporter (decided), with the moderator's reason; never the moderator nor the other reporters
+ * (the notice carries neither).
  */
 function moderationText(t: TFunction, notice: Notice): string {
   const kind = notice.targetKind ?? 'nft'

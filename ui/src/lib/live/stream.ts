@@ -26,7 +26,7 @@ export type Notice = {
   transactionHash: string
   createdAt: string
   read: boolean
-  /** A moderation notice (HIDDEN, RESTORED, REPORT_DECIDED): what it is about. */
+  /** A moderation notice (HIDDEN, RESTORED, REPORT_DECIDED, APPEAL_DECLINED): what it is about. */
   targetKind?: 'nft' | 'collection' | 'user' | null
   targetId?: string | null
   /** The NFT's or collection's title, or the user's name. */
@@ -54,6 +54,7 @@ export const NOTICE_KINDS = [
   'HIDDEN',
   'RESTORED',
   'REPORT_DECIDED',
+  'APPEAL_DECLINED',
 ] as const
 export type NoticeKind = (typeof NOTICE_KINDS)[number]
 
