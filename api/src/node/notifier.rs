@@ -172,6 +172,9 @@ mod tests {
         assert_eq!(link(&notice("HIDDEN")), "/collection/c-1");
         let decided = NoticeView { decision: Some("DISMISS".into()), ..notice("REPORT_DECIDED") };
         assert!(wording(&decided).1.contains("it was dismissed"), "{:?}", wording(&decided));
+        let (subject, sentence) = wording(&notice("APPEAL_DECLINED"));
+        assert_eq!(subject, "Your appeal was turned down");
+        assert!(sentence.contains("stays hidden") && sentence.contains("Sells copies"), "{sentence}");
         let nft = NoticeView {
             nft_id: "80001-7".into(),
             target_kind: Some("nft".into()),
