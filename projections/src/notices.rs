@@ -561,7 +561,9 @@ impl Decision<'_> {
             }
             TargetKind::Collection => {
                 let sql = format!(
-                    "INSERT INTO notices ({MODERATION_COLUMNS})                      SELECT $1, 'user:' || creator_user_id, $2, '', '0', NULL, '', $3, 'collection', collection_id, $4, NULL                      FROM collections WHERE collection_id = $5 ON CONFLICT (position, recipient) DO NOTHING"
+                    "INSERT INTO notices ({MODERATION_COLUMNS}) \
+                     SELECT $1, 'user:' || creator_user_id, $2, '', '0', NULL, '', $3, 'collection', collection_id, $4, NULL \
+                     FROM collections WHERE collection_id = $5 ON CONFLICT (position, recipient) DO NOTHING"
                 );
                 let values = [self.position.into(), kind.into(), self.at.into(), self.reason.into(), self.id.into()];
                 sql::execute(conn, &sql, &values).await
@@ -594,7 +596,9 @@ impl Decision<'_> {
     /// DISMISS), and forgets them.
     async fn tell_reporters(&self, conn: &mut Conn<'_>, reports: Reports<'_>, decision: &str) -> Result<(), ProjectionError> {
         let select = format!(
-            "INSERT INTO notices ({MODERATION_COLUMNS})              SELECT $1, 'user:' || reporter_id, 'REPORT_DECIDED', $2, '0', NULL, '', $3, target_kind, target_id, $4, $5              FROM notice_reports WHERE target_kind = $6 AND target_id = $7"
+            "INSERT INTO notices ({MODERATION_COLUMNS}) \
+             SELECT $1, 'user:' || reporter_id, 'REPORT_DECIDED', $2, '0', NULL, '', $3, target_kind, target_id, $4, $5 \
+             FROM notice_reports WHERE target_kind = $6 AND target_id = $7"
         );
         let conflict = "ON CONFLICT (position, recipient) DO NOTHING";
         let mut values: Vec<Value<'_>> = vec![
