@@ -11,6 +11,11 @@
 //!
 //! Every decision names the moderator and carries a reason the target's owner sees; reporters
 //! are known to moderators only (the read side never shows them to the target or the public).
+//!
+//! A person whose reports are repeatedly dismissed can be muted (an event on their user's
+//! stream naming the moderator and why): their reports are still accepted and recorded, as
+//! anyone's, but marked muted and kept out of the queue, so a false reporter cannot flood the
+//! moderators nor learn that they were muted and start over under another name.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -22,6 +27,10 @@ use crate::{AppendOutcome, EventStore, ExpectedVersion, Metadata, NewEvent, Posi
 
 /// The longest report text and decision reason, in characters.
 pub const MAX_TEXT: usize = 1_000;
+
+/// How many of a person's reports must have been dismissed before they can be muted: muting
+/// answers repeated false reports, not a single disagreement.
+pub const MUTE_AFTER_DISMISSED: u32 = 2;
 
 /// What can be reported and decided on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -143,6 +152,10 @@ pub enum ModerationEvent {
         reason: ReportReason,
         /// What the reporter wrote (may be empty).
         text: String,
+        /// Filed by a muted reporter: recorded, never queued nor decided. Absent (false) in
+        /// events written before muting existed.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        muted: bool,
         /// When.
         at: DateTime<Utc>,
     },
@@ -226,6 +239,29 @@ pub enum ModerationEvent {
         /// When.
         at: DateTime<Utc>,
     },
+    /// A moderator muted a reporter (a user target) whose reports were repeatedly dismissed: their
+    /// later reports stay out of the queue.
+    ReporterMuted {
+        /// The reporter.
+        user_id: Uuid,
+        /// Who decided.
+        moderator_id: Uuid,
+        /// Why (moderators read it; the reporter is not told).
+        reason: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
+    /// A moderator let a muted reporter's reports reach the queue again.
+    ReporterUnmuted {
+        /// The reporter.
+        user_id: Uuid,
+        /// Who decided.
+        moderator_id: Uuid,
+        /// Why.
+        reason: String,
+        /// When.
+        at: DateTime<Utc>,
+    },
     /// A role was granted: by an admin, or by an operator's command on the server (`by` empty).
     RoleGranted {
         /// To whom.
@@ -263,6 +299,8 @@ impl ModerationEvent {
         "HidingAppealed",
         "TargetVerified",
         "VerificationRevoked",
+        "ReporterMuted",
+        "ReporterUnmuted",
         "RoleGranted",
         "RoleRevoked",
     ];
@@ -277,6 +315,8 @@ impl ModerationEvent {
             Self::HidingAppealed { .. } => "HidingAppealed",
             Self::TargetVerified { .. } => "TargetVerified",
             Self::VerificationRevoked { .. } => "VerificationRevoked",
+            Self::ReporterMuted { .. } => "ReporterMuted",
+            Self::ReporterUnmuted { .. } => "ReporterUnmuted",
             Self::RoleGranted { .. } => "RoleGranted",
             Self::RoleRevoked { .. } => "RoleRevoked",
         }
@@ -293,12 +333,17 @@ impl ModerationEvent {
 pub struct Target {
     /// Open reports: report id to reporter.
     pub open: BTreeMap<Uuid, Uuid>,
+    /// Reports of muted reporters since the last decision: report id to reporter. Never
+    /// decided; they only answer a muted reporter's second report as anyone's would be.
+    pub muted_reports: BTreeMap<Uuid, Uuid>,
     /// Whether it is hidden now.
     pub hidden: bool,
     /// Whether its owner appealed the hiding in force.
     pub appealed: bool,
     /// Whether it carries a verified badge.
     pub verified: bool,
+    /// A user target: whether their reports are muted.
+    pub muted: bool,
 }
 
 /// Who holds which role (the `moderation-roles` stream).
@@ -317,14 +362,18 @@ impl Roles {
     }
 }
 
-/// The facts about a target the read side hands in with a command.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The facts about a target (and the actor) the read side hands in with a command.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Facts {
     /// Whether the target exists (an NFT minted and not burned, a collection, a user).
     pub exists: bool,
     /// The users the target belongs to (an NFT's owner and creator, a collection's creator, the
     /// user themself): they cannot report it nor decide on it, and only they may appeal.
     pub owners: Vec<Uuid>,
+    /// To report: whether the actor is a muted reporter (their report is recorded, not queued).
+    pub reporter_muted: bool,
+    /// To mute a user: how many of their reports were dismissed.
+    pub dismissed_reports: u32,
 }
 
 /// What a moderation command asks of one target.
@@ -363,6 +412,16 @@ pub enum Action {
     Verify,
     /// Take the badge back (admins).
     Unverify {
+        /// Why.
+        reason: String,
+    },
+    /// Keep a user's reports out of the queue (moderators; after repeated dismissals).
+    Mute {
+        /// Why.
+        reason: String,
+    },
+    /// Let a muted user's reports reach the queue again (moderators).
+    Unmute {
         /// Why.
         reason: String,
     },
@@ -442,11 +501,12 @@ pub fn decide(state: &Target, roles: &Roles, command: Command) -> Result<Vec<Mod
             if reason == ReportReason::Stolen && target_kind != TargetKind::Nft {
                 return Err(ModerationError::Invalid("Only an NFT can be reported stolen".into()));
             }
-            if state.open.values().any(|reporter| *reporter == actor) {
+            if state.open.values().chain(state.muted_reports.values()).any(|reporter| *reporter == actor) {
                 return Err(ModerationError::Conflict(format!("You already reported this {}; it awaits a decision", target_kind.as_str())));
             }
             let text = text(&written, "text", reason == ReportReason::Other)?;
-            ModerationEvent::ReportFiled { report_id, target_kind, target_id, reporter_id: actor, reason, text, at }
+            let muted = facts.reporter_muted;
+            ModerationEvent::ReportFiled { report_id, target_kind, target_id, reporter_id: actor, reason, text, muted, at }
         }
         Action::Hide { reason } => {
             moderator("hide")?;
@@ -521,33 +581,69 @@ pub fn decide(state: &Target, roles: &Roles, command: Command) -> Result<Vec<Mod
             }
             ModerationEvent::VerificationRevoked { target_kind, target_id, admin_id: actor, reason: text(&reason, "reason", true)?, at }
         }
+        Action::Mute { reason } => {
+            moderator("mute")?;
+            let user_id = reporter(target_kind, &target_id)?;
+            if state.muted {
+                return Err(ModerationError::Conflict("This user's reports are muted already".into()));
+            }
+            if facts.dismissed_reports < MUTE_AFTER_DISMISSED {
+                return Err(ModerationError::Conflict(format!(
+                    "Only a person with at least {MUTE_AFTER_DISMISSED} dismissed reports can be muted ({} so far)",
+                    facts.dismissed_reports
+                )));
+            }
+            ModerationEvent::ReporterMuted { user_id, moderator_id: actor, reason: text(&reason, "reason", true)?, at }
+        }
+        Action::Unmute { reason } => {
+            moderator("unmute")?;
+            let user_id = reporter(target_kind, &target_id)?;
+            if !state.muted {
+                return Err(ModerationError::Conflict("This user's reports are not muted".into()));
+            }
+            ModerationEvent::ReporterUnmuted { user_id, moderator_id: actor, reason: text(&reason, "reason", true)?, at }
+        }
     };
     Ok(vec![event])
+}
+
+/// The reporter a mute names: only users are muted, by their id.
+fn reporter(kind: TargetKind, id: &str) -> Result<Uuid, ModerationError> {
+    if kind != TargetKind::User {
+        return Err(ModerationError::Invalid("Only a user's reports can be muted".into()));
+    }
+    Uuid::parse_str(id).map_err(|_| ModerationError::Invalid("A user's id is a UUID".into()))
 }
 
 /// Folds one event of a target's stream (no rules).
 pub fn evolve(mut state: Target, event: &ModerationEvent) -> Target {
     match event {
-        ModerationEvent::ReportFiled { report_id, reporter_id, .. } => {
-            state.open.insert(*report_id, *reporter_id);
+        ModerationEvent::ReportFiled { report_id, reporter_id, muted, .. } => {
+            let reports = if *muted { &mut state.muted_reports } else { &mut state.open };
+            reports.insert(*report_id, *reporter_id);
         }
         ModerationEvent::TargetHidden { .. } => {
             state.open.clear();
+            state.muted_reports.clear();
             state.hidden = true;
             state.appealed = false;
         }
         ModerationEvent::TargetRestored { .. } => {
             state.open.clear();
+            state.muted_reports.clear();
             state.hidden = false;
             state.appealed = false;
         }
         ModerationEvent::ReportsDismissed { .. } => {
             state.open.clear();
+            state.muted_reports.clear();
             // An appeal dismissed stays answered: the hiding holds, and no second appeal.
         }
         ModerationEvent::HidingAppealed { .. } => state.appealed = true,
         ModerationEvent::TargetVerified { .. } => state.verified = true,
         ModerationEvent::VerificationRevoked { .. } => state.verified = false,
+        ModerationEvent::ReporterMuted { .. } => state.muted = true,
+        ModerationEvent::ReporterUnmuted { .. } => state.muted = false,
         ModerationEvent::RoleGranted { .. } | ModerationEvent::RoleRevoked { .. } => {}
     }
     state
@@ -705,7 +801,14 @@ mod tests {
     }
 
     fn on(kind: TargetKind, actor: Uuid, action: Action) -> Command {
-        Command { kind, id: "80001-7".into(), actor, facts: Facts { exists: true, owners: vec![OWNER] }, action, now: t0() }
+        Command {
+            kind,
+            id: "80001-7".into(),
+            actor,
+            facts: Facts { exists: true, owners: vec![OWNER], ..Facts::default() },
+            action,
+            now: t0(),
+        }
     }
 
     fn nft(actor: Uuid, action: Action) -> Command {
@@ -846,6 +949,66 @@ mod tests {
         assert!(matches!(decide_roles(&roles, change(Some(ADMIN), MODERATOR, Role::Moderator, false)), Err(ModerationError::Conflict(_))));
     }
 
+    fn user(actor: Uuid, action: Action, dismissed_reports: u32) -> Command {
+        let facts = Facts { exists: true, owners: vec![REPORTER], dismissed_reports, ..Facts::default() };
+        Command { kind: TargetKind::User, id: REPORTER.to_string(), actor, facts, action, now: t0() }
+    }
+
+    #[test]
+    fn moderators_mute_a_reporter_after_repeated_dismissals_and_unmute_them() {
+        let mute = || Action::Mute { reason: "Reports every listing of a rival".into() };
+        assert_eq!(decide(&Target::default(), &staff(), user(OWNER, mute(), 5)), Err(ModerationError::Forbidden("moderator")));
+        assert_eq!(decide(&Target::default(), &staff(), user(REPORTER, mute(), 5)), Err(ModerationError::Forbidden("moderator")));
+        assert!(
+            matches!(
+                decide(&Target::default(), &staff(), user(MODERATOR, mute(), MUTE_AFTER_DISMISSED - 1)),
+                Err(ModerationError::Conflict(_))
+            ),
+            "one dismissal is a disagreement, not a pattern"
+        );
+        assert!(matches!(
+            decide(&Target::default(), &staff(), user(MODERATOR, Action::Mute { reason: " ".into() }, 5)),
+            Err(ModerationError::Invalid(_))
+        ));
+        assert!(matches!(decide(&Target::default(), &staff(), nft(MODERATOR, mute())), Err(ModerationError::Invalid(_))), "users only");
+        let events = decide(&Target::default(), &staff(), user(MODERATOR, mute(), MUTE_AFTER_DISMISSED)).unwrap();
+        let [ModerationEvent::ReporterMuted { user_id, moderator_id, .. }] = &events[..] else { panic!("{events:?}") };
+        assert_eq!((*user_id, *moderator_id), (REPORTER, MODERATOR));
+        let muted = fold(&events);
+        assert!(muted.muted);
+        assert!(matches!(decide(&muted, &staff(), user(ADMIN, mute(), 9)), Err(ModerationError::Conflict(_))), "muted already");
+        let unmuted = step(&muted, user(ADMIN, Action::Unmute { reason: "Their last reports were right".into() }, 0)).unwrap();
+        assert!(!unmuted.muted);
+        assert!(matches!(
+            decide(&unmuted, &staff(), user(MODERATOR, Action::Unmute { reason: "x".into() }, 0)),
+            Err(ModerationError::Conflict(_))
+        ));
+        let mut own = user(MODERATOR, mute(), 5);
+        own.id = MODERATOR.to_string();
+        own.facts.owners = vec![MODERATOR];
+        assert_eq!(decide(&Target::default(), &staff(), own), Err(ModerationError::OwnTarget("mute", "user")));
+    }
+
+    #[test]
+    fn a_muted_reporters_report_is_recorded_but_never_opened_nor_decided() {
+        let mut muted = nft(REPORTER, report(ReportReason::Spam, ""));
+        muted.facts.reporter_muted = true;
+        let events = decide(&Target::default(), &staff(), muted.clone()).unwrap();
+        let [ModerationEvent::ReportFiled { muted: true, .. }] = &events[..] else { panic!("{events:?}") };
+        let state = fold(&events);
+        assert!(state.open.is_empty(), "not in the queue");
+        assert!(matches!(decide(&state, &staff(), muted), Err(ModerationError::Conflict(_))), "answered as anyone's second report");
+        assert!(
+            matches!(decide(&state, &staff(), nft(MODERATOR, Action::Dismiss { reason: "x".into() })), Err(ModerationError::Conflict(_))),
+            "nothing to dismiss"
+        );
+        let hidden = step(&state, nft(MODERATOR, Action::Hide { reason: "scam".into() })).unwrap();
+        assert!(hidden.muted_reports.is_empty());
+        let events = decide(&state, &staff(), nft(MODERATOR, Action::Hide { reason: "scam".into() })).unwrap();
+        let [ModerationEvent::TargetHidden { report_ids, .. }] = &events[..] else { panic!("{events:?}") };
+        assert!(report_ids.is_empty(), "a hiding decides no muted report");
+    }
+
     #[test]
     fn events_keep_their_type_names_and_camel_case_fields() {
         let event = ModerationEvent::ReportFiled {
@@ -855,6 +1018,7 @@ mod tests {
             reporter_id: REPORTER,
             reason: ReportReason::Stolen,
             text: String::new(),
+            muted: false,
             at: t0(),
         };
         let json = serde_json::to_value(&event).unwrap();
@@ -863,6 +1027,9 @@ mod tests {
             (Some("ReportFiled"), Some("nft"), Some("STOLEN"))
         );
         assert!(ModerationEvent::TYPES.contains(&event.event_type()));
+        assert!(json.get("muted").is_none(), "an unmuted report is written as before muting existed");
+        let old: ModerationEvent = serde_json::from_value(json).unwrap();
+        assert_eq!(old, event);
         assert_eq!(target_stream(TargetKind::Collection, "c1"), "moderation-collection-c1");
     }
 }

@@ -1,8 +1,8 @@
 //! What a user has done with their notices: read them, and chosen which kinds they get.
 //!
-//! The notices themselves (outbid, sold, an offer received…) are not events of their own: they
-//! are a read model of the chain's facts, addressed to the wallets involved (see
-//! `projections/src/notices.rs`). What is a fact of the user is that they read one, read all up
+//! The notices themselves (outbid, sold, an offer received, an item hidden…) are not events of
+//! their own: they are a read model of the chain's facts and the moderators' decisions,
+//! addressed to the wallets or users involved (see `projections/src/notices.rs`). What is a fact of the user is that they read one, read all up
 //! to a point, or changed their settings: the `notices-{userId}` stream. None of these decides
 //! anything from earlier state (reading twice is reading; the last settings win), so they are
 //! appended without an expected version and never race.
@@ -33,6 +33,10 @@ pub const KINDS: &[&str] = &[
     "OFFER_REJECTED",
     "SALE_HELD",
     "SALE_RELEASED",
+    "HIDDEN",
+    "RESTORED",
+    "REPORT_DECIDED",
+    "APPEAL_DECLINED",
 ];
 
 /// Facts about a user's notices, past tense.

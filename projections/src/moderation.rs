@@ -1,5 +1,7 @@
-//! Moderation: `staff_roles`, `reports`, `moderated` and `moderation_decisions` (see
-//! `migrations/*/0015_moderation.sql`), folded from the `moderation-*` streams.
+//! Moderation: `staff_roles`, `reports`, `moderated`, `moderation_decisions` and
+//! `muted_reporters` (see `migrations/*/0015_moderation.sql` and `0018_moderation_notices.sql`),
+//! folded from the `moderation-*` streams. A muted reporter's report is filed `MUTED`: recorded
+//! and counted, never in the queue.
 //!
 //! Moderation events are few (people acting), so each is written with its own statements;
 //! the model never reads the tables back into memory (what a decision needs of its reports, the
@@ -60,7 +62,7 @@ impl ReadModel for Moderation {
 /// Writes one event; returns the NFT whose visibility changed, if any.
 async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Result<Option<String>, ProjectionError> {
     match event {
-        ModerationEvent::ReportFiled { report_id, target_kind, target_id, reporter_id, reason, text, at } => {
+        ModerationEvent::ReportFiled { report_id, target_kind, target_id, reporter_id, reason, text, muted, at } => {
             let columns = ["report_id", "target_kind", "target_id", "reporter_id", "reason", "text", "filed_at", "state", "position"];
             let (report_id, reporter_id) = (report_id.to_string(), reporter_id.to_string());
             let row = vec![
@@ -71,7 +73,7 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
                 reason.as_str().into(),
                 (&text).into(),
                 at.timestamp().into(),
-                "OPEN".into(),
+                if muted { "MUTED" } else { "OPEN" }.into(),
                 position.into(),
             ];
             sql::insert(conn, "reports", &columns, "ON CONFLICT (report_id) DO NOTHING", &[row]).await?;
@@ -153,6 +155,32 @@ async fn fold(conn: &mut Conn<'_>, position: i64, event: ModerationEvent) -> Res
             decided.record(conn, "UNVERIFY").await?;
             let sql = "UPDATE moderated SET verified = 0, verified_at = NULL WHERE target_kind = $1 AND target_id = $2";
             sql::execute(conn, sql, &[target_kind.as_str().into(), (&target_id).into()]).await?;
+            Ok(None)
+        }
+        ModerationEvent::ReporterMuted { user_id, moderator_id, reason, at } => {
+            let (user, moderator) = (user_id.to_string(), moderator_id.to_string());
+            let decided =
+                Decided { position, kind: TargetKind::User, id: &user, moderator: moderator.clone(), reason: &reason, at: at.timestamp() };
+            decided.record(conn, "MUTE").await?;
+            let sql = format!(
+                "INSERT INTO muted_reporters (user_id, muted_by, reason, muted_at) VALUES ($1, $2, $3, $4) {}",
+                sql::upsert(&["user_id"], &["user_id", "muted_by", "reason", "muted_at"])
+            );
+            sql::execute(conn, &sql, &[(&user).into(), (&moderator).into(), (&reason).into(), at.timestamp().into()]).await?;
+            Ok(None)
+        }
+        ModerationEvent::ReporterUnmuted { user_id, moderator_id, reason, at } => {
+            let user = user_id.to_string();
+            let decided = Decided {
+                position,
+                kind: TargetKind::User,
+                id: &user,
+                moderator: moderator_id.to_string(),
+                reason: &reason,
+                at: at.timestamp(),
+            };
+            decided.record(conn, "UNMUTE").await?;
+            sql::execute(conn, "DELETE FROM muted_reporters WHERE user_id = $1", &[(&user).into()]).await?;
             Ok(None)
         }
         ModerationEvent::RoleGranted { user_id, role, at, .. } => {

@@ -1,5 +1,6 @@
-//! `notices`: the chain's facts addressed to the wallets they concern, and each user's reads and
-//! settings (see `migrations/*/0011_notices.sql`).
+//! `notices`: the chain's facts and the moderators' decisions addressed to the wallets and users
+//! they concern, and each user's reads and settings (see `migrations/*/0011_notices.sql` and
+//! `0018_moderation_notices.sql`).
 //!
 //! Who is told what:
 //! - a bid: the owner (BID_RECEIVED); the bid it replaced, refunded in the same transaction,
@@ -16,7 +17,23 @@
 //!   before its end: the owner (SALE_RELEASED);
 //! - the clock (`AuctionClockEvent`): an auction ending within the hour, everyone who bid in it
 //!   before (AUCTION_ENDING); its time up unsettled, the owner and the top bidder
-//!   (AUCTION_ENDED).
+//!   (AUCTION_ENDED);
+//! - a moderator hiding or restoring an NFT or a collection: its owner (HIDDEN, RESTORED, with
+//!   the moderator's reason): the NFT's owning wallet at that event, the collection's creator;
+//!   the reports a decision closes (a hiding's, a dismissal's, a restore's): each reporter
+//!   (REPORT_DECIDED, with the decision and its reason); an owner's appeal turned down (the
+//!   hiding holds), the owner who appealed (APPEAL_DECLINED, with the reason). No notice names
+//!   the moderator or the other reporters; muted reporters' reports are never decided and tell
+//!   nobody.
+//!
+//! A notice's `recipient` is a wallet, or `user:{userId}` for a person (a collection's creator, a
+//! reporter: moderation names people, not wallets); the queries read both as the user's.
+//! Moderation events are few (people acting), so each is written with its own statements, in
+//! log order with the batch's facts: the reporters of the open reports are kept in
+//! `notice_reports`, the appeal awaiting a decision in `notice_appeals`, and read by the
+//! statement that tells them (never back into memory), and a
+//! collection's creator is read from the collections model, which folds each batch before this
+//! one (a collection is created before it can be hidden).
 //!
 //! Whom to tell depends on the token's owner and top bid *at that event*, which this model keeps
 //! in `notice_tokens`. A batch reads the rows of its tokens once, folds its facts in memory in log
@@ -34,6 +51,7 @@ use async_trait::async_trait;
 use domain::{
     RecordedEvent,
     chain::{ChainEvent, Origin},
+    moderation::{ModerationEvent, TargetKind},
     notices::{AuctionClockEvent, NoticeEvent},
 };
 
@@ -57,7 +75,11 @@ enum Decoded {
     Chain(ChainEvent),
     User(NoticeEvent),
     Clock(AuctionClockEvent),
+    Moderation(ModerationEvent),
 }
+
+/// The moderation events notices are made of (the others concern the staff and the record).
+const MODERATION_TYPES: &[&str] = &["ReportFiled", "TargetHidden", "TargetRestored", "ReportsDismissed", "HidingAppealed"];
 
 fn decode(event: &RecordedEvent) -> Result<Decoded, ProjectionError> {
     let malformed = |e: domain::StoreError| ProjectionError::malformed(event, e.to_string());
@@ -66,6 +88,8 @@ fn decode(event: &RecordedEvent) -> Result<Decoded, ProjectionError> {
         Decoded::User(event.payload().map_err(malformed)?)
     } else if AuctionClockEvent::TYPES.contains(&kind) {
         Decoded::Clock(event.payload().map_err(malformed)?)
+    } else if MODERATION_TYPES.contains(&kind) {
+        Decoded::Moderation(event.payload().map_err(malformed)?)
     } else {
         Decoded::Chain(event.payload().map_err(malformed)?)
     })
@@ -102,6 +126,10 @@ struct Notice {
     counterpart: Option<String>,
     tx: String,
     at: i64,
+    /// A moderation notice's target (`nft`, `collection`, `user`) and its id; none for trades.
+    target: Option<(&'static str, String)>,
+    /// A moderation notice's reason, as the moderator wrote it.
+    reason: Option<String>,
 }
 
 /// The tokens a batch touches (`None`: burned or never minted) and what it tells.
@@ -134,6 +162,26 @@ impl Fold {
             counterpart: counterpart.map(str::to_owned),
             tx: origin.tx_hash.clone(),
             at: origin.block_time,
+            target: None,
+            reason: None,
+        });
+    }
+
+    /// Tells the wallet owning NFT `nft_id` now (if this model knows it) that a moderator hid or
+    /// restored it.
+    fn tell_owner(&mut self, position: i64, nft_id: &str, kind: &'static str, reason: &str, at: i64) {
+        let Some(Some(token)) = self.tokens.get(nft_id) else { return };
+        self.notices.push(Notice {
+            position,
+            recipient: token.owner.clone(),
+            kind,
+            nft_id: nft_id.to_owned(),
+            amount: "0".to_owned(),
+            counterpart: None,
+            tx: String::new(),
+            at,
+            target: Some((TargetKind::Nft.as_str(), nft_id.to_owned())),
+            reason: Some(reason.to_owned()),
         });
     }
 
@@ -287,10 +335,14 @@ impl Fold {
                     (&n.counterpart).into(),
                     (&n.tx).into(),
                     n.at.into(),
+                    Value::Opt(n.target.as_ref().map(|(kind, _)| *kind)),
+                    Value::Opt(n.target.as_ref().map(|(_, id)| id.as_str())),
+                    Value::Opt(n.reason.as_deref()),
                 ]
             })
             .collect();
-        let columns = ["position", "recipient", "kind", "nft_id", "amount", "counterpart", "tx_hash", "at"];
+        let columns =
+            ["position", "recipient", "kind", "nft_id", "amount", "counterpart", "tx_hash", "at", "target_kind", "target_id", "reason"];
         sql::insert(conn, "notices", &columns, "ON CONFLICT (position, recipient) DO NOTHING", &rows).await?;
         let (mut kept, mut gone) = (Vec::new(), Vec::new());
         for id in &self.changed {
@@ -333,6 +385,7 @@ impl ReadModel for Notices {
                 | "OfferRejected"
         ) || NoticeEvent::TYPES.contains(&event_type)
             || AuctionClockEvent::TYPES.contains(&event_type)
+            || MODERATION_TYPES.contains(&event_type)
     }
 
     fn prefetch(&self, events: &[&RecordedEvent]) {
@@ -352,11 +405,21 @@ impl ReadModel for Notices {
             None => {
                 let mut ids = BTreeSet::new();
                 for (event, decoded) in &decoded {
-                    if let Decoded::Chain(_) | Decoded::Clock(AuctionClockEvent::AuctionTimeUp { .. }) = decoded {
-                        ids.insert(match decoded {
-                            Decoded::Clock(AuctionClockEvent::AuctionTimeUp { nft_id, .. }) => nft_id.as_str(),
-                            _ => nft_of(event)?,
-                        });
+                    match decoded {
+                        Decoded::Chain(_) => {
+                            ids.insert(nft_of(event)?);
+                        }
+                        Decoded::Clock(AuctionClockEvent::AuctionTimeUp { nft_id, .. }) => {
+                            ids.insert(nft_id.as_str());
+                        }
+                        // A hidden or restored NFT's owner is told.
+                        Decoded::Moderation(
+                            ModerationEvent::TargetHidden { target_kind: TargetKind::Nft, target_id, .. }
+                            | ModerationEvent::TargetRestored { target_kind: TargetKind::Nft, target_id, .. },
+                        ) => {
+                            ids.insert(target_id.as_str());
+                        }
+                        _ => {}
                     }
                 }
                 fold.load(conn, ids).await?;
@@ -375,6 +438,7 @@ impl ReadModel for Notices {
                 Decoded::Chain(fact) => {
                     fold.chain(position, nft_of(event)?, fact).map_err(|reason| ProjectionError::malformed(event, reason))?
                 }
+                Decoded::Moderation(decision) => moderation(conn, &mut fold, position, decision).await?,
             }
         }
         fold.write(conn).await?;
@@ -404,7 +468,8 @@ impl ReadModel for Notices {
         if let Some(memory) = &mut *self.memory.lock().expect("not poisoned") {
             memory.tokens.remove(nft_id);
         }
-        sql::execute(conn, "DELETE FROM notices WHERE nft_id = $1", &[nft_id.into()]).await?;
+        // Moderation notices of the NFT are not derived from its stream: they stay.
+        sql::execute(conn, "DELETE FROM notices WHERE nft_id = $1 AND target_kind IS NULL", &[nft_id.into()]).await?;
         sql::execute(conn, "DELETE FROM notice_tokens WHERE nft_id = $1", &[nft_id.into()]).await
     }
 }
@@ -418,6 +483,156 @@ async fn ending_soon(conn: &mut Conn<'_>, position: i64, nft_id: &str, auction_i
                SELECT $1, b.bidder, 'AUCTION_ENDING', b.nft_id, '0', NULL, '', $2 FROM bids b \
                WHERE b.nft_id = $3 AND b.auction_id = $4 AND b.position < $1 GROUP BY b.nft_id, b.bidder";
     sql::execute(conn, sql, &[position.into(), end_time.into(), nft_id.into(), auction_id.into()]).await
+}
+
+/// The columns a moderation notice fills.
+const MODERATION_COLUMNS: &str =
+    "position, recipient, kind, nft_id, amount, counterpart, tx_hash, at, target_kind, target_id, reason, decision";
+
+/// A moderation event: keeps the open reports, tells the owner of a hidden or restored target
+/// and the reporters of the reports a decision closes.
+async fn moderation(conn: &mut Conn<'_>, fold: &mut Fold, position: i64, event: &ModerationEvent) -> Result<(), ProjectionError> {
+    match event {
+        ModerationEvent::ReportFiled { report_id, target_kind, target_id, reporter_id, muted: false, .. } => {
+            let (report, reporter) = (report_id.to_string(), reporter_id.to_string());
+            let row = vec![Value::from(&report), target_kind.as_str().into(), target_id.into(), (&reporter).into()];
+            let columns = ["report_id", "target_kind", "target_id", "reporter_id"];
+            sql::insert(conn, "notice_reports", &columns, "ON CONFLICT (report_id) DO NOTHING", &[row]).await
+        }
+        ModerationEvent::ReportFiled { .. } => Ok(()),
+        ModerationEvent::HidingAppealed { target_kind, target_id, owner_id, .. } => {
+            let owner = owner_id.to_string();
+            let columns = ["target_kind", "target_id", "owner_id"];
+            let row = vec![Value::from(target_kind.as_str()), target_id.into(), (&owner).into()];
+            sql::insert(conn, "notice_appeals", &columns, &sql::upsert(&["target_kind", "target_id"], &columns), &[row]).await
+        }
+        ModerationEvent::TargetHidden { target_kind, target_id, reason, report_ids, at, .. } => {
+            let decided = Decision { position, kind: *target_kind, id: target_id, reason, at: at.timestamp() };
+            decided.forget_appeal(conn).await?;
+            decided.tell_owner(conn, fold, "HIDDEN").await?;
+            decided.tell_reporters(conn, Reports::Listed(report_ids), "HIDE").await
+        }
+        ModerationEvent::TargetRestored { target_kind, target_id, reason, at, .. } => {
+            let decided = Decision { position, kind: *target_kind, id: target_id, reason, at: at.timestamp() };
+            // A pending appeal is answered by the restore itself.
+            decided.forget_appeal(conn).await?;
+            decided.tell_owner(conn, fold, "RESTORED").await?;
+            // An appeal, or reports filed while it was hidden, are decided by the restore.
+            decided.tell_reporters(conn, Reports::Open, "RESTORE").await
+        }
+        ModerationEvent::ReportsDismissed { target_kind, target_id, reason, report_ids, at, .. } => {
+            let decided = Decision { position, kind: *target_kind, id: target_id, reason, at: at.timestamp() };
+            decided.tell_appellant(conn).await?;
+            decided.tell_reporters(conn, Reports::Listed(report_ids), "DISMISS").await
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Which reports a decision closes.
+enum Reports<'a> {
+    /// These (a hiding's, a dismissal's).
+    Listed(&'a [uuid::Uuid]),
+    /// Every open one of the target (a restore's).
+    Open,
+}
+
+/// A moderator's decision on a target, as its notices tell it.
+struct Decision<'a> {
+    position: i64,
+    kind: TargetKind,
+    id: &'a str,
+    reason: &'a str,
+    at: i64,
+}
+
+impl Decision<'_> {
+    /// The NFT a notice of this target names ('' for a collection or a user).
+    fn nft_id(&self) -> &str {
+        if self.kind == TargetKind::Nft { self.id } else { "" }
+    }
+
+    /// Tells the owner: an NFT's owning wallet (from this model's tokens), a collection's creator.
+    async fn tell_owner(&self, conn: &mut Conn<'_>, fold: &mut Fold, kind: &'static str) -> Result<(), ProjectionError> {
+        match self.kind {
+            TargetKind::Nft => {
+                fold.tell_owner(self.position, self.id, kind, self.reason, self.at);
+                Ok(())
+            }
+            TargetKind::Collection => {
+                let sql = format!(
+                    "INSERT INTO notices ({MODERATION_COLUMNS}) \
+                     SELECT $1, 'user:' || creator_user_id, $2, '', '0', NULL, '', $3, 'collection', collection_id, $4, NULL \
+                     FROM collections WHERE collection_id = $5 ON CONFLICT (position, recipient) DO NOTHING"
+                );
+                let values = [self.position.into(), kind.into(), self.at.into(), self.reason.into(), self.id.into()];
+                sql::execute(conn, &sql, &values).await
+            }
+            // A user is never hidden (their NFTs and collections are).
+            TargetKind::User => Ok(()),
+        }
+    }
+
+    /// A dismissal while an appeal waits turns it down (the hiding holds): tells its owner.
+    async fn tell_appellant(&self, conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
+        let sql = format!(
+            "INSERT INTO notices ({MODERATION_COLUMNS}) \
+             SELECT $1, 'user:' || owner_id, 'APPEAL_DECLINED', $2, '0', NULL, '', $3, target_kind, target_id, $4, NULL \
+             FROM notice_appeals WHERE target_kind = $5 AND target_id = $6 ON CONFLICT (position, recipient) DO NOTHING"
+        );
+        let values =
+            [self.position.into(), self.nft_id().into(), self.at.into(), self.reason.into(), self.kind.as_str().into(), self.id.into()];
+        sql::execute(conn, &sql, &values).await?;
+        self.forget_appeal(conn).await
+    }
+
+    /// Forgets the target's pending appeal (answered).
+    async fn forget_appeal(&self, conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
+        let sql = "DELETE FROM notice_appeals WHERE target_kind = $1 AND target_id = $2";
+        sql::execute(conn, sql, &[self.kind.as_str().into(), self.id.into()]).await
+    }
+
+    /// Tells each reporter of `reports` that it was decided (`decision`: HIDE, RESTORE,
+    /// DISMISS), and forgets them.
+    async fn tell_reporters(&self, conn: &mut Conn<'_>, reports: Reports<'_>, decision: &str) -> Result<(), ProjectionError> {
+        let select = format!(
+            "INSERT INTO notices ({MODERATION_COLUMNS}) \
+             SELECT $1, 'user:' || reporter_id, 'REPORT_DECIDED', $2, '0', NULL, '', $3, target_kind, target_id, $4, $5 \
+             FROM notice_reports WHERE target_kind = $6 AND target_id = $7"
+        );
+        let conflict = "ON CONFLICT (position, recipient) DO NOTHING";
+        let mut values: Vec<Value<'_>> = vec![
+            self.position.into(),
+            self.nft_id().into(),
+            self.at.into(),
+            self.reason.into(),
+            decision.into(),
+            self.kind.as_str().into(),
+            self.id.into(),
+        ];
+        let delete = "DELETE FROM notice_reports WHERE target_kind = $1 AND target_id = $2";
+        match reports {
+            Reports::Open => {
+                sql::execute(conn, &format!("{select} {conflict}"), &values).await?;
+                sql::execute(conn, delete, &[self.kind.as_str().into(), self.id.into()]).await
+            }
+            Reports::Listed([]) => Ok(()),
+            Reports::Listed(report_ids) => {
+                let ids: Vec<String> = report_ids.iter().map(ToString::to_string).collect();
+                // `$1`..`$7` are above; the ids follow as `$8`... (numbered by hand: the `IN ()`
+                // helpers number from 1).
+                let list: Vec<String> = (8..8 + ids.len()).map(|i| format!("${i}")).collect();
+                let within = format!("report_id IN ({})", list.join(", "));
+                values.extend(ids.iter().map(Value::from));
+                sql::execute(conn, &format!("{select} AND {within} {conflict}"), &values).await?;
+                let list: Vec<String> = (3..3 + ids.len()).map(|i| format!("${i}")).collect();
+                let delete = format!("{delete} AND report_id IN ({})", list.join(", "));
+                let mut values: Vec<Value<'_>> = vec![self.kind.as_str().into(), self.id.into()];
+                values.extend(ids.iter().map(Value::from));
+                sql::execute(conn, &delete, &values).await
+            }
+        }
+    }
 }
 
 /// A user's read or settings.

@@ -18,9 +18,30 @@ use crate::mail;
 /// At most one e-mail per user, kind and NFT this often.
 pub const EMAIL_INTERVAL: Duration = Duration::from_secs(10 * 60);
 
+/// What a notice names: its NFT, or a moderation notice's collection or user.
+fn subject_title(notice: &NoticeView) -> String {
+    let title = notice.target_title.clone().or_else(|| notice.nft_title.clone()).filter(|t| !t.is_empty());
+    match notice.target_kind.as_deref() {
+        Some("collection") => title.map_or_else(|| "your collection".to_owned(), |t| format!("the collection {t}")),
+        Some("user") => title.map_or_else(|| "a user".to_owned(), |t| format!("the user {t}")),
+        _ => title.unwrap_or_else(|| format!("NFT {}", notice.nft_id)),
+    }
+}
+
+/// The page a notice's e-mail links to (path from the site's root).
+pub fn link(notice: &NoticeView) -> String {
+    let id = notice.target_id.as_deref().unwrap_or_default();
+    match notice.target_kind.as_deref() {
+        Some("collection") => format!("/collection/{id}"),
+        Some("user") => format!("/user/{id}"),
+        _ => format!("/nft/{}", notice.nft_id),
+    }
+}
+
 /// The subject and the sentence of a notice's e-mail.
 pub fn wording(notice: &NoticeView) -> (String, String) {
-    let title = notice.nft_title.clone().filter(|t| !t.is_empty()).unwrap_or_else(|| format!("NFT {}", notice.nft_id));
+    let title = subject_title(notice);
+    let reason = notice.reason.clone().unwrap_or_default();
     let amount = format!("{} MATIC", notice.amount);
     let who = notice.counterpart_username.clone().or_else(|| notice.counterpart_address.clone()).unwrap_or_else(|| "someone".into());
     let (subject, sentence) = match notice.kind.as_str() {
@@ -45,6 +66,23 @@ pub fn wording(notice: &NoticeView) -> (String, String) {
         "SALE_RELEASED" => {
             ("Sale hold released", format!("The hold on the sale of {title} was released: it can be listed and sold again."))
         }
+        "HIDDEN" => (
+            "A moderator hid your item",
+            format!("A moderator hid {title} from everyone but you: {reason}. Its page says why; you can appeal once."),
+        ),
+        "RESTORED" => ("Your item is visible again", format!("A moderator restored {title}: {reason}.")),
+        "REPORT_DECIDED" => {
+            let outcome = match notice.decision.as_deref() {
+                Some("HIDE") => "it was hidden",
+                Some("RESTORE") => "it was restored and shows again",
+                _ => "it was dismissed",
+            };
+            ("Your report was decided", format!("Your report of {title} was decided: {outcome}. The moderator's reason: {reason}."))
+        }
+        "APPEAL_DECLINED" => (
+            "Your appeal was turned down",
+            format!("A moderator reviewed your appeal of {title}: it stays hidden. The moderator's reason: {reason}."),
+        ),
         other => ("Notification", format!("{other}: {title}")),
     };
     (subject.to_owned(), sentence)
@@ -69,14 +107,14 @@ pub fn spawn(state: Node) {
             }
             sent.retain(|_, at| at.elapsed() < EMAIL_INTERVAL);
             for (user, notice) in &update.notices {
-                let key = (user.clone(), notice.kind.clone(), notice.nft_id.clone());
+                let key = (user.clone(), notice.kind.clone(), link(notice));
                 if sent.contains_key(&key) {
                     continue;
                 }
                 match wanted(&state, user, &notice.kind).await {
                     Ok(Some(to)) => {
                         let (subject, sentence) = wording(notice);
-                        let link = format!("{}/nft/{}", state.config.site_url(), notice.nft_id);
+                        let link = format!("{}{}", state.config.site_url(), link(notice));
                         state.send_mail(mail::notice(&to, &subject, &sentence, &link)).await;
                         sent.insert(key, Instant::now());
                     }
@@ -95,4 +133,56 @@ async fn wanted(state: &Node, user: &str, kind: &str) -> Result<Option<String>, 
         return Ok(None);
     }
     sqlx::query_scalar("SELECT email FROM users WHERE user_id = $1").bind(user).fetch_optional(&state.read.pool()).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notice(kind: &str) -> NoticeView {
+        NoticeView {
+            position: 9,
+            kind: kind.into(),
+            nft_id: String::new(),
+            nft_title: None,
+            nft_file: None,
+            amount: "0".into(),
+            amount_wei: "0".into(),
+            top_amount: None,
+            top_amount_wei: None,
+            counterpart_address: None,
+            counterpart_user_id: None,
+            counterpart_username: None,
+            transaction_hash: String::new(),
+            created_at: "2026-11-29T00:00:00Z".into(),
+            read: false,
+            target_kind: Some("collection".into()),
+            target_id: Some("c-1".into()),
+            target_title: Some("Harbour".into()),
+            reason: Some("Sells copies".into()),
+            decision: None,
+        }
+    }
+
+    #[test]
+    fn a_moderation_notice_names_its_target_and_reason_and_links_to_it() {
+        let (subject, sentence) = wording(&notice("HIDDEN"));
+        assert_eq!(subject, "A moderator hid your item");
+        assert!(sentence.contains("the collection Harbour") && sentence.contains("Sells copies"), "{sentence}");
+        assert_eq!(link(&notice("HIDDEN")), "/collection/c-1");
+        let decided = NoticeView { decision: Some("DISMISS".into()), ..notice("REPORT_DECIDED") };
+        assert!(wording(&decided).1.contains("it was dismissed"), "{:?}", wording(&decided));
+        let (subject, sentence) = wording(&notice("APPEAL_DECLINED"));
+        assert_eq!(subject, "Your appeal was turned down");
+        assert!(sentence.contains("stays hidden") && sentence.contains("Sells copies"), "{sentence}");
+        let nft = NoticeView {
+            nft_id: "80001-7".into(),
+            target_kind: Some("nft".into()),
+            target_id: Some("80001-7".into()),
+            ..notice("RESTORED")
+        };
+        assert_eq!(link(&nft), "/nft/80001-7");
+        let trade = NoticeView { nft_id: "80001-7".into(), target_kind: None, target_id: None, ..notice("SOLD") };
+        assert_eq!(link(&trade), "/nft/80001-7", "a trade's notice leads to its NFT as before");
+    }
 }

@@ -1,6 +1,7 @@
 //! Moderation over a real event log, a running projector and a read database: reports, the
 //! staff's roles checked on the server for every decision, hiding that reaches the lists (and
-//! the file) for everyone but the owner, appeals, badges, and the public record.
+//! the file) for everyone but the owner, appeals, badges, the public record (with its targets'
+//! titles), the notices decisions send to owners and reporters, and muting false reporters.
 
 use api::http::AppState;
 use axum::{
@@ -13,6 +14,7 @@ use domain::{
     accounts::{AuthProvider, UserEvent, WalletProvider, user_stream},
     catalog::CatalogEvent,
     chain::{ChainEvent, Origin, SaleType},
+    collections::{CollectionEvent, collection_stream},
     moderation::{self, Role, RoleChange},
     test_utils::TestPostgres,
 };
@@ -45,7 +47,8 @@ const CID: &str = "bafkreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy";
 impl TestApp {
     async fn new(postgres: Option<TestPostgres>) -> Self {
         let dir = tempfile::tempdir().unwrap();
-        let mut args = vec!["--jwt-secret", "test-secret", "--contract-address", "0xc0ffee"];
+        // One person files more reports here than a minute's default budget allows.
+        let mut args = vec!["--jwt-secret", "test-secret", "--contract-address", "0xc0ffee", "--rate-limit-per-account", "20"];
         if let Some(db) = &postgres {
             args.extend(["--database-url", db.url.as_str()]);
         }
@@ -153,6 +156,32 @@ impl TestApp {
         let status = response.status();
         let bytes = axum::body::to_bytes(response.into_body(), 1 << 22).await.unwrap();
         (status, serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned())))
+    }
+
+    /// A collection of `creator`'s, titled `title`.
+    async fn collection(&self, creator: &User, title: &str) -> String {
+        let id = Uuid::now_v7();
+        let created = CollectionEvent::CollectionCreated {
+            collection_id: id,
+            creator_user_id: creator.id,
+            title: title.into(),
+            image: "bafyimage".into(),
+            at: Utc::now(),
+        };
+        self.state
+            .store
+            .append(&collection_stream(id), ExpectedVersion::NoStream, vec![created.to_new_event(Metadata::default()).unwrap()])
+            .await
+            .unwrap();
+        self.projected().await;
+        id.to_string()
+    }
+
+    /// `user`'s notices, newest first.
+    async fn notices(&self, user: &User) -> Vec<Value> {
+        let (status, body) = self.get("/api/notifications", Some(user)).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        body["body"]["data"].as_array().unwrap().clone()
     }
 
     async fn get(&self, uri: &str, user: Option<&User>) -> (StatusCode, Value) {
@@ -325,4 +354,223 @@ async fn admins_verify_and_manage_the_staff_and_moderators_cannot() {
     );
     assert_eq!(app.call(Method::DELETE, &revoke(&bob, "moderator"), Some(&adi), None).await.0, StatusCode::OK);
     assert_eq!(app.get("/api/moderation/queue", Some(&bob)).await.0, StatusCode::FORBIDDEN, "revoked at once");
+}
+
+/// The fields of a moderation notice a test compares.
+fn told(notice: &Value) -> (&str, &str, &str, &str, Option<&str>) {
+    let field = |name: &str| notice[name].as_str().unwrap_or_default();
+    (field("kind"), field("targetKind"), field("targetId"), field("reason"), notice["decision"].as_str())
+}
+
+async fn decisions_tell_the_owner_and_each_reporter(app: TestApp) {
+    let (ada, bob, mia, _adi) = market(&app).await;
+    let cyd = app.user("cyd", "0xe1").await;
+    let gallery = app.collection(&ada, "Ada's Gallery").await;
+    assert_eq!(app.report(&bob, "80001-1", "STOLEN").await.0, StatusCode::OK);
+    assert_eq!(app.report(&cyd, "80001-1", "SPAM").await.0, StatusCode::OK);
+
+    let (status, _) = app.post("/api/moderation/nft/80001-1/hide", &mia, json!({ "text": "Reported stolen with evidence" })).await;
+    assert_eq!(status, StatusCode::OK);
+    // The owning wallet's person is told why; each reporter that their report was decided.
+    let ada_told = app.notices(&ada).await;
+    assert_eq!(told(&ada_told[0]), ("HIDDEN", "nft", "80001-1", "Reported stolen with evidence", None));
+    assert_eq!((ada_told[0]["nftId"].as_str(), ada_told[0]["targetTitle"].as_str()), (Some("80001-1"), Some("Token 1")));
+    for reporter in [&bob, &cyd] {
+        let notices = app.notices(reporter).await;
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(told(&notices[0]), ("REPORT_DECIDED", "nft", "80001-1", "Reported stolen with evidence", Some("HIDE")));
+        // Neither the other reporter nor the moderator is named.
+        let text = Value::Array(notices).to_string();
+        for hidden in ["cyd", "bob", "mia", &mia.id.to_string(), "0xe1", "0xb1", "0xc1"] {
+            let own = (reporter.id == bob.id && hidden == "0xb1") || (reporter.id == cyd.id && hidden == "0xe1");
+            assert!(own || !text.contains(hidden), "{hidden} in {text}");
+        }
+    }
+    let (_, unread) = app.get("/api/notifications/unread", Some(&bob)).await;
+    assert_eq!(unread["body"]["unread"], 1);
+
+    // The stream hands each notice to its user, the owner through their wallet and the
+    // reporters through their own key.
+    let head = app.state.store.head().await.unwrap().0 as i64;
+    let streamed = projections::queries::notices::between(&app.state.read, 0, head).await.unwrap();
+    let mut reached: Vec<(String, String)> = streamed.iter().map(|(user, n)| (user.clone(), n.kind.clone())).collect();
+    reached.sort();
+    let mut expected = vec![
+        (ada.id.to_string(), "HIDDEN".to_owned()),
+        (bob.id.to_string(), "REPORT_DECIDED".to_owned()),
+        (cyd.id.to_string(), "REPORT_DECIDED".to_owned()),
+    ];
+    expected.sort();
+    assert_eq!(reached, expected);
+
+    // A report filed while hidden is decided by the restore: its reporter is told so.
+    let dan = app.user("dan", "0xf1").await;
+    assert_eq!(app.report(&dan, "80001-1", "SCAM").await.0, StatusCode::OK);
+    let (status, _) = app.post("/api/moderation/nft/80001-1/restore", &mia, json!({ "text": "The owner showed the originals" })).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(told(&app.notices(&ada).await[0]), ("RESTORED", "nft", "80001-1", "The owner showed the originals", None));
+    assert_eq!(told(&app.notices(&dan).await[0]), ("REPORT_DECIDED", "nft", "80001-1", "The owner showed the originals", Some("RESTORE")));
+    assert_eq!(app.notices(&bob).await.len(), 1, "bob's report was decided before");
+
+    // An appeal turned down: its owner is told the hiding holds, and why.
+    assert_eq!(app.post("/api/moderation/nft/80001-2/hide", &mia, json!({ "text": "A copy" })).await.0, StatusCode::OK);
+    assert_eq!(app.post("/api/moderation/nft/80001-2/appeal", &ada, json!({ "text": "It is mine" })).await.0, StatusCode::OK);
+    assert_eq!(app.post("/api/moderation/nft/80001-2/dismiss", &mia, json!({ "text": "The copy is plain" })).await.0, StatusCode::OK);
+    let ada_told = app.notices(&ada).await;
+    assert_eq!(told(&ada_told[0]), ("APPEAL_DECLINED", "nft", "80001-2", "The copy is plain", None));
+    assert_eq!(told(&ada_told[1]), ("HIDDEN", "nft", "80001-2", "A copy", None));
+
+    // A collection's creator is told, addressed as a person; a dismissal tells its reporter.
+    let collection = json!({ "targetKind": "collection", "targetId": gallery, "reason": "SCAM", "text": "" });
+    assert_eq!(app.post("/api/report", &bob, collection.clone()).await.0, StatusCode::OK);
+    let path = format!("/api/moderation/collection/{gallery}");
+    assert_eq!(app.post(&format!("{path}/dismiss"), &mia, json!({ "text": "A real gallery" })).await.0, StatusCode::OK);
+    assert_eq!(told(&app.notices(&bob).await[0]), ("REPORT_DECIDED", "collection", gallery.as_str(), "A real gallery", Some("DISMISS")));
+    assert_eq!(app.notices(&bob).await[0]["targetTitle"], "Ada's Gallery");
+    assert_eq!(app.post("/api/report", &cyd, collection).await.0, StatusCode::OK);
+    assert_eq!(app.post(&format!("{path}/hide"), &mia, json!({ "text": "Sells copies" })).await.0, StatusCode::OK);
+    let ada_told = app.notices(&ada).await;
+    assert_eq!(told(&ada_told[0]), ("HIDDEN", "collection", gallery.as_str(), "Sells copies", None));
+    assert_eq!((ada_told[0]["nftId"].as_str(), ada_told[0]["targetTitle"].as_str()), (Some(""), Some("Ada's Gallery")));
+    assert_eq!(told(&app.notices(&cyd).await[0]), ("REPORT_DECIDED", "collection", gallery.as_str(), "Sells copies", Some("HIDE")));
+
+    // The kinds are settings like any other: a reporter who mutes REPORT_DECIDED sees none.
+    let settings = json!({ "muted": ["REPORT_DECIDED"], "email": ["HIDDEN"] });
+    let (status, body) = app.call(Method::PUT, "/api/notifications/settings", Some(&bob), Some(&settings.to_string())).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(app.notices(&bob).await.is_empty());
+    assert_eq!(body["body"]["unread"], 0);
+}
+
+#[tokio::test]
+async fn a_decision_tells_the_owner_and_each_reporter_and_no_one_else() {
+    decisions_tell_the_owner_and_each_reporter(TestApp::new(None).await).await;
+}
+
+#[tokio::test]
+async fn decisions_notify_the_same_on_postgres() {
+    decisions_tell_the_owner_and_each_reporter(TestApp::new(Some(TestPostgres::create().await)).await).await;
+}
+
+async fn muting_a_false_reporter(app: TestApp) {
+    let (ada, bob, mia, adi) = market(&app).await;
+    let dismiss = json!({ "text": "Nothing wrong with it" });
+    for id in ["80001-1", "80001-2"] {
+        assert_eq!(app.report(&bob, id, "SCAM").await.0, StatusCode::OK);
+        assert_eq!(app.post(&format!("/api/moderation/nft/{id}/dismiss"), &mia, dismiss.clone()).await.0, StatusCode::OK);
+    }
+    assert_eq!(app.report(&bob, "80001-1", "SCAM").await.0, StatusCode::OK);
+    // The queue weighs each reporter: how many of their reports were dismissed, muted or not.
+    let (_, queue) = app.get("/api/moderation/queue", Some(&mia)).await;
+    let report = &queue["body"]["items"][0]["openReports"][0];
+    assert_eq!((report["reporterDismissed"].as_i64(), report["reporterMuted"].as_bool()), (Some(2), Some(false)));
+
+    // Only moderators mute, with a reason, and only after repeated dismissals; never by key.
+    let mute = format!("/api/moderation/user/{}/mute", bob.id);
+    let why = json!({ "text": "Reports every listing of a rival" });
+    assert_eq!(app.post(&mute, &ada, why.clone()).await.0, StatusCode::FORBIDDEN);
+    assert_eq!(app.post(&mute, &bob, why.clone()).await.0, StatusCode::FORBIDDEN);
+    assert_eq!(
+        app.post(&format!("/api/moderation/user/{}/mute", ada.id), &mia, why.clone()).await.0,
+        StatusCode::CONFLICT,
+        "no dismissals"
+    );
+    assert_eq!(app.post(&mute, &mia, json!({ "text": " " })).await.0, StatusCode::BAD_REQUEST);
+    assert_eq!(app.post("/api/moderation/nft/80001-1/mute", &mia, why.clone()).await.0, StatusCode::BAD_REQUEST, "users only");
+    let (status, key) = app.post("/api/account/keys", &mia, json!({ "name": "bot", "scopes": ["trades"] })).await;
+    assert_eq!(status, StatusCode::OK, "{key}");
+    let request = Request::post(&mute)
+        .header("X-API-Key", key["body"]["key"].as_str().unwrap())
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(why.to_string()))
+        .unwrap();
+    let refused = api::http::app(app.state.clone(), std::path::Path::new("no-ui")).oneshot(request).await.unwrap().status();
+    assert!(refused == StatusCode::FORBIDDEN || refused == StatusCode::UNAUTHORIZED, "a key cannot mute: {refused}");
+    let (status, body) = app.post(&mute, &mia, why.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(app.post(&mute, &adi, why.clone()).await.0, StatusCode::CONFLICT, "muted already");
+    let (_, queue) = app.get("/api/moderation/queue", Some(&mia)).await;
+    assert_eq!(queue["body"]["items"][0]["openReports"][0]["reporterMuted"], true);
+    let decisions = queue["body"]["items"][0]["decisions"].as_array().unwrap().len();
+    assert_eq!(app.post("/api/moderation/nft/80001-1/dismiss", &mia, dismiss.clone()).await.0, StatusCode::OK);
+
+    // A muted person's report is answered as anyone's, recorded, and never queued.
+    let (status, filed) = app.report(&bob, "80001-2", "SPAM").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(filed["body"]["reportId"].is_string());
+    assert_eq!(app.report(&bob, "80001-2", "SPAM").await.0, StatusCode::CONFLICT, "a second report answered as anyone's");
+    assert_eq!(app.get("/api/moderation/queue", Some(&mia)).await.1["body"]["total"], 0);
+    assert_eq!(app.post("/api/moderation/nft/80001-2/dismiss", &mia, dismiss.clone()).await.0, StatusCode::CONFLICT, "nothing open");
+    let (_, record) = app.get("/api/transparency", None).await;
+    assert_eq!(record["body"]["months"][0]["reports"]["SPAM"], 1, "received and counted");
+    assert_eq!(record["body"]["months"][0]["decisions"]["MUTE"], 1);
+    assert!(record["body"]["decisions"].as_array().unwrap().is_empty(), "a mute is not listed: {record}");
+    assert!(!record.to_string().contains(&bob.id.to_string()));
+    assert!(app.notices(&ada).await.is_empty(), "the owner is never told of reports");
+    assert_eq!(decisions, 1, "the target's history is the dismissal only: {queue}");
+
+    // Unmuted: the next report is queued again.
+    let unmute = format!("/api/moderation/user/{}/unmute", bob.id);
+    assert_eq!(app.post(&unmute, &ada, why.clone()).await.0, StatusCode::FORBIDDEN);
+    assert_eq!(app.post(&unmute, &mia, json!({ "text": "Their last reports were right" })).await.0, StatusCode::OK);
+    assert_eq!(app.post(&unmute, &mia, json!({ "text": "again" })).await.0, StatusCode::CONFLICT);
+    assert_eq!(app.report(&bob, "80001-1", "SPAM").await.0, StatusCode::OK);
+    let (_, queue) = app.get("/api/moderation/queue", Some(&mia)).await;
+    assert_eq!(queue["body"]["total"], 1);
+    assert_eq!(queue["body"]["items"][0]["openReports"][0]["reporterMuted"], false);
+}
+
+#[tokio::test]
+async fn a_moderator_mutes_a_false_reporter_whose_reports_then_stay_out_of_the_queue() {
+    muting_a_false_reporter(TestApp::new(None).await).await;
+}
+
+#[tokio::test]
+async fn muting_works_the_same_on_postgres() {
+    muting_a_false_reporter(TestApp::new(Some(TestPostgres::create().await)).await).await;
+}
+
+async fn titles_in_the_record(app: TestApp) {
+    let (ada, bob, mia, adi) = market(&app).await;
+    let gallery = app.collection(&ada, "=HYPERLINK(\"http://evil\")").await;
+    assert_eq!(app.post(&format!("/api/moderation/collection/{gallery}/verify"), &adi, json!({})).await.0, StatusCode::OK);
+    assert_eq!(app.post(&format!("/api/moderation/user/{}/verify", ada.id), &adi, json!({})).await.0, StatusCode::OK);
+    assert_eq!(app.report(&bob, "80001-1", "SCAM").await.0, StatusCode::OK);
+    assert_eq!(app.post("/api/moderation/nft/80001-1/hide", &mia, json!({ "text": "A scam" })).await.0, StatusCode::OK);
+
+    // A hidden target's title stays out of the record (it may be the abuse itself); the others show.
+    let (_, record) = app.get("/api/transparency", None).await;
+    let titles: Vec<(&str, Option<&str>, bool)> = record["body"]["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["decision"].as_str().unwrap(), d["targetTitle"].as_str(), d["targetHidden"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(titles, [("HIDE", None, true), ("VERIFY", Some("ada"), false), ("VERIFY", Some("=HYPERLINK(\"http://evil\")"), false)]);
+    let (status, csv) = app.get("/api/transparency.csv", None).await;
+    assert_eq!(status, StatusCode::OK);
+    let csv = csv.as_str().unwrap().to_owned();
+    assert!(csv.starts_with("at,decision,targetKind,targetId,targetTitle,targetHidden,reason,moderator,reports\n"), "{csv}");
+    assert!(!csv.contains("Token 1"), "{csv}");
+    assert!(csv.contains(",nft,80001-1,,true,A scam,mia,1"), "{csv}");
+    assert!(csv.contains(",ada,false,"), "{csv}");
+    assert!(!csv.contains(",=HYPERLINK"), "a title is neutralised as a formula: {csv}");
+    assert!(!csv.contains("bob"), "never the reporter: {csv}");
+
+    // Restored, its title shows beside every decision on it.
+    assert_eq!(app.post("/api/moderation/nft/80001-1/restore", &mia, json!({ "text": "Cleared" })).await.0, StatusCode::OK);
+    let (_, record) = app.get("/api/transparency", None).await;
+    assert_eq!(record["body"]["decisions"][0]["targetTitle"], "Token 1");
+    assert_eq!(record["body"]["decisions"][1]["targetTitle"], "Token 1");
+    assert!(app.get("/api/transparency.csv", None).await.1.as_str().unwrap().contains(",nft,80001-1,Token 1,false,A scam,mia,1"));
+}
+
+#[tokio::test]
+async fn the_record_shows_titles_but_a_hidden_targets() {
+    titles_in_the_record(TestApp::new(None).await).await;
+}
+
+#[tokio::test]
+async fn the_record_shows_titles_the_same_on_postgres() {
+    titles_in_the_record(TestApp::new(Some(TestPostgres::create().await)).await).await;
 }

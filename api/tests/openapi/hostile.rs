@@ -425,12 +425,14 @@ async fn a_position_past_its_range_and_a_list_past_its_max_items_are_400_and_app
         )
         .await;
     }
-    let kinds = ["OUTBID", "BID_RECEIVED", "SOLD", "BOUGHT", "BID_ACCEPTED", "BID_REJECTED", "AUCTION_ENDING", "AUCTION_ENDED"];
-    let twelve: Vec<&str> = kinds.iter().chain(&kinds[..4]).copied().collect();
+    // Every kind once, and one again: one more than there are kinds.
+    let kinds = domain::notices::KINDS;
+    let too_many: Vec<&str> = kinds.iter().chain(&kinds[..1]).copied().collect();
     for field in ["muted", "email"] {
         let mut body = json!({ "muted": [], "email": [] });
-        body[field] = json!(twelve);
-        assert_refused(&app, field, &format!("{field}: at most 11 items"), json("PUT", "/api/notifications/settings", body)).await;
+        body[field] = json!(too_many);
+        let limit = format!("{field}: at most {} items", kinds.len());
+        assert_refused(&app, field, &limit, json("PUT", "/api/notifications/settings", body)).await;
     }
     let settings = app.send(request("GET", "/api/notifications/settings", &token).body(Body::empty()).unwrap()).await.json();
     assert_eq!((&settings["body"]["muted"], &settings["body"]["email"]), (&json!([]), &json!([])), "the settings unchanged: {settings}");

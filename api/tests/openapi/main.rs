@@ -1002,3 +1002,15 @@ async fn the_contract_abi_is_served_with_caching_headers_and_named_by_the_config
     let stale = Request::get(url).header(header::IF_NONE_MATCH, "\"another\"").body(Body::empty()).unwrap();
     assert_eq!(app.send(stale).await.status, StatusCode::OK);
 }
+
+/// The notice kinds the document names (settings, webhooks, the stream) are the kinds the read
+/// model writes, so a client generated from it knows every notice it can be sent.
+#[tokio::test]
+async fn the_notice_kinds_documented_are_the_kinds_notices_have() {
+    let doc = TestApp::new().await.document().await;
+    let kinds = &doc["components"]["schemas"]["NoticeKind"]["enum"];
+    let documented: BTreeSet<&str> = kinds.as_array().expect("NoticeKind is an enum").iter().map(|k| k.as_str().unwrap()).collect();
+    assert_eq!(documented, domain::notices::KINDS.iter().copied().collect::<BTreeSet<_>>());
+    let settings = &doc["components"]["schemas"]["Settings"]["properties"]["muted"]["maxItems"];
+    assert_eq!(settings.as_u64(), Some(domain::notices::KINDS.len() as u64), "a person can mute every kind");
+}

@@ -117,8 +117,12 @@ pub struct ReportView {
     pub reporter_username: String,
     /// When (ISO 8601).
     pub filed_at: String,
-    /// OPEN, ACTIONED or DISMISSED.
+    /// OPEN, ACTIONED, DISMISSED, or MUTED (filed by a muted reporter: never queued).
     pub state: String,
+    /// How many of the reporter's reports (on any target) were dismissed: what muting weighs.
+    pub reporter_dismissed: i64,
+    /// Whether the reporter is muted now.
+    pub reporter_muted: bool,
 }
 
 /// A decision, as the record keeps it.
@@ -131,7 +135,12 @@ pub struct DecisionView {
     pub target_kind: String,
     /// The target's id.
     pub target_id: String,
-    /// HIDE, RESTORE, DISMISS, VERIFY or UNVERIFY.
+    /// Its title (an NFT's or collection's) or username, from the read tables; `None` when
+    /// unknown or while the target is hidden (a hidden item's title may be the abuse itself).
+    pub target_title: Option<String>,
+    /// Whether the target is hidden now.
+    pub target_hidden: bool,
+    /// HIDE, RESTORE, DISMISS, VERIFY, UNVERIFY, MUTE or UNMUTE.
     pub decision: String,
     /// The moderator's (or admin's) username.
     pub moderator: String,
@@ -169,7 +178,9 @@ pub struct QueueItem {
     pub decisions: Vec<DecisionView>,
 }
 
-const REPORT_COLUMNS: &str = "r.report_id, r.reason, r.text, r.reporter_id, COALESCE(u.username, ''), r.filed_at, r.state";
+const REPORT_COLUMNS: &str = "r.report_id, r.reason, r.text, r.reporter_id, COALESCE(u.username, ''), r.filed_at, r.state, \
+                              (SELECT COUNT(*) FROM reports x WHERE x.reporter_id = r.reporter_id AND x.state = 'DISMISSED'), \
+                              CASE WHEN EXISTS (SELECT 1 FROM muted_reporters mr WHERE mr.user_id = r.reporter_id) THEN 1 ELSE 0 END";
 
 fn report(row: &sqlx::any::AnyRow) -> Result<ReportView, sqlx::Error> {
     Ok(ReportView {
@@ -180,16 +191,23 @@ fn report(row: &sqlx::any::AnyRow) -> Result<ReportView, sqlx::Error> {
         reporter_username: row.try_get(4)?,
         filed_at: iso(row.try_get(5)?),
         state: row.try_get(6)?,
+        reporter_dismissed: row.try_get(7)?,
+        reporter_muted: row.try_get::<i64, _>(8)? != 0,
     })
 }
 
-const DECISION_COLUMNS: &str =
-    "d.position, d.target_kind, d.target_id, d.decision, COALESCE(u.username, mu.username, ''), d.reason, d.reports, d.at";
-
-/// The moderator of a decision: a user (decided here), or the wallet that signed a sale hold and
-/// the user it is linked to.
-const MODERATOR_JOIN: &str = "LEFT JOIN users u ON u.user_id = d.moderator_id \
-    LEFT JOIN user_wallets mw ON mw.address = d.moderator_id LEFT JOIN users mu ON mu.user_id = mw.user_id";
+const DECISION_COLUMNS: &str = "d.position, d.target_kind, d.target_id, d.decision, COALESCE(u.username, mu.username, ''), d.reason, d.reports, d.at, \
+                                CASE WHEN COALESCE(m.hidden, 0) = 1 THEN NULL \
+                                ELSE CASE d.target_kind WHEN 'nft' THEN nd.title WHEN 'collection' THEN c.title WHEN 'user' THEN tu.username END END, \
+                                COALESCE(m.hidden, 0)";
+/// The decisions with their moderator (a user, who decided here, or the wallet that signed a sale
+/// hold and the user it is linked to), and their target's standing and title.
+const DECISIONS: &str = "FROM moderation_decisions d LEFT JOIN users u ON u.user_id = d.moderator_id \
+                         LEFT JOIN user_wallets mw ON mw.address = d.moderator_id LEFT JOIN users mu ON mu.user_id = mw.user_id \
+                         LEFT JOIN moderated m ON m.target_kind = d.target_kind AND m.target_id = d.target_id \
+                         LEFT JOIN nft_details nd ON d.target_kind = 'nft' AND nd.nft_id = d.target_id \
+                         LEFT JOIN collections c ON d.target_kind = 'collection' AND c.collection_id = d.target_id \
+                         LEFT JOIN users tu ON d.target_kind = 'user' AND tu.user_id = d.target_id";
 
 fn decision(row: &sqlx::any::AnyRow) -> Result<DecisionView, sqlx::Error> {
     Ok(DecisionView {
@@ -201,6 +219,8 @@ fn decision(row: &sqlx::any::AnyRow) -> Result<DecisionView, sqlx::Error> {
         reason: row.try_get(5)?,
         reports: row.try_get(6)?,
         at: iso(row.try_get(7)?),
+        target_title: row.try_get(8)?,
+        target_hidden: row.try_get::<i64, _>(9)? != 0,
     })
 }
 
@@ -244,7 +264,7 @@ pub async fn item(db: &ReadDb, kind: &str, id: &str, since: i64) -> Result<Queue
     open_reports.reverse();
     past_reports.truncate(20);
     let decisions = sqlx::query(&format!(
-        "SELECT {DECISION_COLUMNS} FROM moderation_decisions d {MODERATOR_JOIN} \
+        "SELECT {DECISION_COLUMNS} {DECISIONS} \
          WHERE d.target_kind = $1 AND d.target_id = $2 ORDER BY d.position DESC LIMIT 20"
     ))
     .bind(kind)
@@ -365,7 +385,7 @@ pub async fn transparency(db: &ReadDb, offset: i64, limit: i64) -> Result<Transp
     let total_decisions: i64 =
         sqlx::query_scalar(&format!("SELECT COUNT(*) FROM moderation_decisions d WHERE {PUBLIC}")).fetch_one(&pool).await?;
     let rows = sqlx::query(&format!(
-        "SELECT {DECISION_COLUMNS} FROM moderation_decisions d {MODERATOR_JOIN} \
+        "SELECT {DECISION_COLUMNS} {DECISIONS} \
          WHERE {PUBLIC} ORDER BY d.position DESC LIMIT $1 OFFSET $2"
     ))
     .bind(limit)
@@ -377,6 +397,18 @@ pub async fn transparency(db: &ReadDb, offset: i64, limit: i64) -> Result<Transp
         decisions: rows.iter().map(decision).collect::<Result<_, _>>()?,
         total_decisions,
     })
+}
+
+/// A person as a reporter: whether they are muted, and how many of their reports were dismissed.
+pub async fn reporter(db: &ReadDb, user_id: &str) -> Result<(bool, i64), sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT CASE WHEN EXISTS (SELECT 1 FROM muted_reporters WHERE user_id = $1) THEN 1 ELSE 0 END, \
+         (SELECT COUNT(*) FROM reports WHERE reporter_id = $1 AND state = 'DISMISSED')",
+    )
+    .bind(user_id)
+    .fetch_one(&db.pool())
+    .await?;
+    Ok((row.try_get::<i64, _>(0)? != 0, row.try_get(1)?))
 }
 
 /// The id of the user with this username (any case), if any.

@@ -1,6 +1,7 @@
-//! A user's notices as they see them: those addressed to any wallet linked to them, newest
-//! first, but the kinds they muted; each read or not; and the unread count. The stream uses
-//! [`between`] for everybody's new notices at once.
+//! A user's notices as they see them: those addressed to any wallet linked to them or to
+//! themself (`user:{userId}`: moderation's notices), newest first, but the kinds they muted;
+//! each read or not; and the unread count. The stream uses [`between`] for everybody's new
+//! notices at once.
 
 use serde::Serialize;
 use sqlx::Row;
@@ -15,10 +16,9 @@ pub struct NoticeView {
     /// The log position of the fact it tells (what marking it read names). A fact may tell one
     /// user twice (a sale between two of their wallets): `kind` tells those apart.
     pub position: i64,
-    /// OUTBID, BID_RECEIVED, SOLD, BOUGHT, BID_ACCEPTED, BID_REJECTED, AUCTION_ENDED,
-    /// OFFER_RECEIVED, OFFER_ACCEPTED, OFFER_REJECTED.
+    /// One of `domain::notices::KINDS`.
     pub kind: String,
-    /// The NFT (`{chain}-{token}`).
+    /// The NFT (`{chain}-{token}`); empty for a moderation notice about a collection or a user.
     pub nft_id: String,
     /// Its title, when known.
     pub nft_title: Option<String>,
@@ -44,6 +44,16 @@ pub struct NoticeView {
     pub created_at: String,
     /// Whether the user has read it.
     pub read: bool,
+    /// A moderation notice's target: `nft`, `collection` or `user`.
+    pub target_kind: Option<String>,
+    /// Its id.
+    pub target_id: Option<String>,
+    /// Its title (an NFT's or a collection's) or a user's name, when known.
+    pub target_title: Option<String>,
+    /// The moderator's reason (HIDDEN, RESTORED, REPORT_DECIDED).
+    pub reason: Option<String>,
+    /// REPORT_DECIDED: what was decided (HIDE, RESTORE, DISMISS).
+    pub decision: Option<String>,
 }
 
 /// A user's choices: kinds not shown, kinds also e-mailed.
@@ -58,15 +68,25 @@ pub struct NoticeSettings {
 
 const COLUMNS: &str = "n.position, n.kind, n.nft_id, d.title, d.file, n.amount, n.counterpart, cw.user_id, cu.username, n.tx_hash, n.at, \
                        CASE WHEN n.kind = 'OUTBID' THEN (SELECT t.amount FROM notices t WHERE t.position < n.position \
-                       AND t.tx_hash = n.tx_hash AND t.nft_id = n.nft_id AND t.kind = 'BID_RECEIVED' ORDER BY t.position DESC LIMIT 1) END";
+                       AND t.tx_hash = n.tx_hash AND t.nft_id = n.nft_id AND t.kind = 'BID_RECEIVED' ORDER BY t.position DESC LIMIT 1) END, \
+                       n.target_kind, n.target_id, CASE n.target_kind WHEN 'collection' THEN tc.title WHEN 'user' THEN tu.username \
+                       WHEN 'nft' THEN d.title END, n.reason, n.decision";
+/// The index of the first column after [`COLUMNS`].
+const NEXT: usize = 17;
 // An outbid's new top bid is the bid its transaction placed: told to the owner (BID_RECEIVED) just
 // before the refund that told the outbid bidder; read back here rather than stored twice.
-const JOINS: &str = "FROM notices n JOIN user_wallets w ON w.address = n.recipient \
-                     LEFT JOIN nft_details d ON d.nft_id = n.nft_id \
-                     LEFT JOIN user_wallets cw ON cw.address = n.counterpart LEFT JOIN users cu ON cu.user_id = cw.user_id";
-/// Whether notice `n` is read by `w.user_id`.
-const READ: &str = "(n.position <= COALESCE((SELECT r.read_up_to FROM notice_reads r WHERE r.user_id = w.user_id), -1) \
-                    OR EXISTS (SELECT 1 FROM notice_read x WHERE x.user_id = w.user_id AND x.position = n.position))";
+const JOINS: &str = "FROM notices n LEFT JOIN nft_details d ON d.nft_id = n.nft_id \
+                     LEFT JOIN user_wallets cw ON cw.address = n.counterpart LEFT JOIN users cu ON cu.user_id = cw.user_id \
+                     LEFT JOIN collections tc ON n.target_kind = 'collection' AND tc.collection_id = n.target_id \
+                     LEFT JOIN users tu ON n.target_kind = 'user' AND tu.user_id = n.target_id";
+/// Notice `n` is the user `$1`'s: addressed to one of their wallets, or to them (`$2` is
+/// `user:{$1}`). One list of keys, so each is an index lookup on `notices (recipient, position)`.
+const MINE: &str = "n.recipient IN (SELECT w.address FROM user_wallets w WHERE w.user_id = $1 UNION ALL SELECT $2)";
+/// Whether notice `n` is read by the user `$1`.
+const READ: &str = "(n.position <= COALESCE((SELECT r.read_up_to FROM notice_reads r WHERE r.user_id = $1), -1) \
+                    OR EXISTS (SELECT 1 FROM notice_read x WHERE x.user_id = $1 AND x.position = n.position))";
+/// The prefix of a notice addressed to a user rather than a wallet.
+pub const USER_RECIPIENT: &str = "user:";
 
 /// `user_id`'s settings (the defaults when they never chose).
 pub async fn settings(db: &ReadDb, user_id: &str) -> Result<NoticeSettings, sqlx::Error> {
@@ -86,7 +106,7 @@ fn unmuted(settings: &NoticeSettings) -> String {
 /// `user_id`'s notices, newest first (only the unread ones if `unread_only`).
 pub async fn notices(db: &ReadDb, user_id: &str, unread_only: bool, page: Page) -> Result<Paged<NoticeView>, sqlx::Error> {
     let pool = db.pool();
-    let mut filter = format!("w.user_id = $1{}", unmuted(&settings(db, user_id).await?));
+    let mut filter = format!("{MINE}{}", unmuted(&settings(db, user_id).await?));
     if unread_only {
         filter = format!("{filter} AND NOT {READ}");
     }
@@ -96,25 +116,44 @@ pub async fn notices(db: &ReadDb, user_id: &str, unread_only: bool, page: Page) 
         page.limit,
         page.offset()
     );
-    let rows = sqlx::query(&sql).bind(user_id).fetch_all(&pool).await?;
-    let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {JOINS} WHERE {filter}")).bind(user_id).fetch_one(&pool).await?;
-    let data = rows.iter().map(|row| Ok(view(row)?.with_read(row.try_get::<i64, _>(12)? != 0))).collect::<Result<_, sqlx::Error>>()?;
+    let key = format!("{USER_RECIPIENT}{user_id}");
+    let rows = sqlx::query(&sql).bind(user_id).bind(&key).fetch_all(&pool).await?;
+    let total: i64 =
+        sqlx::query_scalar(&format!("SELECT COUNT(*) FROM notices n WHERE {filter}")).bind(user_id).bind(&key).fetch_one(&pool).await?;
+    let data = rows.iter().map(|row| Ok(view(row)?.with_read(row.try_get::<i64, _>(NEXT)? != 0))).collect::<Result<_, sqlx::Error>>()?;
     Ok(Paged::new(data, total, page))
 }
 
 /// How many of `user_id`'s shown notices are unread.
 pub async fn unread(db: &ReadDb, user_id: &str) -> Result<i64, sqlx::Error> {
-    let filter = format!("w.user_id = $1{} AND NOT {READ}", unmuted(&settings(db, user_id).await?));
-    sqlx::query_scalar(&format!("SELECT COUNT(*) {JOINS} WHERE {filter}")).bind(user_id).fetch_one(&db.pool()).await
+    let filter = format!("{MINE}{} AND NOT {READ}", unmuted(&settings(db, user_id).await?));
+    sqlx::query_scalar(&format!("SELECT COUNT(*) FROM notices n WHERE {filter}"))
+        .bind(user_id)
+        .bind(format!("{USER_RECIPIENT}{user_id}"))
+        .fetch_one(&db.pool())
+        .await
 }
 
-/// Every notice of positions in `(after, up_to]`, with the user it reaches (one per linked
-/// wallet's user), in log order: what the stream hands each signed-in client. Muted kinds are
-/// left to the client (it knows its settings), read flags are all false (they are new).
+/// Every notice of positions in `(after, up_to]`, with the user it reaches (a linked wallet's
+/// user, or the user it is addressed to), in log order: what the stream hands each signed-in
+/// client. Muted kinds are left to the client (it knows its settings), read flags are all false
+/// (they are new).
 pub async fn between(db: &ReadDb, after: i64, up_to: i64) -> Result<Vec<(String, NoticeView)>, sqlx::Error> {
-    let sql = format!("SELECT {COLUMNS}, w.user_id {JOINS} WHERE n.position > $1 AND n.position <= $2 ORDER BY n.position, n.kind");
+    let sql = format!(
+        "SELECT {COLUMNS}, w.user_id, n.recipient {JOINS} LEFT JOIN user_wallets w ON w.address = n.recipient \
+         WHERE n.position > $1 AND n.position <= $2 AND (w.user_id IS NOT NULL OR n.recipient LIKE '{USER_RECIPIENT}%') \
+         ORDER BY n.position, n.kind"
+    );
     let rows = sqlx::query(&sql).bind(after).bind(up_to).fetch_all(&db.pool()).await?;
-    rows.iter().map(|row| Ok((row.try_get(12)?, view(row)?))).collect()
+    rows.iter()
+        .map(|row| {
+            let user = match row.try_get::<Option<String>, _>(NEXT)? {
+                Some(user) => user,
+                None => row.try_get::<String, _>(NEXT + 1)?[USER_RECIPIENT.len()..].to_owned(),
+            };
+            Ok((user, view(row)?))
+        })
+        .collect()
 }
 
 impl NoticeView {
@@ -142,5 +181,10 @@ fn view(row: &sqlx::any::AnyRow) -> Result<NoticeView, sqlx::Error> {
         transaction_hash: row.try_get(9)?,
         created_at: iso(row.try_get(10)?),
         read: false,
+        target_kind: row.try_get(12)?,
+        target_id: row.try_get(13)?,
+        target_title: row.try_get(14)?,
+        reason: row.try_get(15)?,
+        decision: row.try_get(16)?,
     })
 }

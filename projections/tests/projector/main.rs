@@ -17,6 +17,7 @@ mod batches;
 mod collections;
 mod holds;
 mod insight;
+mod moderation_notices;
 mod notices;
 mod offers;
 mod queries;

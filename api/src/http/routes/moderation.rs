@@ -101,6 +101,8 @@ enum ReportState {
     Actioned,
     /// Dismissed.
     Dismissed,
+    /// Filed by a muted reporter: recorded, never queued.
+    Muted,
 }
 
 /// A decision's kind.
@@ -122,6 +124,10 @@ enum DecisionKind {
     Hold,
     /// The hold released before its end.
     Release,
+    /// A reporter muted (not in the public list).
+    Mute,
+    /// A reporter unmuted (not in the public list).
+    Unmute,
 }
 
 /// What a decision can be asked (the path's `action`).
@@ -141,6 +147,11 @@ enum DecisionAction {
     Unverify,
     /// Appeal a hiding (its owner).
     Appeal,
+    /// Keep a user's reports out of the queue (moderators; users with at least two dismissed
+    /// reports).
+    Mute,
+    /// Let a muted user's reports reach the queue again (moderators).
+    Unmute,
 }
 
 /// A target's standing.
@@ -181,6 +192,10 @@ struct ReportSchema {
     filed_at: String,
     /// What it has become.
     state: ReportState,
+    /// How many of the reporter's reports were dismissed.
+    reporter_dismissed: i64,
+    /// Whether the reporter is muted.
+    reporter_muted: bool,
 }
 
 /// A decision on the record.
@@ -194,6 +209,11 @@ struct DecisionSchema {
     target_kind: ModerationTarget,
     /// Its id.
     target_id: String,
+    /// Its title (an NFT's or collection's) or username; absent when unknown or while the
+    /// target is hidden (a hidden item's title may be the abuse itself).
+    target_title: Option<String>,
+    /// Whether the target is hidden now.
+    target_hidden: bool,
     /// Which decision.
     decision: DecisionKind,
     /// The moderator's (or admin's) username.
@@ -257,7 +277,7 @@ struct MonthSchema {
     month: String,
     /// Reports received, by reason (SCAM, EXPLICIT, SPAM, STOLEN, OTHER).
     reports: std::collections::BTreeMap<String, i64>,
-    /// Decisions, by kind (HIDE, RESTORE, DISMISS, VERIFY, UNVERIFY).
+    /// Decisions, by kind (HIDE, RESTORE, DISMISS, VERIFY, UNVERIFY, MUTE, UNMUTE).
     decisions: std::collections::BTreeMap<String, i64>,
     /// Median hours from a report to its decision, over the reports decided that month.
     median_hours_to_decision: Option<f64>,
@@ -326,8 +346,19 @@ fn kind(value: &str) -> Result<TargetKind, ApiError> {
 async fn run(state: &AppState, me: AuthUser, kind: TargetKind, id: &str, action: Action) -> Result<moderation::Executed, ApiError> {
     load_signed_in(state, me).await?;
     let owners = queries::facts(&state.read, kind.as_str(), id).await.map_err(db_error)?;
-    let facts =
-        Facts { exists: owners.is_some(), owners: owners.unwrap_or_default().iter().filter_map(|u| Uuid::parse_str(u).ok()).collect() };
+    let mut facts = Facts {
+        exists: owners.is_some(),
+        owners: owners.unwrap_or_default().iter().filter_map(|u| Uuid::parse_str(u).ok()).collect(),
+        ..Facts::default()
+    };
+    match action {
+        Action::Report { .. } => facts.reporter_muted = queries::reporter(&state.read, &me.0.to_string()).await.map_err(db_error)?.0,
+        Action::Mute { .. } => {
+            let dismissed = queries::reporter(&state.read, id).await.map_err(db_error)?.1;
+            facts.dismissed_reports = u32::try_from(dismissed).unwrap_or(u32::MAX);
+        }
+        _ => {}
+    }
     let command = Command { kind, id: id.to_owned(), actor: me.0, facts, action, now: Utc::now() };
     let metadata = Metadata { actor: Some(me.0.to_string()), correlation_id: Some(Uuid::now_v7()), ..Metadata::default() };
     let executed = moderation::execute(state.store.as_ref(), command, &metadata).await?;
@@ -336,7 +367,8 @@ async fn run(state: &AppState, me: AuthUser, kind: TargetKind, id: &str, action:
 }
 
 /// Reports an NFT, a collection or a user to the moderators: one open report per reporter and
-/// target; 20 reports an hour per person. The reporter is known to moderators only.
+/// target; 20 reports an hour per person. The reporter is known to moderators only. A muted
+/// reporter's report is answered the same and recorded, but does not enter the queue.
 #[utoipa::path(
     post,
     path = "/api/report",
@@ -462,8 +494,8 @@ struct DecisionPath {
     target_kind: String,
     /// The target's id.
     target_id: String,
-    /// hide, restore, dismiss (moderators); verify, unverify (admins); appeal (the owner of a
-    /// hidden target, once per hiding).
+    /// hide, restore, dismiss, and mute or unmute a user as a reporter (moderators); verify,
+    /// unverify (admins); appeal (the owner of a hidden target, once per hiding).
     #[param(value_type = DecisionAction, inline)]
     action: String,
 }
@@ -476,9 +508,10 @@ struct Decided {
     position: u64,
 }
 
-/// Decides on a target: a moderator hides, restores or dismisses its reports; an admin verifies
-/// a user or a collection or takes the badge back; the owner of a hidden target appeals (back to
-/// the queue). Each is an event naming who acted; none on one's own target.
+/// Decides on a target: a moderator hides, restores or dismisses its reports, or mutes (or
+/// unmutes) a user whose reports were repeatedly dismissed; an admin verifies a user or a
+/// collection or takes the badge back; the owner of a hidden target appeals (back to the queue).
+/// Each is an event naming who acted; none on one's own target.
 #[utoipa::path(post, path = "/api/moderation/{targetKind}/{targetId}/{action}", tag = "moderation", params(DecisionPath), request_body = DecisionRequest,
     security(("bearer" = [])),
     responses((status = 200, description = "Decided", body = Envelope<Decided>), (status = 400, response = BadRequest), SignedIn,
@@ -498,8 +531,12 @@ async fn decide(
         "verify" => (Action::Verify, "Verified"),
         "unverify" => (Action::Unverify { reason: text }, "Verification revoked"),
         "appeal" => (Action::Appeal { text }, "Appeal sent"),
+        "mute" => (Action::Mute { reason: text }, "Reporter muted"),
+        "unmute" => (Action::Unmute { reason: text }, "Reporter unmuted"),
         other => {
-            return Err(ApiError::BadRequest(format!("action: {other} is not one of hide, restore, dismiss, verify, unverify, appeal")));
+            return Err(ApiError::BadRequest(format!(
+                "action: {other} is not one of hide, restore, dismiss, verify, unverify, appeal, mute, unmute"
+            )));
         }
     };
     let executed = run(&state, me, kind, &id, action).await?;
@@ -598,19 +635,22 @@ async fn transparency(State(state): State<AppState>, params: Params) -> Result<R
     Ok(ok(record, "Record fetched"))
 }
 
-/// Every public decision as CSV (`at,decision,targetKind,targetId,reason,moderator,reports`),
-/// newest first.
+/// Every public decision as CSV
+/// (`at,decision,targetKind,targetId,targetTitle,targetHidden,reason,moderator,reports`), newest
+/// first. `targetTitle` is empty while the target is hidden.
 #[utoipa::path(get, path = "/api/transparency.csv", tag = "moderation", security(()),
     responses((status = 200, description = "The decisions", content_type = "text/csv")))]
 async fn transparency_csv(State(state): State<AppState>) -> Result<Response, ApiError> {
     let record = queries::transparency(&state.read, 0, i64::MAX).await.map_err(db_error)?;
-    let mut csv = String::from("at,decision,targetKind,targetId,reason,moderator,reports\n");
+    let mut csv = String::from("at,decision,targetKind,targetId,targetTitle,targetHidden,reason,moderator,reports\n");
     for d in &record.decisions {
         let row = [
             cell(&d.at),
             cell(&d.decision),
             cell(&d.target_kind),
             cell(&d.target_id),
+            cell(d.target_title.as_deref().unwrap_or_default()),
+            d.target_hidden.to_string(),
             cell(&d.reason),
             cell(&d.moderator),
             d.reports.to_string(),

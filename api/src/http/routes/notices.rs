@@ -65,7 +65,7 @@ pub(super) struct Notice {
     /// What happened.
     #[schema(inline)]
     kind: NoticeKind,
-    /// The NFT (`{chain}-{token}`).
+    /// The NFT (`{chain}-{token}`); empty for a moderation notice about a collection or a user.
     nft_id: String,
     /// Its title, when known.
     nft_title: Option<String>,
@@ -91,6 +91,44 @@ pub(super) struct Notice {
     created_at: String,
     /// Whether the caller has read it.
     read: bool,
+    /// A moderation notice's target (HIDDEN, RESTORED, REPORT_DECIDED).
+    #[schema(inline)]
+    target_kind: Option<NoticeTarget>,
+    /// Its id.
+    target_id: Option<String>,
+    /// Its title (an NFT's or a collection's) or a user's name, when known.
+    target_title: Option<String>,
+    /// The moderator's reason.
+    reason: Option<String>,
+    /// REPORT_DECIDED: what was decided.
+    #[schema(inline)]
+    decision: Option<ReportDecision>,
+}
+
+/// What a moderation notice is about.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code, reason = "documents the notices read model's target_kind")]
+pub(super) enum NoticeTarget {
+    /// An NFT (`nftId` names it too).
+    Nft,
+    /// A collection.
+    Collection,
+    /// A user.
+    User,
+}
+
+/// What a moderator decided on a report.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[allow(dead_code, reason = "documents the notices read model's decision")]
+pub(super) enum ReportDecision {
+    /// The target was hidden.
+    Hide,
+    /// The target, hidden, was restored.
+    Restore,
+    /// The report was dismissed.
+    Dismiss,
 }
 
 /// The kinds of notice.
@@ -121,6 +159,18 @@ pub(super) enum NoticeKind {
     OfferAccepted,
     /// The owner rejected your offer (refunded).
     OfferRejected,
+    /// A moderator held your NFT's sale on this market (reported stolen), or renewed the hold.
+    SaleHeld,
+    /// The hold on your NFT's sale was released before its end.
+    SaleReleased,
+    /// A moderator hid your NFT or collection (with their reason).
+    Hidden,
+    /// A moderator restored your hidden NFT or collection.
+    Restored,
+    /// A report of yours was decided (hidden, restored or dismissed, with the reason).
+    ReportDecided,
+    /// Your appeal of a hiding was turned down: it stays hidden (with the reason).
+    AppealDeclined,
 }
 
 /// The unread count after a call.
@@ -152,10 +202,10 @@ struct ReadAll {
 #[serde(rename_all = "camelCase")]
 struct Settings {
     /// Kinds not shown at all.
-    #[schema(inline, max_items = 11)]
+    #[schema(inline, max_items = 17)]
     muted: Vec<NoticeKind>,
     /// Kinds also sent by e-mail (at most one e-mail per kind and NFT every ten minutes).
-    #[schema(inline, max_items = 11)]
+    #[schema(inline, max_items = 17)]
     email: Vec<NoticeKind>,
 }
 

@@ -3,7 +3,17 @@ import { useTranslation } from 'react-i18next'
 import type { DecisionKind, ReportReason } from '@/lib/moderation/api'
 
 const REASON_COLORS: Record<ReportReason, string> = { SCAM: 'orange', EXPLICIT: 'red', SPAM: 'yellow', STOLEN: 'purple', OTHER: 'gray' }
-const DECISION_COLORS: Record<DecisionKind, string> = { HIDE: 'red', RESTORE: 'green', DISMISS: 'gray', VERIFY: 'blue', UNVERIFY: 'orange', HOLD: 'purple', RELEASE: 'teal' }
+const DECISION_COLORS: Record<DecisionKind, string> = {
+  HIDE: 'red',
+  RESTORE: 'green',
+  DISMISS: 'gray',
+  VERIFY: 'blue',
+  UNVERIFY: 'orange',
+  HOLD: 'purple',
+  RELEASE: 'teal',
+  MUTE: 'pink',
+  UNMUTE: 'cyan',
+}
 
 /** A report's reason, as a coloured badge. */
 export function ReasonBadge({ reason }: { reason: ReportReason }) {

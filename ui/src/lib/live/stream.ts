@@ -26,6 +26,15 @@ export type Notice = {
   transactionHash: string
   createdAt: string
   read: boolean
+  /** A moderation notice (HIDDEN, RESTORED, REPORT_DECIDED, APPEAL_DECLINED): what it is about. */
+  targetKind?: 'nft' | 'collection' | 'user' | null
+  targetId?: string | null
+  /** The NFT's or collection's title, or the user's name. */
+  targetTitle?: string | null
+  /** The moderator's reason. */
+  reason?: string | null
+  /** REPORT_DECIDED: what was decided. */
+  decision?: 'HIDE' | 'RESTORE' | 'DISMISS' | null
 }
 
 export const NOTICE_KINDS = [
@@ -42,6 +51,10 @@ export const NOTICE_KINDS = [
   'OFFER_REJECTED',
   'SALE_HELD',
   'SALE_RELEASED',
+  'HIDDEN',
+  'RESTORED',
+  'REPORT_DECIDED',
+  'APPEAL_DECLINED',
 ] as const
 export type NoticeKind = (typeof NOTICE_KINDS)[number]
 

@@ -12,10 +12,16 @@ export const MODERATION_TEXT_MAX = 1000
 
 export type StaffRole = 'admin' | 'moderator'
 export const STAFF_ROLES: StaffRole[] = ['moderator', 'admin']
-export type DecisionKind = 'HIDE' | 'RESTORE' | 'DISMISS' | 'VERIFY' | 'UNVERIFY' | 'HOLD' | 'RELEASE'
-export const DECISION_KINDS: DecisionKind[] = ['HIDE', 'RESTORE', 'DISMISS', 'VERIFY', 'UNVERIFY', 'HOLD', 'RELEASE']
-/** What a moderator (hide, restore, dismiss), an admin (verify, unverify) or an owner (appeal) asks. */
-export type DecisionAction = 'hide' | 'restore' | 'dismiss' | 'verify' | 'unverify' | 'appeal'
+export type DecisionKind = 'HIDE' | 'RESTORE' | 'DISMISS' | 'VERIFY' | 'UNVERIFY' | 'HOLD' | 'RELEASE' | 'MUTE' | 'UNMUTE'
+/** Every kind the record counts per month (holds and releases are the contract's; mutes are counted, never listed: they name a reporter). */
+export const DECISION_KINDS: DecisionKind[] = ['HIDE', 'RESTORE', 'DISMISS', 'VERIFY', 'UNVERIFY', 'HOLD', 'RELEASE', 'MUTE', 'UNMUTE']
+/**
+ * What a moderator (hide, restore, dismiss; mute or unmute a user as a reporter), an admin
+ * (verify, unverify) or an owner (appeal) asks.
+ */
+export type DecisionAction = 'hide' | 'restore' | 'dismiss' | 'verify' | 'unverify' | 'appeal' | 'mute' | 'unmute'
+/** How many of a person's reports must have been dismissed before the server lets them be muted. */
+export const MUTE_AFTER_DISMISSED = 2
 
 /** A target's standing: public. */
 export type Standing = {
@@ -37,13 +43,22 @@ export type Report = {
   reporterId: string
   reporterUsername: string
   filedAt: string
-  state: 'OPEN' | 'ACTIONED' | 'DISMISSED'
+  /** MUTED: filed by a muted reporter, recorded but never queued. */
+  state: 'OPEN' | 'ACTIONED' | 'DISMISSED' | 'MUTED'
+  /** How many of the reporter's reports (on any target) were dismissed. */
+  reporterDismissed: number
+  /** Whether the reporter is muted now. */
+  reporterMuted: boolean
 }
 
 export type Decision = {
   position: number
   targetKind: TargetKind
   targetId: string
+  /** Its title or username; null when unknown or while the target is hidden (the title may be the abuse). */
+  targetTitle: string | null
+  /** Whether the target is hidden now. */
+  targetHidden: boolean
   decision: DecisionKind
   /** The moderator's username. */
   moderator: string

@@ -21,7 +21,7 @@ export const NOTICE_DURATION = 10_000
 export const ACTIONABLE_NOTICE_DURATION = 30_000
 
 /** Kinds that are good news (a success toast); the others are told as information. */
-const GOOD_NEWS: NoticeKind[] = ['SOLD', 'BID_RECEIVED', 'BID_ACCEPTED', 'OFFER_RECEIVED', 'OFFER_ACCEPTED', 'BOUGHT']
+const GOOD_NEWS: NoticeKind[] = ['SOLD', 'BID_RECEIVED', 'BID_ACCEPTED', 'OFFER_RECEIVED', 'OFFER_ACCEPTED', 'BOUGHT', 'RESTORED']
 
 /**
  * The one connection to `/api/stream` for the whole app: it follows the topics the screens ask

@@ -57,6 +57,37 @@ describe('notifications', () => {
     expect(JSON.parse(String(put?.[1]?.body))).toEqual({ muted: ['OUTBID'], email: [] })
   })
 
+  it('tells a moderation decision, leads to its target, lists its kinds in the settings, and drops a withheld picture', async () => {
+    useSession.setState({ token: 'tok', user: null, userFresh: false })
+    const hidden: Notice = {
+      ...notice(12, 'HIDDEN', false),
+      nftFile: '/ipfs/bafyhidden',
+      counterpartAddress: null,
+      counterpartUsername: null,
+      targetKind: 'nft',
+      targetId: '80001-12',
+      targetTitle: 'Piece 12',
+      reason: 'Explicit content',
+    }
+    const decided: Notice = { ...notice(11, 'REPORT_DECIDED', false), nftId: '', targetKind: 'collection', targetId: 'c-7', targetTitle: 'Harbour', decision: 'DISMISS', reason: 'A real gallery' }
+    stubApi([
+      { path: '/api/notifications', body: page([hidden, decided]) },
+      { path: '/api/notifications/unread', body: { unread: 2 } },
+      { path: '/api/notifications/settings', body: { muted: [], email: [] } },
+    ])
+    renderPage(<NotificationsPage />, { path: '/notifications', at: '/notifications' })
+    const rows = await screen.findAllByTestId('notice')
+    expect(rows[0].textContent).toContain('A moderator hid Piece 12 from everyone but you: “Explicit content”.')
+    expect(rows[0].getAttribute('href')).toBe('/nft/80001-12')
+    expect(rows[1].textContent).toContain('Your report of the collection Harbour was dismissed: “A real gallery”')
+    expect(rows[1].getAttribute('href')).toBe('/collection/c-7')
+    const picture = rows[0].querySelector('img') as HTMLImageElement
+    fireEvent.error(picture)
+    await waitFor(() => expect(rows[0].querySelector('img')).toBeNull())
+    const settings = await screen.findByTestId('notice-settings')
+    for (const kind of ['HIDDEN', 'RESTORED', 'REPORT_DECIDED']) expect(within(settings).getByTestId(`notice-muted-${kind}`)).toBeInTheDocument()
+  })
+
   it('the bell shows the unread count, and none when everything is read', async () => {
     useSession.setState({ token: 'tok', user: null, userFresh: false })
     stubApi([{ path: '/api/notifications/unread', body: { unread: 2 } }])

@@ -102,11 +102,15 @@ export function NotificationsPage() {
   )
 }
 
-/** One notice: its NFT's picture, the sentence, when; unread ones marked. */
+/**
+ * One notice: its NFT's picture, the sentence, when; unread ones marked. A picture the server
+ * withholds (a hidden NFT's file answers 451) leaves the box empty rather than a broken image.
+ */
 function NoticeRow({ notice, onOpen }: { notice: Notice; onOpen: () => void }) {
   const { t, i18n } = useTranslation()
   const navigate = useNavigate()
   const image = useImageSources(notice.nftFile, '64px', 64)
+  const [withheld, setWithheld] = useState(false)
   return (
     <RouterLink
       to={noticeLink(notice)}
@@ -129,7 +133,7 @@ function NoticeRow({ notice, onOpen }: { notice: Notice; onOpen: () => void }) {
         align="center"
       >
         <Box boxSize="12" flexShrink="0" borderRadius="md" overflow="hidden" bg="bg.subtle">
-          {image.src && <Image {...image} alt="" boxSize="12" objectFit="cover" loading="lazy" />}
+          {image.src && !withheld && <Image {...image} alt="" boxSize="12" objectFit="cover" loading="lazy" onError={() => setWithheld(true)} />}
         </Box>
         <Stack gap="0.5" flex="1" minW="0">
           <Text fontSize="sm" fontWeight={notice.read ? 'normal' : 'semibold'} lineClamp={{ base: 3, md: 2 }} wordBreak="break-word">

@@ -20,12 +20,12 @@ const reported: QueueItem = {
   appeal: null,
   waitingSince: ago(5 * hour),
   openReports: [
-    { reportId: 'r1', reason: 'STOLEN', text: 'Copied from my gallery', reporterId: 'u-bob', reporterUsername: 'bob_b', filedAt: ago(5 * hour), state: 'OPEN' },
-    { reportId: 'r2', reason: 'SCAM', text: '', reporterId: 'u-eve', reporterUsername: 'eve_e', filedAt: ago(2 * hour), state: 'OPEN' },
+    { reportId: 'r1', reason: 'STOLEN', text: 'Copied from my gallery', reporterId: 'u-bob', reporterUsername: 'bob_b', filedAt: ago(5 * hour), state: 'OPEN', reporterDismissed: 0, reporterMuted: false },
+    { reportId: 'r2', reason: 'SCAM', text: '', reporterId: 'u-eve', reporterUsername: 'eve_e', filedAt: ago(2 * hour), state: 'OPEN', reporterDismissed: 3, reporterMuted: false },
   ],
-  pastReports: [{ reportId: 'r0', reason: 'SPAM', text: 'Old', reporterId: 'u-al', reporterUsername: 'al_a', filedAt: ago(90 * hour), state: 'DISMISSED' }],
+  pastReports: [{ reportId: 'r0', reason: 'SPAM', text: 'Old', reporterId: 'u-al', reporterUsername: 'al_a', filedAt: ago(90 * hour), state: 'DISMISSED', reporterDismissed: 1, reporterMuted: false }],
   decisions: [
-    { position: 12, targetKind: 'nft', targetId: '80001-7', decision: 'DISMISS', moderator: 'mia_m', reason: 'Not spam', reports: 1, at: ago(80 * hour) },
+    { position: 12, targetKind: 'nft', targetId: '80001-7', decision: 'DISMISS', moderator: 'mia_m', reason: 'Not spam', reports: 1, at: ago(80 * hour), targetTitle: 'Harbour at dusk', targetHidden: false },
   ],
 }
 
@@ -133,6 +133,38 @@ describe('/moderation', () => {
     await userEvent.type(within(dialog).getByTestId('reason-text'), 'Fine')
     await userEvent.click(within(dialog).getByTestId('reason-submit'))
     expect(await within(dialog).findByTestId('reason-error')).toHaveTextContent('their own nft')
+  })
+
+  it('weighs each reporter: their dismissed reports, Mute once they have two, Unmute when muted', async () => {
+    const muted = { ...reported.openReports[1], reportId: 'r3', reporterId: 'u-zed', reporterUsername: 'zed_z', reporterDismissed: 5, reporterMuted: true }
+    const api = stubApi([
+      { path: '/api/moderation/roles', body: { roles: ['moderator'] } },
+      { path: '/api/moderation/queue', body: { items: [{ ...reported, openReports: [...reported.openReports, muted] }], total: 1 } },
+      { method: 'POST', path: '/api/moderation/user/u-eve/mute', body: { position: 41 } },
+    ])
+    render()
+    const reports = await screen.findAllByTestId('open-report')
+    expect(within(reports[0]).getByTestId('reporter-dismissed')).toHaveTextContent('0 reports dismissed')
+    expect(within(reports[0]).queryByTestId('reporter-mute')).toBeNull()
+    expect(within(reports[1]).getByTestId('reporter-dismissed')).toHaveTextContent('3 reports dismissed')
+    expect(within(reports[2]).getByTestId('reporter-muted')).toHaveTextContent('Muted reporter')
+    expect(within(reports[2]).queryByTestId('reporter-mute')).toBeNull()
+    expect(within(reports[2]).getByTestId('reporter-unmute')).toBeInTheDocument()
+
+    await userEvent.click(within(reports[1]).getByTestId('reporter-mute'))
+    const dialog = await screen.findByTestId('reason-dialog')
+    expect(within(dialog).getByText('Mute @eve_e?')).toBeInTheDocument()
+    expect(within(dialog).getByText(/no longer reach the queue/)).toBeInTheDocument()
+    await userEvent.click(within(dialog).getByTestId('reason-submit'))
+    expect(await within(dialog).findByText('Write a reason')).toBeInTheDocument()
+    await userEvent.type(within(dialog).getByTestId('reason-text'), 'Reports every listing of a rival')
+    await userEvent.click(within(dialog).getByTestId('reason-submit'))
+    await waitFor(() => expect(postsTo(api, '/api/moderation/user/u-eve/mute')).toHaveLength(1))
+    expect(callBody(api, postsTo(api, '/api/moderation/user/u-eve/mute')[0].index)).toEqual({ text: 'Reports every listing of a rival' })
+    await waitFor(() => expect(screen.queryByTestId('reason-dialog')).toBeNull())
+    // The past report's reporter is not weighed again in the history.
+    await userEvent.click(screen.getByTestId('queue-history-toggle'))
+    expect(within(await screen.findByTestId('past-report')).queryByTestId('reporter-standing')).toBeNull()
   })
 
   it('says when the queue is clear', async () => {

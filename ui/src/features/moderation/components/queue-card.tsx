@@ -13,6 +13,7 @@ import { IMAGE_SIZES } from '@/lib/image-sources'
 import { formatDateTime, formatRelative } from '@/lib/format'
 import { type Decision, type QueueItem, type Report, targetPath, useModerationActions } from '@/lib/moderation/api'
 import { HoldControls } from './hold-controls'
+import { ReporterStanding } from './reporter-standing'
 
 type Act = 'hide' | 'restore' | 'dismiss'
 
@@ -44,6 +45,7 @@ function ReportRow({ report, past = false }: { report: Report; past?: boolean })
         </Text>
         <When at={report.filedAt} />
       </HStack>
+      {past ? null : <ReporterStanding report={report} />}
       {report.text ? (
         <Text fontSize="sm" whiteSpace="pre-wrap" wordBreak="break-word">
           {report.text}

@@ -15,15 +15,20 @@ const decision = (position: number, overrides: Partial<Decision> = {}): Decision
   reason: 'Stolen artwork',
   reports: 2,
   at: '2026-11-20T10:00:00Z',
+  targetTitle: null,
+  targetHidden: true,
   ...overrides,
 })
 
 const record: Transparency = {
   months: [
-    { month: '2026-11', reports: { STOLEN: 3, SPAM: 1 }, decisions: { HIDE: 2, RESTORE: 1, VERIFY: 1, HOLD: 1 }, medianHoursToDecision: 5.25 },
+    { month: '2026-11', reports: { STOLEN: 3, SPAM: 1 }, decisions: { HIDE: 2, RESTORE: 1, VERIFY: 1, HOLD: 1, MUTE: 1 }, medianHoursToDecision: 5.25 },
     { month: '2026-10', reports: { SCAM: 2 }, decisions: { DISMISS: 1 }, medianHoursToDecision: null },
   ],
-  decisions: [decision(9), decision(8, { decision: 'VERIFY', targetKind: 'collection', targetId: 'c-42', reason: '', reports: 0 })],
+  decisions: [
+    decision(9),
+    decision(8, { decision: 'VERIFY', targetKind: 'collection', targetId: 'c-42', reason: '', reports: 0, targetTitle: 'Harbour lights', targetHidden: false }),
+  ],
   totalDecisions: 45,
 }
 
@@ -39,8 +44,8 @@ describe('/transparency', () => {
     expect(rows).toHaveLength(2)
     const cells = within(rows[0]).getAllByRole('cell').map((c) => c.textContent)
     // Month; Scam, Explicit, Spam, Stolen, Other, Total; Hidden, Restored, Dismissed, Verified, Unverified,
-    // Sale held, Hold released; median.
-    expect(cells).toEqual(['November 2026', '0', '0', '1', '3', '0', '4', '2', '1', '0', '1', '0', '1', '0', '5.3'])
+    // Sale held, Hold released, Muted, Unmuted; median.
+    expect(cells).toEqual(['November 2026', '0', '0', '1', '3', '0', '4', '2', '1', '0', '1', '0', '1', '0', '1', '0', '5.3'])
     expect(within(rows[1]).getByTestId('median-hours')).toHaveTextContent('—')
     expect(screen.getByTestId('transparency-csv')).toHaveAttribute('href', '/api/transparency.csv')
   })
@@ -52,14 +57,24 @@ describe('/transparency', () => {
     expect(items[0]).toHaveTextContent('Hidden')
     expect(items[0]).toHaveTextContent('Stolen artwork')
     expect(items[0]).toHaveTextContent('by @kofi_waves · 2 reports decided')
-    expect(within(items[0]).getByRole('link', { name: '80001-9' })).toHaveAttribute('href', '/nft/80001-9')
-    expect(within(items[1]).getByRole('link', { name: 'c-42' })).toHaveAttribute('href', '/collection/c-42')
+    // A hidden target shows as a hidden item beside its id (its title may be the abuse); the others by title.
+    expect(within(items[0]).getByRole('link', { name: 'Hidden item 80001-9' })).toHaveAttribute('href', '/nft/80001-9')
+    expect(within(items[1]).getByRole('link', { name: 'Harbour lights c-42' })).toHaveAttribute('href', '/collection/c-42')
+    expect(within(items[1]).getByTestId('decision-title')).toHaveTextContent('Harbour lights')
     expect(screen.getByTestId('transparency-total')).toHaveTextContent('45 decisions')
     expect(screen.getByText('Page 1 of 3')).toBeInTheDocument()
     expect(screen.getByTestId('transparency-prev')).toBeDisabled()
     await userEvent.click(screen.getByTestId('transparency-next'))
     await waitFor(() => expect(api.mock.calls.some(([url]) => String(url) === '/api/transparency?page=2&limit=20')).toBe(true))
     expect(await screen.findByText('Page 2 of 3')).toBeInTheDocument()
+  })
+
+  it('shows the id alone when the title is not known and the target is not hidden', async () => {
+    stubApi([{ path: '/api/transparency', body: { ...record, decisions: [decision(7, { targetHidden: false, decision: 'RESTORE' })] } }])
+    render()
+    const [item] = await screen.findAllByTestId('transparency-decision')
+    expect(within(item).getByRole('link', { name: '80001-7' })).toBeInTheDocument()
+    expect(within(item).queryByTestId('decision-title')).toBeNull()
   })
 
   it('says when nothing was decided yet', async () => {

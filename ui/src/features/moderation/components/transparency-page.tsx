@@ -101,17 +101,31 @@ function MonthsTable({ months }: { months: TransparencyMonth[] }) {
   )
 }
 
+/**
+ * One public decision: its kind, the target's title beside its id (a hidden target shows as a
+ * hidden item: its title may be the abuse itself), the reason, who decided and when.
+ */
 function DecisionItem({ decision }: { decision: Decision }) {
   const { t, i18n } = useTranslation()
   const lng = i18n.resolvedLanguage
+  const title = decision.targetTitle || (decision.targetHidden ? t('transparency.hiddenItem') : null)
   return (
     <Stack as="li" gap="1.5" px="4" py="3" borderBottomWidth="1px" _last={{ borderBottomWidth: 0 }} data-testid="transparency-decision">
       <Flex gap="2" wrap="wrap" align="center" justify="space-between">
         <HStack gap="2" wrap="wrap" minW="0">
           <DecisionBadge decision={decision.decision} />
           <Badge variant="outline">{t(`moderation.kinds.${decision.targetKind}`)}</Badge>
-          <ChakraLink asChild color="brand.fg" fontWeight="medium" fontFamily="mono" fontSize="sm" wordBreak="break-all">
-            <Link to={targetPath(decision.targetKind, decision.targetId)}>{decision.targetId}</Link>
+          <ChakraLink asChild color="brand.fg" fontWeight="medium" wordBreak="break-word" gap="2" alignItems="baseline" flexWrap="wrap">
+            <Link to={targetPath(decision.targetKind, decision.targetId)}>
+              {title ? (
+                <chakra.span fontStyle={decision.targetTitle ? undefined : 'italic'} data-testid="decision-title">
+                  {title}
+                </chakra.span>
+              ) : null}{' '}
+              <chakra.span fontFamily="mono" fontSize="sm" color={title ? 'fg.muted' : undefined} wordBreak="break-all" data-testid="decision-target-id">
+                {decision.targetId}
+              </chakra.span>
+            </Link>
           </ChakraLink>
         </HStack>
         <Text asChild fontSize="xs" color="fg.subtle" whiteSpace="nowrap">
