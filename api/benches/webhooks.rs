@@ -66,6 +66,21 @@ async fn receive_unless_down(
     receive(State(got), headers, body).await
 }
 
+/// Registers an endpoint following the market at `url` through the API; its id.
+async fn register(client: &reqwest::Client, address: SocketAddr, token: &str, url: &str) -> String {
+    let answer: serde_json::Value = client
+        .post(format!("http://{address}/api/webhooks"))
+        .bearer_auth(token)
+        .json(&serde_json::json!({ "url": url, "topics": ["market"] }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    answer["body"]["endpointId"].as_str().unwrap_or_else(|| panic!("registered: {answer}")).to_owned()
+}
+
 fn origin(block: u64) -> Origin {
     Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }
 }
@@ -133,9 +148,9 @@ fn main() {
     let worker = server.block_on(async move { api::node::webhooks::spawn(node) });
 
     // 100 endpoints of 10 people (at most 10 each), registered through the API.
-    let (ids, owners): (Vec<String>, Vec<uuid::Uuid>) = runtime.block_on(async {
+    let ids: Vec<String> = runtime.block_on(async {
         let client = reqwest::Client::new();
-        let (mut ids, mut owners) = (Vec::new(), Vec::new());
+        let mut ids = Vec::new();
         for person in 0..endpoints.div_ceil(10) {
             let id = uuid::Uuid::now_v7();
             projections::test_utils::register_user(
@@ -149,26 +164,14 @@ fn main() {
             let (head, _) = state.store.head().await.unwrap();
             state.projector.wait_for(head, LIMIT).await.unwrap();
             let token = state.accounts.tokens.issue(id).unwrap();
-            owners.push(id);
             for _ in 0..10.min(endpoints - ids.len()) {
                 let n = ids.len();
-                let answer: serde_json::Value = client
-                    .post(format!("http://{address}/api/webhooks"))
-                    .bearer_auth(&token)
-                    .json(&serde_json::json!({ "url": format!("http://{receiver}/hook/{n}"), "topics": ["market"] }))
-                    .send()
-                    .await
-                    .unwrap()
-                    .json()
-                    .await
-                    .unwrap();
-                ids.push(answer["body"]["endpointId"].as_str().unwrap_or_else(|| panic!("registered: {answer}")).to_owned());
+                ids.push(register(&client, address, &token, &format!("http://{receiver}/hook/{n}")).await);
             }
         }
-        (ids, owners)
+        ids
     });
     let simple: Vec<String> = ids.iter().map(|id| id.replace('-', "")).collect();
-    let outage_owner = owners[0];
     std::thread::sleep(Duration::from_secs(3)); // every endpoint's task started and idle
 
     // Throughput: a burst of changes, until every endpoint acknowledged the log's head.
@@ -283,19 +286,13 @@ fn main() {
         runtime.block_on(async {
             down.store(true, Ordering::SeqCst);
             got.lock().unwrap().clear();
-            let client = reqwest::Client::new();
-            let token = state.accounts.tokens.issue(outage_owner).unwrap();
-            let answer: serde_json::Value = client
-                .post(format!("http://{address}/api/webhooks"))
-                .bearer_auth(&token)
-                .json(&serde_json::json!({ "url": format!("http://{receiver}/down/0"), "topics": ["market"] }))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            let endpoint = answer["body"]["endpointId"].as_str().unwrap_or_else(|| panic!("registered: {answer}")).to_owned();
+            // Its own person (the others have as many endpoints as a person may).
+            let owner = uuid::Uuid::now_v7();
+            projections::test_utils::register_user(state.store.as_ref(), owner, "outage", "0xd0", chrono::Utc::now()).await;
+            let (head, _) = state.store.head().await.unwrap();
+            state.projector.wait_for(head, LIMIT).await.unwrap();
+            let token = state.accounts.tokens.issue(owner).unwrap();
+            let endpoint = register(&reqwest::Client::new(), address, &token, &format!("http://{receiver}/down/0")).await;
             let started = Instant::now();
             let mut positions = Vec::new();
             let mut token_id = 1_000_000;

@@ -16,7 +16,10 @@
 //! position (a change says "refetch this NFT"), while notices are kept each.
 //!
 //! Where each endpoint stands is durable ([`state`]): its position moves only after a 2xx, so a
-//! restart or a new elected process resumes from it and loses nothing. A failure (any other
+//! restart or a new elected process resumes from it and loses nothing. The records go through
+//! one group writer (a transaction per group of records queued together); an endpoint posts its
+//! next change while its previous records await their commit, and checks their answers at the
+//! end of the range. A failure (any other
 //! status, a refusal, no answer within `WEBHOOK_TIMEOUT_SECS`) is retried with exponential
 //! backoff and jitter; an endpoint failing for `WEBHOOK_DISABLE_AFTER_SECS` (24 h) is disabled
 //! and its owner e-mailed. "Redeliver from N" moves the position back (and enables it).
