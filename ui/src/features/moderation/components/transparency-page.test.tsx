@@ -43,9 +43,10 @@ describe('/transparency', () => {
     const rows = await screen.findAllByTestId('transparency-month')
     expect(rows).toHaveLength(2)
     const cells = within(rows[0]).getAllByRole('cell').map((c) => c.textContent)
-    // Month; Scam, Explicit, Spam, Stolen, Other, Total; Hidden, Restored, Dismissed, Verified, Unverified,
-    // Sale held, Hold released, Muted, Unmuted; median.
-    expect(cells).toEqual(['November 2026', '0', '0', '1', '3', '0', '4', '2', '1', '0', '1', '0', '1', '0', '1', '0', '5.3'])
+    // Month; Scam, Explicit, Spam, Stolen, Other, Total; Hidden, Restored, Dismissed (always), and the
+    // kinds these months have: Verified, Sale held, Muted (no Unverified, Hold released, Unmuted); median.
+    expect(cells).toEqual(['November 2026', '0', '0', '1', '3', '0', '4', '2', '1', '0', '1', '1', '1', '5.3'])
+    expect(within(screen.getByTestId('transparency-months')).queryByText('Unverified')).toBeNull()
     expect(within(rows[1]).getByTestId('median-hours')).toHaveTextContent('—')
     expect(screen.getByTestId('transparency-csv')).toHaveAttribute('href', '/api/transparency.csv')
   })

@@ -35,8 +35,14 @@ function sum(values: Partial<Record<string, number>>) {
   return Object.values(values).reduce<number>((a, b) => a + (b ?? 0), 0)
 }
 
+/** Decisions every record shows a column for; the others only in months that have some. */
+const CORE_DECISIONS = new Set(['HIDE', 'RESTORE', 'DISMISS'])
+
 function MonthsTable({ months }: { months: TransparencyMonth[] }) {
   const { t, i18n } = useTranslation()
+  // Nine kinds of decision would push the table past a wide screen: the rare ones (verifications,
+  // holds, mutes) get a column when these months have one.
+  const kinds = DECISION_KINDS.filter((d) => CORE_DECISIONS.has(d) || months.some((m) => m.decisions[d]))
   const lng = i18n.resolvedLanguage
   const n = (value: number | undefined) => formatCount(value ?? 0, lng)
   const hours = (value: number | null) =>
@@ -52,7 +58,7 @@ function MonthsTable({ months }: { months: TransparencyMonth[] }) {
             <Th colSpan={REPORT_REASONS.length + 1} textAlign="start" borderStartWidth="1px">
               {t('transparency.reports')}
             </Th>
-            <Th colSpan={DECISION_KINDS.length} textAlign="start" borderStartWidth="1px">
+            <Th colSpan={kinds.length} textAlign="start" borderStartWidth="1px">
               {t('transparency.decisions')}
             </Th>
             <Th rowSpan={2} borderStartWidth="1px" whiteSpace="normal" minW="24">
@@ -66,7 +72,7 @@ function MonthsTable({ months }: { months: TransparencyMonth[] }) {
               </Th>
             ))}
             <Th>{t('transparency.total')}</Th>
-            {DECISION_KINDS.map((d, i) => (
+            {kinds.map((d, i) => (
               <Th key={d} borderStartWidth={i === 0 ? '1px' : undefined}>
                 {t(`moderation.decisions.${d}`)}
               </Th>
@@ -85,7 +91,7 @@ function MonthsTable({ months }: { months: TransparencyMonth[] }) {
                 </Td>
               ))}
               <Td fontWeight="semibold">{n(sum(m.reports))}</Td>
-              {DECISION_KINDS.map((d, i) => (
+              {kinds.map((d, i) => (
                 <Td key={d} borderStartWidth={i === 0 ? '1px' : undefined} borderColor="border.muted" color={m.decisions[d] ? 'fg' : 'fg.subtle'}>
                   {n(m.decisions[d])}
                 </Td>
