@@ -5,6 +5,9 @@
 //
 //   PAGE_WEIGHT_URL=http://localhost:8080 node scripts/page-weight.mjs / /explore
 //
+// PAGE_WEIGHT_FILES=1 also lists each script with its bytes, largest first (where to look when
+// the goal is missed).
+//
 // Goal (issue 11): <= 250 KB of JavaScript for / and /explore.
 import { chromium } from 'playwright-core'
 
@@ -21,12 +24,14 @@ try {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } })
     const page = await context.newPage()
     const bytes = {}
+    const scripts = []
     const finished = []
     page.on('requestfinished', (request) => {
       finished.push(
         request.sizes().then(({ responseBodySize, responseHeadersSize }) => {
           const kind = request.resourceType()
           bytes[kind] = (bytes[kind] ?? 0) + responseBodySize + responseHeadersSize
+          if (kind === 'script') scripts.push([responseBodySize + responseHeadersSize, new URL(request.url()).pathname])
         }),
       )
     })
@@ -57,6 +62,9 @@ try {
         `image ${kb(bytes.image)}, fetch ${kb((bytes.fetch ?? 0) + (bytes.xhr ?? 0))}, total ${kb(total)}` +
         (cardsMs === null ? '' : `; first ${Math.min(CARDS, 9)} card images visible ${cardsMs} ms after the startup loader`),
     )
+    if (process.env.PAGE_WEIGHT_FILES) {
+      for (const [size, file] of scripts.sort((a, b) => b[0] - a[0])) console.log(`  ${kb(size).padStart(9)}  ${file}`)
+    }
     await context.close()
   }
 } finally {
