@@ -3,6 +3,9 @@
 //! own notices and nobody else's, a slow client dropped, bad requests; and on Postgres a change
 //! projected by one process reaching a client of another that follows it through the database.
 
+#[path = "../support/facts.rs"]
+mod facts;
+
 use std::{sync::Arc, time::Duration};
 
 use api::{config::Config, http::AppState};
@@ -13,9 +16,10 @@ use axum::{
 use clap::Parser;
 use domain::{
     EventStore, ExpectedVersion, Metadata, StreamAppend,
-    chain::{ChainEvent, Origin, SaleType},
+    chain::{ChainEvent, SaleType},
     test_utils::TestPostgres,
 };
+use facts::*;
 use futures::StreamExt;
 use projections::{ProjectorHandle, ReadDb};
 use serde_json::Value;
@@ -158,55 +162,6 @@ impl Events {
                 _ => return None,
             }
         }
-    }
-}
-
-fn origin(block: u64) -> Origin {
-    Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }
-}
-
-fn minted(token: u64, creator: &str) -> ChainEvent {
-    ChainEvent::NftMinted {
-        token_id: token.to_string(),
-        creator: creator.into(),
-        token_uri: "/ipfs/m".into(),
-        royalties: vec![],
-        origin: origin(token),
-    }
-}
-
-fn listed(token: u64, wei: &str, block: u64) -> ChainEvent {
-    ChainEvent::SaleUpdated {
-        token_id: token.to_string(),
-        sale_type: SaleType::FixedPrice,
-        price: wei.into(),
-        base_price: "0".into(),
-        end_time: 0,
-        auction_id: "0".into(),
-        origin: origin(block),
-    }
-}
-
-fn auction(token: u64, block: u64) -> ChainEvent {
-    ChainEvent::SaleUpdated {
-        token_id: token.to_string(),
-        sale_type: SaleType::Auction,
-        price: "0".into(),
-        base_price: "1".into(),
-        end_time: 1_900_000_000,
-        auction_id: "1".into(),
-        origin: origin(block),
-    }
-}
-
-fn bid(token: u64, bidder: &str, amount: &str, block: u64) -> ChainEvent {
-    ChainEvent::BidPlaced {
-        token_id: token.to_string(),
-        auction_id: "1".into(),
-        bidder: bidder.into(),
-        amount: amount.into(),
-        end_time: 1_900_000_000,
-        origin: origin(block),
     }
 }
 

@@ -7,6 +7,8 @@
 //! test allows http and its own receiver's `127.0.0.1:port` (the production default refuses
 //! both, as `private_and_plain_http_urls_are_refused_at_registration` shows).
 
+#[path = "../support/facts.rs"]
+mod facts;
 #[path = "../accounts/helpers.rs"]
 #[allow(dead_code)]
 mod helpers;
@@ -22,10 +24,8 @@ use std::{
 
 use api::node::webhooks::signature;
 use axum::{Router, body::Bytes, extract::State, http::HeaderMap, http::StatusCode, routing::post};
-use domain::{
-    ExpectedVersion, Metadata, StreamAppend,
-    chain::{ChainEvent, Origin, SaleType},
-};
+use domain::{ExpectedVersion, Metadata, StreamAppend, chain::ChainEvent};
+use facts::*;
 use helpers::*;
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -114,55 +114,6 @@ async fn person(app: &TestApp, name: &str, wallet: &str) -> (Uuid, String) {
 async fn settle(app: &TestApp) {
     let (head, _) = app.state.store.head().await.unwrap();
     app.state.projector.wait_for(head, Duration::from_secs(10)).await.unwrap();
-}
-
-fn origin(block: u64) -> Origin {
-    Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }
-}
-
-fn minted(token: u64, creator: &str) -> ChainEvent {
-    ChainEvent::NftMinted {
-        token_id: token.to_string(),
-        creator: creator.into(),
-        token_uri: "/ipfs/m".into(),
-        royalties: vec![],
-        origin: origin(token),
-    }
-}
-
-fn listed(token: u64, wei: &str, block: u64) -> ChainEvent {
-    ChainEvent::SaleUpdated {
-        token_id: token.to_string(),
-        sale_type: SaleType::FixedPrice,
-        price: wei.into(),
-        base_price: "0".into(),
-        end_time: 0,
-        auction_id: "0".into(),
-        origin: origin(block),
-    }
-}
-
-fn auction(token: u64, block: u64) -> ChainEvent {
-    ChainEvent::SaleUpdated {
-        token_id: token.to_string(),
-        sale_type: SaleType::Auction,
-        price: "0".into(),
-        base_price: "1".into(),
-        end_time: 1_900_000_000,
-        auction_id: "1".into(),
-        origin: origin(block),
-    }
-}
-
-fn bid(token: u64, bidder: &str, amount: &str, block: u64) -> ChainEvent {
-    ChainEvent::BidPlaced {
-        token_id: token.to_string(),
-        auction_id: "1".into(),
-        bidder: bidder.into(),
-        amount: amount.into(),
-        end_time: 1_900_000_000,
-        origin: origin(block),
-    }
 }
 
 /// Appends each event on its own (one position each, as the indexer's blocks) and waits until

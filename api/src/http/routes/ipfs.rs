@@ -20,6 +20,7 @@ use crate::{
     },
     http::{
         AppState,
+        auth::MaybeUser,
         error::{ApiError, db_error},
     },
 };
@@ -60,12 +61,18 @@ const WIDTH: Text = Text { name: "w", description: "the rendition's width in pix
         (status = 451, response = Unavailable),
     ),
 )]
-async fn file(State(state): State<AppState>, Path(cid): Path<String>, headers: HeaderMap, params: Params) -> Result<Response, ApiError> {
+async fn file(
+    State(state): State<AppState>,
+    MaybeUser(signed_in): MaybeUser,
+    Path(cid): Path<String>,
+    headers: HeaderMap,
+    params: Params,
+) -> Result<Response, ApiError> {
     // A takedown takes the file down: every NFT or collection using it is hidden. Its owner and
     // the staff still see it, and no cache may keep it for anyone else.
     let mut private = false;
     if projections::queries::moderation::taken_down(&state.read, &cid).await.map_err(db_error)? {
-        let sees = match asker(&state, &headers) {
+        let sees = match signed_in.or_else(|| session_user(&state, &headers)) {
             Some(user) => {
                 projections::queries::moderation::sees_taken_down(&state.read, &user.to_string(), &cid).await.map_err(db_error)?
             }
@@ -107,17 +114,17 @@ async fn file(State(state): State<AppState>, Path(cid): Path<String>, headers: H
     Ok(immutable(bytes, content_type, &cid))
 }
 
-/// Who asks: the session cookie's token (`secret`: set by the UI with `SameSite=Strict`, so an
-/// `<img>` of our own pages carries it and no other site's does), else a bearer token.
-fn asker(state: &AppState, headers: &HeaderMap) -> Option<uuid::Uuid> {
-    let from_cookie = headers
+/// The user of the UI's session cookie (`secret`: set with `SameSite=Strict`, so an `<img>` of
+/// our own pages carries it and no other site's does). Read here only: an image tag cannot send
+/// a bearer token, and a file is no action a forged request could take.
+fn session_user(state: &AppState, headers: &HeaderMap) -> Option<uuid::Uuid> {
+    let token = headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
-        .find_map(|pair| pair.trim().strip_prefix(SESSION_COOKIE));
-    let from_bearer = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer "));
-    [from_cookie, from_bearer].into_iter().flatten().find_map(|token| state.accounts.tokens.verify(token.trim()).ok()).map(|(user, _)| user)
+        .find_map(|pair| pair.trim().strip_prefix(SESSION_COOKIE))?;
+    state.accounts.tokens.verify(token.trim()).ok().map(|(user, _)| user)
 }
 
 /// The UI's session cookie, as `name=`.

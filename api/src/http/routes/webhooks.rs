@@ -192,6 +192,11 @@ async fn owned(state: &AppState, me: AuthUser, id: &str) -> Result<WebhookEndpoi
     rows.into_iter().find(|row| row.endpoint_id == id.trim()).ok_or_else(|| ApiError::NotFound("Webhook endpoint not found".into()))
 }
 
+/// An endpoint's id as the commands name it.
+fn endpoint_uuid(row: &WebhookEndpointRow) -> Result<Uuid, ApiError> {
+    row.endpoint_id.parse().map_err(|_| ApiError::NotFound("Webhook endpoint not found".into()))
+}
+
 async fn with_state(state: &AppState, row: WebhookEndpointRow) -> Result<WebhookEndpoint, ApiError> {
     let store = &state.webhooks.store;
     let delivery = store.load(&row.endpoint_id).await.map_err(db_error)?;
@@ -351,7 +356,7 @@ async fn update_endpoint(
     load_signed_in(&state, me).await?;
     let row = owned(&state, me, &endpoint_id).await?;
     let url = guarded(&state, &req.url).await?;
-    let id: Uuid = row.endpoint_id.parse().map_err(|_| ApiError::NotFound("Webhook endpoint not found".into()))?;
+    let id = endpoint_uuid(&row)?;
     let command = UserCommand::UpdateWebhook { endpoint_id: id, url, topics: req.topics, notice_kinds: req.notice_kinds, now: Utc::now() };
     execute(&state, me.0, |u| decide(u, command.clone())).await?;
     state.webhooks.wake();
@@ -376,7 +381,7 @@ async fn update_endpoint(
 async fn delete_endpoint(State(state): State<AppState>, me: AuthUser, Path(endpoint_id): Path<String>) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;
     let row = owned(&state, me, &endpoint_id).await?;
-    let id: Uuid = row.endpoint_id.parse().map_err(|_| ApiError::NotFound("Webhook endpoint not found".into()))?;
+    let id = endpoint_uuid(&row)?;
     let command = UserCommand::DeleteWebhook { endpoint_id: id, now: Utc::now() };
     execute(&state, me.0, |u| decide(u, command.clone())).await?;
     state.webhooks.wake();
