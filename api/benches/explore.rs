@@ -27,6 +27,7 @@
 
 mod support;
 
+use domain::EventStore as _;
 use std::time::{Duration, Instant};
 
 use projections::test_utils::market_history;
@@ -47,7 +48,7 @@ fn main() {
     // The marketplace after `nfts` tokens were minted and traded, folded into its read tables.
     let state = server.block_on(async {
         let started = Instant::now();
-        let store = domain::store::open(&config.database_url()).await.unwrap();
+        let store = api::node::log::open(&config).await.unwrap();
         let mut events = store.head().await.unwrap().0;
         if !reuse {
             api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();

@@ -13,6 +13,7 @@
 
 mod support;
 
+use domain::EventStore as _;
 use std::{collections::HashMap, path::Path, time::Instant};
 
 use axum::{Router, extract::State, http::header, routing::get};
@@ -82,7 +83,7 @@ fn main() {
         config.metadata_delay_secs = 0;
         config.metadata_allow_http = true;
         config.metadata_allowed_hosts = vec![server.to_string()];
-        let store = domain::store::open(&config.database_url()).await.unwrap();
+        let store = api::node::log::open(&config).await.unwrap();
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let handle = projector.handle();

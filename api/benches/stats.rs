@@ -17,6 +17,7 @@
 
 mod support;
 
+use domain::EventStore as _;
 use std::time::{Duration, Instant};
 
 use domain::{
@@ -88,7 +89,7 @@ fn main() {
 
     let (state, store) = server.block_on(async {
         let started = Instant::now();
-        let store = domain::store::open(&config.database_url()).await.unwrap();
+        let store = api::node::log::open(&config).await.unwrap();
         api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
         for writes in market_history(nfts) {
             store.append_streams(writes).await.unwrap();

@@ -16,6 +16,7 @@
 
 mod support;
 
+use domain::EventStore as _;
 use std::time::{Duration, Instant};
 
 use projections::test_utils::{BACKGROUNDS, FRAMES, market_history};
@@ -32,7 +33,7 @@ fn main() {
 
     let state = server.block_on(async {
         let started = Instant::now();
-        let store = domain::store::open(&config.database_url()).await.unwrap();
+        let store = api::node::log::open(&config).await.unwrap();
         if !reuse {
             api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
             for writes in market_history(nfts) {

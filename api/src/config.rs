@@ -16,6 +16,12 @@ pub struct Config {
     #[arg(long, env = "READ_DATABASE_URL")]
     pub read_database_url: Option<String>,
 
+    /// Where the subjects' data keys live (personal fields of the log are sealed with them).
+    /// Unset: the log's own Postgres database (table `subject_keys`), or `keys.db` beside a
+    /// SQLite log. Back it up apart from the log: a log backup alone holds only ciphertext.
+    #[arg(long, env = "KEY_STORE_URL", hide_env_values = true)]
+    pub key_store_url: Option<String>,
+
     /// Address the HTTP server listens on. Loopback by default; put a reverse proxy in front
     /// for anything public.
     #[arg(long, env = "LISTEN_ADDR", default_value = "127.0.0.1:8080")]
@@ -363,6 +369,11 @@ impl Config {
     /// The event log URL, defaulted as documented on the field.
     pub fn database_url(&self) -> String {
         self.database_url.clone().unwrap_or_else(|| format!("sqlite://{}", self.data_dir.join("events.db").display()))
+    }
+
+    /// The key store's URL, defaulted as documented on the field.
+    pub fn key_store_url(&self) -> String {
+        self.key_store_url.clone().unwrap_or_else(|| domain::privacy::default_keys_url(&self.database_url()))
     }
 
     /// The read database URL, defaulted as documented on the field.

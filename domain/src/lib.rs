@@ -9,6 +9,7 @@
 //! * [`moderation`]: reports, moderators' decisions, appeals, verified badges and staff roles.
 //! * [`command`]: how a command lost to a concurrent write on its stream is decided again.
 //! * [`notices`]: a user's reads of their notices and their notice settings.
+//! * [`privacy`]: personal fields sealed per person in the log, erased by forgetting a key.
 //! * [`social`]: likes and bookmarks, one stream per user.
 //! * [`trade`]: which user sent a marketplace transaction, checked against its receipt.
 //!
@@ -23,6 +24,7 @@ pub mod command;
 pub mod metadata;
 pub mod moderation;
 pub mod notices;
+pub mod privacy;
 pub mod social;
 pub mod store;
 pub mod trade;

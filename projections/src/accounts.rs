@@ -33,6 +33,7 @@ impl ReadModel for Accounts {
                 | "WebhookEndpointRegistered"
                 | "WebhookEndpointUpdated"
                 | "WebhookEndpointDeleted"
+                | "AccountErased"
         )
     }
 
@@ -57,6 +58,7 @@ async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), Pro
         UserEvent::UserRegistered { email, username, full_name, auth_provider, at, .. }
         | UserEvent::GoogleAccountRegistered { email, username, full_name, auth_provider, at, .. } => {
             let verified = matches!(auth_provider, domain::accounts::AuthProvider::Google);
+            let (email, username) = (or_erased_email(email, &user_id), or_erased_username(username, &user_id));
             let lower = username.to_lowercase();
             sql::execute(
                 conn,
@@ -80,9 +82,11 @@ async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), Pro
             sql::execute(conn, "UPDATE users SET verified = 1 WHERE user_id = $1", &[user]).await?;
         }
         UserEvent::EmailChanged { new_email, .. } => {
+            let new_email = or_erased_email(new_email, &user_id);
             sql::execute(conn, "UPDATE users SET email = $2 WHERE user_id = $1", &[user, (&new_email).into()]).await?;
         }
         UserEvent::ProfileUpdated { full_name, username, bio, mobile_number, avatar, cover_image } => {
+            let username = or_erased_username(username, &user_id);
             let lower = username.to_lowercase();
             sql::execute(
                 conn,
@@ -163,9 +167,42 @@ async fn apply_one(conn: &mut Conn<'_>, event: &RecordedEvent) -> Result<(), Pro
             )
             .await?;
         }
+        UserEvent::AccountErased { at } => {
+            let (email, username) = (erased_email(&user_id), erased_username(&user_id));
+            sql::execute(
+                conn,
+                "UPDATE users SET email = $2, username = $3, username_lower = $3, full_name = '', mobile_number = '', bio = '', \
+                 avatar = NULL, cover_image = NULL, erased_at = $4 WHERE user_id = $1",
+                &[user, (&email).into(), (&username).into(), at.timestamp().into()],
+            )
+            .await?;
+        }
         _ => {}
     }
     Ok(())
+}
+
+/// What the `email` column holds for an erased person: their id (unique, and no address).
+fn erased_email(user_id: &str) -> String {
+    user_id.to_owned()
+}
+
+/// What the `username` column holds for an erased person: `deleted-` and 22 characters of the
+/// id (unique; no one may register a name with that prefix).
+pub fn erased_username(user_id: &str) -> String {
+    let simple: String = user_id.chars().filter(|c| *c != '-').collect();
+    format!("{}{}", domain::accounts::validate::DELETED_PREFIX, &simple[..22.min(simple.len())])
+}
+
+/// A live account always has an e-mail: an empty one is a sealed field whose key was forgotten
+/// (a replay after an erasure).
+fn or_erased_email(email: String, user_id: &str) -> String {
+    if email.is_empty() { erased_email(user_id) } else { email }
+}
+
+/// As [`or_erased_email`], for the username.
+fn or_erased_username(username: String, user_id: &str) -> String {
+    if username.is_empty() { erased_username(user_id) } else { username }
 }
 
 /// A linked wallet as profiles show it.
@@ -205,6 +242,8 @@ pub struct UserProfile {
     pub created_at: i64,
     /// Linked wallets, oldest first.
     pub wallets: Vec<LinkedWallet>,
+    /// When the account was erased (Unix seconds): a deleted user, nothing personal left.
+    pub erased_at: Option<i64>,
 }
 
 async fn wallets(db: &ReadDb, user_id: &str) -> Result<Vec<LinkedWallet>, ProjectionError> {
@@ -219,10 +258,10 @@ async fn profile_row(db: &ReadDb, user_id: &str, private: bool) -> Result<Option
     // The public query does not even select the private columns.
     let sql = if private {
         "SELECT user_id, email, username, full_name, mobile_number, bio, avatar, cover_image, auth_provider, verified, \
-         created_at FROM users WHERE user_id = $1"
+         created_at, erased_at FROM users WHERE user_id = $1"
     } else {
         "SELECT user_id, '' AS email, username, full_name, '' AS mobile_number, bio, avatar, cover_image, auth_provider, \
-         verified, created_at FROM users WHERE user_id = $1"
+         verified, created_at, erased_at FROM users WHERE user_id = $1"
     };
     let Some(row) = sqlx::query(sql).bind(user_id).fetch_optional(&db.pool().clone()).await? else {
         return Ok(None);
@@ -240,6 +279,7 @@ async fn profile_row(db: &ReadDb, user_id: &str, private: bool) -> Result<Option
         verified: row.try_get::<i64, _>("verified")? != 0,
         created_at: row.try_get("created_at")?,
         wallets: wallets(db, user_id).await?,
+        erased_at: row.try_get("erased_at")?,
     }))
 }
 

@@ -16,7 +16,6 @@ pub mod ui_pages;
 use std::{ops::Deref, path::Path, sync::Arc};
 
 use axum::Router;
-use domain::EventStore;
 use projections::{ProjectorHandle, ReadDb};
 use tower_http::compression::{
     CompressionLayer,
@@ -56,7 +55,7 @@ impl AppState {
 
     /// The state for `config` over an opened log, read database and projector, with no chain
     /// ([`Node::new`], then [`Self::over`]).
-    pub fn new(config: Config, store: Arc<dyn EventStore>, read: ReadDb, projector: ProjectorHandle) -> anyhow::Result<Self> {
+    pub fn new(config: Config, store: Arc<domain::privacy::PrivateStore>, read: ReadDb, projector: ProjectorHandle) -> anyhow::Result<Self> {
         Self::over(Node::new(config, store, read, projector)?)
     }
 

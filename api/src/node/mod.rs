@@ -15,6 +15,7 @@
 pub mod auction_clock;
 pub mod bootstrap;
 pub mod leader;
+pub mod log;
 pub mod metadata;
 pub mod notifier;
 pub mod reconcile;
@@ -36,8 +37,10 @@ use crate::{
 /// What every part of a process reaches: the log, the read tables, the outside world.
 #[derive(Clone)]
 pub struct Node {
-    /// The event log.
+    /// The event log (sealed: what it returns is opened, what it keeps is sealed).
     pub store: Arc<dyn EventStore>,
+    /// The same log as its sealing layer: its keys, to forget a person's.
+    pub privacy: Arc<domain::privacy::PrivateStore>,
     /// The read tables the queries run on.
     pub read: ReadDb,
     /// How far the projector has folded the log into `read`.
@@ -73,7 +76,7 @@ const READ_YOUR_WRITES: Duration = Duration::from_secs(5);
 impl Node {
     /// The services for `config` over an opened log, read database and projector: the file
     /// store and the mailer come from the configuration; no chain until [`Self::with_chain`].
-    pub fn new(config: Config, store: Arc<dyn EventStore>, read: ReadDb, projector: ProjectorHandle) -> anyhow::Result<Self> {
+    pub fn new(config: Config, privacy: Arc<domain::privacy::PrivateStore>, read: ReadDb, projector: ProjectorHandle) -> anyhow::Result<Self> {
         use anyhow::Context as _;
         let files = FileStore::from_config(&config).context("opening the file store")?;
         let mailer = mail::from_config(&config).context("starting the mailer")?;
@@ -81,7 +84,8 @@ impl Node {
         let stream = stream::StreamHub::start(read.clone(), &projector);
         let webhooks = webhooks::Webhooks::from_config(&config).context("starting webhooks")?;
         Ok(Self {
-            store,
+            store: privacy.clone(),
+            privacy,
             read,
             projector,
             files: Arc::new(files),

@@ -92,10 +92,10 @@ impl Server {
     }
 }
 
-async fn open(dir: &std::path::Path, events: &str) -> (Config, Arc<dyn EventStore>) {
+async fn open(dir: &std::path::Path, events: &str) -> (Config, Arc<domain::privacy::PrivateStore>) {
     let config = Cli::parse_from(["test", "--database-url", events, "--contract-address", "0xc0ffee"]).config;
     let config = Config { data_dir: dir.to_owned(), ..config };
-    let store = domain::store::open(&config.database_url()).await.unwrap();
+    let store = api::node::log::open(&config).await.unwrap();
     (config, store)
 }
 

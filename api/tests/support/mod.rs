@@ -14,7 +14,7 @@ use clap::Parser;
 use domain::{ExpectedVersion, Metadata, StreamAppend, chain::ChainEvent};
 use indexer::{
     Indexer, IndexerHandle,
-    test_utils::{TestChain, sqlite_store},
+    test_utils::TestChain,
 };
 use projections::{Projector, ProjectorHandle, ReadDb};
 
@@ -48,7 +48,7 @@ impl Drop for ProjectorTask {
 /// The app state for `config` over the log and read database it names, with the projector
 /// running; the categories seeded first when `seed`.
 pub async fn fresh_state(config: Config, seed: bool) -> (AppState, ProjectorTask) {
-    let store = domain::store::open(&config.database_url()).await.unwrap();
+    let store = api::node::log::open(&config).await.unwrap();
     if seed {
         api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
     }
@@ -132,7 +132,7 @@ impl ReadApp {
 pub struct ChainStack {
     pub chain: TestChain,
     pub dir: tempfile::TempDir,
-    pub store: std::sync::Arc<dyn domain::EventStore>,
+    pub store: std::sync::Arc<domain::privacy::PrivateStore>,
     pub read: ReadDb,
     pub projector: ProjectorHandle,
     pub indexer: IndexerHandle,
@@ -143,7 +143,9 @@ impl ChainStack {
     pub async fn start(seed: bool) -> Self {
         let chain = TestChain::start().await;
         let dir = tempfile::tempdir().unwrap();
-        let store = sqlite_store(&dir, "events.db").await;
+        let url = |file: &str| format!("sqlite://{}", dir.path().join(file).display());
+        let keys = domain::privacy::PrivacyKeys::derive(b"chain stack");
+        let store = domain::privacy::open(&url("events.db"), &url("keys.db"), &keys).await.unwrap();
         if seed {
             api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
         }

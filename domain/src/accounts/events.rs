@@ -314,6 +314,13 @@ pub enum UserEvent {
         /// When.
         at: DateTime<Utc>,
     },
+    /// The person deleted their account. Their key is forgotten right after this event is
+    /// written, so every personal field sealed before it reads blank from then on; the events
+    /// themselves, their bytes and hashes, stay as they were.
+    AccountErased {
+        /// When.
+        at: DateTime<Utc>,
+    },
 }
 
 impl UserEvent {
@@ -342,6 +349,7 @@ impl UserEvent {
         "WebhookEndpointRegistered",
         "WebhookEndpointUpdated",
         "WebhookEndpointDeleted",
+        "AccountErased",
     ];
 
     /// The past-tense type name stored in the envelope.
@@ -367,6 +375,7 @@ impl UserEvent {
             Self::WebhookEndpointRegistered { .. } => "WebhookEndpointRegistered",
             Self::WebhookEndpointUpdated { .. } => "WebhookEndpointUpdated",
             Self::WebhookEndpointDeleted { .. } => "WebhookEndpointDeleted",
+            Self::AccountErased { .. } => "AccountErased",
         }
     }
 

@@ -115,12 +115,14 @@ pub struct User {
     pub api_keys: Vec<ApiKey>,
     /// Webhook endpoints registered, oldest first, deleted ones included.
     pub webhooks: Vec<Webhook>,
+    /// Erased: nothing of the person is left to act on.
+    pub erased: bool,
 }
 
 impl User {
     /// Whether the stream has a registration.
     pub fn exists(&self) -> bool {
-        self.id.is_some()
+        self.id.is_some() && !self.erased
     }
 
     /// Whether the account signs in through Google.
@@ -343,6 +345,14 @@ pub enum UserCommand {
     DeleteWebhook {
         /// Its id.
         endpoint_id: Uuid,
+        /// The clock.
+        now: DateTime<Utc>,
+    },
+    /// Delete the account: its wallets unlinked, keys revoked, webhooks deleted, then erased.
+    Erase {
+        /// Whether the person proved it is them (password, or a wallet signature for an
+        /// account without one).
+        confirmed: bool,
         /// The clock.
         now: DateTime<Utc>,
     },
@@ -721,6 +731,16 @@ pub fn decide(state: &User, command: UserCommand) -> Result<Vec<UserEvent>, Acco
             }
             Ok(vec![UserEvent::WebhookEndpointDeleted { endpoint_id, at: now }])
         }
+        C::Erase { confirmed, now } => {
+            registered(state)?;
+            if !confirmed {
+                return Err(AccountError::InvalidCredentials);
+            }
+            let wallets = state.wallets.iter().map(|w| UserEvent::WalletUnlinked { address: w.address.clone(), at: now });
+            let keys = state.api_keys.iter().filter(|k| !k.revoked).map(|k| UserEvent::ApiKeyRevoked { key_id: k.id, at: now });
+            let hooks = state.webhooks.iter().filter(|w| !w.deleted).map(|w| UserEvent::WebhookEndpointDeleted { endpoint_id: w.id, at: now });
+            Ok(wallets.chain(keys).chain(hooks).chain([UserEvent::AccountErased { at: now }]).collect())
+        }
     }
 }
 
@@ -817,6 +837,15 @@ pub fn evolve(mut state: User, event: &UserEvent) -> User {
                 hook.deleted = true;
             }
         }
+        E::AccountErased { at } => {
+            state.erased = true;
+            state.sessions_valid_from = Some(*at);
+            state.password_hash = None;
+            state.account_code = None;
+            state.email_change = None;
+            state.reset = None;
+            state.wallet_nonce = None;
+        }
     }
     state
 }
@@ -862,6 +891,10 @@ pub fn claim_changes(before: &User, events: &[UserEvent]) -> Vec<ClaimChange> {
             }
             UserEvent::WalletLinked { address, .. } => changes.push(take(ClaimKind::Wallet, address)),
             UserEvent::WalletUnlinked { address, .. } => changes.push(give(ClaimKind::Wallet, address)),
+            UserEvent::AccountErased { .. } => {
+                changes.push(give(ClaimKind::Email, &state.email));
+                changes.push(give(ClaimKind::Username, &state.username));
+            }
             _ => {}
         }
         state = evolve(state, event);

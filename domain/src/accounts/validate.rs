@@ -63,8 +63,15 @@ pub fn username(value: &str) -> Result<String, AccountError> {
     if !USERNAME_LEN.contains(&len) || !value.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')) {
         return Err(AccountError::invalid("username: 3 to 30 characters, only letters, digits, '_', '.' and '-'"));
     }
+    // The read models name an erased account `deleted-…`: no one may take such a name.
+    if value.to_ascii_lowercase().starts_with(DELETED_PREFIX) {
+        return Err(AccountError::invalid("username: names starting with 'deleted-' are reserved"));
+    }
     Ok(value.to_owned())
 }
+
+/// How the read models name an erased account (`deleted-` and 22 characters of its id).
+pub const DELETED_PREFIX: &str = "deleted-";
 
 /// A new password: 8 to 128 characters, equal to its confirmation.
 pub fn new_password(field: &str, password: &str, confirmation: &str, mismatch: &str) -> Result<(), AccountError> {
