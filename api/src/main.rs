@@ -94,6 +94,32 @@ enum Command {
         /// The account's e-mail address.
         email: String,
     },
+    /// Copy a log written before personal data was sealed into a new log whose personal fields
+    /// are sealed with fresh per-person keys and whose e-mail and username claims are blinded;
+    /// its first event names the old log's head hash and event count. On the embedded default
+    /// (SQLite in the data directory) the new log and key store are verified and swapped in (the
+    /// old log kept as `events.db.before-privacy`) and the read models rebuilt. Stop every
+    /// server first.
+    MigratePrivacy {
+        /// Write the new log there instead (another Postgres database, or a SQLite file), and
+        /// swap nothing: then point DATABASE_URL (and KEY_STORE_URL) at it.
+        #[arg(long)]
+        to: Option<String>,
+        /// The new log's key store (default: the `subject_keys` table of the new Postgres
+        /// database, or `keys.db` beside a new SQLite log).
+        #[arg(long, requires = "to")]
+        keys_to: Option<String>,
+        /// SQLite: leave `events.sealed.db` and `keys.sealed.db` beside the old log unswapped.
+        #[arg(long, conflicts_with = "to")]
+        no_swap: bool,
+        /// Events per append to the new log.
+        #[arg(long, default_value_t = ops::migrate_privacy::DEFAULT_BATCH)]
+        batch: usize,
+    },
+    /// Forget the keys of every account the log says was erased (`AccountErased`) whose keys
+    /// are still in the key store: run it after restoring the key store from a backup older
+    /// than the log, before starting the servers.
+    ForgetErased,
     /// Compare the contract's state (read over RPC_URL at CONTRACT_ADDRESS) with the read models
     /// for every token and every account owed credits; print each difference with both values;
     /// exit 1 on any.
@@ -138,6 +164,11 @@ async fn main() -> ExitCode {
         Command::AnalyticsRole => ops::analytics_role(cli.config).await,
         Command::Export { table, query, format, out } => ops::export(cli.config, table, query, format, &out).await,
         Command::Admin { action, role, email } => ops::admin(cli.config, action == "grant", &role, &email).await,
+        Command::MigratePrivacy { to, keys_to, no_swap, batch } => {
+            let options = ops::migrate_privacy::Options { to, keys_to, no_swap, batch };
+            ops::migrate_privacy::run(cli.config, options).await
+        }
+        Command::ForgetErased => ops::migrate_privacy::forget_erased_command(cli.config).await,
         Command::Reconcile { batch, concurrency } => ops::reconcile(cli.config, batch, concurrency).await,
     };
     match result {

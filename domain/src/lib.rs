@@ -7,6 +7,7 @@
 //! * [`collections`]: users' collections of NFTs and their likes.
 //! * [`metadata`]: what the server read at the token URI of tokens minted elsewhere.
 //! * [`moderation`]: reports, moderators' decisions, appeals, verified badges and staff roles.
+//! * [`log`]: facts about the log itself (the copy `migrate-privacy` writes starts with one).
 //! * [`command`]: how a command lost to a concurrent write on its stream is decided again.
 //! * [`notices`]: a user's reads of their notices and their notice settings.
 //! * [`privacy`]: personal fields sealed per person in the log, erased by forgetting a key.
@@ -21,6 +22,7 @@ pub mod catalog;
 pub mod chain;
 pub mod collections;
 pub mod command;
+pub mod log;
 pub mod metadata;
 pub mod moderation;
 pub mod notices;

@@ -1,8 +1,10 @@
 //! The operators' commands on a marketplace's data: rebuild the read models (`replay`), check
 //! the log's hash chain (`verify`), compare with the chain (`reconcile`), and what analysts use
-//! (`checksum`, `read-file`, `analytics-role`, `export`).
+//! (`checksum`, `read-file`, `analytics-role`, `export`), and seal a log written before personal
+//! data was sealed (`migrate-privacy`, `forget-erased`).
 
 pub mod export;
+pub mod migrate_privacy;
 
 use std::process::ExitCode;
 

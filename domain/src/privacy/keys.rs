@@ -292,6 +292,14 @@ impl KeyStore {
         self.cache.lock().expect("key cache lock").clear();
     }
 
+    /// Closes the store's connections (the migration renames its file afterwards).
+    pub async fn close(&self) {
+        match &self.db {
+            Db::Sqlite(pool) => pool.close().await,
+            Db::Postgres(pool) => pool.close().await,
+        }
+    }
+
     /// How many keys are held and how many were forgotten (operations, tests).
     pub async fn counts(&self) -> Result<(u64, u64), StoreError> {
         let sql = "SELECT COUNT(wrapped), COUNT(*) - COUNT(wrapped) FROM subject_keys";
