@@ -371,6 +371,9 @@ pub async fn run(config: Config, options: Options) -> anyhow::Result<ExitCode> {
     println!("sealing {old_count} events of {} into {} …", redact_url(&old_url), redact_url(&target.log_url));
     let copied = copy_sealed(old.clone(), &new, &old_url, options.batch.max(1)).await?;
     let forgotten = forget_people(&new, copied.erased.iter().copied()).await?;
+    // Codes and reset links long expired, contact messages past their retention: forgotten
+    // now, as the retention sweep would.
+    let expired = key_store.forget_expired(chrono::Utc::now()).await?;
     let verify_started = Instant::now();
     let report = domain::store::verify::verify(new.inner().as_ref(), 10_000).await.context("verifying the new log")?;
     if report.events != copied.events + 1 || report.last_hash != hex::encode(copied.new_head.1) {
@@ -391,7 +394,7 @@ pub async fn run(config: Config, options: Options) -> anyhow::Result<ExitCode> {
         copied.new_head.0,
         hex::encode(copied.new_head.1)
     );
-    println!("  keys made: {held} (in {})", redact_url(&target.keys_url));
+    println!("  keys made: {} (in {}), of which {expired} already past their retention and forgotten", held + expired, redact_url(&target.keys_url));
     if forgotten.erased > 0 {
         println!("  erased accounts in the old log: {} (their keys forgotten: {})", forgotten.erased, forgotten.keys);
     }

@@ -203,8 +203,18 @@ async fn check_migrated(old: &[RecordedEvent], old_head: [u8; 32], new: &Private
     // Through the keys: every payload as it was.
     let opened = read_everything(new).await;
     for (was, now) in old.iter().zip(&opened[1..]) {
-        let was_value: Value = serde_json::from_str(&was.payload).unwrap();
+        let mut was_value: Value = serde_json::from_str(&was.payload).unwrap();
         let now_value: Value = serde_json::from_str(&now.payload).unwrap();
+        // A code or reset link long expired was sealed with a key past its retention: blank.
+        let expiring = ["VerificationCodeIssued", "PasswordResetRequested", "EmailChangeRequested"];
+        let expired = was_value["expiresAt"].as_str().and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok()).is_some_and(|t| t < Utc::now());
+        if expiring.contains(&was.event_type.as_str()) && expired {
+            for field in ["codeHash", "tokenHash"] {
+                if was_value.get(field).is_some() {
+                    was_value[field] = Value::String(String::new());
+                }
+            }
+        }
         assert_eq!(now_value, was_value, "payload of {} ({})", was.event_id, was.event_type);
     }
     let sealed = opened.iter().filter(|e| domain::privacy::SEALED_TYPES.contains(&e.event_type.as_str())).count();

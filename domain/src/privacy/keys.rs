@@ -232,8 +232,10 @@ impl KeyStore {
                     }
                 };
                 self.cache.lock().expect("key cache lock").remove(&want.subject);
-                // Another process may have made it first: read back the one that was kept.
-                let kept = self.keys(&[want.subject], now).await?;
+                // Another process may have made it first: read back the one that was kept, even
+                // past its retention (a migrated log's long-expired codes are sealed, then read
+                // blank, and forgotten by the next sweep).
+                let kept = self.keys(&[want.subject], i64::MIN).await?;
                 found.insert(want.subject, kept.get(&want.subject).cloned().flatten());
             }
         }
