@@ -195,6 +195,7 @@ pub async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<Exit
     node::auction_clock::spawn(node.clone());
     node::metadata::spawn(node.clone());
     node::webhooks::spawn(node.clone());
+    node::retention::spawn(node.clone());
     let app = http::app(AppState::over(node)?, &config.ui_dir);
     let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("listening on {}", config.listen))?;
     tracing::info!("marketplace listening on http://{}", listener.local_addr()?);

@@ -19,6 +19,7 @@ pub mod log;
 pub mod metadata;
 pub mod notifier;
 pub mod reconcile;
+pub mod retention;
 pub mod stream;
 pub mod webhooks;
 

@@ -32,7 +32,7 @@ use crate::{
     http::{
         AppState,
         auth::{AuthUser, ClientIp, Payload, execute, load_signed_in, password, siwe},
-        error::{ApiError, Envelope, ok},
+        error::{ApiError, Envelope, accepted, ok},
     },
     mail,
 };
@@ -316,9 +316,7 @@ async fn email_export_link(State(state): State<AppState>, me: AuthUser) -> Resul
     let signature = state.accounts.keys.digest(EXPORT_LINK, me.0, &expires.to_string());
     let link = format!("{}/api/account/export/download?token={}.{expires}.{signature}", state.config.site_url(), me.0);
     state.send_mail(mail::export_link(&user.email, &link)).await;
-    let mut response = ok(json!({}), "A link to your data was sent to your e-mail address");
-    *response.status_mut() = axum::http::StatusCode::ACCEPTED;
-    Ok(response)
+    Ok(accepted(json!({}), "A link to your data was sent to your e-mail address"))
 }
 
 /// The e-mailed link's token.
