@@ -15,7 +15,6 @@
 pub mod auction_clock;
 pub mod bootstrap;
 pub mod leader;
-pub mod log;
 pub mod metadata;
 pub mod notifier;
 pub mod reconcile;

@@ -311,7 +311,7 @@ async fn export_data(State(state): State<AppState>, me: AuthUser) -> Result<Resp
 )]
 async fn email_export_link(State(state): State<AppState>, me: AuthUser) -> Result<Response, ApiError> {
     let user = load_signed_in(&state, me).await?;
-    state.accounts.limits.check_key(&format!("export|{}", me.0), EXPORTS_PER_MINUTE).await?;
+    state.accounts.limits.check_key(&format!("export-mail|{}", me.0), EXPORTS_PER_MINUTE).await?;
     let expires = (Utc::now() + EXPORT_LINK_TTL).timestamp();
     let signature = state.accounts.keys.digest(EXPORT_LINK, me.0, &expires.to_string());
     let link = format!("{}/api/account/export/download?token={}.{expires}.{signature}", state.config.site_url(), me.0);
@@ -321,8 +321,10 @@ async fn email_export_link(State(state): State<AppState>, me: AuthUser) -> Resul
 
 /// The e-mailed link's token.
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct DownloadQuery {
     /// `{userId}.{expires}.{signature}` from the link.
+    #[param(max_length = 200)]
     token: String,
 }
 
