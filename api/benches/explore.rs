@@ -48,7 +48,7 @@ fn main() {
     // The marketplace after `nfts` tokens were minted and traded, folded into its read tables.
     let state = server.block_on(async {
         let started = Instant::now();
-        let store = api::node::log::open(&config).await.unwrap();
+        let store = api::log::open(&config).await.unwrap();
         let mut events = store.head().await.unwrap().0;
         if !reuse {
             api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();

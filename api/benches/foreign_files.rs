@@ -83,7 +83,7 @@ fn main() {
         config.metadata_delay_secs = 0;
         config.metadata_allow_http = true;
         config.metadata_allowed_hosts = vec![server.to_string()];
-        let store = api::node::log::open(&config).await.unwrap();
+        let store = api::log::open(&config).await.unwrap();
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let handle = projector.handle();

@@ -44,7 +44,7 @@ fn main() {
 
     // The stack, on its own runtime as the binary runs it.
     let (state, indexer_handle) = server.block_on(async {
-        let store = api::node::log::open(&config).await.unwrap();
+        let store = api::log::open(&config).await.unwrap();
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let handle = projector.handle();

@@ -44,7 +44,7 @@ fn main() {
     let concurrency = config.metadata_concurrency;
     let runtime = support::server_runtime();
     runtime.block_on(async move {
-        let store = api::node::log::open(&config).await.unwrap();
+        let store = api::log::open(&config).await.unwrap();
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let handle = projector.handle();

@@ -22,7 +22,7 @@ fn main() {
     let config = support::config(data.path());
     let server = support::server_runtime();
     let state = server.block_on(async {
-        let store = api::node::log::open(&config).await.unwrap();
+        let store = api::log::open(&config).await.unwrap();
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         api::http::AppState::new(config.clone(), store, read, projector.handle()).unwrap()

@@ -89,7 +89,7 @@ fn main() {
 
     let (state, store) = server.block_on(async {
         let started = Instant::now();
-        let store = api::node::log::open(&config).await.unwrap();
+        let store = api::log::open(&config).await.unwrap();
         api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
         for writes in market_history(nfts) {
             store.append_streams(writes).await.unwrap();

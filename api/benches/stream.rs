@@ -67,7 +67,7 @@ fn main() {
     let config = support::config(dir.path());
 
     let (state, projected) = server.block_on(async {
-        let store = api::node::log::open(&config).await.unwrap();
+        let store = api::log::open(&config).await.unwrap();
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let handle = projector.handle();

@@ -1,6 +1,7 @@
 //! One marketplace process, in rooms that show what it runs (see docs/architecture.md):
 //!
 //! - [`config`]: the settings every room reads; [`net`]: the guard of outgoing requests.
+//! - [`log`]: the event log as every room opens it, personal fields sealed.
 //! - [`chain`], [`files`], [`mail`]: the process's outside world: the chain node, the file
 //!   store, outgoing mail.
 //! - [`node`]: the services one process shares ([`node::Node`]) and the work it runs beside the
@@ -19,6 +20,7 @@ pub mod config;
 pub mod demo;
 pub mod files;
 pub mod http;
+pub mod log;
 pub mod mail;
 pub mod net;
 pub mod node;

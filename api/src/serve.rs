@@ -50,7 +50,7 @@ pub async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<Exit
         _ => (None, config.deployment_block),
     };
 
-    let store = crate::node::log::open(&config).await?;
+    let store = crate::log::open(&config).await?;
     node::bootstrap::seed_categories(store.as_ref()).await.context("seeding categories")?;
     let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
     let indexer_config = match (&rpc_url, &contract) {
@@ -195,6 +195,7 @@ pub async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<Exit
     node::auction_clock::spawn(node.clone());
     node::metadata::spawn(node.clone());
     node::webhooks::spawn(node.clone());
+    node::retention::spawn(node.clone());
     let app = http::app(AppState::over(node)?, &config.ui_dir);
     let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("listening on {}", config.listen))?;
     tracing::info!("marketplace listening on http://{}", listener.local_addr()?);

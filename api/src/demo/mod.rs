@@ -67,7 +67,7 @@ pub async fn wants_demo(config: &Config, empty: bool) -> anyhow::Result<bool> {
         return Ok(true);
     }
     std::fs::create_dir_all(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
-    let store = crate::node::log::open(config).await?;
+    let store = crate::log::open(config).await?;
     let (last, _) = store.head().await.context("reading the event log's head")?;
     if last != 0 {
         return Ok(false);
@@ -932,7 +932,7 @@ pub async fn command(config: Config, api_url: Option<String>, size: Size) -> any
         api_url: api_url.unwrap_or_else(|| format!("http://{}", config.listen)),
         rpc_url: config.rpc_url.clone().unwrap_or_else(|| format!("http://127.0.0.1:{}", config.anvil_port)),
         size,
-        log: Some(crate::node::log::open(&config).await?),
+        log: Some(crate::log::open(&config).await?),
     };
     let started = std::time::Instant::now();
     let summary = run(&options).await?;

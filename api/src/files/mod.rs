@@ -301,6 +301,18 @@ impl FileStore {
         Ok(collected)
     }
 
+    /// Removes a file of the local store and its renditions (an erased person's avatar or cover).
+    /// Kubo's and the pinning service's pins are left: on a shared node the same CID may be
+    /// someone else's, and an erased person's file there is only reachable by its CID.
+    pub async fn remove(&self, cid: &str, renditions: &renditions::Renditions) -> Result<(), FileError> {
+        if !cid::is_cid_v1(cid) {
+            return Ok(());
+        }
+        self.local.remove(cid).await?;
+        renditions.remove(cid).await?;
+        Ok(())
+    }
+
     /// The bytes stored under `cid`, if any: from the local folder, else from Kubo (checked
     /// against the CID, then cached).
     pub async fn get(&self, cid: &str) -> Result<Option<Vec<u8>>, FileError> {

@@ -55,6 +55,11 @@ pub fn ok<T: Serialize>(body: T, message: impl Into<String>) -> Response {
     (StatusCode::OK, Json(Envelope { statuscode: 200, body, message: message.into() })).into_response()
 }
 
+/// Accepted: the work goes on after the answer (a mail on its way), in the envelope.
+pub fn accepted<T: Serialize>(body: T, message: impl Into<String>) -> Response {
+    (StatusCode::ACCEPTED, Json(Envelope { statuscode: 202, body, message: message.into() })).into_response()
+}
+
 /// Everything a handler can answer with besides success.
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {

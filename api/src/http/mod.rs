@@ -50,6 +50,7 @@ impl AppState {
     pub fn over(node: Node) -> anyhow::Result<Self> {
         use anyhow::Context as _;
         let accounts = auth::Accounts::from_config(&node.config).context("starting the accounts services")?;
+        accounts.erased.follow(node.read.clone());
         Ok(Self { node, accounts: Arc::new(accounts), read_cache: Arc::default() })
     }
 
@@ -94,6 +95,7 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
         .merge(routes::misc::router())
         .merge(routes::auth::router())
         .merge(routes::account::router(state.config.max_image_bytes))
+        .merge(routes::privacy::router())
         .merge(routes::keys::router())
         .merge(routes::contact::router())
         .merge(routes::moderation::router())

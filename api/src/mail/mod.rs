@@ -112,6 +112,36 @@ pub fn notice(to: &str, subject: &str, sentence: &str, link: &str) -> Mail {
     }
 }
 
+/// The link that downloads a person's data.
+pub fn export_link(to: &str, link: &str) -> Mail {
+    Mail {
+        to: to.to_owned(),
+        subject: "Your data".into(),
+        text: format!(
+            "Open this link to download your data (profile, wallets, likes, bookmarks, collections, bids, offers, \
+             notifications, messages) as one JSON file:\n\n{link}\n\nIt works for 24 hours. If you did not ask for it, \
+             you can ignore this message."
+        ),
+        code: None,
+        link: Some(link.to_owned()),
+    }
+}
+
+/// The last message to an address whose account was deleted.
+pub fn account_deleted(to: &str) -> Mail {
+    Mail {
+        to: to.to_owned(),
+        subject: "Your account was deleted".into(),
+        text: "Your marketplace account was deleted as you asked: your e-mail address, name, username, profile and \
+               messages can no longer be read by anyone, us included. What you did on chain (NFTs, sales, bids, \
+               offers, transfers) stays public under your wallet address. This address is not kept; this is the \
+               last message you get from us."
+            .into(),
+        code: None,
+        link: None,
+    }
+}
+
 /// The password reset link.
 pub fn reset_link(to: &str, link: &str) -> Mail {
     Mail {

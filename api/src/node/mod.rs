@@ -15,10 +15,10 @@
 pub mod auction_clock;
 pub mod bootstrap;
 pub mod leader;
-pub mod log;
 pub mod metadata;
 pub mod notifier;
 pub mod reconcile;
+pub mod retention;
 pub mod stream;
 pub mod webhooks;
 

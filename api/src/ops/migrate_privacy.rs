@@ -26,7 +26,7 @@ use domain::{
 };
 use uuid::Uuid;
 
-use crate::{config::Config, node};
+use crate::config::Config;
 
 /// Events read from the old log at a time.
 const READ_PAGE: usize = 20_000;
@@ -324,7 +324,7 @@ pub struct Options {
 /// `migrate-privacy`.
 pub async fn run(config: Config, options: Options) -> anyhow::Result<ExitCode> {
     let old_url = config.database_url();
-    let keys = node::log::privacy_keys(&config)?;
+    let keys = crate::log::privacy_keys(&config)?;
     let old = domain::store::open(&old_url).await.context("opening the event log")?;
     let (old_count, _) = old.head().await?;
     if old_count == 0 {
@@ -455,7 +455,7 @@ async fn already_sealed(config: &Config, old: Arc<dyn EventStore>, keys: &Privac
 
 /// `forget-erased`.
 pub async fn forget_erased_command(config: Config) -> anyhow::Result<ExitCode> {
-    let store = node::log::open(&config).await?;
+    let store = crate::log::open(&config).await?;
     let started = Instant::now();
     let done = forget_erased(&store).await?;
     println!(

@@ -14,7 +14,7 @@ use crate::{config::Config, node};
 
 /// `replay`: every read table rebuilt from the log into a new generation, then published.
 pub async fn replay(config: Config) -> anyhow::Result<ExitCode> {
-    let store = node::log::open(&config).await?;
+    let store = crate::log::open(&config).await?;
     let generation = format!("g{}", chrono::Utc::now().format("%Y%m%d%H%M%S"));
     let started = std::time::Instant::now();
     let db = projections::ReadDb::open_generation(&config.read_database_url(), &generation).await.context("creating the new generation")?;
@@ -57,7 +57,7 @@ pub async fn admin(config: Config, grant: bool, role: &str, email: &str) -> anyh
         println!("no account with the e-mail address {email}");
         return Ok(ExitCode::from(2));
     };
-    let store = node::log::open(&config).await?;
+    let store = crate::log::open(&config).await?;
     let change = RoleChange { actor: None, user_id, role, grant, now: chrono::Utc::now() };
     let metadata = domain::Metadata { actor: Some("operator".into()), ..domain::Metadata::default() };
     match moderation::change_role(store.as_ref(), change, &metadata).await {
@@ -116,7 +116,7 @@ pub async fn reconcile(config: Config, batch: usize, concurrency: usize) -> anyh
     let address = config.contract_address.as_deref().context("CONTRACT_ADDRESS: the marketplace contract")?;
     let mut target = node::reconcile::Target::connect(url, config.chain_id, address.parse().context("contract address")?)?;
     (target.batch, target.concurrency) = (batch.max(1), concurrency.max(1));
-    let store = node::log::open(&config).await?;
+    let store = crate::log::open(&config).await?;
     let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
     let started = std::time::Instant::now();
     let report = node::reconcile::reconcile(store.as_ref(), &read, &target).await.context("reconciling")?;

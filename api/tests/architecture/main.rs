@@ -12,14 +12,15 @@ use std::{
 const ROOMS: &[(&str, &[&str])] = &[
     ("net", &[]),
     ("config", &["net"]),
+    ("log", &["config"]),
     ("chain", &["config"]),
     ("files", &["config"]),
     ("mail", &["config"]),
-    ("node", &["config", "net", "chain", "files", "mail"]),
-    ("http", &["config", "net", "chain", "files", "mail", "node"]),
-    ("ops", &["config", "chain", "files", "node"]),
-    ("demo", &["config", "chain"]),
-    ("serve", &["config", "net", "chain", "files", "mail", "node", "http", "ops", "demo"]),
+    ("node", &["config", "net", "log", "chain", "files", "mail"]),
+    ("http", &["config", "net", "log", "chain", "files", "mail", "node"]),
+    ("ops", &["config", "log", "chain", "files", "node"]),
+    ("demo", &["config", "log", "chain"]),
+    ("serve", &["config", "net", "log", "chain", "files", "mail", "node", "http", "ops", "demo"]),
 ];
 
 fn src() -> PathBuf {

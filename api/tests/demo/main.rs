@@ -267,7 +267,7 @@ async fn dev_wants_the_demo_on_an_empty_log_on_sqlite_and_postgres_alike() {
         assert!(api::demo::wants_demo(&config, false).await.unwrap(), "a fresh market gets the demo ({database:?})");
         assert!(pending.exists(), "and is marked pending at once");
         // A market with events whose demo finished (the marker removed): no demo.
-        let store = api::node::log::open(&config).await.unwrap();
+        let store = api::log::open(&config).await.unwrap();
         api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
         std::fs::remove_file(&pending).unwrap();
         assert!(!api::demo::wants_demo(&config, false).await.unwrap(), "a used market gets no demo ({database:?})");

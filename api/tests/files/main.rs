@@ -329,7 +329,7 @@ async fn the_gateway_serves_a_file_only_kubo_holds() {
     let cid = cid_v1(&png);
     kubo.lock().unwrap().files.insert(cid.clone(), png.clone());
     let config = config(&dir, &["--ipfs-api-url", &url, "--jwt-secret", "test-secret"]);
-    let store = api::node::log::open(&config).await.unwrap();
+    let store = api::log::open(&config).await.unwrap();
     let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
     let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
     let state = AppState::new(config, store, read, projector.handle()).unwrap();

@@ -45,7 +45,7 @@ impl Gateway {
     async fn start() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let config = super::config(&dir, &["--jwt-secret", "test-secret"]);
-        let store = api::node::log::open(&config).await.unwrap();
+        let store = api::log::open(&config).await.unwrap();
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         let state = AppState::new(config, store, read, projector.handle()).unwrap();

@@ -611,6 +611,12 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("GET", "/api/account/keys", "/api/account/keys".into(), None),
         ("DELETE", "/api/account/keys/{keyId}", "/api/account/keys/{key}".into(), None),
         ("DELETE", "/api/account/keys/{keyId}", format!("/api/account/keys/{}", uuid::Uuid::now_v7()), None),
+        // A person's data, by download and by e-mailed link (erasing the account comes last).
+        ("GET", "/api/account/deletion", "/api/account/deletion".into(), None),
+        ("GET", "/api/account/export", "/api/account/export".into(), None),
+        ("POST", "/api/account/export/email", "/api/account/export/email".into(), None),
+        ("GET", "/api/account/export/download", "/api/account/export/{export}".into(), None),
+        ("GET", "/api/account/export/download", "/api/account/export/download?token=forged".into(), None),
         // A public address literal: registration checks it without the network (the test
         // event, which would wait for it, is sent to an unknown endpoint only).
         (
@@ -701,6 +707,8 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
         ("DELETE", "/api/collection/{collectionId}", "/api/collection/{collection}".into(), None),
         ("GET", "/api/stats/collection/{collectionId}", "/api/stats/collection/{collection}".into(), None),
         ("GET", "/api/collection/browsebyid/{collectionId}", "/api/collection/browsebyid/{collection}".into(), None),
+        ("POST", "/api/account/delete", "/api/account/delete".into(), Some(json!({ "password": "not the password" }))),
+        ("POST", "/api/account/delete", "/api/account/delete".into(), Some(json!({ "password": password }))),
     ];
     let mut collection = String::new();
     let mut key = String::new();
@@ -746,6 +754,7 @@ async fn answers_match_their_documented_statuses_content_types_and_schemas() {
             app.state.projector.wait_for(at.last_position, std::time::Duration::from_secs(10)).await.unwrap();
             continue;
         }
+        let uri = if uri.contains("{export}") { uri.replace("{export}", &mail(new_email, "link").await) } else { uri };
         let uri = uri.replace("{user}", &user).replace("{collection}", &collection).replace("{key}", &key).replace("{hook}", &hook);
         let mut request = Request::builder().method(method).uri(&uri);
         if !token.is_empty() {

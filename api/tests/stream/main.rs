@@ -95,7 +95,7 @@ impl Server {
 async fn open(dir: &std::path::Path, events: &str) -> (Config, Arc<domain::privacy::PrivateStore>) {
     let config = Cli::parse_from(["test", "--database-url", events, "--contract-address", "0xc0ffee"]).config;
     let config = Config { data_dir: dir.to_owned(), ..config };
-    let store = api::node::log::open(&config).await.unwrap();
+    let store = api::log::open(&config).await.unwrap();
     (config, store)
 }
 

@@ -48,7 +48,7 @@ impl Drop for ProjectorTask {
 /// The app state for `config` over the log and read database it names, with the projector
 /// running; the categories seeded first when `seed`.
 pub async fn fresh_state(config: Config, seed: bool) -> (AppState, ProjectorTask) {
-    let store = api::node::log::open(&config).await.unwrap();
+    let store = api::log::open(&config).await.unwrap();
     if seed {
         api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
     }

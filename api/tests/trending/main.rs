@@ -43,7 +43,7 @@ async fn app(url: Option<&str>, dir: &std::path::Path) -> (AppState, projections
     let events = url.map_or_else(|| format!("sqlite://{}", dir.join("events.db").display()), str::to_owned);
     let config = Cli::parse_from(["test", "--database-url", &events, "--contract-address", "0xc0ffee"]).config;
     let config = Config { data_dir: dir.to_owned(), ..config };
-    let store = api::node::log::open(&config).await.unwrap();
+    let store = api::log::open(&config).await.unwrap();
     let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
     let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
     let chain = api::chain::ChainInfo { chain_id: 80001, contract_address: Some("0xc0ffee".into()), ..Default::default() };

@@ -1400,4 +1400,40 @@ mod tests {
         assert_eq!(given(&user).when(revoke(1)), Ok(vec![]));
         assert!(fold(&user).api_keys[0].revoked);
     }
+
+    #[test]
+    fn erasing_unlinks_revokes_deletes_then_erases_and_gives_the_names_back() {
+        let mut user = registered();
+        user.push(UserEvent::WalletLinked { provider: WalletProvider::Metamask, address: "0xabc".into(), at: t0() });
+        user.push(UserEvent::ApiKeyCreated {
+            key_id: Uuid::from_u128(1),
+            name: "bot".into(),
+            scopes: vec![ApiKeyScope::Read],
+            key_hash: "h".into(),
+            prefix: "mk_live_abcd".into(),
+            at: t0(),
+        });
+        let erase = |confirmed| UserCommand::Erase { confirmed, now: t0() };
+        assert_eq!(given(&user).when(erase(false)), Err(AccountError::InvalidCredentials));
+        let events = given(&user).when(erase(true)).unwrap();
+        assert_eq!(
+            events,
+            vec![
+                UserEvent::WalletUnlinked { address: "0xabc".into(), at: t0() },
+                UserEvent::ApiKeyRevoked { key_id: Uuid::from_u128(1), at: t0() },
+                UserEvent::AccountErased { at: t0() },
+            ]
+        );
+        let claims = claim_changes(&fold(&user), &events);
+        let given_back: Vec<(ClaimKind, &str, bool)> = claims.iter().map(|c| (c.kind, c.value.as_str(), c.take)).collect();
+        assert_eq!(
+            given_back,
+            vec![(ClaimKind::Wallet, "0xabc", false), (ClaimKind::Email, "alice@example.com", false), (ClaimKind::Username, "Alice", false)]
+        );
+        user.extend(events);
+        let erased = fold(&user);
+        assert!(!erased.exists() && !erased.session_valid(t0() + Duration::days(1)));
+        assert_eq!(given(&user).when(erase(true)), Err(AccountError::UnknownUser));
+        assert_eq!(erased.check_login(true), Err(AccountError::InvalidCredentials));
+    }
 }

@@ -123,8 +123,8 @@ impl KeyStore {
         Box::pin(self.sealed_since(None)).await
     }
 
-    /// The keys of `subjects` (`None` for a forgotten, expired or unknown one), from the cache
-    /// or in one query.
+    /// The keys of `subjects` (`None` for a forgotten, unknown or, as of `now`, expired one), from
+    /// the cache or in one query.
     pub(crate) async fn keys(&self, subjects: &[Uuid], now: i64) -> Result<HashMap<Uuid, Option<Arc<DataKey>>>, StoreError> {
         let mut found = HashMap::with_capacity(subjects.len());
         let mut missing = Vec::new();
@@ -209,7 +209,8 @@ impl KeyStore {
     /// error for a subject whose key was forgotten, since nothing may be sealed for it again.
     pub(crate) async fn keys_for_sealing(&self, wanted: &[NewKey]) -> Result<HashMap<Uuid, Arc<DataKey>>, StoreError> {
         let subjects: Vec<Uuid> = wanted.iter().map(|w| w.subject).collect();
-        let now = Utc::now().timestamp();
+        // Sealing takes a key past its retention too (an event recorded late); reading does not.
+        let now = i64::MIN;
         let mut found = self.keys(&subjects, now).await?;
         let absent: Vec<&NewKey> = wanted.iter().filter(|w| found.get(&w.subject).is_some_and(Option::is_none)).collect();
         if !absent.is_empty() {
@@ -232,10 +233,8 @@ impl KeyStore {
                     }
                 };
                 self.cache.lock().expect("key cache lock").remove(&want.subject);
-                // Another process may have made it first: read back the one that was kept, even
-                // past its retention (a migrated log's long-expired codes are sealed, then read
-                // blank, and forgotten by the next sweep).
-                let kept = self.keys(&[want.subject], i64::MIN).await?;
+                // Another process may have made it first: read back the one that was kept.
+                let kept = self.keys(&[want.subject], now).await?;
                 found.insert(want.subject, kept.get(&want.subject).cloned().flatten());
             }
         }

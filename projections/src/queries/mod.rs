@@ -11,6 +11,7 @@ pub mod moderation;
 pub mod nft;
 pub mod notices;
 pub mod offers;
+pub mod privacy;
 pub mod profiles;
 pub mod rarity;
 mod scores;

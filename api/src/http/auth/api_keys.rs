@@ -104,6 +104,8 @@ pub fn required(method: &Method, path: &str) -> Access {
         || path.starts_with("/api/account/keys/")
         || matches!(path, "/api/account/walletnonce" | "/api/account/connectwallet" | "/api/account/disconnectwallet")
         || (path == "/api/account/myprofile" && method != Method::GET)
+        // A person's whole data and the end of their account are theirs alone.
+        || matches!(path, "/api/account/deletion" | "/api/account/delete" | "/api/account/export" | "/api/account/export/email")
         // A person moderates and manages the staff, never a bot.
         || path.starts_with("/api/moderation/")
         || path.starts_with("/api/staff");

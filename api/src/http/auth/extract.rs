@@ -57,6 +57,7 @@ impl FromRequestParts<AppState> for AuthUser {
         }
         let token = bearer(parts).ok_or(ApiError::Unauthorized)?;
         match state.accounts.tokens.verify(token) {
+            Ok((user, _)) if state.accounts.erased.contains(&user) => Err(ApiError::Unauthorized),
             Ok((user, issued_at)) => Ok(Self(user, issued_at)),
             Err(TokenError::Expired) => Err(ApiError::TokenExpired),
             Err(TokenError::Invalid) => Err(ApiError::Unauthorized),
@@ -76,7 +77,7 @@ impl FromRequestParts<AppState> for MaybeUser {
         if let Some(user) = key_holder(parts) {
             return Ok(Self(user.ok()));
         }
-        Ok(Self(bearer(parts).and_then(|t| state.accounts.tokens.verify(t).ok()).map(|(user, _)| user)))
+        Ok(Self(bearer(parts).and_then(|t| state.accounts.tokens.verify(t).ok()).map(|(user, _)| user).filter(|u| !state.accounts.erased.contains(u))))
     }
 }
 

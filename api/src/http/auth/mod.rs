@@ -34,6 +34,46 @@ pub struct Accounts {
     pub limits: rate_limit::RateLimits,
     /// Google ID token checks.
     pub google: google::GoogleVerifier,
+    /// Accounts erased: their access tokens are refused before they expire.
+    pub erased: ErasedAccounts,
+}
+
+/// The erased accounts this process knows of: those it erased, and every few seconds those the
+/// read tables say were erased (by another process of a Postgres deployment).
+#[derive(Clone, Default)]
+pub struct ErasedAccounts(std::sync::Arc<std::sync::RwLock<std::collections::HashSet<uuid::Uuid>>>);
+
+impl ErasedAccounts {
+    /// How often the read tables are asked again.
+    const REFRESH: std::time::Duration = std::time::Duration::from_secs(5);
+
+    /// Whether `user` was erased.
+    pub fn contains(&self, user: &uuid::Uuid) -> bool {
+        self.0.read().expect("erased accounts lock").contains(user)
+    }
+
+    /// Notes an erasure this process made.
+    pub fn insert(&self, user: uuid::Uuid) {
+        self.0.write().expect("erased accounts lock").insert(user);
+    }
+
+    /// Keeps the set in step with `read` (when a runtime is running: a test's state built
+    /// outside one only knows its own erasures).
+    pub fn follow(&self, read: projections::ReadDb) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else { return };
+        let weak = std::sync::Arc::downgrade(&self.0);
+        runtime.spawn(async move {
+            loop {
+                let Some(set) = weak.upgrade() else { return };
+                match projections::queries::privacy::erased_users(&read).await {
+                    Ok(ids) => set.write().expect("erased accounts lock").extend(ids.iter().filter_map(|id| uuid::Uuid::try_parse(id).ok())),
+                    Err(err) => tracing::debug!(%err, "could not read the erased accounts"),
+                }
+                drop(set);
+                tokio::time::sleep(Self::REFRESH).await;
+            }
+        });
+    }
 }
 
 /// Why the accounts services could not start.
@@ -61,6 +101,7 @@ impl Accounts {
                 config.rate_limit_per_account,
             )?,
             google: google::GoogleVerifier::new(config.google_client_id.clone(), config.google_jwks_url.clone()),
+            erased: ErasedAccounts::default(),
         })
     }
 }

@@ -143,6 +143,9 @@ struct PublicProfile {
     cover_image: String,
     /// Linked wallets, oldest first.
     connected_wallet: Vec<Wallet>,
+    /// The account was deleted: a deleted user, nothing personal left (the username is
+    /// `deleted-` and part of the id); what they did on chain stays under the address.
+    erased: bool,
 }
 
 fn public_body(profile: &UserProfile) -> PublicProfile {
@@ -154,6 +157,7 @@ fn public_body(profile: &UserProfile) -> PublicProfile {
         bio: profile.bio.clone(),
         cover_image: file_url(&profile.cover_image),
         connected_wallet: wallets(profile),
+        erased: profile.erased_at.is_some(),
     }
 }
 
@@ -346,11 +350,28 @@ struct ConnectWalletRequest {
 }
 
 /// The domains a SIWE message may name: configured, else the host this request came to.
-fn siwe_domains(state: &AppState, headers: &HeaderMap) -> Vec<String> {
+pub(super) fn siwe_domains(state: &AppState, headers: &HeaderMap) -> Vec<String> {
     if !state.config.siwe_domains.is_empty() {
         return state.config.siwe_domains.iter().map(|d| d.trim().to_owned()).filter(|d| !d.is_empty()).collect();
     }
     headers.get(header::HOST).and_then(|h| h.to_str().ok()).map(|h| vec![h.to_owned()]).unwrap_or_default()
+}
+
+/// Checks that `address` signed `message` (`signature`, 0x hex): a key's signature, else a smart
+/// account's as the chain answers (ERC-1271, ERC-6492); 400 if not.
+pub(super) async fn signed_by(state: &AppState, address: &str, message: &str, signature: &str) -> Result<(), ApiError> {
+    let signature = siwe::signature_bytes(signature).map_err(ApiError::BadRequest)?;
+    let signer =
+        address.parse::<alloy::primitives::Address>().map_err(|_| ApiError::BadRequest("walletAddress: not a valid 0x address".into()))?;
+    if siwe::signed_by_key(message, &signature, signer) {
+        return Ok(());
+    }
+    // No key recovers to it: a smart account's signature, or an account's not deployed yet.
+    let rpc = state.chain.rpc_url.as_deref().ok_or_else(|| ApiError::BadRequest(siwe::NOT_SIGNED.into()))?;
+    let signed = chain::signatures::signed(rpc, signer, siwe::message_hash(message), &signature)
+        .await
+        .map_err(|err| ApiError::Internal(anyhow::anyhow!("the chain could not check a smart account's signature: {err}")))?;
+    if signed { Ok(()) } else { Err(ApiError::BadRequest(siwe::NOT_SIGNED.into())) }
 }
 
 /// Links a wallet to the signed-in user.
@@ -380,19 +401,7 @@ async fn connect_wallet(
     let domains = siwe_domains(&state, &headers);
     let expected = siwe::Expected { domains: &domains, address: &address, chain_id: state.config.chain_id, now: Utc::now() };
     let message = siwe::check(&req.message, &expected).map_err(ApiError::BadRequest)?;
-    let signature = siwe::signature_bytes(&req.signature).map_err(ApiError::BadRequest)?;
-    let signer =
-        address.parse::<alloy::primitives::Address>().map_err(|_| ApiError::BadRequest("walletAddress: not a valid 0x address".into()))?;
-    if !siwe::signed_by_key(&req.message, &signature, signer) {
-        // No key recovers to it: a smart account's signature, or an account's not deployed yet.
-        let rpc = state.chain.rpc_url.as_deref().ok_or_else(|| ApiError::BadRequest(siwe::NOT_SIGNED.into()))?;
-        let signed = chain::signatures::signed(rpc, signer, siwe::message_hash(&req.message), &signature)
-            .await
-            .map_err(|err| ApiError::Internal(anyhow::anyhow!("the chain could not check a smart account's signature: {err}")))?;
-        if !signed {
-            return Err(ApiError::BadRequest(siwe::NOT_SIGNED.into()));
-        }
-    }
+    signed_by(&state, &address, &req.message, &req.signature).await?;
     let now = Utc::now();
     let command = UserCommand::LinkWallet { provider, address, nonce: message.nonce, now };
     execute(&state, me.0, |u| decide(u, command.clone())).await?;

@@ -23,6 +23,7 @@ pub mod nft;
 pub mod notices;
 pub mod openapi;
 mod params;
+pub mod privacy;
 pub mod social;
 pub mod stream;
 pub mod trade;
