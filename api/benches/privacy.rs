@@ -84,7 +84,11 @@ fn arrival(n: u64) -> Vec<StreamAppend> {
     }];
     for (kind, value) in [(ClaimKind::Email, email.clone()), (ClaimKind::Username, username), (ClaimKind::Wallet, wallet)] {
         let claim = ClaimEvent::ValueClaimed { kind, value, user_id: id };
-        writes.push(StreamAppend { stream_id: claim.stream_id(), expected: ExpectedVersion::Any, events: vec![claim.to_new_event(metadata.clone()).unwrap()] });
+        writes.push(StreamAppend {
+            stream_id: claim.stream_id(),
+            expected: ExpectedVersion::Any,
+            events: vec![claim.to_new_event(metadata.clone()).unwrap()],
+        });
     }
     if n.is_multiple_of(5) {
         let contact = ContactEvent::ContactMessageReceived {
@@ -96,7 +100,11 @@ fn arrival(n: u64) -> Vec<StreamAppend> {
             user_id: Some(id),
             at,
         };
-        writes.push(StreamAppend { stream_id: contact.stream_id(), expected: ExpectedVersion::Any, events: vec![contact.to_new_event(metadata).unwrap()] });
+        writes.push(StreamAppend {
+            stream_id: contact.stream_id(),
+            expected: ExpectedVersion::Any,
+            events: vec![contact.to_new_event(metadata).unwrap()],
+        });
     }
     writes
 }
@@ -239,7 +247,9 @@ async fn main() {
             }
             *total += t.elapsed();
         }
-        for (side, store, total) in [(0u64, plain.as_ref(), &mut plain_signups), (1, sealed.as_ref() as &dyn EventStore, &mut sealed_signups)] {
+        for (side, store, total) in
+            [(0u64, plain.as_ref(), &mut plain_signups), (1, sealed.as_ref() as &dyn EventStore, &mut sealed_signups)]
+        {
             let t = Instant::now();
             for i in range.clone() {
                 let n = side * 1_000_000 + i;
@@ -276,10 +286,7 @@ async fn main() {
     println!("  ratio                  : {:>10.2}", bare.as_secs_f64() / copied.seconds);
     println!("  replay, sealed         : {:>10.0} events/s ({:.2} s)", per_s(head + 1, sealed_replay), sealed_replay.as_secs_f64());
     println!("  replay, plain          : {:>10.0} events/s ({:.2} s)", per_s(head, plain_replay), plain_replay.as_secs_f64());
-    println!(
-        "  ratio                  : {:>10.2} (goal >= 0.9)",
-        per_s(head + 1, sealed_replay) / per_s(head, plain_replay)
-    );
+    println!("  ratio                  : {:>10.2} (goal >= 0.9)", per_s(head + 1, sealed_replay) / per_s(head, plain_replay));
     println!("  profile edit, sealed   : {:>10.3} ms each ({appends})", ms(sealed_edits, appends));
     println!("  profile edit, plain    : {:>10.3} ms each", ms(plain_edits, appends));
     println!("  ratio                  : {:>10.2} (goal >= 0.8)", plain_edits.as_secs_f64() / sealed_edits.as_secs_f64());

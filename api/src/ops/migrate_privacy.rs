@@ -155,8 +155,8 @@ impl Batch {
     }
 
     fn push(&mut self, event: RecordedEvent) -> anyhow::Result<()> {
-        let metadata: Metadata = serde_json::from_str(&event.metadata)
-            .with_context(|| format!("the metadata of the event at position {}", event.position))?;
+        let metadata: Metadata =
+            serde_json::from_str(&event.metadata).with_context(|| format!("the metadata of the event at position {}", event.position))?;
         let new = NewEvent {
             event_id: event.event_id,
             event_type: event.event_type,
@@ -394,7 +394,11 @@ pub async fn run(config: Config, options: Options) -> anyhow::Result<ExitCode> {
         copied.new_head.0,
         hex::encode(copied.new_head.1)
     );
-    println!("  keys made: {} (in {}), of which {expired} already past their retention and forgotten", held + expired, redact_url(&target.keys_url));
+    println!(
+        "  keys made: {} (in {}), of which {expired} already past their retention and forgotten",
+        held + expired,
+        redact_url(&target.keys_url)
+    );
     if forgotten.erased > 0 {
         println!("  erased accounts in the old log: {} (their keys forgotten: {})", forgotten.erased, forgotten.keys);
     }

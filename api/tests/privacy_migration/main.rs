@@ -52,7 +52,9 @@ async fn old_style_log(url: &str) -> Arc<dyn EventStore> {
     let categories = domain::catalog::DEFAULT_CATEGORIES
         .iter()
         .map(|(id, name)| {
-            domain::catalog::CatalogEvent::CategoryAdded { id: (*id).into(), name: (*name).into() }.to_new_event(Metadata::default()).unwrap()
+            domain::catalog::CatalogEvent::CategoryAdded { id: (*id).into(), name: (*name).into() }
+                .to_new_event(Metadata::default())
+                .unwrap()
         })
         .collect();
     store.append("categories", ExpectedVersion::Any, categories).await.unwrap();
@@ -112,7 +114,10 @@ async fn old_style_log(url: &str) -> Arc<dyn EventStore> {
             user_id: (i % 2 == 0).then_some(person.id),
             at: now,
         };
-        store.append(&contact.stream_id(), ExpectedVersion::NoStream, vec![contact.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
+        store
+            .append(&contact.stream_id(), ExpectedVersion::NoStream, vec![contact.to_new_event(Metadata::default()).unwrap()])
+            .await
+            .unwrap();
     }
     for writes in blocks {
         store.append_streams(writes).await.unwrap();
@@ -207,7 +212,8 @@ async fn check_migrated(old: &[RecordedEvent], old_head: [u8; 32], new: &Private
         let now_value: Value = serde_json::from_str(&now.payload).unwrap();
         // A code or reset link long expired was sealed with a key past its retention: blank.
         let expiring = ["VerificationCodeIssued", "PasswordResetRequested", "EmailChangeRequested"];
-        let expired = was_value["expiresAt"].as_str().and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok()).is_some_and(|t| t < Utc::now());
+        let expired =
+            was_value["expiresAt"].as_str().and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok()).is_some_and(|t| t < Utc::now());
         if expiring.contains(&was.event_type.as_str()) && expired {
             for field in ["codeHash", "tokenHash"] {
                 if was_value.get(field).is_some() {
