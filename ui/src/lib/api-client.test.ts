@@ -103,6 +103,28 @@ describe('api client without a session', () => {
   })
 })
 
+describe('api client checking credentials', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    registerNavigator(null)
+    Cookies.remove(TOKEN_COOKIE)
+  })
+
+  it('keeps the session on a 401 of a call that checks a password, but not on a 410', async () => {
+    const navigate = vi.fn()
+    registerNavigator(navigate)
+    Cookies.set(TOKEN_COOKIE, 'live')
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(401, null, 'Invalid credentials')))
+    const error = await apiRequest('/api/account/delete', { method: 'POST', json: {}, checksCredentials: true }).catch((e) => e)
+    expect(errorMessage(error, 'x')).toBe('Invalid credentials')
+    expect(navigate).not.toHaveBeenCalled()
+
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(410, null, 'Token expired')))
+    await apiRequest('/api/account/delete', { method: 'POST', json: {}, checksCredentials: true }).catch(() => undefined)
+    expect(navigate).toHaveBeenCalledTimes(1)
+  })
+})
+
 describe('warmed GETs', () => {
   afterEach(() => {
     vi.unstubAllGlobals()
