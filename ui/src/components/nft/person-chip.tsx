@@ -37,6 +37,7 @@ export function PersonChip({
   address,
   full = false,
   verified = false,
+  testId,
 }: {
   label: string
   person: NftPerson
@@ -44,6 +45,8 @@ export function PersonChip({
   full?: boolean
   /** A verified creator: the check beside the name. */
   verified?: boolean
+  /** Names the chip for tests (`nft-owner`, `nft-creator`). */
+  testId?: string
 }) {
   const { t } = useTranslation()
   const me = useSession((s) => s.user?.userId)
@@ -52,7 +55,7 @@ export function PersonChip({
   const username = erased ? null : person?.username
   const name = username ? (full ? username : cardUsername(username)) : address ? shortenAddress(address) : erased ? t('profile.deletedUser') : ''
   const body = (
-    <HStack gap="2" minW="0" data-erased={erased || undefined}>
+    <HStack gap="2" minW="0" data-erased={erased || undefined} data-testid={testId}>
       <UserAvatar src={erased ? null : person?.avatar} fullName={erased ? null : person?.fullName} username={username ?? address} size={full ? 'sm' : 'xs'} />
       <Stack gap="0" minW="0">
         <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase" letterSpacing="wide">
