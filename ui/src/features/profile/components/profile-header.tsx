@@ -1,4 +1,4 @@
-import { Avatar, Box, Flex, Heading, HStack, Stack, Text } from '@chakra-ui/react'
+import { Box, Center, Flex, Heading, HStack, Icon, Stack, Text } from '@chakra-ui/react'
 import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuUserX } from 'react-icons/lu'
@@ -59,11 +59,9 @@ function DeletedUserHeader() {
     <Box data-testid="deleted-user">
       <ProfileCover height={{ base: '160px', md: '280px' }} />
       <Flex direction={{ base: 'column', md: 'row' }} align={{ base: 'center', md: 'flex-end' }} gap={{ base: '3', md: '6' }} mt={{ base: '-12', md: '-16' }} px={{ base: '0', md: '8' }}>
-        <Avatar.Root boxSize={{ base: '24', md: '32' }} borderWidth="4px" borderColor="bg" bg="bg.emphasized" color="fg.muted">
-          <Avatar.Fallback>
-            <LuUserX size="40%" aria-hidden />
-          </Avatar.Fallback>
-        </Avatar.Root>
+        <Center boxSize={{ base: '24', md: '32' }} flexShrink={0} borderRadius="full" borderWidth="4px" borderColor="bg" bg="bg.emphasized" color="fg.muted" position="relative">
+          <Icon as={LuUserX} boxSize="40%" aria-hidden />
+        </Center>
         <Stack gap="1" flex="1" textAlign={{ base: 'center', md: 'left' }} pb="2" pt={{ base: '0', md: '16' }}>
           <Heading as="h1" size="2xl">
             {t('profile.deletedUser')}

@@ -1,4 +1,4 @@
-import { Alert, Badge, Box, Button, CloseButton, Dialog, HStack, Icon, Input, Link as ChakraLink, List, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
+import { Alert, Badge, Box, Button, CloseButton, Dialog, Grid, HStack, Icon, Input, Link as ChakraLink, Portal, Skeleton, Stack, Text } from '@chakra-ui/react'
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { LuCheck, LuEye, LuPenLine, LuTrash2, LuWallet } from 'react-icons/lu'
@@ -16,7 +16,7 @@ import { useWalletStore } from '@/lib/wallet-store'
 import { deleteAccount, type DeletionInfo, type DeletionProof, useDeletionInfo } from '../api/privacy'
 
 /** What deleting erases, in the order the dialog lists it. */
-const GOES = ['email', 'name', 'bio', 'images', 'google', 'wallets', 'keys', 'messages', 'signIn'] as const
+const GOES = ['email', 'name', 'bio', 'images', 'google', 'keys', 'messages', 'signIn', 'wallets'] as const
 /** What stays public on chain. */
 const STAYS = ['trades', 'collections'] as const
 
@@ -136,12 +136,10 @@ function Consequences({ info }: { info: DeletionInfo }) {
         <Text fontWeight="semibold" mb="2">
           {t('yourData.dialog.goesTitle')}
         </Text>
-        <List.Root gap="1.5" variant="plain">
+        <Grid as="ul" templateColumns={{ base: '1fr', sm: '1fr 1fr' }} columnGap="4" rowGap="1.5" listStyleType="none" m="0" p="0">
           {GOES.map((item) => (
-            <List.Item key={item} alignItems="flex-start">
-              <List.Indicator asChild color="fg.error" mt="1">
-                <LuTrash2 />
-              </List.Indicator>
+            <HStack as="li" key={item} gap="2" align="flex-start" gridColumn={item === 'wallets' ? '1 / -1' : undefined} fontSize="sm">
+              <Icon as={LuTrash2} color="fg.error" mt="0.5" flexShrink={0} />
               <Box minW="0">
                 {t(`yourData.dialog.goes.${item}`)}
                 {item === 'wallets' && info.wallets.length ? (
@@ -154,24 +152,22 @@ function Consequences({ info }: { info: DeletionInfo }) {
                   </Stack>
                 ) : null}
               </Box>
-            </List.Item>
+            </HStack>
           ))}
-        </List.Root>
+        </Grid>
       </Box>
       <Box borderWidth="1px" borderRadius="lg" p="4" data-testid="delete-account-stays">
         <Text fontWeight="semibold" mb="2">
           {t('yourData.dialog.staysTitle')}
         </Text>
-        <List.Root gap="1.5" variant="plain">
+        <Stack as="ul" gap="1.5" listStyleType="none" m="0" p="0">
           {STAYS.map((item) => (
-            <List.Item key={item} alignItems="flex-start">
-              <List.Indicator asChild color="fg.muted" mt="1">
-                <LuEye />
-              </List.Indicator>
-              {t(`yourData.dialog.stays.${item}`)}
-            </List.Item>
+            <HStack as="li" key={item} gap="2" align="flex-start" fontSize="sm">
+              <Icon as={LuEye} color="fg.muted" mt="0.5" flexShrink={0} />
+              <Text>{t(`yourData.dialog.stays.${item}`)}</Text>
+            </HStack>
           ))}
-        </List.Root>
+        </Stack>
       </Box>
     </Stack>
   )
