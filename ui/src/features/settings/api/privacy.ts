@@ -12,7 +12,13 @@ export const EXPORT_EMAIL_PATH = '/api/account/export/email'
 export const EXPORT_FILENAME = 'marketplace-data.json'
 
 /** Something the person still has open on chain under a wallet: only that wallet can cancel it. */
-export type OpenOnChain = { kind: 'LISTING' | 'AUCTION' | 'BID' | 'OFFER'; nftId: string; title: string }
+export type OpenOnChain = {
+  kind: 'LISTING' | 'AUCTION' | 'BID' | 'OFFER'
+  /** `{chainId}-{tokenId}`. */
+  nftId: string
+  /** '' for a token minted elsewhere without one. */
+  title: string
+}
 
 /** What deleting the account needs to know first. */
 export type DeletionInfo = {

@@ -190,7 +190,7 @@ function OpenOnChain({ items }: { items: DeletionInfo['openOnChain'] }) {
               </Badge>
               <ChakraLink asChild fontWeight="medium" minW="0" truncate>
                 <Link to={`/nft/${encodeURIComponent(item.nftId)}`} target="_blank" rel="noopener">
-                  {item.title}
+                  {item.title || `#${item.nftId.split('-').pop()}`}
                 </Link>
               </ChakraLink>
             </HStack>

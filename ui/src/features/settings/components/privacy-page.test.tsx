@@ -20,6 +20,7 @@ const emailAccount: DeletionInfo = {
   openOnChain: [
     { kind: 'LISTING', nftId: 'n1', title: 'Harbour at dawn' },
     { kind: 'BID', nftId: 'n2', title: 'Lantern' },
+    { kind: 'OFFER', nftId: '80001-7', title: '' },
   ],
 }
 
@@ -109,7 +110,7 @@ describe('privacy settings', () => {
     const open = within(dialog).getByTestId('delete-account-open')
     expect(open).toHaveTextContent(/only your wallet can, on chain/)
     const items = within(open).getAllByTestId('delete-account-open-item')
-    expect(items.map((item) => item.textContent)).toEqual(['ListingHarbour at dawn', 'BidLantern'])
+    expect(items.map((item) => item.textContent)).toEqual(['ListingHarbour at dawn', 'BidLantern', 'Offer#7'])
     expect(within(items[0]).getByRole('link', { name: 'Harbour at dawn' })).toHaveAttribute('href', '/nft/n1')
   })
 
