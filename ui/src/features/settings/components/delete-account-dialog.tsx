@@ -7,7 +7,7 @@ import { FormField } from '@/components/ui/form-field'
 import { notify } from '@/components/ui/toaster'
 import { checksummed } from '@/lib/address'
 import { errorMessage } from '@/lib/api-client'
-import { clearSession } from '@/lib/auth'
+import { endSessionAfter } from '@/lib/auth'
 import { TEXT_LIMITS } from '@/lib/text-limits'
 import { useUser } from '@/lib/use-user'
 import { loadChain, useConnectionState } from '@/lib/wallet-connection'
@@ -46,8 +46,7 @@ export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
     setError(null)
     try {
       await deleteAccount(info.hasPassword ? { password } : { wallet: proof! })
-      clearSession()
-      navigate('/', { replace: true })
+      await endSessionAfter(() => navigate('/', { replace: true }))
       notify('success', t('yourData.deleted'))
     } catch (err) {
       setError(errorMessage(err, t('common.genericError')))
