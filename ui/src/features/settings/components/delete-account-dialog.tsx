@@ -50,6 +50,8 @@ export function DeleteAccountDialog({ onClose }: { onClose: () => void }) {
       notify('success', t('yourData.deleted'))
     } catch (err) {
       setError(errorMessage(err, t('common.genericError')))
+      // A signature's nonce is spent once checked: a new try signs again.
+      setProof(null)
       setDeleting(false)
     }
   }
