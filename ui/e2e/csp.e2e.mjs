@@ -22,7 +22,8 @@ let browser
 async function routes() {
   const nfts = (await api('/api/nft/explore/?formOfSale=ALL')).data
   const auction = nfts.find((n) => n.formOfSale === 'AUCTION') ?? nfts[0]
-  const nft = nfts[0]
+  // An NFT whose owner is a person (one of a deleted account's, privacy.e2e.mjs's, has none).
+  const nft = nfts.find((n) => n.currentOwner?.userId) ?? nfts[0]
   const owner = nft.currentOwner?._id ?? nft.currentOwner?.userId ?? nft.currentOwner?.id
   assert.ok(owner, `an owner id in ${JSON.stringify(nft.currentOwner)}`)
   const collections = (await api('/api/collection/browse')).data
@@ -46,6 +47,7 @@ async function routes() {
     '/profile/theme',
     '/profile/change-password',
     '/profile/change-email',
+    '/profile/privacy',
     '/myprofile',
     `/myprofile/collection/${collection}`,
     `/user/${owner}`,

@@ -207,6 +207,21 @@ const api = {
   ...offersApi,
   ...metadataApi,
   '/api/account/getuserprofile/u2': { userId: 'u2', username: 'artemis', fullName: 'Artemis Vale', avatar: '', bio: 'Painter of light.', coverImage: '' },
+  // Privacy (issue 28): what deleting takes, and a deleted account's page.
+  '/api/account/deletion': {
+    authProvider: 'EMAIL',
+    hasPassword: true,
+    wallets: ['0x70997970c51812dc3a010c7d01b50e0d17dc79c8', '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc'],
+    openOnChain: [
+      { kind: 'LISTING', nftId: 'f1', title: 'Sunset Protocol' },
+      { kind: 'AUCTION', nftId: 'a0', title: 'Neon Dreams #12' },
+      { kind: 'OFFER', nftId: 'f2', title: 'A generative study of light over water at the hour the collector first opened it' },
+    ],
+  },
+  '/api/account/getuserprofile/ud': { userId: 'ud', username: 'deleted-Q2x9LmP0aZ7vTq4RkW1bYc', fullName: '', avatar: '', bio: '', coverImage: '', erased: true },
+  '/api/nft/profilecounts/ud': counts,
+  '/api/nft/usercreatednft/ud': page(nfts.slice(0, 3)),
+  '/api/nft/usersnftartwork/ud': page(nfts.slice(0, 3)),
   '/api/activity': (url) => {
     const kind = url.searchParams.get('kind')
     return page(activity.filter((a) => !kind || a.kind === kind).filter((a) => !url.searchParams.get('nftId') || a.nftId === 'nft1'))
@@ -363,6 +378,17 @@ const screens = [
     await page.click('[data-testid="webhook-log"]')
     await page.waitForSelector('[data-testid="webhook-attempt"], [data-testid="webhook-log-empty"]')
   }]] : []),
+  // Privacy (issue 28): the page, the delete dialog with a password typed (on a real server,
+  // what the signed-in person still has open on chain), and a deleted account's page (on a real
+  // server, SCREENSHOT_DELETED_USER names one).
+  ['privacy-settings', '/profile/privacy', true],
+  ['delete-account-dialog', '/profile/privacy', true, async (page) => {
+    await page.click('[data-testid="account-delete"]')
+    await page.waitForSelector('[data-testid="delete-account-goes"]', { timeout: 15000 })
+    const password = page.locator('[data-testid="delete-account-password"]')
+    if (await password.count()) await password.fill('not-my-password')
+  }],
+  ['deleted-user', '/user/ud', false],
   ['change-password', '/profile/change-password', true],
   ['change-email', '/profile/change-email', true],
   ['kyc-pending', '/profile/kyc-pending', true],
@@ -560,10 +586,10 @@ async function realSession() {
   const h1 = hidden.find((id) => owners.get(id)?.userId === me.userId) ?? hidden.find((id) => owners.get(id)?.username)
   const h2 = hidden.find((id) => id !== h1) ?? h1
   const held = screens.some(([name]) => /held|holds|hold-/.test(name)) ? await seedHold({ token: accessToken, me, call }) : null
-  const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id, o1: own?._id, s1: sold?.nftId, v1: traded?.collectionId, h1, h2, k1: held?._id }
+  const ids = { c1: collection?._id, u2: someoneElse?.userId, f1: nft?._id, a0: auction?._id, o1: own?._id, s1: sold?.nftId, v1: traded?.collectionId, h1, h2, k1: held?._id, ud: process.env.SCREENSHOT_DELETED_USER }
   const realPath = (path) =>
     path
-      .replace(/\/(c1|u2|f1|a0|o1|s1|v1|h1|h2|k1)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
+      .replace(/\/(c1|u2|f1|a0|o1|s1|v1|h1|h2|k1|ud)(?=$|[/?])/, (whole, id) => (ids[id] ? `/${ids[id]}` : whole))
       .replace('{heldOwner}', held?.currentOwner?.userId ?? 'u2')
   if (screens.some(([name]) => /offers/.test(name))) await seedOffers({ token: accessToken, me, own, nft, call })
   // Screens shot as another demo person (a username, or `owner:h1`): signed in with --as's password.

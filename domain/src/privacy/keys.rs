@@ -70,7 +70,16 @@ impl KeyStore {
     /// tables; `kek` wraps the data keys.
     pub async fn open(url: &str, kek: [u8; 32]) -> Result<Self, StoreError> {
         let db = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Db::Postgres(PgPoolOptions::new().max_connections(4).connect(url).await?)
+            let pool = PgPoolOptions::new().max_connections(2).connect(url).await?;
+            // Processes starting together on one database would race to create the tables:
+            // one at a time, under a transaction-scoped advisory lock.
+            let mut tx = pool.begin().await?;
+            sqlx::query("SELECT pg_advisory_xact_lock(7262693501)").execute(&mut *tx).await?;
+            for statement in SCHEMA {
+                sqlx::query(statement).execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+            Db::Postgres(pool)
         } else {
             let path = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:")).unwrap_or(url);
             if let Some(dir) = std::path::Path::new(path).parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -83,23 +92,12 @@ impl KeyStore {
                 .synchronous(SqliteSynchronous::Full)
                 .pragma("secure_delete", "ON")
                 .busy_timeout(std::time::Duration::from_secs(10));
-            Db::Sqlite(SqlitePoolOptions::new().max_connections(4).connect_with(options).await?)
-        };
-        for statement in SCHEMA {
-            match &db {
-                Db::Sqlite(pool) => {
-                    sqlx::query(statement).execute(pool).await?;
-                }
-                Db::Postgres(pool) => {
-                    // Two processes starting at once may race to create the table.
-                    match sqlx::query(statement).execute(pool).await {
-                        Ok(_) => {}
-                        Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("23505") => {}
-                        Err(e) => return Err(e.into()),
-                    }
-                }
+            let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+            for statement in SCHEMA {
+                sqlx::query(statement).execute(&pool).await?;
             }
-        }
+            Db::Sqlite(pool)
+        };
         Ok(Self { db, kek: DataKey::from_bytes(kek), cache: Mutex::new(HashMap::new()) })
     }
 

@@ -93,14 +93,44 @@ pub async fn open(log_url: &str, keys_url: &str, keys: &PrivacyKeys) -> Result<A
 pub async fn wrap(inner: Arc<dyn EventStore>, keys_url: &str, keys: &PrivacyKeys) -> Result<Arc<PrivateStore>, OpenError> {
     let key_store = KeyStore::open(keys_url, keys.kek).await?;
     let (head, _) = inner.head().await?;
-    match key_store.sealed_since(None).await? {
-        Some(_) => {}
-        None if head == 0 => {
-            key_store.sealed_since(Some(0)).await?;
+    if key_store.sealed_since(None).await?.is_none() {
+        // Never tied: a log with nothing personal in clear (empty, or chain facts only) is
+        // sealed from here on; one holding personal fields in clear must be migrated first.
+        if holds_personal_data_in_clear(inner.as_ref()).await? {
+            return Err(OpenError::Unsealed(head));
         }
-        None => return Err(OpenError::Unsealed(head)),
+        key_store.sealed_since(Some(0)).await?;
     }
     Ok(Arc::new(PrivateStore::new(inner, Arc::new(key_store), keys.blind)))
+}
+
+/// Whether any event of `log` holds a personal field in clear (read once, when a key store is
+/// first tied to a log that already has events).
+async fn holds_personal_data_in_clear(log: &dyn EventStore) -> Result<bool, StoreError> {
+    let mut after = 0;
+    loop {
+        let page = log.read_all(after, 10_000).await?;
+        let Some(last) = page.last() else { return Ok(false) };
+        after = last.position;
+        for event in &page {
+            let fields = fields::personal(&event.event_type);
+            if fields.is_empty() {
+                continue;
+            }
+            let payload: serde_json::Value = serde_json::from_str(&event.payload)?;
+            if matches!(event.event_type.as_str(), "ValueClaimed" | "ValueReleased")
+                && !payload.get("kind").and_then(serde_json::Value::as_str).is_some_and(fields::personal_claim)
+            {
+                continue;
+            }
+            let clear = fields.iter().any(|(field, _, _)| {
+                payload.get(*field).and_then(serde_json::Value::as_str).is_some_and(|v| !v.is_empty() && seal::subject_of(v).is_none())
+            });
+            if clear {
+                return Ok(true);
+            }
+        }
+    }
 }
 
 /// Ties a key store to a log that was written sealed from its first event (the migration).

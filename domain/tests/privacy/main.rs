@@ -281,10 +281,23 @@ async fn a_log_written_before_sealing_is_refused_until_migrated() {
     let dir = tempfile::tempdir().unwrap();
     let url = |f: &str| format!("sqlite://{}", dir.path().join(f).display());
     let plain = domain::store::open(&url("events.db")).await.unwrap();
+    // Nothing personal yet (a verification, chain facts): the log is sealed from here on.
     let event = user(UserEvent::AccountVerified { at: Utc::now() });
     plain.append(&user_stream(Uuid::now_v7()), ExpectedVersion::Any, vec![event]).await.unwrap();
+    let keys = |n: &str| url(&format!("keys-{n}.db"));
+    privacy::open(&url("events.db"), &keys("a"), &PrivacyKeys::derive(b"s")).await.unwrap();
+    // A name in clear: refused until migrated.
+    let named = user(UserEvent::ProfileUpdated {
+        full_name: "Alice Liddell".into(),
+        username: "alice".into(),
+        bio: String::new(),
+        mobile_number: String::new(),
+        avatar: None,
+        cover_image: None,
+    });
+    plain.append(&user_stream(Uuid::now_v7()), ExpectedVersion::Any, vec![named]).await.unwrap();
     drop(plain);
-    let err = privacy::open(&url("events.db"), &url("keys.db"), &PrivacyKeys::derive(b"s")).await.err().unwrap();
+    let err = privacy::open(&url("events.db"), &keys("b"), &PrivacyKeys::derive(b"s")).await.err().unwrap();
     assert!(err.to_string().contains("migrate-privacy"), "{err}");
 }
 

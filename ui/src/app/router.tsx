@@ -55,6 +55,7 @@ export const routes: RouteObject[] = [
           { path: 'theme', ...screen(() => import('@/features/settings/components/theme-page').then((m) => m.ThemePage)) },
           { path: 'api-keys', ...screen(() => import('@/features/settings/components/api-keys-page').then((m) => m.ApiKeysPage)) },
           { path: 'webhooks', ...screen(() => import('@/features/settings/components/webhooks-page').then((m) => m.WebhooksPage)) },
+          { path: 'privacy', ...screen(() => import('@/features/settings/components/privacy-page').then((m) => m.PrivacyPage)) },
           {
             path: 'change-password',
             ...screen(

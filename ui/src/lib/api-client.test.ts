@@ -1,7 +1,7 @@
 import Cookies from 'js-cookie'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError, apiRequest, errorMessage, WARM_MS, warmGet } from './api-client'
-import { TOKEN_COOKIE, USER_PROFILE_KEY, useSession } from './auth'
+import { endSessionAfter, TOKEN_COOKIE, USER_PROFILE_KEY, useSession } from './auth'
 import { registerNavigator } from './navigation'
 import { useWalletStore } from './wallet-store'
 import { jsonResponse } from '../testing/fetch'
@@ -103,6 +103,28 @@ describe('api client without a session', () => {
   })
 })
 
+describe('api client checking credentials', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    registerNavigator(null)
+    Cookies.remove(TOKEN_COOKIE)
+  })
+
+  it('keeps the session on a 401 of a call that checks a password, but not on a 410', async () => {
+    const navigate = vi.fn()
+    registerNavigator(navigate)
+    Cookies.set(TOKEN_COOKIE, 'live')
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(401, null, 'Invalid credentials')))
+    const error = await apiRequest('/api/account/delete', { method: 'POST', json: {}, checksCredentials: true }).catch((e) => e)
+    expect(errorMessage(error, 'x')).toBe('Invalid credentials')
+    expect(navigate).not.toHaveBeenCalled()
+
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(jsonResponse(410, null, 'Token expired')))
+    await apiRequest('/api/account/delete', { method: 'POST', json: {}, checksCredentials: true }).catch(() => undefined)
+    expect(navigate).toHaveBeenCalledTimes(1)
+  })
+})
+
 describe('warmed GETs', () => {
   afterEach(() => {
     vi.unstubAllGlobals()
@@ -155,5 +177,24 @@ describe('warmed GETs', () => {
     const warmed = warmGet('/api/list')
     await expect(apiRequest('/api/list')).rejects.toMatchObject({ statuscode: 500, message: 'Server error' })
     expect(await warmed).toBeUndefined()
+  })
+})
+
+describe('ending the session around a navigation', () => {
+  afterEach(() => {
+    Cookies.remove(TOKEN_COOKIE)
+    useSession.setState({ token: undefined, user: null })
+  })
+
+  it('drops the token before the navigation and the rest of the session after it', async () => {
+    Cookies.set(TOKEN_COOKIE, 'gone-soon')
+    useSession.setState({ token: 'gone-soon', user: { email: 'a@b.co' } as never })
+    const seen: { cookie: string | undefined; token: string | undefined }[] = []
+    await endSessionAfter(async () => {
+      seen.push({ cookie: Cookies.get(TOKEN_COOKIE), token: useSession.getState().token })
+    })
+    expect(seen).toEqual([{ cookie: undefined, token: 'gone-soon' }])
+    expect(useSession.getState().token).toBeUndefined()
+    expect(useSession.getState().user).toBeNull()
   })
 })

@@ -33,6 +33,11 @@ export type RequestOptions = {
    * errors into a session expiry.
    */
   auth?: boolean
+  /**
+   * The call checks a password or a wallet signature (deleting the account): its 401 means a
+   * wrong one, shown by the screen, not an expired session (a 410 still is).
+   */
+  checksCredentials?: boolean
 }
 
 /** Statuses that mean the session is gone: the UI logs out and goes to /token-expiry. */
@@ -134,7 +139,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
 
   const status = envelope?.statuscode ?? response.status
-  if (token && SESSION_EXPIRED_STATUSES.includes(status)) {
+  const expired = SESSION_EXPIRED_STATUSES.includes(status) && !(options.checksCredentials && status === 401)
+  if (token && expired) {
     // /token-expiry clears the session when it shows. Clearing it here, the login guard of the
     // current page would send the user to sign-in before /token-expiry could say why.
     navigateTo(tokenExpiryPath())

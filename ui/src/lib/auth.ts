@@ -116,6 +116,27 @@ export function clearSession() {
   useSession.getState().clear()
 }
 
+/**
+ * Ends the session as logout does, around `leave`, a navigation away from the signed-in pages
+ * (after the account was deleted): the token goes at once, so no request on the way carries a
+ * token the server no longer accepts (its 401 would go through /token-expiry), and the rest once
+ * `leave` has finished, so the login guard of the page being left does not send the user to
+ * sign-in first.
+ */
+export async function endSessionAfter(leave: () => unknown) {
+  tokenInMemory = undefined
+  try {
+    Cookies.remove(TOKEN_COOKIE)
+  } catch {
+    // Cookies refused: there is none to remove.
+  }
+  try {
+    await leave()
+  } finally {
+    clearSession()
+  }
+}
+
 /** Two upper-cased letters from a full name (first letters of the first two words). */
 export function initials(fullName: string | undefined | null) {
   const words = (fullName ?? '').trim().split(/\s+/).filter(Boolean)

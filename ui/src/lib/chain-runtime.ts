@@ -5,7 +5,7 @@
  * `useWalletConnection` and polls the connected wallet's balance and the block number.
  */
 import type { Config } from '@wagmi/core'
-import { disconnect, getBalance, getBlockNumber, getConnection, readContract, reconnect, watchConnection } from '@wagmi/core/actions'
+import { disconnect, getBalance, getBlockNumber, getConnection, readContract, reconnect, signMessage, watchConnection } from '@wagmi/core/actions'
 import type { AppConfig } from './app-config'
 import { APP_CHAIN_ID } from './chains'
 import { marketplaceAbi } from './contract/marketplace-abi'
@@ -41,6 +41,8 @@ function runtimeFor(config: Config, appConfig: AppConfig, stop: () => void) {
     /** Adds the wallets that need code of their own (Coinbase, WalletConnect, dev wallet), once. */
     addWalletConnectors: () => addWalletConnectors(config, appConfig),
     disconnect: () => disconnect(config).then(() => undefined),
+    /** Has the connected wallet sign `message` as `account` (EIP-191 personal_sign). */
+    signMessage: (message: string, account: `0x${string}`) => signMessage(config, { message, account }),
     /** Asks the connected wallet to switch to one of the configured chains (adding it when unknown). */
     switchNetwork: async (chainId: number) => {
       const chain = config.chains.find((c) => c.id === chainId)

@@ -98,6 +98,14 @@ describe('NFT card', () => {
     expect(links[1]).toHaveAttribute('href', '/myprofile')
   })
 
+  it('shows a deleted owner by the short address, not the deleted-… name, linking to their page', () => {
+    renderPage(<NftCard nft={nftFixture({ currentOwner: { userId: 'u-gone', username: 'deleted-0123456789abcdefghijkl', fullName: '', avatar: '', ownerAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' } })} />)
+    const links = screen.getAllByTestId('person-link')
+    expect(links[1]).toHaveAttribute('href', '/user/u-gone')
+    expect(links[1]).toHaveTextContent('0x7099...79C8')
+    expect(screen.queryByText(/deleted-/)).toBeNull()
+  })
+
   it('shows a held NFT with a badge and the end of the hold instead of its price, and no cart button', () => {
     const until = new Date(Date.now() + 2 * 86_400_000).toISOString()
     const { unmount } = renderPage(<NftCard nft={nftFixture({ saleHeldUntil: until })} />)

@@ -23,9 +23,13 @@ function CardVerifiedBadge({ verified, size = 14 }: { verified: boolean | null |
   )
 }
 
+/** How the read models name a deleted account (`deleted-` and 22 characters): not a name to show. */
+export const DELETED_USERNAME_PREFIX = 'deleted-'
+
 /**
  * A creator or owner: avatar and username (cut at 7), linking to /myprofile for the signed-in user
- * and /user/{id} for others; an address linked to no account shows the short address, no link.
+ * and /user/{id} for others; an address linked to no account shows the short address, no link. A
+ * deleted account has no name any more: its short address, linking to its "Deleted user" page.
  */
 export function PersonChip({
   label,
@@ -33,6 +37,7 @@ export function PersonChip({
   address,
   full = false,
   verified = false,
+  testId,
 }: {
   label: string
   person: NftPerson
@@ -40,13 +45,18 @@ export function PersonChip({
   full?: boolean
   /** A verified creator: the check beside the name. */
   verified?: boolean
+  /** Names the chip for tests (`nft-owner`, `nft-creator`). */
+  testId?: string
 }) {
+  const { t } = useTranslation()
   const me = useSession((s) => s.user?.userId)
   const to = profilePath(person?.userId, me)
-  const name = person?.username ? (full ? person.username : cardUsername(person.username)) : shortenAddress(address)
+  const erased = !!person?.username?.startsWith(DELETED_USERNAME_PREFIX)
+  const username = erased ? null : person?.username
+  const name = username ? (full ? username : cardUsername(username)) : address ? shortenAddress(address) : erased ? t('profile.deletedUser') : ''
   const body = (
-    <HStack gap="2" minW="0">
-      <UserAvatar src={person?.avatar} fullName={person?.fullName} username={person?.username ?? address} size={full ? 'sm' : 'xs'} />
+    <HStack gap="2" minW="0" data-erased={erased || undefined} data-testid={testId}>
+      <UserAvatar src={erased ? null : person?.avatar} fullName={erased ? null : person?.fullName} username={username ?? address} size={full ? 'sm' : 'xs'} />
       <Stack gap="0" minW="0">
         <Text fontSize="2xs" color="fg.subtle" textTransform="uppercase" letterSpacing="wide">
           {label}

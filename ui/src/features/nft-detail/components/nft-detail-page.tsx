@@ -362,8 +362,8 @@ export function NftDetailPage() {
           </Stack>
           <MetadataState nftId={nft._id} />
           <Flex gap="6" wrap="wrap">
-            <PersonChip full label={t('nft.creator')} person={nft.creator} address={nft.creator?.address} verified={nft.creator?.verified} />
-            <PersonChip full label={t('nft.owner')} person={nft.currentOwner} address={nft.currentOwner?.ownerAddress} />
+            <PersonChip full label={t('nft.creator')} person={nft.creator} address={nft.creator?.address} verified={nft.creator?.verified} testId="nft-creator" />
+            <PersonChip full label={t('nft.owner')} person={nft.currentOwner} address={nft.currentOwner?.ownerAddress} testId="nft-owner" />
           </Flex>
           <Description nft={nft} />
           <TradePanel nft={nft} isOwner={isOwner} actions={actions} />

@@ -11,6 +11,11 @@ export type PublicProfile = {
   coverImage: string
   /** Verified by an admin (absent reads as not). */
   verified?: boolean
+  /**
+   * A deleted account: its username is `deleted-` and 22 characters, its name, bio and pictures
+   * are empty; what it did on chain stays under its wallet address.
+   */
+  erased?: boolean
 }
 
 export const userProfileKey = (userId: string) => `/api/account/getuserprofile/${encodeURIComponent(userId)}`

@@ -39,7 +39,21 @@ describe('profiles', () => {
     renderPage(<UserProfilePage />, { path: '/user/:userId', at: '/user/u2' })
     expect(await screen.findByText('Artemis Vale')).toBeInTheDocument()
     expect(screen.getByText('@artemis')).toBeInTheDocument()
+    expect(screen.getByTestId('target-menu')).toBeInTheDocument()
     expect(api.mock.calls[0][0]).toBe('/api/account/getuserprofile/u2')
+  })
+
+  it("a deleted account's page says Deleted user, with no handle and no actions, and keeps its NFT tabs", async () => {
+    const erased = { userId: 'u3', username: 'deleted-0123456789abcdefghijkl', fullName: '', avatar: '', bio: '', coverImage: '', erased: true }
+    stubApi([{ path: '/api/account/getuserprofile/u3', body: erased }])
+    renderPage(<UserProfilePage />, { path: '/user/:userId', at: '/user/u3' })
+    expect(await screen.findByRole('heading', { level: 1, name: 'Deleted user' })).toBeInTheDocument()
+    expect(screen.getByTestId('deleted-user')).toHaveTextContent(/stays public under its wallet address/)
+    expect(screen.queryByText(/@deleted-/)).toBeNull()
+    expect(screen.queryByTestId('target-menu')).toBeNull()
+    expect(screen.getByRole('tab', { name: /Owned/ })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: /Created/ })).toBeInTheDocument()
+    expect(document.title).toMatch(/^Deleted user \|/)
   })
 
   it('the signed-in user opening their own id goes to /myprofile', async () => {

@@ -27,9 +27,11 @@ export function UserProfilePage({ defaultTab, backTo }: { defaultTab?: ProfileTa
   const { data, error } = useUserProfile(isMe ? undefined : userId)
   const { data: standing } = useStanding('user', isMe ? null : userId)
   const verified = standing ? standing.verified : !!data?.verified
+  const erased = !!data?.erased
   useEffect(() => {
-    if (data?.fullName) document.title = `${data.fullName} | ${t('app.name')}`
-  }, [data?.fullName, t])
+    const name = erased ? t('profile.deletedUser') : data?.fullName
+    if (name) document.title = `${name} | ${t('app.name')}`
+  }, [data?.fullName, erased, t])
   if (isMe) return <Navigate to="/myprofile" replace />
   return (
     <PageContainer>
@@ -45,7 +47,8 @@ export function UserProfilePage({ defaultTab, backTo }: { defaultTab?: ProfileTa
           <ProfileHeader
             profile={data}
             verified={verified}
-            actions={<TargetMenu kind="user" targetId={data.userId} name={`@${data.username}`} own={false} verified={verified} />}
+            erased={erased}
+            actions={erased ? undefined : <TargetMenu kind="user" targetId={data.userId} name={`@${data.username}`} own={false} verified={verified} />}
           />
           <ProfileTabs key={data.userId} userId={data.userId} own={false} defaultTab={defaultTab} />
         </>

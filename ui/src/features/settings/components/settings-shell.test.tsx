@@ -28,16 +28,16 @@ describe('settings side menu', () => {
     useSession.setState({ token: undefined, user: null })
   })
 
-  it('lists the seven items and highlights the active one, in both menus', () => {
+  it('lists the eight items and highlights the active one, in both menus', () => {
     for (const nav of render('EMAIL')) {
-      expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'API keys', 'Webhooks', 'Change Password', 'Change Email'])
+      expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'API keys', 'Webhooks', 'Change Password', 'Change Email', 'Privacy'])
       expect(nav.getByRole('link', { name: 'Theme' })).toHaveAttribute('aria-current', 'page')
     }
   })
 
   it('hides Change Password and Change Email for GOOGLE users', () => {
     for (const nav of render('GOOGLE')) {
-      expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'API keys', 'Webhooks'])
+      expect(nav.getAllByRole('link').map((l) => l.textContent)).toEqual(['User Profile', 'Language', 'Theme', 'API keys', 'Webhooks', 'Privacy'])
     }
   })
 

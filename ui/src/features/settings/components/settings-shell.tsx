@@ -1,7 +1,7 @@
 import { Box, Grid, Heading, HStack, Icon, Link as ChakraLink, Stack } from '@chakra-ui/react'
 import { useTranslation } from 'react-i18next'
 import type { IconType } from 'react-icons'
-import { LuBot, LuGlobe, LuKeyRound, LuMail, LuPalette, LuUser, LuWebhook } from 'react-icons/lu'
+import { LuBot, LuGlobe, LuKeyRound, LuMail, LuPalette, LuShieldCheck, LuUser, LuWebhook } from 'react-icons/lu'
 import { NavLink, Outlet, useLocation } from 'react-router'
 import { PageContainer } from '@/components/page-container'
 import { useUser } from '@/lib/use-user'
@@ -17,6 +17,7 @@ export const SETTINGS_MENU: Item[] = [
   { to: '/profile/webhooks', labelKey: 'settings.menu.webhooks', icon: LuWebhook },
   { to: '/profile/change-password', labelKey: 'settings.menu.changePassword', icon: LuKeyRound, emailOnly: true },
   { to: '/profile/change-email', labelKey: 'settings.menu.changeEmail', icon: LuMail, emailOnly: true },
+  { to: '/profile/privacy', labelKey: 'settings.menu.privacy', icon: LuShieldCheck },
 ]
 
 /** Page titles for narrow screens, where the side menu is not shown. */
@@ -29,6 +30,7 @@ const TITLES: Record<string, TranslationKey> = {
   '/profile/webhooks': 'settings.menu.webhooks',
   '/profile/change-password': 'settings.menu.changePassword',
   '/profile/change-email': 'settings.menu.changeEmail',
+  '/profile/privacy': 'settings.menu.privacy',
   '/profile/kyc-pending': 'kyc.title',
   '/profile/kyc-approved': 'kyc.title',
 }

@@ -10,7 +10,7 @@ import { requestedChain } from '@/lib/wallet-connection'
 import { useWalletStore } from '@/lib/wallet-store'
 import { callBody, stubApi } from '@/testing/fetch'
 import { renderRoutes } from '@/testing/render'
-import { SIWE_STATEMENT } from '../siwe'
+import { SIWE_STATEMENT } from '@/lib/siwe'
 import { WalletDialog } from './wallet-dialog'
 
 const MNEMONIC = 'test test test test test test test test test test test junk'

@@ -7,8 +7,8 @@ import { errorMessage } from '@/lib/api-client'
 import { useSession } from '@/lib/auth'
 import { useWalletStore } from '@/lib/wallet-store'
 import { connectWallet } from '../api/connect-wallet'
-import { fetchWalletNonce } from '../api/wallet-nonce'
-import { buildLinkMessage } from '../siwe'
+import { fetchWalletNonce } from '@/lib/wallet-nonce'
+import { buildLinkMessage } from '@/lib/siwe'
 import { walletTypeOf } from '../wallet-kinds'
 
 /**
