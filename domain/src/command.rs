@@ -86,7 +86,9 @@ mod tests {
             attempts += 1;
         }
         assert!(attempts > 3, "{attempts} attempts");
-        assert!(started.elapsed() < Duration::from_millis(200));
+        // It gave up near its deadline rather than looping on: the margin is for a loaded
+        // machine's late wake-ups, not a speed the test asks for.
+        assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
     }
 
     #[tokio::test]
