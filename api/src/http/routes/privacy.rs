@@ -218,11 +218,9 @@ async fn drop_personal_files(state: &AppState, user_id: &str, cids: Vec<String>)
 /// their own stream (opened, secrets' hashes left out) and their contact messages.
 pub async fn personal_document(state: &AppState, user_id: Uuid) -> Result<Value, ApiError> {
     let id = user_id.to_string();
-    let wallets: Vec<String> = projections::accounts::own_profile(&state.read, &id)
-        .await
-        .map_err(|e| ApiError::Internal(e.into()))?
-        .map(|p| p.wallets.into_iter().map(|w| w.address).collect())
-        .unwrap_or_default();
+    let profile = projections::accounts::own_profile(&state.read, &id).await.map_err(|e| ApiError::Internal(e.into()))?;
+    let (email, wallets): (String, Vec<String>) =
+        profile.map(|p| (p.email, p.wallets.into_iter().map(|w| w.address).collect())).unwrap_or_default();
     let mut document = Map::new();
     document.insert("format".into(), json!("marketplace-personal-data/1"));
     document.insert("exportedAt".into(), json!(Utc::now().to_rfc3339()));
@@ -241,7 +239,7 @@ pub async fn personal_document(state: &AppState, user_id: Uuid) -> Result<Value,
     }
     document.insert("accountHistory".into(), Value::Array(history));
 
-    let email = state.privacy.blinded_address(&domain::accounts::repo::load(state.store.as_ref(), user_id).await?.user.email);
+    let email = state.privacy.blinded_address(&email);
     let mut messages = Vec::new();
     let keys = state.privacy.keys();
     for owner in [user_id.simple().to_string(), email] {
