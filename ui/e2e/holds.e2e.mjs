@@ -22,11 +22,9 @@
 // dismissed, so other suites' leftovers and order do not matter.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { BASE, demoFinished, launchBrowser, openPage } from './support.mjs'
+import { BASE, DEMO_PASSWORD, demoFinished, launchBrowser, openPage, signInWithOwnDevWallet } from './support.mjs'
 
 const TIMEOUT = 90000
-/** Every demo person's password (api/src/demo/plan.rs). */
-const DEMO_PASSWORD = 'demo-market-2024'
 const MODERATOR = 'kofi_waves'
 /** An admin of the market, but her wallet is not a moderator of the contract. */
 const NOT_CONTRACT_MODERATOR = 'ada_lumen'
@@ -103,24 +101,6 @@ async function sendAnyway(username, functionName, args, value) {
   return chain.reader.waitForTransactionReceipt({ hash })
 }
 
-/** A browser page signed in as a demo person, with the dev wallet account the demo linked to them connected. */
-async function signedInWithWallet(username, viewport = { width: 1400, height: 900 }) {
-  const page = await (await browser.newContext({ viewport })).newPage()
-  await openPage(page, '/authentication/sign-in')
-  await page.getByLabel('Email').fill(`${username}@demo.example.com`)
-  await page.getByLabel('Password').fill(DEMO_PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByTestId('avatar-menu').waitFor({ timeout: TIMEOUT })
-  await page.getByTestId('connect-wallet').click()
-  const accounts = page.getByTestId('dev-wallet-account')
-  const own = accounts.locator('option', { hasText: '· yours' })
-  await own.waitFor({ state: 'attached', timeout: TIMEOUT })
-  await accounts.selectOption(await own.getAttribute('value'))
-  await page.getByTestId('wallet-option-devWallet').click()
-  await page.getByTestId('wallet-menu').first().waitFor({ timeout: TIMEOUT })
-  return page
-}
-
 /** Polls the NFT's detail until `ready(detail)`. */
 async function detailUntil(id, ready, what) {
   const until = Date.now() + TIMEOUT
@@ -168,13 +148,13 @@ test('a moderator holds a reported NFT from the queue: no purchase on the page o
   assert.equal(report.status, 200, `report: ${report.status}`)
 
   // A buyer has its page open: Buy is offered.
-  const buyer = await signedInWithWallet(BUYER)
+  const buyer = await signInWithOwnDevWallet(browser, BUYER)
   await openPage(buyer, `/explore/${target._id}`)
   await buyer.getByTestId('detail-title').waitFor({ timeout: TIMEOUT })
   assert.ok(await buyer.getByTestId('buy-now').first().isEnabled(), 'Buy is offered before the hold')
 
   // An admin whose wallet is no moderator of the contract is told so, before anything is signed.
-  const admin = await signedInWithWallet(NOT_CONTRACT_MODERATOR)
+  const admin = await signInWithOwnDevWallet(browser, NOT_CONTRACT_MODERATOR)
   await openPage(admin, '/moderation')
   const adminItem = admin.locator(`[data-testid="queue-item"][data-target="nft:${target._id}"]`)
   await adminItem.waitFor({ timeout: TIMEOUT })
@@ -185,7 +165,7 @@ test('a moderator holds a reported NFT from the queue: no purchase on the page o
   await admin.context().close()
 
   // The moderator holds it from the queue: 7 days, signed by his Dev wallet.
-  const moderator = await signedInWithWallet(MODERATOR)
+  const moderator = await signInWithOwnDevWallet(browser, MODERATOR)
   await moderator.getByTestId('avatar-menu').click()
   await moderator.getByTestId('menu-moderation').click()
   const item = moderator.locator(`[data-testid="queue-item"][data-target="nft:${target._id}"]`)

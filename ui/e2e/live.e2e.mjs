@@ -10,10 +10,9 @@
 //   E2E_BASE_URL=http://localhost:8080 node --test e2e/live.e2e.mjs
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { BASE, chooseDevWallet, launchBrowser, openPage, signUp } from './support.mjs'
+import { BASE, DEMO_PASSWORD, chooseDevWallet, launchBrowser, openPage, signInWithOwnDevWallet, signUp } from './support.mjs'
 
 const TIMEOUT = 90000
-const DEMO_PASSWORD = 'demo-market-2024'
 const stamp = Date.now().toString(36)
 const B = {
   email: `e2e-live-b-${stamp}@example.com`,
@@ -112,28 +111,10 @@ test("B's bid reaches A's open page and A's bell without a reload", { timeout: 4
 
 const DEMO_PEOPLE = ['ada_lumen', 'kofi_waves', 'mira_frames', 'pixel_olek', 'lucia_sprint', 'ravi_vault', 'noor_grid', 'tomas_tiles']
 
-/** Signs a demo person in and connects the dev wallet account linked to them (no new account used up). */
-async function demoPerson(username) {
-  const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage()
-  await openPage(page, '/authentication/sign-in')
-  await page.getByLabel('Email').fill(`${username}@demo.example.com`)
-  await page.getByLabel('Password').fill(DEMO_PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByTestId('avatar-menu').waitFor({ timeout: TIMEOUT })
-  await page.getByTestId('connect-wallet').click()
-  const accounts = page.getByTestId('dev-wallet-account')
-  await accounts.locator('option', { hasText: '· yours' }).waitFor({ state: 'attached', timeout: TIMEOUT })
-  const value = await accounts.locator('option', { hasText: '· yours' }).getAttribute('value')
-  await accounts.selectOption(value)
-  await page.getByTestId('wallet-option-devWallet').click()
-  await page.getByTestId('wallet-menu').first().waitFor({ timeout: TIMEOUT })
-  return page
-}
-
 test("an open bid form follows another person's bid; the contract's refusal is said in the user's language", { timeout: 4 * TIMEOUT }, async () => {
   const [cName, dName] = DEMO_PEOPLE.filter((name) => name !== auction.owner)
-  const c = await demoPerson(cName)
-  const d = await demoPerson(dName)
+  const c = await signInWithOwnDevWallet(browser, cName)
+  const d = await signInWithOwnDevWallet(browser, dName)
 
   // C opens the bid form and types the minimum it shows.
   await openPage(c, `/auction/${auction.id}`)

@@ -12,11 +12,9 @@
 // by none of the people acting), so leftovers of other suites or earlier runs do not matter.
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { BASE, demoFinished, launchBrowser, openPage } from './support.mjs'
+import { BASE, DEMO_PASSWORD, demoFinished, launchBrowser, openPage } from './support.mjs'
 
 const TIMEOUT = 60000
-/** Every demo person's password (api/src/demo/plan.rs). */
-const DEMO_PASSWORD = 'demo-market-2024'
 const ADMIN = 'ada_lumen'
 const MODERATOR = 'kofi_waves'
 const REPORTER = 'mira_frames'

@@ -128,3 +128,29 @@ export async function signUpAndLink(browser, user, viewport = { width: 1400, hei
   user.page = page
   return page
 }
+
+/** Every demo person's password (api/src/demo/plan.rs). */
+export const DEMO_PASSWORD = 'demo-market-2024'
+
+/**
+ * A browser page of demo person `username`, signed in, with the dev wallet account linked to them
+ * connected. It waits for 'Connected!': the demo links wallets as MetaMask, so the first dev-wallet
+ * connection signs a new link, and a page left before its answer stays without a wallet.
+ */
+export async function signInWithOwnDevWallet(browser, username, viewport = { width: 1400, height: 900 }) {
+  const page = await (await browser.newContext({ viewport })).newPage()
+  await openPage(page, '/authentication/sign-in')
+  await page.getByLabel('Email').fill(`${username}@demo.example.com`)
+  await page.getByLabel('Password').fill(DEMO_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByTestId('avatar-menu').waitFor({ timeout: 90000 })
+  await page.getByTestId('connect-wallet').click()
+  const accounts = page.getByTestId('dev-wallet-account')
+  const own = accounts.locator('option', { hasText: '· yours' })
+  await own.waitFor({ state: 'attached', timeout: 90000 })
+  await accounts.selectOption(await own.getAttribute('value'))
+  await page.getByTestId('wallet-option-devWallet').click()
+  await page.getByText('Connected!').first().waitFor({ timeout: 90000 })
+  await page.getByTestId('wallet-menu').first().waitFor({ timeout: 90000 })
+  return page
+}
