@@ -20,61 +20,17 @@ mod support;
 use domain::EventStore as _;
 use std::time::{Duration, Instant};
 
-use domain::{
-    ExpectedVersion, Metadata,
-    collections::{CollectionEvent, collection_stream},
-};
+use domain::{ExpectedVersion, Metadata};
 use projections::{
     queries::{
         Page,
         insight::{self, Period, Ranking, StatsSort},
     },
-    test_utils::{CHAIN_ID, address, market_history, register_user},
+    test_utils::{CHAIN_ID, market_history},
 };
 
 /// Members per collection.
 const MEMBERS: u64 = 20;
-/// The synthetic history's creators (`test_utils`: token `t` is created by `address(1 + t % 97)`).
-const CREATORS: u64 = 97;
-
-fn creator_user(k: u64) -> uuid::Uuid {
-    uuid::Uuid::from_u128(0xc0_0000 + u128::from(k))
-}
-
-fn collection_id(c: u64) -> uuid::Uuid {
-    uuid::Uuid::from_u128(0xc011_0000_0000 + u128::from(c))
-}
-
-/// `collections` collections: the `i`-th of creator `k` holds `MEMBERS` of the tokens `k` created.
-async fn collections(store: &dyn domain::EventStore, collections: u64, nfts: u64) -> usize {
-    let at = chrono::Utc::now();
-    for k in 1..=CREATORS {
-        register_user(store, creator_user(k), &format!("creator{k}"), &address(k), at).await;
-    }
-    let mut members = 0;
-    for c in 0..collections {
-        let k = 1 + c % CREATORS;
-        let i = c / CREATORS;
-        let id = collection_id(c);
-        let mut events = vec![CollectionEvent::CollectionCreated {
-            collection_id: id,
-            creator_user_id: creator_user(k),
-            title: format!("Collection {c}"),
-            image: "bafyimage".into(),
-            at,
-        }];
-        for m in 0..MEMBERS {
-            let token = (k - 1) + CREATORS * (i * MEMBERS + m);
-            if (1..=nfts).contains(&token) {
-                events.push(CollectionEvent::NftAddedToCollection { nft_id: format!("{CHAIN_ID}-{token}"), at });
-                members += 1;
-            }
-        }
-        let events = events.iter().map(|e| e.to_new_event(Metadata::default()).unwrap()).collect();
-        store.append(&collection_stream(id), ExpectedVersion::NoStream, events).await.unwrap();
-    }
-    members
-}
 
 fn main() {
     let count = support::env("COLLECTIONS", 1_000) as u64;
@@ -94,7 +50,7 @@ fn main() {
         for writes in market_history(nfts) {
             store.append_streams(writes).await.unwrap();
         }
-        let members = collections(store.as_ref(), count, nfts).await;
+        let members = support::collections(store.as_ref(), count, MEMBERS, nfts).await;
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();
         projector.catch_up().await.unwrap();
@@ -137,7 +93,7 @@ fn main() {
             }
         }
     }
-    let one: Vec<String> = (0..count).step_by(7).map(|c| format!("/api/stats/collection/{}", collection_id(c))).collect();
+    let one: Vec<String> = (0..count).step_by(7).map(|c| format!("/api/stats/collection/{}", support::collection_id(c))).collect();
     let grid: Vec<String> = (1..=5).map(|page| format!("/api/collection/browse?page={page}")).collect();
     let health = vec!["/healthz".to_owned()];
     let limit = Duration::from_secs(600);
@@ -151,7 +107,7 @@ fn main() {
         let writer = {
             let store = store.clone();
             tokio::spawn(async move {
-                let user = creator_user(1);
+                let user = support::creator_user(1);
                 let mut n = 0u64;
                 loop {
                     tokio::time::sleep(block).await;

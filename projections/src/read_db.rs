@@ -74,6 +74,8 @@ pub struct ReadDb {
     browse: Arc<BrowseIndex>,
     /// Every collection's statistics, kept while the read tables stay the same (`queries::insight`).
     insight: Arc<tokio::sync::Mutex<Option<crate::queries::insight::KeptStats>>>,
+    /// Every collection's grid row, kept while the read tables stay the same (`queries::collections`).
+    collection_grid: Arc<tokio::sync::Mutex<Option<crate::queries::collections::KeptGrid>>>,
 }
 
 /// The generation a fresh database starts with (the base file itself; schema `read_initial`).
@@ -107,6 +109,7 @@ impl ReadDb {
             follows: false,
             browse: Arc::default(),
             insight: Arc::default(),
+            collection_grid: Arc::default(),
         })
     }
 
@@ -151,6 +154,10 @@ impl ReadDb {
 
     pub(crate) fn insight(&self) -> &tokio::sync::Mutex<Option<crate::queries::insight::KeptStats>> {
         &self.insight
+    }
+
+    pub(crate) fn collection_grid(&self) -> &tokio::sync::Mutex<Option<crate::queries::collections::KeptGrid>> {
+        &self.collection_grid
     }
 
     pub(crate) fn browse(&self) -> &BrowseIndex {

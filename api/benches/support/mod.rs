@@ -124,3 +124,50 @@ pub fn print_row(name: &str, result: &LoadResult, healthz: &LoadResult) {
         result.per_second / healthz.per_second,
     );
 }
+
+/// The synthetic history's creators (`test_utils`: token `t` is created by `address(1 + t % 97)`).
+pub const CREATORS: u64 = 97;
+
+/// The user of creator `k` (1..=[`CREATORS`]), whose wallet is `address(k)`.
+pub fn creator_user(k: u64) -> uuid::Uuid {
+    uuid::Uuid::from_u128(0xc0_0000 + u128::from(k))
+}
+
+/// The id of the `c`-th collection of [`collections`].
+pub fn collection_id(c: u64) -> uuid::Uuid {
+    uuid::Uuid::from_u128(0xc011_0000_0000 + u128::from(c))
+}
+
+/// Registers the creators, then `count` collections: the `i`-th of creator `k` holds `members`
+/// of the tokens `k` created (those up to `nfts`). How many memberships were written.
+pub async fn collections(store: &dyn domain::EventStore, count: u64, members: u64, nfts: u64) -> usize {
+    use domain::collections::{CollectionEvent, collection_stream};
+    use projections::test_utils::{CHAIN_ID, address, register_user};
+    let at = chrono::Utc::now();
+    for k in 1..=CREATORS {
+        register_user(store, creator_user(k), &format!("creator{k}"), &address(k), at).await;
+    }
+    let mut written = 0;
+    for c in 0..count {
+        let k = 1 + c % CREATORS;
+        let i = c / CREATORS;
+        let id = collection_id(c);
+        let mut events = vec![CollectionEvent::CollectionCreated {
+            collection_id: id,
+            creator_user_id: creator_user(k),
+            title: format!("Collection {c}"),
+            image: "bafyimage".into(),
+            at,
+        }];
+        for m in 0..members {
+            let token = (k - 1) + CREATORS * (i * members + m);
+            if (1..=nfts).contains(&token) {
+                events.push(CollectionEvent::NftAddedToCollection { nft_id: format!("{CHAIN_ID}-{token}"), at });
+                written += 1;
+            }
+        }
+        let events = events.iter().map(|e| e.to_new_event(domain::Metadata::default()).unwrap()).collect();
+        store.append(&collection_stream(id), domain::ExpectedVersion::NoStream, events).await.unwrap();
+    }
+    written
+}

@@ -56,7 +56,12 @@ impl AppState {
 
     /// The state for `config` over an opened log, read database and projector, with no chain
     /// ([`Node::new`], then [`Self::over`]).
-    pub fn new(config: Config, store: Arc<domain::privacy::PrivateStore>, read: ReadDb, projector: ProjectorHandle) -> anyhow::Result<Self> {
+    pub fn new(
+        config: Config,
+        store: Arc<domain::privacy::PrivateStore>,
+        read: ReadDb,
+        projector: ProjectorHandle,
+    ) -> anyhow::Result<Self> {
         Self::over(Node::new(config, store, read, projector)?)
     }
 

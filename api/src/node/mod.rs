@@ -76,7 +76,12 @@ const READ_YOUR_WRITES: Duration = Duration::from_secs(5);
 impl Node {
     /// The services for `config` over an opened log, read database and projector: the file
     /// store and the mailer come from the configuration; no chain until [`Self::with_chain`].
-    pub fn new(config: Config, privacy: Arc<domain::privacy::PrivateStore>, read: ReadDb, projector: ProjectorHandle) -> anyhow::Result<Self> {
+    pub fn new(
+        config: Config,
+        privacy: Arc<domain::privacy::PrivateStore>,
+        read: ReadDb,
+        projector: ProjectorHandle,
+    ) -> anyhow::Result<Self> {
         use anyhow::Context as _;
         let files = FileStore::from_config(&config).context("opening the file store")?;
         let mailer = mail::from_config(&config).context("starting the mailer")?;

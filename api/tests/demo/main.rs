@@ -331,7 +331,8 @@ async fn dev_on_a_fresh_postgres_database_fills_the_market_with_the_demo() {
     let store = domain::store::open(&postgres.url).await.unwrap();
     let started = Instant::now();
     let registered = loop {
-        let registered = read_log(store.as_ref()).await.iter().any(|e| e.event_type == "UserRegistered" && !e.payload.contains("ada_lumen"));
+        let registered =
+            read_log(store.as_ref()).await.iter().any(|e| e.event_type == "UserRegistered" && !e.payload.contains("ada_lumen"));
         if registered || started.elapsed() > Duration::from_secs(240) {
             break registered;
         }

@@ -162,7 +162,8 @@ async fn nonce(app: &TestApp, token: &str) -> String {
 async fn an_account_without_a_password_confirms_with_a_linked_wallets_signature() {
     let google = FakeGoogle::start().await;
     let app = TestApp::with_args(&["--google-client-id", CLIENT_ID, "--google-jwks-url", &google.jwks_url]).await;
-    let signed_in = app.json("POST", "/api/auth/googlelogin", None, json!({ "idToken": google.token(&FakeGoogle::claims("gina@gmail.com")) }));
+    let signed_in =
+        app.json("POST", "/api/auth/googlelogin", None, json!({ "idToken": google.token(&FakeGoogle::claims("gina@gmail.com")) }));
     let token = signed_in.await.expect(200).body()["accessToken"].as_str().unwrap().to_owned();
     let wallet = Wallet::new(7);
     let send = |uri: &str, body: Value| {
@@ -176,7 +177,8 @@ async fn an_account_without_a_password_confirms_with_a_linked_wallets_signature(
             .unwrap()
     };
     let message = siwe_message(HOST, &wallet.address(), &nonce(&app, &token).await);
-    let link = json!({ "walletProvider": "Metamask", "walletAddress": wallet.address(), "message": message, "signature": wallet.sign(&message) });
+    let link =
+        json!({ "walletProvider": "Metamask", "walletAddress": wallet.address(), "message": message, "signature": wallet.sign(&message) });
     app.send(send("/api/account/connectwallet", link)).await.expect(200);
 
     let deletion = app.get("/api/account/deletion", Some(&token)).await.expect(200);

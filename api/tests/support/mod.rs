@@ -12,10 +12,7 @@ use axum::{
 };
 use clap::Parser;
 use domain::{ExpectedVersion, Metadata, StreamAppend, chain::ChainEvent};
-use indexer::{
-    Indexer, IndexerHandle,
-    test_utils::TestChain,
-};
+use indexer::{Indexer, IndexerHandle, test_utils::TestChain};
 use projections::{Projector, ProjectorHandle, ReadDb};
 
 /// The `marketplace` command line's configuration part.

@@ -738,7 +738,8 @@ pub fn decide(state: &User, command: UserCommand) -> Result<Vec<UserEvent>, Acco
             }
             let wallets = state.wallets.iter().map(|w| UserEvent::WalletUnlinked { address: w.address.clone(), at: now });
             let keys = state.api_keys.iter().filter(|k| !k.revoked).map(|k| UserEvent::ApiKeyRevoked { key_id: k.id, at: now });
-            let hooks = state.webhooks.iter().filter(|w| !w.deleted).map(|w| UserEvent::WebhookEndpointDeleted { endpoint_id: w.id, at: now });
+            let hooks =
+                state.webhooks.iter().filter(|w| !w.deleted).map(|w| UserEvent::WebhookEndpointDeleted { endpoint_id: w.id, at: now });
             Ok(wallets.chain(keys).chain(hooks).chain([UserEvent::AccountErased { at: now }]).collect())
         }
     }
@@ -1428,7 +1429,11 @@ mod tests {
         let given_back: Vec<(ClaimKind, &str, bool)> = claims.iter().map(|c| (c.kind, c.value.as_str(), c.take)).collect();
         assert_eq!(
             given_back,
-            vec![(ClaimKind::Wallet, "0xabc", false), (ClaimKind::Email, "alice@example.com", false), (ClaimKind::Username, "Alice", false)]
+            vec![
+                (ClaimKind::Wallet, "0xabc", false),
+                (ClaimKind::Email, "alice@example.com", false),
+                (ClaimKind::Username, "Alice", false)
+            ]
         );
         user.extend(events);
         let erased = fold(&user);

@@ -36,12 +36,9 @@ use KeyOf::{Expiring, Message, Person};
 pub(crate) fn personal(event_type: &str) -> &'static [Field] {
     match event_type {
         "UserRegistered" => &[("email", Person, Text), ("username", Person, Text), ("fullName", Person, Text)],
-        "GoogleAccountRegistered" => &[
-            ("email", Person, Text),
-            ("username", Person, Text),
-            ("fullName", Person, Text),
-            ("googleSubject", Person, Text),
-        ],
+        "GoogleAccountRegistered" => {
+            &[("email", Person, Text), ("username", Person, Text), ("fullName", Person, Text), ("googleSubject", Person, Text)]
+        }
         "LoggedInWithGoogle" => &[("googleSubject", Person, Text)],
         "VerificationCodeIssued" => &[("codeHash", Expiring, Text)],
         "PasswordResetRequested" => &[("tokenHash", Expiring, Text)],
@@ -57,7 +54,9 @@ pub(crate) fn personal(event_type: &str) -> &'static [Field] {
         ],
         // Only e-mail and username claims: a wallet's claim names a public address.
         "ValueClaimed" | "ValueReleased" => &[("value", Person, Text)],
-        "ContactMessageReceived" => &[("name", Message, Text), ("email", Message, Text), ("subject", Message, Text), ("message", Message, Text)],
+        "ContactMessageReceived" => {
+            &[("name", Message, Text), ("email", Message, Text), ("subject", Message, Text), ("message", Message, Text)]
+        }
         _ => &[],
     }
 }

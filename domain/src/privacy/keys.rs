@@ -223,12 +223,22 @@ impl KeyStore {
                 let wrapped = seal::wrap(&self.kek, want.subject, &key);
                 let subject = want.subject.simple().to_string();
                 match &self.db {
-                    Db::Sqlite(pool) => {
-                        sqlx::query(insert).bind(&subject).bind(&want.owner).bind(&wrapped).bind(want.expires_at).execute(pool).await?.rows_affected()
-                    }
-                    Db::Postgres(pool) => {
-                        sqlx::query(insert).bind(&subject).bind(&want.owner).bind(&wrapped).bind(want.expires_at).execute(pool).await?.rows_affected()
-                    }
+                    Db::Sqlite(pool) => sqlx::query(insert)
+                        .bind(&subject)
+                        .bind(&want.owner)
+                        .bind(&wrapped)
+                        .bind(want.expires_at)
+                        .execute(pool)
+                        .await?
+                        .rows_affected(),
+                    Db::Postgres(pool) => sqlx::query(insert)
+                        .bind(&subject)
+                        .bind(&want.owner)
+                        .bind(&wrapped)
+                        .bind(want.expires_at)
+                        .execute(pool)
+                        .await?
+                        .rows_affected(),
                 };
                 self.cache.lock().expect("key cache lock").remove(&want.subject);
                 // Another process may have made it first: read back the one that was kept.

@@ -80,7 +80,9 @@ impl PrivateStore {
         if fields.is_empty() {
             return Ok(Vec::new());
         }
-        if matches!(event_type, "ValueClaimed" | "ValueReleased") && !payload.get("kind").and_then(Value::as_str).is_some_and(personal_claim) {
+        if matches!(event_type, "ValueClaimed" | "ValueReleased")
+            && !payload.get("kind").and_then(Value::as_str).is_some_and(personal_claim)
+        {
             return Ok(Vec::new());
         }
         let uuid_field = |name: &str| payload.get(name).and_then(Value::as_str).and_then(|s| Uuid::try_parse(s).ok());

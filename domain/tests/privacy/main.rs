@@ -16,8 +16,17 @@ use serde_json::Value;
 use uuid::Uuid;
 
 /// What a person typed: none of it may appear in the log.
-const SECRETS: [&str; 9] =
-    ["alice@example.com", "alice.new@example.com", "Alice Liddell", "alice_w", "Down the rabbit hole", "+44 20 7946 0000", "bafyavatar", "google-sub-42", "Please help"];
+const SECRETS: [&str; 9] = [
+    "alice@example.com",
+    "alice.new@example.com",
+    "Alice Liddell",
+    "alice_w",
+    "Down the rabbit hole",
+    "+44 20 7946 0000",
+    "bafyavatar",
+    "google-sub-42",
+    "Please help",
+];
 
 struct Backend {
     store: Arc<PrivateStore>,
@@ -65,10 +74,20 @@ async fn write_everything(store: &dyn EventStore, person: Uuid) -> Uuid {
     };
     let events = vec![
         user(registered),
-        user(UserEvent::VerificationCodeIssued { purpose: CodePurpose::Account, code_hash: "c0de".into(), expires_at: now + Duration::minutes(15), attempts_allowed: 5 }),
+        user(UserEvent::VerificationCodeIssued {
+            purpose: CodePurpose::Account,
+            code_hash: "c0de".into(),
+            expires_at: now + Duration::minutes(15),
+            attempts_allowed: 5,
+        }),
         user(UserEvent::LoggedInWithGoogle { google_subject: SECRETS[7].into(), at: now }),
         user(UserEvent::PasswordResetRequested { token_hash: "70ken".into(), expires_at: now + Duration::hours(1) }),
-        user(UserEvent::EmailChangeRequested { new_email: SECRETS[1].into(), code_hash: "c0de2".into(), expires_at: now + Duration::minutes(15), attempts_allowed: 5 }),
+        user(UserEvent::EmailChangeRequested {
+            new_email: SECRETS[1].into(),
+            code_hash: "c0de2".into(),
+            expires_at: now + Duration::minutes(15),
+            attempts_allowed: 5,
+        }),
         user(UserEvent::EmailChanged { old_email: SECRETS[0].into(), new_email: SECRETS[1].into(), at: now }),
         user(UserEvent::ProfileUpdated {
             full_name: SECRETS[2].into(),
@@ -96,7 +115,10 @@ async fn write_everything(store: &dyn EventStore, person: Uuid) -> Uuid {
         auth_provider: AuthProvider::Google,
         at: now,
     };
-    let google_id = match &google { UserEvent::GoogleAccountRegistered { user_id, .. } => *user_id, _ => unreachable!() };
+    let google_id = match &google {
+        UserEvent::GoogleAccountRegistered { user_id, .. } => *user_id,
+        _ => unreachable!(),
+    };
     store.append(&user_stream(google_id), ExpectedVersion::NoStream, vec![user(google)]).await.unwrap();
     let contact = ContactEvent::ContactMessageReceived {
         message_id,

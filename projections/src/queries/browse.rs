@@ -30,6 +30,7 @@ use unicode_normalization::{UnicodeNormalization, char::is_combining_mark};
 use super::{
     Page,
     rarity::{self, Rank},
+    scores::Scores,
 };
 use crate::checkpoint::checkpoint_in;
 
@@ -398,9 +399,21 @@ struct Index {
     collections: HashMap<String, RoaringBitmap>,
     /// Each collection's ranks by slot, computed when first asked after a change.
     rarity: std::sync::Mutex<HashMap<String, Arc<HashMap<u32, Rank>>>>,
+    /// The trending order of the scores last asked for, sorted when first asked after a change.
+    trending: std::sync::Mutex<Option<Arc<TrendingOrder>>>,
     /// Every occupied slot ([`in_order`]) in ascending order of each key of [`KEYS`], then of
     /// [`TRENDING`].
     orders: [Vec<u32>; 6],
+}
+
+/// The scored tokens of some trending scores in their order.
+struct TrendingOrder {
+    /// The scores it ranks (kept scores are replaced, never changed: compared by address).
+    scores: Arc<Scores>,
+    /// Slots with a positive score, highest first.
+    slots: Vec<u32>,
+    /// The same slots.
+    scored: RoaringBitmap,
 }
 
 /// Below this many changed tokens, each moves in the orders on its own; above, they are sorted
@@ -496,6 +509,8 @@ impl Index {
         // Any change may move a collection's ranks (a member's traits, its burn, a member more
         // or less): they are computed again when next asked.
         self.rarity.get_mut().unwrap_or_else(|e| e.into_inner()).clear();
+        // And any may move a token in the trending order (its popularity breaks ties).
+        *self.trending.get_mut().unwrap_or_else(|e| e.into_inner()) = None;
         let few = changes.len() <= FEW_CHANGES;
         for (nft_id, token) in changes {
             if let Some(&slot) = self.slots.get(&nft_id) {
@@ -819,33 +834,48 @@ impl Index {
 
     /// The ids of `page` of the live tokens on sale as `sale` (any when `None`), by `scores`
     /// descending (ids without a positive score count as 0), then popularity, mint time and id,
-    /// all descending, and how many there are. Only the scored tokens are sorted; the others
-    /// are read off the [`TRENDING`] order, which already ranks them.
-    fn trending(&self, sale: Option<&str>, scores: &HashMap<String, f64>, page: Page) -> (Vec<String>, u64) {
+    /// all descending, and how many there are. The scored tokens are sorted once for these scores
+    /// and this state of the index ([`Index::trending_order`]), each page then walks that order;
+    /// the others are read off the [`TRENDING`] order, which already ranks them.
+    fn trending(&self, sale: Option<&str>, scores: &Arc<Scores>, page: Page) -> (Vec<String>, u64) {
         let mut matches = self.live.clone();
         if let Some(sale) = sale {
             matches &= &self.sales[sale_index(sale)];
         }
         let total = matches.len();
-        let mut scored: Vec<(f64, u32)> = scores
-            .iter()
-            .filter(|(_, score)| **score > 0.0)
-            .filter_map(|(id, score)| self.slots.get(id).filter(|slot| matches.contains(**slot)).map(|slot| (*score, *slot)))
-            .collect();
-        scored.sort_unstable_by(|a, b| {
-            b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal).then_with(|| compare_in(&self.tokens, TRENDING, b.1, a.1))
-        });
-        for (_, slot) in &scored {
-            matches.remove(*slot);
-        }
+        let order = self.trending_order(scores);
         let (offset, limit) = (page.offset().max(0) as usize, page.limit as usize);
-        let mut slots: Vec<u32> = scored.iter().skip(offset).take(limit).map(|(_, slot)| *slot).collect();
-        let (skip, take) = (offset.saturating_sub(scored.len()), limit - slots.len());
-        if take > 0 && !matches.is_empty() {
+        let mut slots: Vec<u32> = order.slots.iter().copied().filter(|slot| matches.contains(*slot)).skip(offset).take(limit).collect();
+        if slots.len() < limit {
+            let scored_matches = order.scored.intersection_len(&matches) as usize;
+            matches -= &order.scored;
+            let (skip, take) = (offset.saturating_sub(scored_matches), limit - slots.len());
             slots.extend(self.orders[TRENDING].iter().rev().filter(|slot| matches.contains(**slot)).skip(skip).take(take));
         }
         let ids = slots.into_iter().filter_map(|slot| self.tokens[slot as usize].as_ref().map(|t| t.nft_id.clone())).collect();
         (ids, total)
+    }
+
+    /// The tokens with a positive score in `scores`, highest first (ties in the [`TRENDING`]
+    /// order), sorted when first asked for these scores since the index last changed.
+    fn trending_order(&self, scores: &Arc<Scores>) -> Arc<TrendingOrder> {
+        let mut kept = self.trending.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(order) = kept.as_ref().filter(|o| Arc::ptr_eq(&o.scores, scores)) {
+            return order.clone();
+        }
+        let mut scored: Vec<(f64, u32)> = scores
+            .nfts
+            .iter()
+            .filter(|(_, score)| **score > 0.0)
+            .filter_map(|(id, score)| self.slots.get(id).map(|slot| (*score, *slot)))
+            .collect();
+        scored.sort_unstable_by(|a, b| {
+            b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal).then_with(|| compare_in(&self.tokens, TRENDING, b.1, a.1))
+        });
+        let slots: Vec<u32> = scored.into_iter().map(|(_, slot)| slot).collect();
+        let order = Arc::new(TrendingOrder { scores: scores.clone(), scored: slots.iter().copied().collect(), slots });
+        *kept = Some(order.clone());
+        order
     }
 }
 
@@ -927,7 +957,7 @@ pub(crate) struct BrowseIndex {
     catching_up: Mutex<()>,
     /// The trending scores last computed (`queries::trending::recent_scores`): held while they
     /// are computed, so concurrent requests wait for one computation.
-    pub(crate) trending_scores: Mutex<Option<super::scores::KeptScores>>,
+    pub(crate) trending_scores: Mutex<Option<Arc<super::scores::KeptScores>>>,
 }
 
 impl BrowseIndex {
@@ -991,7 +1021,7 @@ impl BrowseIndex {
         generation: &str,
         pool: &AnyPool,
         sale: Option<&str>,
-        scores: &HashMap<String, f64>,
+        scores: &Arc<Scores>,
         page: Page,
         at: Position,
     ) -> Result<(Vec<String>, u64), sqlx::Error> {
@@ -1566,33 +1596,47 @@ mod tests {
             token.minted_at = (i % 4) as i64;
             token.burned = i % 11 == 0;
         }
-        let index = Index::built("g", 1, tokens);
+        let mut index = Index::built("g", 1, tokens);
         // Scores for 40 tokens, some equal, one not positive, one for a token that is not there.
         let mut scores: HashMap<String, f64> = (0..40u32).map(|i| (format!("1-{:03}", i * 7), f64::from(i % 9) + 0.5)).collect();
         scores.insert("1-014".into(), 0.0);
         scores.insert("1-nothing".into(), 99.0);
-        for sale in [None, Some("FIXEDPRICE"), Some("AUCTION"), Some("NOT_FOR_SALE")] {
-            let mut all: Vec<&Token> =
-                index.tokens.iter().flatten().filter(|t| !t.burned && sale.is_none_or(|s| SALES[t.sale] == s)).collect();
-            let score = |t: &Token| scores.get(&t.nft_id).copied().unwrap_or(0.0);
-            all.sort_by(|a, b| {
-                score(b)
-                    .partial_cmp(&score(a))
-                    .unwrap()
-                    .then(b.popularity.cmp(&a.popularity))
-                    .then(b.minted_at.cmp(&a.minted_at))
-                    .then(b.nft_id.cmp(&a.nft_id))
-            });
-            let scored = all.iter().filter(|t| score(t) > 0.0).count();
-            assert!(scored > 5 && scored < all.len() - 20, "{sale:?}: scored and unscored tokens");
-            for limit in [1, 7, 12] {
-                for page in 1..=(all.len() as u32 / limit + 2) {
-                    let page = Page { page, limit };
-                    let expected: Vec<String> =
-                        all.iter().skip(page.offset() as usize).take(limit as usize).map(|t| t.nft_id.clone()).collect();
-                    assert_eq!(index.trending(sale, &scores, page), (expected, all.len() as u64), "{sale:?} {page:?}");
+        let kept = Arc::new(Scores { nfts: scores.clone(), ..Scores::default() });
+        let check = |index: &Index| {
+            for sale in [None, Some("FIXEDPRICE"), Some("AUCTION"), Some("NOT_FOR_SALE")] {
+                let mut all: Vec<&Token> =
+                    index.tokens.iter().flatten().filter(|t| !t.burned && sale.is_none_or(|s| SALES[t.sale] == s)).collect();
+                let score = |t: &Token| scores.get(&t.nft_id).copied().unwrap_or(0.0);
+                all.sort_by(|a, b| {
+                    score(b)
+                        .partial_cmp(&score(a))
+                        .unwrap()
+                        .then(b.popularity.cmp(&a.popularity))
+                        .then(b.minted_at.cmp(&a.minted_at))
+                        .then(b.nft_id.cmp(&a.nft_id))
+                });
+                let scored = all.iter().filter(|t| score(t) > 0.0).count();
+                assert!(scored > 5 && scored < all.len() - 20, "{sale:?}: scored and unscored tokens");
+                for limit in [1, 7, 12] {
+                    for page in 1..=(all.len() as u32 / limit + 2) {
+                        let page = Page { page, limit };
+                        let expected: Vec<String> =
+                            all.iter().skip(page.offset() as usize).take(limit as usize).map(|t| t.nft_id.clone()).collect();
+                        assert_eq!(index.trending(sale, &kept, page), (expected, all.len() as u64), "{sale:?} {page:?}");
+                    }
                 }
             }
+        };
+        check(&index);
+        // A change moves tokens in the order kept for these scores: it is sorted again. Two
+        // scored tokens of equal score swap by popularity; an unscored one passes the others.
+        let mut changed: Vec<(String, Option<Token>)> = Vec::new();
+        for (id, popularity) in [("1-070", 1_000), ("1-133", 2_000), ("1-005", 3_000)] {
+            let mut token = index.tokens.iter().flatten().find(|t| t.nft_id == id).unwrap().clone();
+            token.popularity = popularity;
+            changed.push((id.to_owned(), Some(token)));
         }
+        index.apply(changed);
+        check(&index);
     }
 }

@@ -537,8 +537,8 @@ pub async fn owners(db: &ReadDb, nft_id: &str) -> Result<Vec<OwnerView>, sqlx::E
 
 /// Trending: the listings of a sale type by their trending score at `now` (see
 /// [`super::trending`]), then by popularity and mint time.
-pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page, now: i64) -> Result<Paged<NftView>, ProjectionError> {
-    let (ids, total) = super::trending::nft_ids(db, sale.sale_type(), page, now).await?;
+pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page, now: i64, at: Position) -> Result<Paged<NftView>, ProjectionError> {
+    let (ids, total) = super::trending::nft_ids(db, sale.sale_type(), page, now, at).await?;
     let mut data = Vec::with_capacity(ids.len());
     if !ids.is_empty() {
         let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({})", placeholders(ids.len()));

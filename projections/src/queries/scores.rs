@@ -21,4 +21,18 @@ pub(crate) struct KeptScores {
     pub position: domain::Position,
     pub at: i64,
     pub scores: Arc<Scores>,
+    /// The sellers, then the creators, ranked by these scores from the same tables: each when
+    /// first asked (concurrent callers wait for the one ranking).
+    pub people: [tokio::sync::OnceCell<Arc<Vec<RankedPerson>>>; 2],
+}
+
+/// A user in a ranking of sellers or creators.
+#[derive(Clone, Debug)]
+pub(crate) struct RankedPerson {
+    pub user_id: String,
+    pub score: f64,
+    /// Sales made from their wallets.
+    pub sold: i64,
+    /// NFTs they created, not burned.
+    pub created: i64,
 }

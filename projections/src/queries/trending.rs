@@ -20,8 +20,13 @@ use std::{collections::HashMap, sync::Arc};
 
 use sqlx::Row;
 
+use domain::Position;
+
 pub use super::scores::Scores;
-use super::{Page, Paged, placeholders, scores::KeptScores};
+use super::{
+    Page, Paged, placeholders,
+    scores::{KeptScores, RankedPerson},
+};
 use crate::ReadDb;
 
 /// The decay constant τ, in seconds (3 days).
@@ -54,23 +59,24 @@ fn matic(wei: &str) -> f64 {
 pub const SCORES_KEPT_SECONDS: i64 = 10;
 
 /// The scores at `now`, or ones computed at most [`SCORES_KEPT_SECONDS`] before from the same read
-/// tables: the window's events are read once for every page, sale type and list asked meanwhile
-/// (with a third of 100,000 NFTs liked in the window, reading them costs a few hundred ms).
-pub async fn recent_scores(db: &ReadDb, now: i64) -> Result<Arc<Scores>, sqlx::Error> {
-    let current = db.current();
+/// tables (generation and position `at`, the position the caller reads at): the window's events
+/// are read once for every page, sale type and list asked meanwhile (with a third of 100,000
+/// NFTs liked in the window, reading them costs a few hundred ms).
+async fn recent_scores(db: &ReadDb, now: i64, at: Position) -> Result<Arc<KeptScores>, sqlx::Error> {
+    let generation = db.generation();
     let mut kept = db.browse().trending_scores.lock().await;
-    // Read before the scores: they reflect this checkpoint or a later one.
-    let position = crate::checkpoint::checkpoint_in(&current.pool).await?;
     if let Some(k) = kept.as_ref()
-        && k.generation == current.generation
-        && k.position == position
+        && k.generation == generation
+        && k.position == at
         && (k.at..k.at + SCORES_KEPT_SECONDS).contains(&now)
     {
-        return Ok(k.scores.clone());
+        return Ok(k.clone());
     }
+    // Read at `at` or later: scores kept under `at` reflect that position or a later one.
     let scores = Arc::new(scores(db, now).await?);
-    *kept = Some(KeptScores { generation: current.generation, position, at: now, scores: scores.clone() });
-    Ok(scores)
+    let fresh = Arc::new(KeptScores { generation, position: at, at: now, scores, people: Default::default() });
+    *kept = Some(fresh.clone());
+    Ok(fresh)
 }
 
 /// Reads the window's sales, bids and likes and adds them up.
@@ -119,12 +125,11 @@ fn by_score(a: f64, b: f64) -> std::cmp::Ordering {
 /// Only the NFTs with a score (events in the window) are sorted; the order of all the others
 /// (popularity, mint time, id) is kept by the in-memory browse index, which reads a page of
 /// them without reading every row. The answer is [`nft_ids_by_full_sort`]'s.
-pub async fn nft_ids(db: &ReadDb, sale_type: Option<&str>, page: Page, now: i64) -> Result<(Vec<String>, i64), sqlx::Error> {
-    let scores = recent_scores(db, now).await?;
+pub async fn nft_ids(db: &ReadDb, sale_type: Option<&str>, page: Page, now: i64, at: Position) -> Result<(Vec<String>, i64), sqlx::Error> {
+    let kept = recent_scores(db, now, at).await?;
     let current = db.current();
     // The index must include at least what the scores were read from.
-    let at = crate::checkpoint::checkpoint_in(&current.pool).await?;
-    let (ids, total) = db.browse().trending(&current.generation, &current.pool, sale_type, &scores.nfts, page, at).await?;
+    let (ids, total) = db.browse().trending(&current.generation, &current.pool, sale_type, &kept.scores, page, at).await?;
     Ok((ids, total as i64))
 }
 
@@ -202,10 +207,53 @@ fn url(cid: Option<String>) -> String {
     cid.map(|c| format!("/ipfs/{c}")).unwrap_or_default()
 }
 
-/// A page of trending sellers or creators at `now`.
-pub async fn people(db: &ReadDb, kind: PeopleKind, page: Page, now: i64) -> Result<Paged<PersonCard>, sqlx::Error> {
+/// A page of trending sellers or creators at `now`, from read tables at position `at` or later.
+pub async fn people(db: &ReadDb, kind: PeopleKind, page: Page, now: i64, at: Position) -> Result<Paged<PersonCard>, sqlx::Error> {
+    let kept = recent_scores(db, now, at).await?;
+    let slot = if kind == PeopleKind::Seller { 0 } else { 1 };
+    let ranked = kept.people[slot].get_or_try_init(|| async { rank_people(db, kind, &kept.scores).await.map(Arc::new) }).await?;
+    let total = ranked.len() as i64;
+    let chosen: Vec<&RankedPerson> = ranked.iter().skip(page.offset().max(0) as usize).take(page.limit as usize).collect();
+    let mut data = Vec::with_capacity(chosen.len());
+    if !chosen.is_empty() {
+        let sql = format!(
+            "SELECT user_id, username, full_name, avatar, cover_image, bio FROM users WHERE user_id IN ({})",
+            placeholders(chosen.len())
+        );
+        let mut query = sqlx::query(&sql);
+        for person in &chosen {
+            query = query.bind(person.user_id.as_str());
+        }
+        let mut rows: HashMap<String, sqlx::any::AnyRow> = HashMap::new();
+        for row in query.fetch_all(&db.pool()).await? {
+            rows.insert(row.try_get(0)?, row);
+        }
+        let ids: Vec<String> = chosen.iter().map(|p| p.user_id.clone()).collect();
+        let collections = super::collections::counts_by_creator(db, &ids).await?;
+        for person in chosen {
+            let Some(row) = rows.get(&person.user_id) else { continue };
+            data.push(PersonCard {
+                id: person.user_id.clone(),
+                user_id: person.user_id.clone(),
+                username: row.try_get(1)?,
+                full_name: row.try_get(2)?,
+                avatar: url(row.try_get(3)?),
+                cover_image: url(row.try_get(4)?),
+                info: row.try_get(5)?,
+                total_sold: person.sold,
+                total_collection: collections.get(&person.user_id).copied().unwrap_or(0),
+                total_creations: person.created,
+                score: person.score,
+            });
+        }
+    }
+    Ok(Paged::new(data, total, page))
+}
+
+/// Every seller (users who have sold) or creator (users who have created), by their score in
+/// `scores`, then their sales or creations, then id: counted once for a set of kept scores.
+async fn rank_people(db: &ReadDb, kind: PeopleKind, scores: &Scores) -> Result<Vec<RankedPerson>, sqlx::Error> {
     let pool = db.pool();
-    let scores = recent_scores(db, now).await?;
     let mut users: HashMap<String, (f64, i64, i64)> = HashMap::new();
     let wallets = sqlx::query("SELECT address, user_id FROM user_wallets").fetch_all(&pool).await?;
     let by_address = match kind {
@@ -230,54 +278,15 @@ pub async fn people(db: &ReadDb, kind: PeopleKind, page: Page, now: i64) -> Resu
     for row in &created {
         users.entry(row.try_get(0)?).or_default().2 = row.try_get(1)?;
     }
-    // Sellers are users who have sold; creators users who have created.
-    let mut ranked: Vec<(String, (f64, i64, i64))> = users
+    let count = |x: &RankedPerson| if kind == PeopleKind::Seller { x.sold } else { x.created };
+    let mut ranked: Vec<RankedPerson> = users
         .into_iter()
-        .filter(|(_, (_, sold, created))| match kind {
-            PeopleKind::Seller => *sold > 0,
-            PeopleKind::Creator => *created > 0,
-        })
+        .map(|(user_id, (score, sold, created))| RankedPerson { user_id, score, sold, created })
+        // Sellers are users who have sold; creators users who have created.
+        .filter(|p| count(p) > 0)
         .collect();
-    ranked.sort_by(|(a_id, a), (b_id, b)| {
-        let count = |x: &(f64, i64, i64)| if kind == PeopleKind::Seller { x.1 } else { x.2 };
-        by_score(a.0, b.0).then(count(b).cmp(&count(a))).then(a_id.cmp(b_id))
-    });
-    let total = ranked.len() as i64;
-    let chosen: Vec<(String, (f64, i64, i64))> = ranked.into_iter().skip(page.offset() as usize).take(page.limit as usize).collect();
-    let mut data = Vec::with_capacity(chosen.len());
-    if !chosen.is_empty() {
-        let sql = format!(
-            "SELECT user_id, username, full_name, avatar, cover_image, bio FROM users WHERE user_id IN ({})",
-            placeholders(chosen.len())
-        );
-        let mut query = sqlx::query(&sql);
-        for (id, _) in &chosen {
-            query = query.bind(id.as_str());
-        }
-        let mut rows: HashMap<String, sqlx::any::AnyRow> = HashMap::new();
-        for row in query.fetch_all(&pool).await? {
-            rows.insert(row.try_get(0)?, row);
-        }
-        let ids: Vec<String> = chosen.iter().map(|(id, _)| id.clone()).collect();
-        let collections = super::collections::counts_by_creator(db, &ids).await?;
-        for (id, (score, sold, created)) in chosen {
-            let Some(row) = rows.get(&id) else { continue };
-            data.push(PersonCard {
-                user_id: id.clone(),
-                username: row.try_get(1)?,
-                full_name: row.try_get(2)?,
-                avatar: url(row.try_get(3)?),
-                cover_image: url(row.try_get(4)?),
-                info: row.try_get(5)?,
-                total_sold: sold,
-                total_collection: collections.get(&id).copied().unwrap_or(0),
-                total_creations: created,
-                score,
-                id,
-            });
-        }
-    }
-    Ok(Paged::new(data, total, page))
+    ranked.sort_by(|a, b| by_score(a.score, b.score).then(count(b).cmp(&count(a))).then(a.user_id.cmp(&b.user_id)));
+    Ok(ranked)
 }
 
 #[cfg(test)]

@@ -128,7 +128,9 @@ async fn collections_fold_with_their_likes_and_members() {
         let db = ReadDb::open(&url).await.unwrap();
         Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
 
-        let all = collections::browse(&db, &browse(None, None, Some(BOB)), Page { page: 1, limit: 9 }).await.unwrap();
+        let all = collections::browse(&db, &browse(None, None, Some(BOB)), Page { page: 1, limit: 9 }, db.position().await.unwrap())
+            .await
+            .unwrap();
         assert_eq!(all.total_items, 2, "the deleted one is gone");
         assert_eq!(all.data.iter().map(|c| c.title.as_str()).collect::<Vec<_>>(), ["Sea shells", "Birds of prey"], "newest first");
         let card = &all.data[1];
@@ -138,11 +140,18 @@ async fn collections_fold_with_their_likes_and_members() {
         assert_eq!(card.image, "/ipfs/bafynew");
         assert_eq!((card.creator.username.as_str(), card.creator.full_name.as_str()), ("alice", "ALICE"));
 
-        let mine = collections::browse(&db, &browse(Some(BOB), None, Some(ALICE)), Page { page: 1, limit: 9 }).await.unwrap();
+        let mine =
+            collections::browse(&db, &browse(Some(BOB), None, Some(ALICE)), Page { page: 1, limit: 9 }, db.position().await.unwrap())
+                .await
+                .unwrap();
         assert_eq!(mine.data.iter().map(|c| c.id.clone()).collect::<Vec<_>>(), [shells.to_string()]);
-        let searched = collections::browse(&db, &browse(None, Some("PREY"), None), Page { page: 1, limit: 9 }).await.unwrap();
+        let searched =
+            collections::browse(&db, &browse(None, Some("PREY"), None), Page { page: 1, limit: 9 }, db.position().await.unwrap())
+                .await
+                .unwrap();
         assert_eq!((searched.total_items, searched.data[0].is_liked), (1, false));
-        let past_the_end = collections::browse(&db, &browse(None, None, None), Page { page: 3, limit: 1 }).await.unwrap();
+        let past_the_end =
+            collections::browse(&db, &browse(None, None, None), Page { page: 3, limit: 1 }, db.position().await.unwrap()).await.unwrap();
         assert_eq!((past_the_end.data.len(), past_the_end.total_items, past_the_end.last_page), (0, 2, true));
 
         assert!(collections::by_id(&db, &Uuid::from_u128(3).to_string(), None).await.unwrap().is_none(), "deleted");
@@ -210,7 +219,13 @@ async fn a_card_counts_what_its_page_lists_and_the_grid_sorts_by_items_title_and
         let page = Page { page: 1, limit: 9 };
         let titles = async |sort_by, ascending, empty_last| {
             let request = Browse { sort_by, ascending, empty_last, ..browse(None, None, None) };
-            collections::browse(&db, &request, page).await.unwrap().data.into_iter().map(|c| c.title).collect::<Vec<_>>()
+            collections::browse(&db, &request, page, db.position().await.unwrap())
+                .await
+                .unwrap()
+                .data
+                .into_iter()
+                .map(|c| c.title)
+                .collect::<Vec<_>>()
         };
         assert_eq!(titles(CollectionSort::Date, false, false).await, ["aardvarks", "Sea shells", "Birds of prey"]);
         assert_eq!(titles(CollectionSort::Date, false, true).await, ["aardvarks", "Birds of prey", "Sea shells"], "the empty one last");
@@ -219,7 +234,7 @@ async fn a_card_counts_what_its_page_lists_and_the_grid_sorts_by_items_title_and
         assert_eq!(titles(CollectionSort::Title, true, false).await, ["aardvarks", "Birds of prey", "Sea shells"], "case-insensitive");
         assert_eq!(titles(CollectionSort::Title, false, true).await, ["Birds of prey", "aardvarks", "Sea shells"], "Z to A, empty last");
         let searched = Browse { search: Some("s".into()), empty_last: true, ..browse(None, None, None) };
-        let searched = collections::browse(&db, &searched, page).await.unwrap();
+        let searched = collections::browse(&db, &searched, page, db.position().await.unwrap()).await.unwrap();
         assert_eq!(searched.total_items, 3);
         assert_eq!(searched.data.last().map(|c| c.id.clone()), Some(shells.to_string()));
     })

@@ -116,8 +116,9 @@ async fn trending_follows_the_documented_score_on_a_known_history() {
         let db = ReadDb::open(&url).await.unwrap();
         Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
         let page = Page { page: 1, limit: 10 };
+        let at = db.position().await.unwrap();
 
-        let (ids, total) = trending::nft_ids(&db, None, page, NOW).await.unwrap();
+        let (ids, total) = trending::nft_ids(&db, None, page, NOW, at).await.unwrap();
         assert_eq!(ids, ["80001-3", "80001-2", "80001-4", "80001-1"]);
         assert_eq!(total, 4);
         let scores = trending::scores(&db, NOW).await.unwrap();
@@ -127,24 +128,27 @@ async fn trending_follows_the_documented_score_on_a_known_history() {
         let old = (SALE_WEIGHT + 10.0) * decay(NOW, NOW - 20 * DAY);
         assert!((scores.nfts["80001-1"] - old).abs() < 1e-9, "20 days old: 13 × e^(-20/3) ≈ 0.017");
 
-        let sellers = trending::people(&db, PeopleKind::Seller, page, NOW).await.unwrap();
+        let sellers = trending::people(&db, PeopleKind::Seller, page, NOW, at).await.unwrap();
         let names = |cards: &[trending::PersonCard]| cards.iter().map(|c| c.username.clone()).collect::<Vec<_>>();
         assert_eq!(names(&sellers.data), ["bob", "alice"], "Carol sold nothing");
         assert_eq!((sellers.data[1].total_sold, sellers.data[1].total_creations), (2, 2));
-        let creators = trending::people(&db, PeopleKind::Creator, page, NOW).await.unwrap();
+        let creators = trending::people(&db, PeopleKind::Creator, page, NOW, at).await.unwrap();
         assert_eq!(names(&creators.data), ["bob", "alice", "carol"]);
 
         // Thirty days on, nothing is recent: ties fall back to popularity, then counts.
         let later = NOW + 60 * DAY;
-        let (ids, _) = trending::nft_ids(&db, Some("FIXEDPRICE"), page, later).await.unwrap();
+        let (ids, _) = trending::nft_ids(&db, Some("FIXEDPRICE"), page, later, at).await.unwrap();
         assert_eq!(ids, ["80001-4", "80001-3", "80001-2", "80001-1"], "equal popularity (a sale counts 2, a like 1), then the id");
-        let creators = trending::people(&db, PeopleKind::Creator, page, later).await.unwrap();
+        let creators = trending::people(&db, PeopleKind::Creator, page, later, at).await.unwrap();
         assert_eq!(names(&creators.data), ["alice", "bob", "carol"], "most creations first");
 
         // A replay gives the same lists.
         let rebuilt = ReadDb::open_generation(&url, "g2").await.unwrap();
         Projector::new(store.clone(), rebuilt.clone()).await.unwrap().catch_up().await.unwrap();
-        assert_eq!(trending::nft_ids(&rebuilt, None, page, NOW).await.unwrap().0, ["80001-3", "80001-2", "80001-4", "80001-1"]);
+        assert_eq!(
+            trending::nft_ids(&rebuilt, None, page, NOW, rebuilt.position().await.unwrap()).await.unwrap().0,
+            ["80001-3", "80001-2", "80001-4", "80001-1"]
+        );
     })
     .await;
 }

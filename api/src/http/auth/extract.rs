@@ -77,7 +77,12 @@ impl FromRequestParts<AppState> for MaybeUser {
         if let Some(user) = key_holder(parts) {
             return Ok(Self(user.ok()));
         }
-        Ok(Self(bearer(parts).and_then(|t| state.accounts.tokens.verify(t).ok()).map(|(user, _)| user).filter(|u| !state.accounts.erased.contains(u))))
+        Ok(Self(
+            bearer(parts)
+                .and_then(|t| state.accounts.tokens.verify(t).ok())
+                .map(|(user, _)| user)
+                .filter(|u| !state.accounts.erased.contains(u)),
+        ))
     }
 }
 

@@ -66,7 +66,9 @@ impl ErasedAccounts {
             loop {
                 let Some(set) = weak.upgrade() else { return };
                 match projections::queries::privacy::erased_users(&read).await {
-                    Ok(ids) => set.write().expect("erased accounts lock").extend(ids.iter().filter_map(|id| uuid::Uuid::try_parse(id).ok())),
+                    Ok(ids) => {
+                        set.write().expect("erased accounts lock").extend(ids.iter().filter_map(|id| uuid::Uuid::try_parse(id).ok()))
+                    }
                     Err(err) => tracing::debug!(%err, "could not read the erased accounts"),
                 }
                 drop(set);

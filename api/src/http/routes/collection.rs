@@ -236,7 +236,7 @@ async fn my_collections(State(state): State<AppState>, me: AuthUser, params: Par
         empty_last: false,
         verified_only: false,
     };
-    let paged = queries::browse(&state.read, &request, page(&params)?).await.map_err(db_error)?;
+    let paged = queries::browse(&state.read, &request, page(&params)?, state.read_version().position).await.map_err(db_error)?;
     Ok(grid(paged, "Collections fetched"))
 }
 
@@ -435,7 +435,7 @@ async fn browse_collections(State(state): State<AppState>, viewer: MaybeUser, pa
         empty_last: true,
         verified_only: params.choice(&VERIFIED_ONLY)?,
     };
-    let paged = queries::browse(&state.read, &request, page(&params)?).await.map_err(db_error)?;
+    let paged = queries::browse(&state.read, &request, page(&params)?, state.read_version().position).await.map_err(db_error)?;
     Ok(grid(paged, "Collections fetched"))
 }
 

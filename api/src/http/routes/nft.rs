@@ -468,8 +468,8 @@ async fn trending(State(state): State<AppState>, viewer: MaybeUser, params: Para
     let (sale, page) = (params.choice(&FORM_OF_SALE)?, page(&params, TRENDING_PAGE_SIZE)?);
     // Shared by everyone like explore's pages, for as long as the read tables stay the same and
     // at most TRENDING_KEPT_SECONDS: the clock moves the window (see `trending_until`).
-    let answer = shared_answer(&state, format!("trending {sale:?} {page:?}"), async |_, now| {
-        let paged = nft::trending(&state.read, sale, page, now).await.map_err(db_error)?;
+    let answer = shared_answer(&state, format!("trending {sale:?} {page:?}"), async |version, now| {
+        let paged = nft::trending(&state.read, sale, page, now, version.position).await.map_err(db_error)?;
         let ends = paged.data.iter().filter_map(NftView::changes_at).min();
         Ok((CardsPage::new(&state, &paged, "Trending NFTs fetched")?, Some(trending_until(now, ends))))
     })

@@ -25,7 +25,7 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use uuid::Uuid;
 
 use super::{
-    account::{siwe_domains, signed_by},
+    account::{signed_by, siwe_domains},
     openapi::{BadRequest, SignedIn, TooManyRequests},
 };
 use crate::{
@@ -166,9 +166,8 @@ async fn delete_account(
     execute(&state, me.0, |u| decide(u, UserCommand::Erase { confirmed, now })).await?;
     // The erasure is written: from here on the key must go, even if this request is dropped.
     let (privacy, email, user_id) = (state.privacy.clone(), user.email.clone(), me.0);
-    let forgotten = tokio::spawn(async move { privacy.forget_person(user_id, &email).await })
-        .await
-        .map_err(|e| ApiError::Internal(e.into()))??;
+    let forgotten =
+        tokio::spawn(async move { privacy.forget_person(user_id, &email).await }).await.map_err(|e| ApiError::Internal(e.into()))??;
     state.accounts.erased.insert(me.0);
     if let Some(profile) = profile {
         drop_personal_files(&state, &me.0.to_string(), [profile.avatar, profile.cover_image].into_iter().flatten().collect()).await;
@@ -268,9 +267,7 @@ async fn read_stream(store: &dyn EventStore, stream: &str) -> Result<Vec<domain:
 /// The document as a download.
 fn attachment(document: &Value) -> Response {
     let mut response = axum::Json(document).into_response();
-    response
-        .headers_mut()
-        .insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("attachment; filename=\"marketplace-data.json\""));
+    response.headers_mut().insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("attachment; filename=\"marketplace-data.json\""));
     response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-store"));
     response
 }

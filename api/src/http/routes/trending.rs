@@ -57,8 +57,8 @@ async fn trending_people(State(state): State<AppState>, params: Params) -> Resul
     let kind = params.choice(&KIND)?;
     // The same for everyone until the read tables change, kept at most TRENDING_KEPT_SECONDS (the
     // window and the shown scores move with the clock).
-    let answer = shared_answer(&state, format!("trending people {kind:?} {page:?}"), async |_, now| {
-        let paged = trending::people(&state.read, kind, page, now).await.map_err(db_error)?;
+    let answer = shared_answer(&state, format!("trending people {kind:?} {page:?}"), async |version, now| {
+        let paged = trending::people(&state.read, kind, page, now, version.position).await.map_err(db_error)?;
         let message = if kind == PeopleKind::Seller { "Trending sellers fetched" } else { "Trending creators fetched" };
         let bytes = serde_json::to_vec(&Envelope { statuscode: 200, body: paged, message: message.into() })
             .map_err(|e| ApiError::Internal(e.into()))?;
