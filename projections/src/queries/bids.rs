@@ -42,10 +42,14 @@ pub struct MyBid {
 pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyBid>, sqlx::Error> {
     let pool = db.pool();
     let rows = sqlx::query(&format!(
+        // The page's bids first (off the `bids_bidder` index), then only they are joined to their
+        // auctions: SQL computes every selected column of every row it sorts.
         "SELECT b.position, b.nft_id, b.auction_id, b.amount, b.bidder, b.status, b.tx_hash, b.created_at, \
-         COALESCE(a.highest_bid, '0') FROM bids b JOIN user_wallets w ON w.address = b.bidder \
-         LEFT JOIN auctions a ON a.nft_id = b.nft_id AND a.auction_id = b.auction_id WHERE w.user_id = $1 \
-         ORDER BY b.position DESC LIMIT {} OFFSET {}",
+         COALESCE(a.highest_bid, '0') \
+         FROM (SELECT b.position AS page_position FROM bids b JOIN user_wallets w ON w.address = b.bidder WHERE w.user_id = $1 \
+               ORDER BY b.position DESC LIMIT {} OFFSET {}) page \
+         JOIN bids b ON b.position = page.page_position \
+         LEFT JOIN auctions a ON a.nft_id = b.nft_id AND a.auction_id = b.auction_id ORDER BY b.position DESC",
         page.limit,
         page.offset()
     ))

@@ -120,8 +120,9 @@ pub struct Explore {
     pub owners: Option<Vec<String>>,
     /// Only tokens created by one of these addresses.
     pub creators: Option<Vec<String>>,
-    /// Only these tokens (a user's bookmarks), by id.
-    pub within: Option<Vec<String>>,
+    /// Only these tokens (a user's bookmarks), by id. Shared, so that the index keeps the set
+    /// it makes of a list asked for again (a user's bookmarks are kept while the tables stay).
+    pub within: Option<Arc<[String]>>,
     /// Only tokens with these trait values: any of the values of one trait, all the traits.
     pub traits: Vec<TraitFilter>,
     /// The collection whose rarity ranks the cards show and [`SortBy::Rarity`] orders by (it
@@ -401,10 +402,16 @@ struct Index {
     rarity: std::sync::Mutex<HashMap<String, Arc<HashMap<u32, Rank>>>>,
     /// The trending order of the scores last asked for, sorted when first asked after a change.
     trending: std::sync::Mutex<Option<Arc<TrendingOrder>>>,
+    /// The sets of slots of the id lists last asked for ([`Explore::within`]), by the list's
+    /// address, with the list.
+    within: std::sync::Mutex<HashMap<usize, (Arc<[String]>, Arc<RoaringBitmap>)>>,
     /// Every occupied slot ([`in_order`]) in ascending order of each key of [`KEYS`], then of
     /// [`TRENDING`].
     orders: [Vec<u32>; 6],
 }
+
+/// How many id lists' sets the index keeps (then it starts again).
+const KEPT_LISTS: usize = 256;
 
 /// The scored tokens of some trending scores in their order.
 struct TrendingOrder {
@@ -509,8 +516,10 @@ impl Index {
         // Any change may move a collection's ranks (a member's traits, its burn, a member more
         // or less): they are computed again when next asked.
         self.rarity.get_mut().unwrap_or_else(|e| e.into_inner()).clear();
-        // And any may move a token in the trending order (its popularity breaks ties).
+        // And any may move a token in the trending order (its popularity breaks ties), or free
+        // or take a slot of a listed id.
         *self.trending.get_mut().unwrap_or_else(|e| e.into_inner()) = None;
+        self.within.get_mut().unwrap_or_else(|e| e.into_inner()).clear();
         let few = changes.len() <= FEW_CHANGES;
         for (nft_id, token) in changes {
             if let Some(&slot) = self.slots.get(&nft_id) {
@@ -583,8 +592,7 @@ impl Index {
             }
         }
         if let Some(ids) = &request.within {
-            let set: RoaringBitmap = ids.iter().filter_map(|id| self.slots.get(id).copied()).collect();
-            sets.push(Cow::Owned(set));
+            sets.push(Cow::Owned(self.within_set(ids).as_ref().clone()));
         }
         for term in request.search.as_deref().map(search_terms).unwrap_or_default() {
             let mut prefixed = self.words.range(term.clone()..).take_while(|(word, _)| word.starts_with(&term)).map(|(_, bitmap)| bitmap);
@@ -856,6 +864,23 @@ impl Index {
         (ids, total)
     }
 
+    /// The slots of the tokens `ids`: made once per list while the index stays the same (a
+    /// user's 20,000 bookmarks are 20,000 look-ups), for the lists last asked.
+    fn within_set(&self, ids: &Arc<[String]>) -> Arc<RoaringBitmap> {
+        let key = Arc::as_ptr(ids) as *const String as usize;
+        let mut kept = self.within.lock().unwrap_or_else(|e| e.into_inner());
+        // The list is kept beside its set, so its address names no other list meanwhile.
+        if let Some((_, set)) = kept.get(&key).filter(|(list, _)| Arc::ptr_eq(list, ids)) {
+            return set.clone();
+        }
+        let set: Arc<RoaringBitmap> = Arc::new(ids.iter().filter_map(|id| self.slots.get(id).copied()).collect());
+        if kept.len() >= KEPT_LISTS {
+            kept.clear();
+        }
+        kept.insert(key, (ids.clone(), set.clone()));
+        set
+    }
+
     /// The tokens with a positive score in `scores`, highest first (ties in the [`TRENDING`]
     /// order), sorted when first asked for these scores since the index last changed.
     fn trending_order(&self, scores: &Arc<Scores>) -> Arc<TrendingOrder> {
@@ -958,6 +983,15 @@ pub(crate) struct BrowseIndex {
     /// The trending scores last computed (`queries::trending::recent_scores`): held while they
     /// are computed, so concurrent requests wait for one computation.
     pub(crate) trending_scores: Mutex<Option<Arc<super::scores::KeptScores>>>,
+    /// Users' bookmarks as browsing last read them, by user (`queries::social::bookmarked`).
+    pub(crate) bookmarks: std::sync::Mutex<HashMap<String, KeptIds>>,
+}
+
+/// A list of ids read from the read tables of `generation` at `position`.
+pub(crate) struct KeptIds {
+    pub generation: String,
+    pub position: Position,
+    pub ids: Arc<[String]>,
 }
 
 impl BrowseIndex {
@@ -1335,7 +1369,7 @@ mod tests {
         sorted.sort();
         let within: Vec<String> = members.iter().map(|t| t.nft_id.clone()).collect();
         let by_rarity =
-            Explore { within: Some(within), collection: Some("c2".into()), ..request(SaleFilter::All, SortBy::Rarity, false, None) };
+            Explore { within: Some(within.into()), collection: Some("c2".into()), ..request(SaleFilter::All, SortBy::Rarity, false, None) };
         let (ids, total) = index.find(&by_rarity, Page { page: 2, limit: 7 }, NOW);
         assert_eq!(total, members.len() as u64);
         assert_eq!(ids, sorted.iter().skip(7).take(7).map(|(_, id)| id.to_string()).collect::<Vec<_>>());
@@ -1534,7 +1568,7 @@ mod tests {
     fn sets_of_owners_creators_and_ids_match_a_plain_filter() {
         let index = Index::built("g", 1, sample(300));
         let owners = |list: &[&str]| Some(list.iter().map(|o| o.to_string()).collect::<Vec<_>>());
-        let ids = Some((0..300).step_by(7).map(|i| format!("1-{i:03}")).chain(["1-none".into()]).collect::<Vec<_>>());
+        let ids: Option<Arc<[String]>> = Some((0..300).step_by(7).map(|i| format!("1-{i:03}")).chain(["1-none".into()]).collect());
         let requests = [
             Explore { owners: owners(&["0xowner1", "0xOWNER3", "0xnobody"]), ..request(SaleFilter::All, SortBy::Price, true, None) },
             Explore { owners: owners(&["0xowner0"]), ..request(SaleFilter::FixedPrice, SortBy::Date, false, Some("tiger")) },
@@ -1554,12 +1588,27 @@ mod tests {
         for empty in [
             Explore { owners: owners(&[]), ..request(SaleFilter::All, SortBy::Date, false, None) },
             Explore { creators: owners(&["0xnobody"]), ..request(SaleFilter::All, SortBy::Date, false, None) },
-            Explore { within: Some(vec![]), ..request(SaleFilter::All, SortBy::Date, false, None) },
+            Explore { within: Some(Arc::from(Vec::new())), ..request(SaleFilter::All, SortBy::Date, false, None) },
         ] {
             assert_eq!(index.find(&empty, Page { page: 1, limit: 9 }, NOW), (vec![], 0), "{empty:?}");
         }
         let counted = Explore { owners: owners(&["0xowner1", "0xowner3"]), ..request(SaleFilter::All, SortBy::Date, false, None) };
         assert_eq!(index.find(&counted, Page { page: 1, limit: 0 }, NOW), (vec![], 150), "a count alone reads no page");
+
+        // The set kept for a list follows the index: a listed token gone, its slot taken by
+        // another, and a listed id that was not there minted.
+        let mut index = index;
+        let listed: Arc<[String]> = Arc::from(vec!["1-007".to_owned(), "1-014".to_owned(), "1-later".to_owned()]);
+        let within = Explore { within: Some(listed), ..request(SaleFilter::All, SortBy::Date, false, None) };
+        let page = Page { page: 1, limit: 9 };
+        assert_eq!(index.find(&within, page, NOW).1, 2);
+        index.apply(vec![
+            ("1-007".into(), None),
+            ("1-other".into(), Some(Token { nft_id: "1-other".into(), ..token(997, 1, 5, "other") })),
+            ("1-later".into(), Some(Token { nft_id: "1-later".into(), ..token(998, 1, 5, "later") })),
+        ]);
+        assert_eq!(index.find(&within, page, NOW), naive(&index, &within, page));
+        assert_eq!(index.find(&within, page, NOW).1, 2, "1-014 and 1-later");
     }
 
     #[test]

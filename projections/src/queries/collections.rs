@@ -236,30 +236,19 @@ async fn previews(db: &ReadDb, cards: &mut [CollectionView]) -> Result<(), sqlx:
 /// 10,000 collections in memory takes well under a millisecond, where SQL counted every
 /// collection's listed members before it could sort; only the page's cards are read.
 pub async fn browse(db: &ReadDb, request: &Browse, page: Page, at: Position) -> Result<Paged<CollectionView>, sqlx::Error> {
-    let rows = grid_rows(db, at).await?;
+    let grid = grid_rows(db, at).await?;
     let viewer = request.viewer.as_deref().unwrap_or_default();
     let search = search_key(request.search.as_deref());
-    let mut matches: Vec<&GridRow> = rows
+    let order = grid.order(request.sort_by, request.ascending, request.empty_last);
+    let matches: Vec<&GridRow> = order
         .iter()
+        .map(|&i| &grid.rows[i as usize])
         .filter(|r| request.creator.as_deref().is_none_or(|creator| r.creator == creator))
         .filter(|r| search.as_deref().is_none_or(|words| title_matches(&r.title_lower, words)))
         // Hidden ones show to their creator only.
         .filter(|r| !r.hidden || r.creator == viewer)
         .filter(|r| !request.verified_only || r.verified)
         .collect();
-    matches.sort_unstable_by(|a, b| {
-        let by_key = match request.sort_by {
-            CollectionSort::Date => std::cmp::Ordering::Equal,
-            CollectionSort::Popularity => a.total_likes.cmp(&b.total_likes),
-            CollectionSort::Items => a.items.cmp(&b.items),
-            CollectionSort::Title => a.title_lower.cmp(&b.title_lower),
-        };
-        let order = by_key.then(a.created_at.cmp(&b.created_at)).then_with(|| a.id.cmp(&b.id));
-        let order = if request.ascending { order } else { order.reverse() };
-        // Empty ones last, whichever the direction.
-        let empty = |r: &GridRow| request.empty_last && r.items == 0;
-        empty(a).cmp(&empty(b)).then(order)
-    });
     let total = matches.len() as i64;
     let chosen: Vec<&str> = matches.iter().skip(page.offset().max(0) as usize).take(page.limit as usize).map(|r| r.id.as_str()).collect();
     let mut data = Vec::with_capacity(chosen.len());
@@ -298,24 +287,61 @@ pub(crate) struct GridRow {
     verified: bool,
 }
 
-/// Every collection's grid row, read from the read tables of `generation` at `position`.
+/// Every collection's grid row, read from the read tables of `generation` at `position`, and
+/// the orders asked of them.
 pub(crate) struct KeptGrid {
     generation: String,
     position: Position,
-    rows: Arc<Vec<GridRow>>,
+    grid: Arc<Grid>,
+}
+
+/// The grid's rows and their orders, each sorted when first asked.
+pub(crate) struct Grid {
+    rows: Vec<GridRow>,
+    orders: std::sync::Mutex<HashMap<(u8, bool, bool), Arc<Vec<u32>>>>,
+}
+
+impl Grid {
+    /// The rows' indexes sorted by `sort_by` (then creation time, then id), lowest first if
+    /// `ascending`, and with `empty_last` the empty ones after the others either way.
+    fn order(&self, sort_by: CollectionSort, ascending: bool, empty_last: bool) -> Arc<Vec<u32>> {
+        let key = (sort_by as u8, ascending, empty_last);
+        let mut orders = self.orders.lock().unwrap_or_else(|e| e.into_inner());
+        orders
+            .entry(key)
+            .or_insert_with(|| {
+                let rows = &self.rows;
+                let mut order: Vec<u32> = (0..rows.len() as u32).collect();
+                order.sort_unstable_by(|&a, &b| {
+                    let (a, b) = (&rows[a as usize], &rows[b as usize]);
+                    let by_key = match sort_by {
+                        CollectionSort::Date => std::cmp::Ordering::Equal,
+                        CollectionSort::Popularity => a.total_likes.cmp(&b.total_likes),
+                        CollectionSort::Items => a.items.cmp(&b.items),
+                        CollectionSort::Title => a.title_lower.cmp(&b.title_lower),
+                    };
+                    let order = by_key.then(a.created_at.cmp(&b.created_at)).then_with(|| a.id.cmp(&b.id));
+                    let order = if ascending { order } else { order.reverse() };
+                    let empty = |r: &GridRow| empty_last && r.items == 0;
+                    empty(a).cmp(&empty(b)).then(order)
+                });
+                Arc::new(order)
+            })
+            .clone()
+    }
 }
 
 /// Every collection's grid row: the kept ones while the read tables stay at `at`, else read
 /// again (concurrent callers wait for the one pass: two queries, the second counting every
 /// collection's listed members at once).
-async fn grid_rows(db: &ReadDb, at: Position) -> Result<Arc<Vec<GridRow>>, sqlx::Error> {
+async fn grid_rows(db: &ReadDb, at: Position) -> Result<Arc<Grid>, sqlx::Error> {
     let generation = db.generation();
     let mut kept = db.collection_grid().lock().await;
     if let Some(k) = kept.as_ref()
         && k.generation == generation
         && k.position == at
     {
-        return Ok(k.rows.clone());
+        return Ok(k.grid.clone());
     }
     let pool = db.pool();
     let mut rows: Vec<GridRow> = Vec::new();
@@ -348,9 +374,9 @@ async fn grid_rows(db: &ReadDb, at: Position) -> Result<Arc<Vec<GridRow>>, sqlx:
             rows[i].items = row.try_get(1)?;
         }
     }
-    let rows = Arc::new(rows);
-    *kept = Some(KeptGrid { generation, position: at, rows: rows.clone() });
-    Ok(rows)
+    let grid = Arc::new(Grid { rows, orders: Default::default() });
+    *kept = Some(KeptGrid { generation, position: at, grid: grid.clone() });
+    Ok(grid)
 }
 
 /// One collection, unless unknown or deleted.

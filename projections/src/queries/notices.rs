@@ -75,10 +75,17 @@ const COLUMNS: &str = "n.position, n.kind, n.nft_id, d.title, d.file, n.amount, 
 const NEXT: usize = 17;
 // An outbid's new top bid is the bid its transaction placed: told to the owner (BID_RECEIVED) just
 // before the refund that told the outbid bidder; read back here rather than stored twice.
-const JOINS: &str = "FROM notices n LEFT JOIN nft_details d ON d.nft_id = n.nft_id \
-                     LEFT JOIN user_wallets cw ON cw.address = n.counterpart LEFT JOIN users cu ON cu.user_id = cw.user_id \
-                     LEFT JOIN collections tc ON n.target_kind = 'collection' AND tc.collection_id = n.target_id \
-                     LEFT JOIN users tu ON n.target_kind = 'user' AND tu.user_id = n.target_id";
+/// What [`COLUMNS`] reads beside notice `n` (a macro, so that [`JOINS`] can `concat!` it).
+macro_rules! details {
+    () => {
+        "LEFT JOIN nft_details d ON d.nft_id = n.nft_id \
+         LEFT JOIN user_wallets cw ON cw.address = n.counterpart LEFT JOIN users cu ON cu.user_id = cw.user_id \
+         LEFT JOIN collections tc ON n.target_kind = 'collection' AND tc.collection_id = n.target_id \
+         LEFT JOIN users tu ON n.target_kind = 'user' AND tu.user_id = n.target_id"
+    };
+}
+const DETAILS: &str = details!();
+const JOINS: &str = concat!("FROM notices n ", details!());
 /// Notice `n` is the user `$1`'s: addressed to one of their wallets, or to them (`$2` is
 /// `user:{$1}`). One list of keys, so each is an index lookup on `notices (recipient, position)`.
 const MINE: &str = "n.recipient IN (SELECT w.address FROM user_wallets w WHERE w.user_id = $1 UNION ALL SELECT $2)";
@@ -110,9 +117,14 @@ pub async fn notices(db: &ReadDb, user_id: &str, unread_only: bool, page: Page) 
     if unread_only {
         filter = format!("{filter} AND NOT {READ}");
     }
+    // The page's notices are chosen first, then only they are joined to their details: SQL
+    // computes every selected column of every row it sorts, a user's thousands of notices.
     let sql = format!(
-        "SELECT {COLUMNS}, CASE WHEN {READ} THEN 1 ELSE 0 END {JOINS} WHERE {filter} \
-         ORDER BY n.position DESC, n.kind LIMIT {} OFFSET {}",
+        "SELECT {COLUMNS}, CASE WHEN {READ} THEN 1 ELSE 0 END \
+         FROM (SELECT n.position AS page_position, n.recipient AS page_recipient FROM notices n WHERE {filter} \
+               ORDER BY n.position DESC, n.kind LIMIT {} OFFSET {}) page \
+         JOIN notices n ON n.position = page.page_position AND n.recipient = page.page_recipient {DETAILS} \
+         ORDER BY n.position DESC, n.kind",
         page.limit,
         page.offset()
     );

@@ -1,12 +1,16 @@
 //! Likes and bookmarks as queries see them: a viewer's flags on a page of NFTs, a token's like
 //! count, a user's bookmarks, and the users behind history rows.
 
-use std::collections::{HashMap, HashSet};
+use std::{
+    collections::{HashMap, HashSet},
+    sync::Arc,
+};
 
 use sqlx::Row;
 
 use super::{
     Page, Paged,
+    browse::KeptIds,
     nft::{Explore, NftView, Person, explore},
     placeholders,
 };
@@ -99,11 +103,31 @@ pub async fn likeable(db: &ReadDb, nft_id: &str) -> Result<bool, ProjectionError
     Ok(found == Some(0))
 }
 
+/// How many users' bookmarks are kept for browsing (then they are read again).
+const KEPT_BOOKMARKS: usize = 1_024;
+
 /// A page of the NFTs `user_id` bookmarked, filtered and sorted as browsing is (`request`'s
 /// own set of tokens, if any, is replaced by the bookmarks).
 pub async fn bookmarked(db: &ReadDb, user_id: &str, request: Explore, page: Page, at: Position) -> Result<Paged<NftView>, ProjectionError> {
-    let ids: Vec<String> =
-        sqlx::query_scalar("SELECT nft_id FROM bookmarks WHERE user_id = $1").bind(user_id).fetch_all(&db.pool()).await?;
+    let generation = db.generation();
+    let kept = {
+        let kept = db.browse().bookmarks.lock().unwrap_or_else(|e| e.into_inner());
+        kept.get(user_id).filter(|k| k.generation == generation && k.position == at).map(|k| k.ids.clone())
+    };
+    let ids = match kept {
+        Some(ids) => ids,
+        None => {
+            let ids: Vec<String> =
+                sqlx::query_scalar("SELECT nft_id FROM bookmarks WHERE user_id = $1").bind(user_id).fetch_all(&db.pool()).await?;
+            let ids: Arc<[String]> = ids.into();
+            let mut kept = db.browse().bookmarks.lock().unwrap_or_else(|e| e.into_inner());
+            if kept.len() >= KEPT_BOOKMARKS {
+                kept.clear();
+            }
+            kept.insert(user_id.to_owned(), KeptIds { generation, position: at, ids: ids.clone() });
+            ids
+        }
+    };
     explore(db, &Explore { within: Some(ids), ..request }, page, at).await
 }
 

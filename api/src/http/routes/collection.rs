@@ -502,7 +502,7 @@ async fn browse_by_collection(
     request.collection = Some(id.to_string());
     let page = page(&params)?;
     card(&state, id, None).await?;
-    request.within = Some(queries::shown_nfts(&state.read, &id.to_string()).await.map_err(db_error)?);
+    request.within = Some(queries::shown_nfts(&state.read, &id.to_string()).await.map_err(db_error)?.into());
     let at = state.read_version().position;
     let paged = nft::explore(&state.read, &request, page, at).await.map_err(db_error)?;
     page_answer(&state, viewer, paged, "NFTs fetched").await

@@ -115,7 +115,8 @@ async fn facets(State(state): State<AppState>, params: Params) -> Result<Respons
                 params.text(&COLLECTION_ID).ok_or_else(|| ApiError::BadRequest("collectionId is required with scope=collection".into()))?;
             let id = super::collection::collection_id(id)?;
             super::collection::card(&state, id, None).await?;
-            request.within = Some(projections::queries::collections::shown_nfts(&state.read, &id.to_string()).await.map_err(db_error)?);
+            request.within =
+                Some(projections::queries::collections::shown_nfts(&state.read, &id.to_string()).await.map_err(db_error)?.into());
         }
         Scope::Created | Scope::Owned => {
             let user =
