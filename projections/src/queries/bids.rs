@@ -40,7 +40,7 @@ pub struct MyBid {
 /// The bids of `user_id` from any of their linked wallets, newest first, a page at a time.
 /// (`bids_bidder` indexes the bidder and position, so a page reads only its own rows.)
 pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyBid>, sqlx::Error> {
-    let pool = db.pool();
+    let pool = db.reader().await;
     let rows = sqlx::query(&format!(
         "SELECT b.position, b.nft_id, b.auction_id, b.amount, b.bidder, b.status, b.tx_hash, b.created_at, \
          COALESCE(a.highest_bid, '0') FROM bids b JOIN user_wallets w ON w.address = b.bidder \

@@ -224,7 +224,7 @@ async fn previews(db: &ReadDb, cards: &mut [CollectionView]) -> Result<(), sqlx:
         query = query.bind(card.id.as_str());
     }
     let mut images: HashMap<String, Vec<String>> = HashMap::new();
-    for row in query.fetch_all(&db.pool()).await? {
+    for row in query.fetch_all(&db.reader().await).await? {
         let list = images.entry(row.try_get(0)?).or_default();
         if list.len() < PREVIEWS {
             list.push(file_url(&row.try_get::<String, _>(1)?));
@@ -282,7 +282,7 @@ pub async fn browse(db: &ReadDb, request: &Browse, page: Page) -> Result<Paged<C
     for bind in &binds {
         query = query.bind(bind.as_str());
     }
-    let mut data = query.fetch_all(&db.pool()).await?.iter().map(card).collect::<Result<Vec<_>, _>>()?;
+    let mut data = query.fetch_all(&db.reader().await).await?.iter().map(card).collect::<Result<Vec<_>, _>>()?;
     previews(db, &mut data).await?;
     // The count takes the same filter with the viewer's `$1` unused: bind it anyway.
     let count_sql = format!("SELECT COUNT(*) FROM collections c WHERE ($1 = $1) {}", filter.replacen("WHERE", "AND", 1));
@@ -290,14 +290,14 @@ pub async fn browse(db: &ReadDb, request: &Browse, page: Page) -> Result<Paged<C
     for bind in &binds {
         count = count.bind(bind.as_str());
     }
-    let total = count.fetch_one(&db.pool()).await?;
+    let total = count.fetch_one(&db.reader().await).await?;
     Ok(Paged::new(data, total, page))
 }
 
 /// One collection, unless unknown or deleted.
 pub async fn by_id(db: &ReadDb, collection_id: &str, viewer: Option<&str>) -> Result<Option<CollectionView>, sqlx::Error> {
     let sql = format!("SELECT {CARD} FROM collections c LEFT JOIN users u ON u.user_id = c.creator_user_id WHERE c.collection_id = $2");
-    let row = sqlx::query(&sql).bind(viewer.unwrap_or_default()).bind(collection_id).fetch_optional(&db.pool()).await?;
+    let row = sqlx::query(&sql).bind(viewer.unwrap_or_default()).bind(collection_id).fetch_optional(&db.reader().await).await?;
     let Some(row) = row else { return Ok(None) };
     let mut cards = vec![card(&row)?];
     previews(db, &mut cards).await?;
@@ -310,7 +310,7 @@ pub async fn shown_nfts(db: &ReadDb, collection_id: &str) -> Result<Vec<String>,
         "SELECT cn.nft_id FROM collection_nfts cn JOIN collections c ON c.collection_id = cn.collection_id {VISIBLE} \
          WHERE cn.collection_id = $1"
     );
-    sqlx::query_scalar(&sql).bind(collection_id).fetch_all(&db.pool()).await
+    sqlx::query_scalar(&sql).bind(collection_id).fetch_all(&db.reader().await).await
 }
 
 /// The owners of tokens that exist and are not burned, by id.
@@ -323,7 +323,7 @@ pub async fn owners(db: &ReadDb, nft_ids: &[String]) -> Result<HashMap<String, S
     for id in nft_ids {
         query = query.bind(id.as_str());
     }
-    query.fetch_all(&db.pool()).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
+    query.fetch_all(&db.reader().await).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
 }
 
 /// How many collections each of these users has.
@@ -339,7 +339,7 @@ pub async fn counts_by_creator(db: &ReadDb, user_ids: &[String]) -> Result<HashM
     for id in user_ids {
         query = query.bind(id.as_str());
     }
-    query.fetch_all(&db.pool()).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
+    query.fetch_all(&db.reader().await).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
 }
 
 #[cfg(test)]

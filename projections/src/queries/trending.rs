@@ -57,6 +57,7 @@ pub const SCORES_KEPT_SECONDS: i64 = 10;
 /// tables: the window's events are read once for every page, sale type and list asked meanwhile
 /// (with a third of 100,000 NFTs liked in the window, reading them costs a few hundred ms).
 pub async fn recent_scores(db: &ReadDb, now: i64) -> Result<Arc<Scores>, sqlx::Error> {
+    // Kept for every request: computed on the primary, under its checkpoint (not a replica's).
     let current = db.current();
     let mut kept = db.browse().trending_scores.lock().await;
     // Read before the scores: they reflect this checkpoint or a later one.
@@ -75,6 +76,7 @@ pub async fn recent_scores(db: &ReadDb, now: i64) -> Result<Arc<Scores>, sqlx::E
 
 /// Reads the window's sales, bids and likes and adds them up.
 pub async fn scores(db: &ReadDb, now: i64) -> Result<Scores, sqlx::Error> {
+    // The primary: the scores are kept for every request under the primary's checkpoint.
     let pool = db.pool();
     let since = now - WINDOW_SECONDS;
     let mut scores = Scores::default();
@@ -139,7 +141,7 @@ pub async fn nft_ids_by_full_sort(db: &ReadDb, sale_type: Option<&str>, page: Pa
         query = query.bind(sale_type);
     }
     let mut rows: Vec<(String, f64, i64, i64)> = Vec::new();
-    for row in query.fetch_all(&db.pool()).await? {
+    for row in query.fetch_all(&db.reader().await).await? {
         let id: String = row.try_get(0)?;
         let score = scores.nfts.get(&id).copied().unwrap_or(0.0);
         rows.push((id, score, row.try_get(1)?, row.try_get(2)?));
@@ -204,7 +206,7 @@ fn url(cid: Option<String>) -> String {
 
 /// A page of trending sellers or creators at `now`.
 pub async fn people(db: &ReadDb, kind: PeopleKind, page: Page, now: i64) -> Result<Paged<PersonCard>, sqlx::Error> {
-    let pool = db.pool();
+    let pool = db.reader().await;
     let scores = recent_scores(db, now).await?;
     let mut users: HashMap<String, (f64, i64, i64)> = HashMap::new();
     let wallets = sqlx::query("SELECT address, user_id FROM user_wallets").fetch_all(&pool).await?;
