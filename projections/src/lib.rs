@@ -21,8 +21,8 @@ mod offers;
 mod projector;
 pub mod queries;
 mod read_db;
-pub mod reads;
 mod read_model;
+pub mod reads;
 mod social;
 mod sql;
 #[cfg(feature = "test-utils")]

@@ -413,7 +413,10 @@ pub async fn reporter(db: &ReadDb, user_id: &str) -> Result<(bool, i64), sqlx::E
 
 /// The id of the user with this username (any case), if any.
 pub async fn user_named(db: &ReadDb, username: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT user_id FROM users WHERE LOWER(username) = LOWER($1)").bind(username).fetch_optional(&db.reader().await).await
+    sqlx::query_scalar("SELECT user_id FROM users WHERE LOWER(username) = LOWER($1)")
+        .bind(username)
+        .fetch_optional(&db.reader().await)
+        .await
 }
 
 /// The id of the user with this e-mail address (kept lower-cased), if any.

@@ -284,7 +284,8 @@ pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -
     if !ids.is_empty() {
         let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({})", placeholders(ids.len()));
         let params: Vec<&str> = ids.iter().map(String::as_str).collect();
-        let mut rows: HashMap<String, NftView> = nft_rows(&db.reading().await, &sql, &params).await?.into_iter().map(|v| (v.id.clone(), v)).collect();
+        let mut rows: HashMap<String, NftView> =
+            nft_rows(&db.reading().await, &sql, &params).await?.into_iter().map(|v| (v.id.clone(), v)).collect();
         // In the index's order; a token a reorg removed since is left out.
         data.extend(ids.iter().filter_map(|id| rows.remove(id)));
     }

@@ -90,8 +90,10 @@ pub const USER_RECIPIENT: &str = "user:";
 
 /// `user_id`'s settings (the defaults when they never chose).
 pub async fn settings(db: &ReadDb, user_id: &str) -> Result<NoticeSettings, sqlx::Error> {
-    let row: Option<(String, String)> =
-        sqlx::query_as("SELECT muted, email FROM notice_settings WHERE user_id = $1").bind(user_id).fetch_optional(&db.reader().await).await?;
+    let row: Option<(String, String)> = sqlx::query_as("SELECT muted, email FROM notice_settings WHERE user_id = $1")
+        .bind(user_id)
+        .fetch_optional(&db.reader().await)
+        .await?;
     let split = |kinds: &str| kinds.split(',').filter(|kind| !kind.is_empty()).map(str::to_owned).collect();
     Ok(row.map(|(muted, email)| NoticeSettings { muted: split(&muted), email: split(&email) }).unwrap_or_default())
 }

@@ -113,7 +113,11 @@ pub async fn personal_data(db: &ReadDb, user_id: &str, wallets: &[String]) -> Re
         ("collectionLikes", "SELECT * FROM collection_likes WHERE user_id = $1 ORDER BY collection_id".into(), &me),
         ("bids", format!("SELECT * FROM bids WHERE bidder IN ({in_wallets}) AND $1 <> '' ORDER BY position"), &with_wallets),
         ("offers", format!("SELECT * FROM offers WHERE offerer IN ({in_wallets}) AND $1 <> '' ORDER BY position"), &with_wallets),
-        ("notifications", format!("SELECT * FROM notices WHERE recipient IN ({}) ORDER BY position", placeholders(1, recipients.len())), &recipients),
+        (
+            "notifications",
+            format!("SELECT * FROM notices WHERE recipient IN ({}) ORDER BY position", placeholders(1, recipients.len())),
+            &recipients,
+        ),
         ("notificationSettings", "SELECT * FROM notice_settings WHERE user_id = $1".into(), &me),
         (
             "apiKeys",

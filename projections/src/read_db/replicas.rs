@@ -60,7 +60,8 @@ pub struct ReplicaStatus {
     pub in_rotation: bool,
     /// The log position its tables include.
     pub position: Position,
-    /// How stale it is, in milliseconds (`None`: unknown, it has not answered).
+    /// How stale it is, in milliseconds (past the bound: at least that; `None`: unknown, it has
+    /// not answered, or it has been behind since the monitor started).
     pub lag_ms: Option<u64>,
     /// Why its last look failed.
     pub error: Option<String>,
@@ -100,8 +101,8 @@ struct ReplicaState {
     /// Its last look succeeded.
     answered: bool,
     error: Option<String>,
-    /// In the rotation at the last look (to log its comings and goings).
-    in_rotation: bool,
+    /// In the rotation at the last look (to log its comings and goings; `None`: not looked at).
+    in_rotation: Option<bool>,
 }
 
 /// The positions the primary reached, each with the earliest time it can have reached it.
@@ -123,15 +124,16 @@ impl PrimaryProgress {
             self.position = position;
         }
         self.looked = Some(started);
-        // Positions reached longer ago than the bound need not be told apart: a replica behind
-        // either is out. Merging them keeps the list short.
+        // Once the second position is older than the bound, a replica behind the first is out
+        // by either: the first is forgotten (its staleness then reads as the second's, which is
+        // past the bound too). This keeps the list short.
         while self.reached.len() > 1 && self.reached[1].1.is_none_or(|at| started.saturating_duration_since(at) > max_lag) {
-            let (_, at) = self.reached.pop_front().expect("two entries");
-            self.reached[0].1 = at;
+            self.reached.pop_front();
         }
     }
 
-    /// How stale a replica at `position` is at `now`; `None`: longer than the monitor knows.
+    /// How stale a replica at `position` is at `now` (past the bound, at least that); `None`:
+    /// since before the monitor's first look.
     fn lag(&self, position: Position, now: Instant) -> Option<Duration> {
         let looked = self.looked?;
         let since = match self.reached.iter().find(|(reached, _)| *reached > position) {
@@ -265,13 +267,14 @@ impl Replicas {
             Some(pool) => pool,
             None => {
                 // First look, or a replay published a new generation: a pool on its schema.
-                let pool = match schema_pool_options(generation_schema(&generation)).acquire_timeout(ACQUIRE_TIMEOUT).connect_lazy(&replica.url) {
-                    Ok(pool) => pool,
-                    Err(err) => {
-                        self.record(i, &generation, Err(err.to_string()));
-                        return;
-                    }
-                };
+                let pool =
+                    match schema_pool_options(generation_schema(&generation)).acquire_timeout(ACQUIRE_TIMEOUT).connect_lazy(&replica.url) {
+                        Ok(pool) => pool,
+                        Err(err) => {
+                            self.record(i, &generation, Err(err.to_string()));
+                            return;
+                        }
+                    };
                 let mut state = replica.state.write().unwrap_or_else(|e| e.into_inner());
                 if let Some(old) = state.pool.replace(pool.clone()) {
                     tokio::spawn(async move { old.close().await });
@@ -282,10 +285,27 @@ impl Replicas {
         };
         let looked = match tokio::time::timeout(LOOK_TIMEOUT, checkpoint_in(&pool)).await {
             Ok(Ok(position)) => Ok(position),
+            Ok(Err(sqlx::Error::PoolTimedOut)) => Err(self.why_no_connection(i).await),
             Ok(Err(err)) => Err(err.to_string()),
             Err(_) => Err(format!("no answer within {} ms", LOOK_TIMEOUT.as_millis())),
         };
         self.record(i, &generation, looked);
+    }
+
+    /// Why replica `i`'s pool had no connection to give: the pool only says it timed out, so the
+    /// first failure of a series connects once more to tell the cause (refused, unknown host,
+    /// authentication...) in the log.
+    async fn why_no_connection(&self, i: usize) -> String {
+        let replica = &self.replicas[i];
+        let known = replica.state.read().unwrap_or_else(|e| e.into_inner()).error.clone();
+        if let Some(known) = known {
+            return known;
+        }
+        match tokio::time::timeout(LOOK_TIMEOUT, <sqlx::AnyConnection as sqlx::Connection>::connect(&replica.url)).await {
+            Ok(Err(err)) => format!("cannot connect: {err}"),
+            Ok(Ok(_)) => "no connection came within the pool's timeout".into(),
+            Err(_) => format!("cannot connect within {} ms", LOOK_TIMEOUT.as_millis()),
+        }
     }
 
     /// Keeps what a look at replica `i` found, logs when it leaves or joins the rotation, and
@@ -308,8 +328,8 @@ impl Replicas {
             }
             let now = Instant::now();
             let in_rotation = self.in_rotation(&state, &progress, generation, now);
-            if in_rotation != state.in_rotation {
-                state.in_rotation = in_rotation;
+            if state.in_rotation != Some(in_rotation) {
+                state.in_rotation = Some(in_rotation);
                 let lag_ms = progress.lag(state.position, now).map(|lag| lag.as_millis() as u64);
                 if in_rotation {
                     tracing::info!(replica = %replica.name, position = state.position, ?lag_ms, "read replica in the rotation");
@@ -317,6 +337,7 @@ impl Replicas {
                     let why = match &state.error {
                         Some(error) => error.clone(),
                         None if state.generation != generation => format!("not on the published generation {generation}"),
+                        None if lag_ms.is_none() => "behind the primary since before the monitor first looked".into(),
                         None => format!("staler than {} ms", self.max_lag.as_millis()),
                     };
                     tracing::warn!(replica = %replica.name, position = state.position, ?lag_ms, %why, "read replica out of the rotation (reads go to the primary meanwhile)");
@@ -406,7 +427,7 @@ mod tests {
     }
 
     #[test]
-    fn old_positions_merge_without_making_a_replica_look_fresher() {
+    fn old_positions_are_forgotten_without_making_a_replica_look_fresh() {
         let start = Instant::now();
         let at = |ms: u64| start + Duration::from_millis(ms);
         let mut primary = PrimaryProgress::default();
