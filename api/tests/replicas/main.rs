@@ -8,6 +8,7 @@
 //! - Reads that name no position never show a replica staler than `READ_REPLICA_MAX_LAG_MS`.
 //! - A replica stopped and started again under reads: no request fails; it leaves the rotation
 //!   and comes back.
+//! - A replay's new generation is read on the replica too, once it has it.
 //! - An unreachable replica at start only logs; replicas with a SQLite read database are refused.
 //!
 //! Needs the PostgreSQL server binaries (`pg_config --bindir`: initdb, pg_ctl, pg_basebackup);
@@ -476,6 +477,16 @@ async fn replicas_serve_reads_without_losing_a_write_or_a_request() {
     let failures = failures.lock().unwrap().clone();
     assert!(failures.is_empty(), "{} of {} reads failed or went back: {failures:?}", failures.len(), reads.load(Ordering::Relaxed));
     assert!(replica_reads(&app) > back, "the replica serves reads again: {:?}", app.state.read.replica_status());
+
+    // (d) A replay publishes a new generation: the replica is read in its schema, once it has it.
+    let old = app.state.read.generation();
+    api::ops::replay((*app.state.config).clone()).await.unwrap();
+    assert!(app.state.read.refresh().await.unwrap(), "the replay published a new generation");
+    assert_ne!(app.state.read.generation(), old);
+    until_replica_at(&app, app.state.projector.position()).await;
+    let before = replica_reads(&app);
+    writes_are_read_back(&app, &token, &user_id, 3).await;
+    assert!(replica_reads(&app) > before, "the replica serves the new generation: {:?}", app.state.read.replica_status());
 }
 
 #[tokio::test]
