@@ -404,6 +404,8 @@ fn name_of(url: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use sqlx::any::AnyPoolOptions;
+
     use super::*;
 
     const BOUND: Duration = Duration::from_millis(1000);
@@ -439,6 +441,74 @@ mod tests {
         // A replica long behind stays out; one a few looks behind is a few looks stale.
         assert!(primary.lag(3, now).is_none_or(|lag| lag > BOUND));
         assert_eq!(primary.lag(98, now), Some(Duration::from_millis(100)));
+    }
+
+    /// Replicas at these positions (no monitor), the primary seen at `primary` at `seen`.
+    fn replicas_at(positions: &[Position], primary: Position, seen: Instant) -> Replicas {
+        sqlx::any::install_default_drivers();
+        // Lazy pools: nothing connects until queried, and nothing is queried here.
+        let pool = || AnyPoolOptions::new().connect_lazy("postgres://nowhere.invalid/market").unwrap();
+        let replicas = positions
+            .iter()
+            .map(|&position| Replica {
+                name: "r".into(),
+                url: String::new(),
+                state: RwLock::new(ReplicaState {
+                    pool: Some(pool()),
+                    generation: "g1".into(),
+                    position,
+                    answered: true,
+                    ..ReplicaState::default()
+                }),
+                reads: AtomicU64::new(0),
+            })
+            .collect();
+        let mut progress = PrimaryProgress::default();
+        progress.saw(primary, seen, BOUND);
+        Replicas {
+            replicas,
+            max_lag: BOUND,
+            wait: Duration::from_millis(250),
+            next: AtomicUsize::new(0),
+            primary: Mutex::new(progress),
+            looked: watch::Sender::new(0),
+            current: Arc::new(RwLock::new(Current { pool: pool(), generation: "g1".into(), sqlite: None })),
+        }
+    }
+
+    fn chosen(replicas: &Replicas, named: Position, pinned: Option<usize>, now: Instant) -> Option<Option<usize>> {
+        match replicas.choose(named, pinned, "g1", now) {
+            Choice::Replica(i, _) => Some(Some(i)),
+            Choice::Primary => Some(None),
+            Choice::Wait => None,
+        }
+    }
+
+    #[tokio::test]
+    async fn reads_go_to_a_replica_that_has_what_they_name_or_wait_or_go_to_the_primary() {
+        let seen = Instant::now();
+        let soon = seen + Duration::from_millis(10);
+        // Replica 0 has all the primary had, replica 1 was behind it when the monitor started.
+        let replicas = replicas_at(&[10, 8], 10, seen);
+        assert_eq!(chosen(&replicas, 10, None, soon), Some(Some(0)));
+        assert_eq!(chosen(&replicas, 0, None, soon), Some(Some(0)), "replica 1's staleness is unknown: out");
+        // A position no replica has yet, while one is in the rotation: wait for it.
+        assert_eq!(chosen(&replicas, 11, None, soon), None);
+        // Past the bound, the primary's last look is too old to vouch for replica 0.
+        assert_eq!(chosen(&replicas, 0, None, seen + BOUND), Some(None));
+
+        // Both fresh: round robin, and a request stays on the replica it started on.
+        let replicas = replicas_at(&[10, 10], 10, seen);
+        let first = chosen(&replicas, 0, None, soon).unwrap().unwrap();
+        assert_ne!(chosen(&replicas, 0, None, soon).unwrap().unwrap(), first);
+        assert_eq!(chosen(&replicas, 0, Some(1), soon), Some(Some(1)));
+        assert_eq!(chosen(&replicas, 0, Some(0), soon), Some(Some(0)));
+
+        // One that failed its look, or reads another generation, is out: the other serves.
+        replicas.set_aside(0);
+        assert_eq!(chosen(&replicas, 10, Some(0), soon), Some(Some(1)));
+        replicas.replicas[1].state.write().unwrap().generation = "g0".into();
+        assert_eq!(chosen(&replicas, 10, None, soon), Some(None), "none left: the primary, without waiting");
     }
 
     #[test]
