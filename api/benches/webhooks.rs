@@ -145,7 +145,11 @@ fn main() {
     });
     let address = support::serve(&server, api::http::app(state.clone(), dir.path()));
     let node = state.node.clone();
-    let worker = server.block_on(async move { api::node::webhooks::spawn(node) });
+    // Spawned on the server's runtime (it needs one to spawn on).
+    let worker = {
+        let _runtime = server.enter();
+        api::node::webhooks::spawn(node)
+    };
 
     // 100 endpoints of 10 people (at most 10 each), registered through the API.
     let ids: Vec<String> = runtime.block_on(async {
@@ -319,7 +323,7 @@ fn main() {
             let mine: Vec<u64> = got.iter().filter(|(e, _, _)| *e == simple).map(|(_, p, _)| *p).collect();
             let mut seen = std::collections::HashSet::new();
             let deduped: Vec<u64> = mine.iter().copied().filter(|p| seen.insert(*p)).collect();
-            let wanted: Vec<u64> = positions.iter().copied().collect();
+            let wanted: Vec<u64> = positions.to_vec();
             let delivered_all = deduped == wanted;
             (positions.len(), refused, caught_up, mine.len() - deduped.len(), delivered_all)
         })

@@ -16,6 +16,22 @@ pub struct Config {
     #[arg(long, env = "READ_DATABASE_URL")]
     pub read_database_url: Option<String>,
 
+    /// Comma-separated `postgres://` URLs of streaming replicas of the read database (made with
+    /// `pg_basebackup -R`): the queries of GET requests may read them (docs/operations.md, "Read
+    /// replicas"). Empty: none. Needs a PostgreSQL read database.
+    #[arg(long, env = "READ_REPLICA_URLS", value_delimiter = ',', hide_env_values = true)]
+    pub read_replica_urls: Vec<String>,
+
+    /// How stale (milliseconds behind the primary) a replica may be for a read that names no
+    /// log position; a staler one leaves the rotation until it catches up.
+    #[arg(long, env = "READ_REPLICA_MAX_LAG_MS", default_value_t = 1_000)]
+    pub read_replica_max_lag_ms: u64,
+
+    /// How long (milliseconds) a read that names a log position (`Log-Position`) may wait for a
+    /// replica to include it before it reads the primary.
+    #[arg(long, env = "READ_REPLICA_WAIT_MS", default_value_t = 250)]
+    pub read_replica_wait_ms: u64,
+
     /// Where the subjects' data keys live (personal fields of the log are sealed with them).
     /// Unset: the log's own Postgres database (table `subject_keys`), or `keys.db` beside a
     /// SQLite log. Back it up apart from the log: a log backup alone holds only ciphertext.
@@ -387,6 +403,15 @@ impl Config {
                 let dir = std::path::Path::new(path).parent().unwrap_or(std::path::Path::new(""));
                 format!("sqlite://{}", dir.join("read.db").display())
             }
+        }
+    }
+
+    /// The read replicas' settings (`READ_REPLICA_*`); blank URLs are ignored.
+    pub fn read_replicas(&self) -> projections::ReplicaSettings {
+        projections::ReplicaSettings {
+            urls: self.read_replica_urls.iter().map(|u| u.trim().to_owned()).filter(|u| !u.is_empty()).collect(),
+            max_lag: std::time::Duration::from_millis(self.read_replica_max_lag_ms),
+            wait: std::time::Duration::from_millis(self.read_replica_wait_ms),
         }
     }
 

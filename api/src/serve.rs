@@ -52,7 +52,11 @@ pub async fn run(config: Config, local: bool, demo: bool) -> anyhow::Result<Exit
 
     let store = crate::log::open(&config).await?;
     node::bootstrap::seed_categories(store.as_ref()).await.context("seeding categories")?;
-    let read = projections::ReadDb::open(&config.read_database_url()).await.context("opening the read database")?;
+    let read = projections::ReadDb::open(&config.read_database_url())
+        .await
+        .context("opening the read database")?
+        .with_replicas(&config.read_replicas())
+        .context("READ_REPLICA_URLS")?;
     let indexer_config = match (&rpc_url, &contract) {
         (Some(url), Some(address)) => {
             let address = address.parse().with_context(|| format!("contract address {address}"))?;

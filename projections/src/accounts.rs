@@ -249,7 +249,7 @@ pub struct UserProfile {
 async fn wallets(db: &ReadDb, user_id: &str) -> Result<Vec<LinkedWallet>, ProjectionError> {
     let rows = sqlx::query("SELECT provider, address FROM user_wallets WHERE user_id = $1 ORDER BY linked_at, address")
         .bind(user_id)
-        .fetch_all(&db.pool().clone())
+        .fetch_all(&db.reader().await)
         .await?;
     rows.iter().map(|r| Ok(LinkedWallet { provider: r.try_get("provider")?, address: r.try_get("address")? })).collect()
 }
@@ -263,7 +263,7 @@ async fn profile_row(db: &ReadDb, user_id: &str, private: bool) -> Result<Option
         "SELECT user_id, '' AS email, username, full_name, '' AS mobile_number, bio, avatar, cover_image, auth_provider, \
          verified, created_at, erased_at FROM users WHERE user_id = $1"
     };
-    let Some(row) = sqlx::query(sql).bind(user_id).fetch_optional(&db.pool().clone()).await? else {
+    let Some(row) = sqlx::query(sql).bind(user_id).fetch_optional(&db.reader().await).await? else {
         return Ok(None);
     };
     Ok(Some(UserProfile {
@@ -297,7 +297,7 @@ pub async fn public_profile(db: &ReadDb, user_id: &str) -> Result<Option<UserPro
 pub async fn user_by_wallet(db: &ReadDb, address: &str) -> Result<Option<String>, ProjectionError> {
     Ok(sqlx::query_scalar("SELECT user_id FROM user_wallets WHERE address = $1")
         .bind(address.to_lowercase())
-        .fetch_optional(&db.pool().clone())
+        .fetch_optional(&db.reader().await)
         .await?)
 }
 
@@ -338,14 +338,15 @@ fn key_row(row: &sqlx::any::AnyRow) -> Result<ApiKeyRow, ProjectionError> {
 /// The API key whose SHA-256 is `key_hash` (revoked or not), if any.
 pub async fn api_key_by_hash(db: &ReadDb, key_hash: &str) -> Result<Option<ApiKeyRow>, ProjectionError> {
     let sql = format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE key_hash = $1");
-    let row = sqlx::query(&sql).bind(key_hash).fetch_optional(&db.pool().clone()).await?;
+    // The primary: a key revoked a moment ago must not still work on a replica's older rows.
+    let row = sqlx::query(&sql).bind(key_hash).fetch_optional(&db.pool()).await?;
     row.as_ref().map(key_row).transpose()
 }
 
 /// A user's API keys that still work, newest first.
 pub async fn api_keys_of(db: &ReadDb, user_id: &str) -> Result<Vec<ApiKeyRow>, ProjectionError> {
     let sql = format!("SELECT {KEY_COLUMNS} FROM api_keys WHERE user_id = $1 AND revoked_at IS NULL ORDER BY created_at DESC, key_id");
-    let rows = sqlx::query(&sql).bind(user_id).fetch_all(&db.pool().clone()).await?;
+    let rows = sqlx::query(&sql).bind(user_id).fetch_all(&db.reader().await).await?;
     rows.iter().map(key_row).collect()
 }
 
@@ -391,7 +392,7 @@ pub async fn webhook_endpoints_of(db: &ReadDb, user_id: &str) -> Result<Vec<Webh
     let sql = format!(
         "SELECT {WEBHOOK_COLUMNS} FROM webhook_endpoints WHERE user_id = $1 AND deleted_at IS NULL ORDER BY created_at, endpoint_id"
     );
-    let rows = sqlx::query(&sql).bind(user_id).fetch_all(&db.pool().clone()).await?;
+    let rows = sqlx::query(&sql).bind(user_id).fetch_all(&db.reader().await).await?;
     rows.iter().map(webhook_row).collect()
 }
 

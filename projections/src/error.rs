@@ -45,6 +45,9 @@ pub enum ProjectionError {
         /// Where the checkpoint was.
         found: u64,
     },
+    /// The read replicas are configured wrong.
+    #[error("read replicas: {0}")]
+    Replicas(String),
     /// The runtime shut down while a batch was being written.
     #[error("the runtime shut down while the read tables were being written")]
     Stopped,

@@ -22,6 +22,7 @@ mod projector;
 pub mod queries;
 mod read_db;
 mod read_model;
+pub mod reads;
 mod social;
 mod sql;
 #[cfg(feature = "test-utils")]
@@ -30,7 +31,10 @@ pub mod test_utils;
 pub use checkpoint::NAME as CHECKPOINT;
 pub use error::ProjectionError;
 pub use projector::{Projector, ProjectorFollower, ProjectorHandle};
-pub use read_db::{ANALYST_ROLE, ReadDb};
+pub use read_db::{
+    ANALYST_ROLE, ReadDb,
+    replicas::{ReplicaSettings, ReplicaStatus},
+};
 pub use read_model::ReadModel;
 
 /// Every read model, in the order the projector applies them to each event.

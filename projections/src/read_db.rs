@@ -6,8 +6,12 @@
 //! it by moving a pointer (a small file beside the SQLite database; a row in Postgres). Every
 //! [`ReadDb`] notices the move on its next [`ReadDb::refresh`] and switches its pool: the
 //! projector carries on from the new generation's checkpoint, queries read the new tables.
+//!
+//! On Postgres, the queries of requests may read streaming replicas instead ([`ReadDb::reader`],
+//! [`replicas`]); everything else reads and writes the primary ([`ReadDb::pool`]).
 
 mod readers;
+pub mod replicas;
 
 use std::{
     path::{Path, PathBuf},
@@ -24,6 +28,7 @@ use sqlx::{
 };
 
 pub(crate) use self::readers::SqliteReaders;
+use self::replicas::{ReplicaSettings, ReplicaStatus, Replicas};
 use crate::{ProjectionError, queries::browse::BrowseIndex};
 
 /// Where the generations live.
@@ -76,6 +81,8 @@ pub struct ReadDb {
     insight: Arc<tokio::sync::Mutex<Option<crate::queries::insight::KeptStats>>>,
     /// Every collection's grid row, kept while the read tables stay the same (`queries::collections`).
     collection_grid: Arc<tokio::sync::Mutex<Option<crate::queries::collections::KeptGrid>>>,
+    /// Postgres: streaming replicas the queries of requests may read instead.
+    replicas: Option<Arc<Replicas>>,
 }
 
 /// The generation a fresh database starts with (the base file itself; schema `read_initial`).
@@ -110,7 +117,42 @@ impl ReadDb {
             browse: Arc::default(),
             insight: Arc::default(),
             collection_grid: Arc::default(),
+            replicas: None,
         })
+    }
+
+    /// The same database, its requests' queries also served by these streaming replicas
+    /// (nothing changes without URLs). Refused on SQLite: replicas are PostgreSQL's. A replica
+    /// that cannot be reached only logs, and stays out of the rotation until it answers.
+    pub fn with_replicas(self, settings: &ReplicaSettings) -> Result<Self, ProjectionError> {
+        if settings.urls.is_empty() {
+            return Ok(self);
+        }
+        if self.is_sqlite() {
+            return Err(ProjectionError::Replicas(
+                "READ_REPLICA_URLS needs a PostgreSQL read database (READ_DATABASE_URL); this one is SQLite".into(),
+            ));
+        }
+        let replicas = Replicas::start(settings, self.current.clone()).map_err(ProjectionError::Replicas)?;
+        Ok(Self { replicas: Some(replicas), ..self })
+    }
+
+    /// Whether requests' queries may read replicas.
+    pub fn has_replicas(&self) -> bool {
+        self.replicas.is_some()
+    }
+
+    /// How each read replica stands (empty without replicas).
+    pub fn replica_status(&self) -> Vec<ReplicaStatus> {
+        self.replicas.as_ref().map(|r| r.status()).unwrap_or_default()
+    }
+
+    /// Takes read replica `index` out of the rotation until its next look finds it answering: a
+    /// query failed on it.
+    pub fn set_replica_aside(&self, index: usize) {
+        if let Some(replicas) = &self.replicas {
+            replicas.set_aside(index);
+        }
     }
 
     /// Whether this is SQLite.
@@ -131,6 +173,22 @@ impl ReadDb {
     /// The current generation: its name, pool and SQLite read connections, read together.
     pub(crate) fn current(&self) -> Current {
         self.current.read().expect("not poisoned").clone()
+    }
+
+    /// The pool the current request's next query reads: a replica that includes the position
+    /// the request named (its own writes, or the client's `Log-Position`), or one no staler than
+    /// the bound when it named none, else the primary; always the primary outside a request
+    /// ([`crate::reads`]) and without replicas.
+    pub async fn reader(&self) -> AnyPool {
+        self.reading().await.pool
+    }
+
+    /// [`Self::current`] with the pool [`Self::reader`] picks.
+    pub(crate) async fn reading(&self) -> Current {
+        match &self.replicas {
+            Some(replicas) => replicas.reader(self.current()).await,
+            None => self.current(),
+        }
     }
 
     /// The log position the current generation's read tables include (the projector's
@@ -448,17 +506,18 @@ async fn published(base: &Base) -> Result<String, ProjectionError> {
 }
 
 async fn connect_in_schema(url: &str, schema: String) -> Result<AnyPool, ProjectionError> {
-    Ok(AnyPoolOptions::new()
-        .max_connections(8)
-        .after_connect(move |conn, _| {
-            let set = format!("SET search_path TO \"{schema}\"");
-            Box::pin(async move {
-                conn.execute(set.as_str()).await?;
-                Ok(())
-            })
+    Ok(schema_pool_options(schema).connect(url).await?)
+}
+
+/// A Postgres pool's options whose connections read and write `schema`.
+fn schema_pool_options(schema: String) -> AnyPoolOptions {
+    AnyPoolOptions::new().max_connections(8).after_connect(move |conn, _| {
+        let set = format!("SET search_path TO \"{schema}\"");
+        Box::pin(async move {
+            conn.execute(set.as_str()).await?;
+            Ok(())
         })
-        .connect(url)
-        .await?)
+    })
 }
 
 async fn connect(base: &Base, generation: &str) -> Result<AnyPool, ProjectionError> {

@@ -7,7 +7,8 @@
 //!   API as its visitor.
 //! - Everything else (writes, `/rpc`, calls with the user's token) only from the origins an
 //!   operator lists in `ALLOWED_ORIGINS`, which get their origin back with credentials allowed.
-//!   A preflight from any other origin is refused with a 403 in the envelope.
+//!   A preflight from any other origin is refused with a 403 in the envelope. Their scripts may
+//!   read a write's `Log-Position` (`Access-Control-Expose-Headers`), to send it on later reads.
 
 use std::sync::Arc;
 
@@ -76,6 +77,8 @@ pub async fn cors(State(cors): State<Cors>, request: Request, next: Next) -> Res
         Some(origin) if listed => {
             headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
             headers.insert(header::ACCESS_CONTROL_ALLOW_CREDENTIALS, HeaderValue::from_static("true"));
+            // A write's answer names its log position, for the reads after it (read replicas).
+            headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, HeaderValue::from_static("log-position"));
         }
         // Whatever the origin (or none): a shared cache may hand this answer to any page.
         _ if public_read => {

@@ -2,12 +2,13 @@
 //! document, the built UI ([`ui_files`], [`ui_pages`]), and the plumbing every route shares:
 //! the answer envelope ([`error`]), accounts and sign-in ([`auth`]), cross-origin access
 //! ([`cors`]), the security headers on every answer ([`headers`]), cached public answers
-//! ([`read_cache`]).
+//! ([`read_cache`]), the log position of writes and of the reads after them ([`log_position`]).
 
 pub mod auth;
 pub mod cors;
 pub mod error;
 pub mod headers;
+pub mod log_position;
 pub mod read_cache;
 pub mod routes;
 pub mod ui_files;
@@ -116,6 +117,8 @@ pub fn app(state: AppState, ui_dir: &Path) -> Router {
     let cors = cors::Cors::new(&state.config.allowed_origins);
     let headers = headers::SecurityHeaders::new(&state.config, ui_dir);
     let api = routes::openapi::serve(api)
+        // Innermost: a GET retried on the primary is not counted twice by the layers outside.
+        .layer(axum::middleware::from_fn_with_state(state.clone(), log_position::layer))
         .layer(axum::middleware::from_fn_with_state(state.clone(), auth::api_keys::layer))
         .layer(axum::middleware::from_fn(routes::metrics::count_responses))
         .layer(CompressionLayer::new().compress_when(DefaultPredicate::new().and(SizeAbove::new(COMPRESS_ABOVE))))

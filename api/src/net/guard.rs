@@ -235,8 +235,11 @@ impl Guard {
 /// checked addresses, so a receiver's connections are reused while its name resolves the same.
 pub struct Poster {
     guard: Guard,
-    clients: std::sync::Mutex<std::collections::HashMap<(String, Option<Vec<SocketAddr>>), reqwest::Client>>,
+    clients: std::sync::Mutex<std::collections::HashMap<ClientKey, reqwest::Client>>,
 }
+
+/// A kept client's host and the addresses it was checked for.
+type ClientKey = (String, Option<Vec<SocketAddr>>);
 
 /// Clients kept at most (one per receiving host); past it the cache starts over.
 const KEPT_CLIENTS: usize = 1_024;

@@ -118,9 +118,11 @@ impl Node {
     }
 
     /// Waits until the read tables include `position`, so the answer to a command (and the
-    /// next query) shows its effect. Bounded: past it the command still succeeded, so this
+    /// next query naming it, on a read replica too) shows its effect. Bounded: past it the command still succeeded, so this
     /// only logs.
     pub async fn projected(&self, position: Position) {
+        // The request's answer names the position (`Log-Position`); its own later reads include it.
+        projections::reads::wrote(position);
         if let Err(err) = self.projector.wait_for(position, READ_YOUR_WRITES).await {
             tracing::warn!(%err, "answering before the read models caught up");
         }

@@ -15,6 +15,11 @@
 //! a later change of one of those NFTs comes again, with its later position. A client that
 //! falls behind the broadcast's buffer is dropped (its memory is the buffer's, shared, never its
 //! own backlog) and catches up the same way when it reconnects.
+//!
+//! The hub reads the primary (`ReadDb::pool`, and its queries outside a request, or scoped to
+//! it): a read replica's snapshot may be behind the position the hub published, and the
+//! catch-up's checkpoint must be at least that position, or changes would fall between. The
+//! changed NFTs' cards, read once per update, name the update's position (`routes::stream`).
 
 use std::{collections::BTreeMap, sync::Arc, time::Duration};
 
@@ -194,7 +199,8 @@ impl StreamHub {
                 change.collections = members.remove(&change.nft_id).unwrap_or_default();
             }
         }
-        let notices = notices::between(&self.read, a, b).await?;
+        // The primary, like the changes above (a resuming client's catch-up runs in its request).
+        let notices = projections::reads::on_primary(notices::between(&self.read, a, b)).await?;
         Ok(Update { after, up_to, nfts, notices, cards: Default::default() })
     }
 }

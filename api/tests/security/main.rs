@@ -222,6 +222,8 @@ async fn writes_from_another_origin_are_refused_unless_an_operator_lists_it() {
     assert_eq!(written.status, StatusCode::UNAUTHORIZED, "the call itself is checked as ever");
     assert_eq!(written.header("access-control-allow-origin"), Some(listed));
     assert_eq!(written.header("access-control-allow-credentials"), Some("true"));
+    // Its scripts may read a write's log position, to name it on the reads after it.
+    assert_eq!(written.header("access-control-expose-headers"), Some("log-position"));
     // A listed origin reads as itself (with credentials); the others still only read.
     assert_eq!(send(&app, get("/api/config", listed, None)).await.header("access-control-allow-origin"), Some(listed));
     let read = send(&app, get("/api/config", ELSEWHERE, None)).await;

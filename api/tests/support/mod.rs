@@ -49,7 +49,7 @@ pub async fn fresh_state(config: Config, seed: bool) -> (AppState, ProjectorTask
     if seed {
         api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
     }
-    let read = ReadDb::open(&config.read_database_url()).await.unwrap();
+    let read = ReadDb::open(&config.read_database_url()).await.unwrap().with_replicas(&config.read_replicas()).unwrap();
     let projector = Projector::new(store.clone(), read.clone()).await.unwrap();
     let handle = projector.handle();
     // A projector that stops leaves every later read stale: say why, or a test fails far away.

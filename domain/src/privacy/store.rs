@@ -96,7 +96,7 @@ impl PrivateStore {
         };
         let mut plans = Vec::new();
         for &(field, key_of, _) in fields {
-            if !payload.get(field).is_some_and(|v| !v.is_null()) {
+            if payload.get(field).is_none_or(|v| v.is_null()) {
                 continue;
             }
             let (subject, owner, expires_at) = match key_of {

@@ -208,7 +208,7 @@ pub async fn count(db: &ReadDb, filter: ActivityFilter<'_>) -> Result<i64, sqlx:
         for value in values {
             query = query.bind(value);
         }
-        *count = query.fetch_one(&db.pool()).await?;
+        *count = query.fetch_one(&db.reader().await).await?;
     }
     Ok(counts[0] - counts[1])
 }
@@ -230,7 +230,7 @@ pub async fn rows(db: &ReadDb, filter: ActivityFilter<'_>, page: Page, total: i6
     for value in values {
         query = query.bind(value);
     }
-    let rows = query.fetch_all(&db.pool()).await?;
+    let rows = query.fetch_all(&db.reader().await).await?;
 
     let mut addresses = Vec::with_capacity(rows.len() * 2);
     for row in &rows {

@@ -40,7 +40,7 @@ pub struct MyBid {
 /// The bids of `user_id` from any of their linked wallets, newest first, a page at a time.
 /// (`bids_bidder` indexes the bidder and position, so a page reads only its own rows.)
 pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyBid>, sqlx::Error> {
-    let pool = db.pool();
+    let pool = db.reader().await;
     let rows = sqlx::query(&format!(
         // The page's bids first (off the `bids_bidder` index), then only they are joined to their
         // auctions: SQL computes every selected column of every row it sorts.

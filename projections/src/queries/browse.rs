@@ -404,11 +404,14 @@ struct Index {
     trending: std::sync::Mutex<Option<Arc<TrendingOrder>>>,
     /// The sets of slots of the id lists last asked for ([`Explore::within`]), by the list's
     /// address, with the list.
-    within: std::sync::Mutex<HashMap<usize, (Arc<[String]>, Arc<RoaringBitmap>)>>,
+    within: std::sync::Mutex<HashMap<usize, KeptSet>>,
     /// Every occupied slot ([`in_order`]) in ascending order of each key of [`KEYS`], then of
     /// [`TRENDING`].
     orders: [Vec<u32>; 6],
 }
+
+/// An id list and the set of its tokens' slots.
+type KeptSet = (Arc<[String]>, Arc<RoaringBitmap>);
 
 /// How many id lists' sets the index keeps (then it starts again).
 const KEPT_LISTS: usize = 256;

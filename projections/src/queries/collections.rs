@@ -219,7 +219,7 @@ async fn previews(db: &ReadDb, cards: &mut [CollectionView]) -> Result<(), sqlx:
         query = query.bind(card.id.as_str());
     }
     let mut images: HashMap<String, Vec<String>> = HashMap::new();
-    for row in query.fetch_all(&db.pool()).await? {
+    for row in query.fetch_all(&db.reader().await).await? {
         let list = images.entry(row.try_get(0)?).or_default();
         if list.len() < PREVIEWS {
             list.push(file_url(&row.try_get::<String, _>(1)?));
@@ -262,7 +262,8 @@ pub async fn browse(db: &ReadDb, request: &Browse, page: Page, at: Position) -> 
             query = query.bind(*id);
         }
         let mut cards: HashMap<String, CollectionView> = HashMap::new();
-        for row in query.fetch_all(&db.pool()).await? {
+        // The page's cards may come from a replica; the kept rows that chose them are the primary's.
+        for row in query.fetch_all(&db.reader().await).await? {
             let card = card(&row)?;
             cards.insert(card.id.clone(), card);
         }
@@ -295,10 +296,13 @@ pub(crate) struct KeptGrid {
     grid: Arc<Grid>,
 }
 
+/// An order of the grid: its sort, whether ascending, whether empty ones last.
+type GridOrder = (u8, bool, bool);
+
 /// The grid's rows and their orders, each sorted when first asked.
 pub(crate) struct Grid {
     rows: Vec<GridRow>,
-    orders: std::sync::Mutex<HashMap<(u8, bool, bool), Arc<Vec<u32>>>>,
+    orders: std::sync::Mutex<HashMap<GridOrder, Arc<Vec<u32>>>>,
 }
 
 impl Grid {
@@ -382,7 +386,7 @@ async fn grid_rows(db: &ReadDb, at: Position) -> Result<Arc<Grid>, sqlx::Error> 
 /// One collection, unless unknown or deleted.
 pub async fn by_id(db: &ReadDb, collection_id: &str, viewer: Option<&str>) -> Result<Option<CollectionView>, sqlx::Error> {
     let sql = format!("SELECT {CARD} FROM collections c LEFT JOIN users u ON u.user_id = c.creator_user_id WHERE c.collection_id = $2");
-    let row = sqlx::query(&sql).bind(viewer.unwrap_or_default()).bind(collection_id).fetch_optional(&db.pool()).await?;
+    let row = sqlx::query(&sql).bind(viewer.unwrap_or_default()).bind(collection_id).fetch_optional(&db.reader().await).await?;
     let Some(row) = row else { return Ok(None) };
     let mut cards = vec![card(&row)?];
     previews(db, &mut cards).await?;
@@ -395,7 +399,7 @@ pub async fn shown_nfts(db: &ReadDb, collection_id: &str) -> Result<Vec<String>,
         "SELECT cn.nft_id FROM collection_nfts cn JOIN collections c ON c.collection_id = cn.collection_id {VISIBLE} \
          WHERE cn.collection_id = $1"
     );
-    sqlx::query_scalar(&sql).bind(collection_id).fetch_all(&db.pool()).await
+    sqlx::query_scalar(&sql).bind(collection_id).fetch_all(&db.reader().await).await
 }
 
 /// The owners of tokens that exist and are not burned, by id.
@@ -408,7 +412,7 @@ pub async fn owners(db: &ReadDb, nft_ids: &[String]) -> Result<HashMap<String, S
     for id in nft_ids {
         query = query.bind(id.as_str());
     }
-    query.fetch_all(&db.pool()).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
+    query.fetch_all(&db.reader().await).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
 }
 
 /// How many collections each of these users has.
@@ -424,7 +428,7 @@ pub async fn counts_by_creator(db: &ReadDb, user_ids: &[String]) -> Result<HashM
     for id in user_ids {
         query = query.bind(id.as_str());
     }
-    query.fetch_all(&db.pool()).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
+    query.fetch_all(&db.reader().await).await?.iter().map(|row| Ok((row.try_get(0)?, row.try_get(1)?))).collect()
 }
 
 #[cfg(test)]

@@ -251,6 +251,7 @@ fn card_image(cid: &str) -> String {
 
 /// Reads every collection's figures (the definition in the module's doc).
 async fn read_figures(db: &ReadDb) -> Result<Vec<Figures>, sqlx::Error> {
+    // The primary: the figures are kept for every request under the primary's checkpoint.
     let pool = db.pool();
     let mut figures: Vec<Figures> = Vec::new();
     for row in
@@ -328,6 +329,7 @@ async fn read_figures(db: &ReadDb) -> Result<Vec<Figures>, sqlx::Error> {
 /// Every collection's figures: the kept ones while the read tables stay the same, else read
 /// again (concurrent callers wait for the one pass).
 async fn figures(db: &ReadDb) -> Result<Arc<Vec<Figures>>, sqlx::Error> {
+    // Kept for every request: computed on the primary, under its checkpoint (not a replica's).
     let current = db.current();
     let mut kept = db.insight().lock().await;
     // Read before the figures: they reflect this checkpoint or a later one.
@@ -512,7 +514,7 @@ pub async fn collection(db: &ReadDb, id: &str, now: i64) -> Result<Option<Collec
          ORDER BY h.position",
     )
     .bind(id)
-    .fetch_all(&db.pool())
+    .fetch_all(&db.reader().await)
     .await?;
     let today = now.div_euclid(DAY) * DAY;
     let first = rows
@@ -596,7 +598,7 @@ pub async fn price_history(db: &ReadDb, nft_id: &str) -> Result<Vec<PricePoint>,
     )
     .bind(nft_id)
     .bind(HISTORY_POINTS)
-    .fetch_all(&db.pool())
+    .fetch_all(&db.reader().await)
     .await?;
     let mut points = rows
         .iter()

@@ -35,7 +35,7 @@ pub async fn status(db: &ReadDb, nft_id: &str) -> Result<Option<MetadataStatus>,
          WHERE n.nft_id = $1",
     )
     .bind(nft_id)
-    .fetch_optional(&db.pool())
+    .fetch_optional(&db.reader().await)
     .await?;
     let Some(row) = row else { return Ok(None) };
     let source: Option<String> = row.try_get(8)?;
@@ -84,7 +84,7 @@ pub async fn due(db: &ReadDb, now: i64, limit: i64) -> Result<Vec<Due>, Projecti
     )
     .bind(now)
     .bind(limit)
-    .fetch_all(&db.pool())
+    .fetch_all(&db.reader().await)
     .await?;
     rows.iter()
         .map(|row| {

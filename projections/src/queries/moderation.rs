@@ -12,7 +12,7 @@ use crate::ReadDb;
 
 /// The roles a user holds (`admin`, `moderator`), sorted.
 pub async fn roles_of(db: &ReadDb, user_id: &str) -> Result<Vec<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT role FROM staff_roles WHERE user_id = $1 ORDER BY role").bind(user_id).fetch_all(&db.pool()).await
+    sqlx::query_scalar("SELECT role FROM staff_roles WHERE user_id = $1 ORDER BY role").bind(user_id).fetch_all(&db.reader().await).await
 }
 
 /// A member of the staff.
@@ -35,7 +35,7 @@ pub async fn staff(db: &ReadDb) -> Result<Vec<StaffMember>, sqlx::Error> {
         "SELECT r.user_id, COALESCE(u.username, ''), r.role, r.granted_at FROM staff_roles r LEFT JOIN users u ON u.user_id = r.user_id \
          ORDER BY u.username, r.user_id, r.role",
     )
-    .fetch_all(&db.pool())
+    .fetch_all(&db.reader().await)
     .await?;
     let mut staff: Vec<StaffMember> = Vec::new();
     for row in rows {
@@ -78,7 +78,7 @@ pub async fn standing(db: &ReadDb, kind: &str, id: &str) -> Result<Standing, sql
     )
     .bind(kind)
     .bind(id)
-    .fetch_optional(&db.pool())
+    .fetch_optional(&db.reader().await)
     .await?;
     let Some(row) = row else { return Ok(Standing::default()) };
     Ok(Standing {
@@ -97,7 +97,7 @@ pub async fn verified_wallets(db: &ReadDb) -> Result<Vec<String>, sqlx::Error> {
         "SELECT w.address FROM moderated m JOIN user_wallets w ON w.user_id = m.target_id \
          WHERE m.target_kind = 'user' AND m.verified = 1 ORDER BY w.address",
     )
-    .fetch_all(&db.pool())
+    .fetch_all(&db.reader().await)
     .await
 }
 
@@ -227,7 +227,7 @@ fn decision(row: &sqlx::any::AnyRow) -> Result<DecisionView, sqlx::Error> {
 /// The targets awaiting a decision (open reports or an appeal), longest waiting first, at most
 /// `limit`; and how many there are in all.
 pub async fn queue(db: &ReadDb, limit: u32) -> Result<(Vec<QueueItem>, i64), sqlx::Error> {
-    let pool = db.pool();
+    let pool = db.reader().await;
     let waiting = "SELECT target_kind, target_id, MIN(filed_at) AS since FROM reports WHERE state = 'OPEN' GROUP BY target_kind, target_id \
                    UNION ALL SELECT target_kind, target_id, appealed_at FROM moderated WHERE appeal_text IS NOT NULL";
     let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM (SELECT DISTINCT target_kind, target_id FROM ({waiting}) w) t"))
@@ -249,7 +249,7 @@ pub async fn queue(db: &ReadDb, limit: u32) -> Result<(Vec<QueueItem>, i64), sql
 
 /// One target as the queue shows it, waiting since `since` (Unix seconds).
 pub async fn item(db: &ReadDb, kind: &str, id: &str, since: i64) -> Result<QueueItem, sqlx::Error> {
-    let pool = db.pool();
+    let pool = db.reader().await;
     let (title, image) = preview(db, kind, id).await?;
     let reports = sqlx::query(&format!(
         "SELECT {REPORT_COLUMNS} FROM reports r LEFT JOIN users u ON u.user_id = r.reporter_id \
@@ -298,7 +298,7 @@ async fn preview(db: &ReadDb, kind: &str, id: &str) -> Result<(Option<String>, O
         "collection" => "SELECT title, image FROM collections WHERE collection_id = $1",
         _ => "SELECT username, avatar FROM users WHERE user_id = $1",
     };
-    let row = sqlx::query(sql).bind(id).fetch_optional(&db.pool()).await?;
+    let row = sqlx::query(sql).bind(id).fetch_optional(&db.reader().await).await?;
     match row {
         Some(row) => {
             let image = row.try_get::<Option<String>, _>(1)?.filter(|c| !c.is_empty());
@@ -356,7 +356,7 @@ fn month_of(months: &mut BTreeMap<String, MonthView>, seconds: i64) -> &mut Mont
 
 /// The public record, its decisions from `offset`, `limit` of them.
 pub async fn transparency(db: &ReadDb, offset: i64, limit: i64) -> Result<Transparency, sqlx::Error> {
-    let pool = db.pool();
+    let pool = db.reader().await;
     let mut months: BTreeMap<String, MonthView> = BTreeMap::new();
     // Reports and their times to a decision: few enough per month to read whole (no reporter).
     let mut waits: BTreeMap<String, Vec<i64>> = BTreeMap::new();
@@ -406,25 +406,28 @@ pub async fn reporter(db: &ReadDb, user_id: &str) -> Result<(bool, i64), sqlx::E
          (SELECT COUNT(*) FROM reports WHERE reporter_id = $1 AND state = 'DISMISSED')",
     )
     .bind(user_id)
-    .fetch_one(&db.pool())
+    .fetch_one(&db.reader().await)
     .await?;
     Ok((row.try_get::<i64, _>(0)? != 0, row.try_get(1)?))
 }
 
 /// The id of the user with this username (any case), if any.
 pub async fn user_named(db: &ReadDb, username: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT user_id FROM users WHERE LOWER(username) = LOWER($1)").bind(username).fetch_optional(&db.pool()).await
+    sqlx::query_scalar("SELECT user_id FROM users WHERE LOWER(username) = LOWER($1)")
+        .bind(username)
+        .fetch_optional(&db.reader().await)
+        .await
 }
 
 /// The id of the user with this e-mail address (kept lower-cased), if any.
 pub async fn user_with_email(db: &ReadDb, email: &str) -> Result<Option<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT user_id FROM users WHERE email = $1").bind(email.to_lowercase()).fetch_optional(&db.pool()).await
+    sqlx::query_scalar("SELECT user_id FROM users WHERE email = $1").bind(email.to_lowercase()).fetch_optional(&db.reader().await).await
 }
 
 /// Whether a target exists, and the users it belongs to (an NFT's owner's and creator's, a
 /// collection's creator, a user themself); `None` when there is no such target.
 pub async fn facts(db: &ReadDb, kind: &str, id: &str) -> Result<Option<Vec<String>>, sqlx::Error> {
-    let pool = db.pool();
+    let pool = db.reader().await;
     match kind {
         "nft" => {
             let row =
@@ -466,7 +469,7 @@ pub async fn sees_taken_down(db: &ReadDb, user_id: &str, cid: &str) -> Result<bo
     .bind(&url)
     .bind(cid)
     .bind(user_id)
-    .fetch_one(&db.pool())
+    .fetch_one(&db.reader().await)
     .await?;
     Ok(count > 0)
 }
@@ -474,7 +477,7 @@ pub async fn sees_taken_down(db: &ReadDb, user_id: &str, cid: &str) -> Result<bo
 /// Whether the file `cid` is to be taken down: an NFT or collection using it is hidden, and
 /// none that uses it shows.
 pub async fn taken_down(db: &ReadDb, cid: &str) -> Result<bool, sqlx::Error> {
-    let pool = db.pool();
+    let pool = db.reader().await;
     // NFTs name their file by URL, collections by CID.
     let url = format!("/ipfs/{cid}");
     // Hidden targets are few: start from them.

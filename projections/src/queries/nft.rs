@@ -275,13 +275,17 @@ async fn nft_rows(current: &Current, sql: &str, params: &[&str]) -> Result<Vec<N
 /// one page, from read tables that include position `at` at least. Which tokens and in which
 /// order comes from the in-memory browse index (`browse.rs`); their rows from SQL.
 pub async fn explore(db: &ReadDb, request: &Explore, page: Page, at: Position) -> Result<Paged<NftView>, ProjectionError> {
+    // The browse index is shared by every request and reloads what changed after its checkpoint:
+    // it follows the primary (a replica behind it would send it back). The rows may come from a
+    // replica.
     let current = db.current();
     let (ids, total) = db.browse().find(&current.generation, &current.pool, request, page, at).await?;
     let mut data = Vec::with_capacity(ids.len());
     if !ids.is_empty() {
         let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({})", placeholders(ids.len()));
         let params: Vec<&str> = ids.iter().map(String::as_str).collect();
-        let mut rows: HashMap<String, NftView> = nft_rows(&current, &sql, &params).await?.into_iter().map(|v| (v.id.clone(), v)).collect();
+        let mut rows: HashMap<String, NftView> =
+            nft_rows(&db.reading().await, &sql, &params).await?.into_iter().map(|v| (v.id.clone(), v)).collect();
         // In the index's order; a token a reorg removed since is left out.
         data.extend(ids.iter().filter_map(|id| rows.remove(id)));
     }
@@ -352,14 +356,14 @@ pub async fn prepare_browse(db: &ReadDb, at: Position) -> Result<(), sqlx::Error
 /// One token, unless unknown or burned.
 pub async fn detail(db: &ReadDb, nft_id: &str) -> Result<Option<NftView>, ProjectionError> {
     let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id = $1 AND n.burned = 0");
-    Ok(nft_rows(&db.current(), &sql, &[nft_id]).await?.pop())
+    Ok(nft_rows(&db.reading().await, &sql, &[nft_id]).await?.pop())
 }
 
 /// The tokens among `ids` that show (not burned), in no particular order.
 pub async fn cards(db: &ReadDb, ids: &[&str]) -> Result<Vec<NftView>, ProjectionError> {
     // Far below either database's limit of parameters per statement.
     const CHUNK: usize = 500;
-    let current = db.current();
+    let current = db.reading().await;
     let mut views = Vec::with_capacity(ids.len());
     for chunk in ids.chunks(CHUNK) {
         let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({}) AND n.burned = 0", placeholders(chunk.len()));
@@ -371,7 +375,7 @@ pub async fn cards(db: &ReadDb, ids: &[&str]) -> Result<Vec<NftView>, Projection
 /// Whether a token exists (burned ones included): tells a 404 from an empty list.
 pub async fn exists(db: &ReadDb, nft_id: &str) -> Result<bool, sqlx::Error> {
     let found: Option<String> =
-        sqlx::query_scalar("SELECT nft_id FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(&db.pool()).await?;
+        sqlx::query_scalar("SELECT nft_id FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(&db.reader().await).await?;
     Ok(found.is_some())
 }
 
@@ -382,7 +386,7 @@ pub async fn auctions(db: &ReadDb, nft_id: &str) -> Result<Vec<AuctionView>, sql
          WHERE nft_id = $1 AND ended = 0 ORDER BY started_at DESC, auction_id DESC",
     )
     .bind(nft_id)
-    .fetch_all(&db.pool())
+    .fetch_all(&db.reader().await)
     .await?;
     let now = Utc::now().timestamp();
     rows.iter()
@@ -438,12 +442,12 @@ pub async fn bid_history(db: &ReadDb, nft_id: &str, auction_id: &str, page: Page
     ))
     .bind(nft_id)
     .bind(auction_id)
-    .fetch_all(&db.pool())
+    .fetch_all(&db.reader().await)
     .await?;
     let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM bids WHERE nft_id = $1 AND auction_id = $2")
         .bind(nft_id)
         .bind(auction_id)
-        .fetch_one(&db.pool())
+        .fetch_one(&db.reader().await)
         .await?;
     let data = rows
         .iter()
@@ -496,7 +500,7 @@ pub async fn history(db: &ReadDb, nft_id: &str) -> Result<Vec<HistoryView>, sqlx
          ORDER BY 1 DESC LIMIT 200",
     )
     .bind(nft_id)
-    .fetch_all(&db.pool())
+    .fetch_all(&db.reader().await)
     .await?;
     rows.iter()
         .map(|row| {
@@ -528,7 +532,7 @@ pub struct OwnerView {
 pub async fn owners(db: &ReadDb, nft_id: &str) -> Result<Vec<OwnerView>, sqlx::Error> {
     let rows = sqlx::query("SELECT owner, tx_hash, at FROM owner_history WHERE nft_id = $1 ORDER BY position DESC")
         .bind(nft_id)
-        .fetch_all(&db.pool())
+        .fetch_all(&db.reader().await)
         .await?;
     rows.iter()
         .map(|row| Ok(OwnerView { owner_address: row.try_get(0)?, transaction_hash: row.try_get(1)?, since: iso(row.try_get(2)?) }))
@@ -544,7 +548,7 @@ pub async fn trending(db: &ReadDb, sale: SaleFilter, page: Page, now: i64, at: P
         let sql = format!("SELECT {NFT_COLUMNS} {NFT_FROM} WHERE n.nft_id IN ({})", placeholders(ids.len()));
         let params: Vec<&str> = ids.iter().map(String::as_str).collect();
         let mut rows: HashMap<String, NftView> =
-            nft_rows(&db.current(), &sql, &params).await?.into_iter().map(|v| (v.id.clone(), v)).collect();
+            nft_rows(&db.reading().await, &sql, &params).await?.into_iter().map(|v| (v.id.clone(), v)).collect();
         data.extend(ids.iter().filter_map(|id| rows.remove(id)));
     }
     Ok(Paged::new(data, total, page))
@@ -565,7 +569,7 @@ pub struct Statistics {
 /// Marketplace statistics.
 pub async fn statistics(db: &ReadDb) -> Result<Statistics, sqlx::Error> {
     let row = sqlx::query("SELECT (SELECT COUNT(*) FROM nfts), (SELECT COUNT(DISTINCT seller) FROM sales), (SELECT COUNT(*) FROM sales)")
-        .fetch_one(&db.pool())
+        .fetch_one(&db.reader().await)
         .await?;
     Ok(Statistics { total_nft_minted: row.try_get(0)?, total_seller: row.try_get(1)?, total_nft_sold: row.try_get(2)? })
 }
@@ -582,7 +586,7 @@ pub struct CategoryView {
 
 /// Every category, in the order they were added.
 pub async fn categories(db: &ReadDb) -> Result<Vec<CategoryView>, sqlx::Error> {
-    let rows = sqlx::query("SELECT id, name FROM categories ORDER BY position").fetch_all(&db.pool()).await?;
+    let rows = sqlx::query("SELECT id, name FROM categories ORDER BY position").fetch_all(&db.reader().await).await?;
     rows.iter().map(|row| Ok(CategoryView { id: row.try_get(0)?, category_name: row.try_get(1)? })).collect()
 }
 
@@ -622,7 +626,7 @@ pub async fn people(db: &ReadDb, addresses: &[String]) -> Result<std::collection
         query = query.bind(address.as_str());
     }
     query
-        .fetch_all(&db.pool())
+        .fetch_all(&db.reader().await)
         .await?
         .iter()
         .filter_map(|row| match (row.try_get(0), person_at(row, 1)) {

@@ -97,8 +97,10 @@ pub const USER_RECIPIENT: &str = "user:";
 
 /// `user_id`'s settings (the defaults when they never chose).
 pub async fn settings(db: &ReadDb, user_id: &str) -> Result<NoticeSettings, sqlx::Error> {
-    let row: Option<(String, String)> =
-        sqlx::query_as("SELECT muted, email FROM notice_settings WHERE user_id = $1").bind(user_id).fetch_optional(&db.pool()).await?;
+    let row: Option<(String, String)> = sqlx::query_as("SELECT muted, email FROM notice_settings WHERE user_id = $1")
+        .bind(user_id)
+        .fetch_optional(&db.reader().await)
+        .await?;
     let split = |kinds: &str| kinds.split(',').filter(|kind| !kind.is_empty()).map(str::to_owned).collect();
     Ok(row.map(|(muted, email)| NoticeSettings { muted: split(&muted), email: split(&email) }).unwrap_or_default())
 }
@@ -112,7 +114,7 @@ fn unmuted(settings: &NoticeSettings) -> String {
 
 /// `user_id`'s notices, newest first (only the unread ones if `unread_only`).
 pub async fn notices(db: &ReadDb, user_id: &str, unread_only: bool, page: Page) -> Result<Paged<NoticeView>, sqlx::Error> {
-    let pool = db.pool();
+    let pool = db.reader().await;
     let mut filter = format!("{MINE}{}", unmuted(&settings(db, user_id).await?));
     if unread_only {
         filter = format!("{filter} AND NOT {READ}");
@@ -142,7 +144,7 @@ pub async fn unread(db: &ReadDb, user_id: &str) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(&format!("SELECT COUNT(*) FROM notices n WHERE {filter}"))
         .bind(user_id)
         .bind(format!("{USER_RECIPIENT}{user_id}"))
-        .fetch_one(&db.pool())
+        .fetch_one(&db.reader().await)
         .await
 }
 
@@ -156,7 +158,7 @@ pub async fn between(db: &ReadDb, after: i64, up_to: i64) -> Result<Vec<(String,
          WHERE n.position > $1 AND n.position <= $2 AND (w.user_id IS NOT NULL OR n.recipient LIKE '{USER_RECIPIENT}%') \
          ORDER BY n.position, n.kind"
     );
-    let rows = sqlx::query(&sql).bind(after).bind(up_to).fetch_all(&db.pool()).await?;
+    let rows = sqlx::query(&sql).bind(after).bind(up_to).fetch_all(&db.reader().await).await?;
     rows.iter()
         .map(|row| {
             let user = match row.try_get::<Option<String>, _>(NEXT)? {

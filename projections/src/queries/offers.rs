@@ -137,7 +137,7 @@ pub async fn offers(
     now: i64,
     page: Page,
 ) -> Result<Paged<OfferView>, sqlx::Error> {
-    let pool = db.pool();
+    let pool = db.reader().await;
     // $1 is the scope's key, $2 the time.
     let (from, key) = match scope {
         Scope::Nft(nft_id) => ("o.nft_id = $1", nft_id),

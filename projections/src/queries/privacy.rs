@@ -53,7 +53,7 @@ pub async fn open_on_chain(db: &ReadDb, wallets: &[String]) -> Result<Vec<OpenOn
     for wallet in wallets {
         query = query.bind(wallet.to_lowercase());
     }
-    let rows = query.fetch_all(&db.pool()).await?;
+    let rows = query.fetch_all(&db.reader().await).await?;
     rows.iter().map(|r| Ok(OpenOnChain { kind: r.try_get(0)?, nft_id: r.try_get(1)?, title: r.try_get(2)? })).collect()
 }
 
@@ -83,7 +83,7 @@ async fn rows(db: &ReadDb, sql: &str, binds: &[String]) -> Result<Value, sqlx::E
     for value in binds {
         query = query.bind(value);
     }
-    Ok(Value::Array(query.fetch_all(&db.pool()).await?.iter().map(row_json).collect()))
+    Ok(Value::Array(query.fetch_all(&db.reader().await).await?.iter().map(row_json).collect()))
 }
 
 /// A person's data in the read models, section by section: profile, wallets, likes, bookmarks,
@@ -154,7 +154,7 @@ pub async fn files_in_use(db: &ReadDb, cids: &[String], user_id: &str) -> Result
         let sql = "SELECT 1 FROM users WHERE user_id <> $2 AND (avatar = $1 OR cover_image = $1) \
                    UNION ALL SELECT 1 FROM nft_details WHERE file LIKE $3 \
                    UNION ALL SELECT 1 FROM collections WHERE image = $1 LIMIT 1";
-        let found = sqlx::query(sql).bind(cid).bind(user_id).bind(&like).fetch_optional(&db.pool()).await?;
+        let found = sqlx::query(sql).bind(cid).bind(user_id).bind(&like).fetch_optional(&db.reader().await).await?;
         if found.is_some() {
             used.insert(cid.clone());
         }
@@ -164,5 +164,5 @@ pub async fn files_in_use(db: &ReadDb, cids: &[String], user_id: &str) -> Result
 
 /// The ids of erased accounts (sessions of theirs are refused).
 pub async fn erased_users(db: &ReadDb) -> Result<Vec<String>, sqlx::Error> {
-    sqlx::query_scalar("SELECT user_id FROM users WHERE erased_at IS NOT NULL").fetch_all(&db.pool()).await
+    sqlx::query_scalar("SELECT user_id FROM users WHERE erased_at IS NOT NULL").fetch_all(&db.reader().await).await
 }

@@ -26,7 +26,7 @@ pub enum Tab {
 
 /// The user's linked wallet addresses (lower-case), or `None` when no such user exists.
 pub async fn wallets(db: &ReadDb, user_id: &str) -> Result<Option<Vec<String>>, ProjectionError> {
-    let pool = db.pool();
+    let pool = db.reader().await;
     let rows =
         sqlx::query("SELECT u.user_id, w.address FROM users u LEFT JOIN user_wallets w ON w.user_id = u.user_id WHERE u.user_id = $1")
             .bind(user_id)

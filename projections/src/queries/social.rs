@@ -51,7 +51,7 @@ pub async fn viewer_flags(db: &ReadDb, user_id: &str, nft_ids: &[&str]) -> Resul
     let mut params: Vec<&str> = Vec::with_capacity(1 + n);
     params.push(user_id);
     params.extend_from_slice(nft_ids);
-    let current = db.current();
+    let current = db.reading().await;
     let rows: Vec<(String, i64)> = if let Some(readers) = &current.sqlite {
         readers.read(|conn| {
             let mut statement = conn.prepare_cached(&sql)?;
@@ -82,7 +82,7 @@ pub async fn viewer_flags(db: &ReadDb, user_id: &str, nft_ids: &[&str]) -> Resul
 
 /// A token's like count (`None`: no such token).
 pub async fn total_likes(db: &ReadDb, nft_id: &str) -> Result<Option<i64>, ProjectionError> {
-    Ok(sqlx::query_scalar("SELECT total_likes FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(&db.pool()).await?)
+    Ok(sqlx::query_scalar("SELECT total_likes FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(&db.reader().await).await?)
 }
 
 /// How many users besides `user_id` like a token: with the user's own like as a command just
@@ -92,14 +92,14 @@ pub async fn likes_by_others(db: &ReadDb, nft_id: &str, user_id: &str) -> Result
     Ok(sqlx::query_scalar("SELECT COUNT(*) FROM likes WHERE nft_id = $1 AND user_id <> $2")
         .bind(nft_id)
         .bind(user_id)
-        .fetch_one(&db.pool())
+        .fetch_one(&db.reader().await)
         .await?)
 }
 
 /// Whether a token can be liked or bookmarked: minted and not burned.
 pub async fn likeable(db: &ReadDb, nft_id: &str) -> Result<bool, ProjectionError> {
     let found: Option<i64> =
-        sqlx::query_scalar("SELECT burned FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(&db.pool()).await?;
+        sqlx::query_scalar("SELECT burned FROM nfts WHERE nft_id = $1").bind(nft_id).fetch_optional(&db.reader().await).await?;
     Ok(found == Some(0))
 }
 
@@ -117,6 +117,7 @@ pub async fn bookmarked(db: &ReadDb, user_id: &str, request: Explore, page: Page
     let ids = match kept {
         Some(ids) => ids,
         None => {
+            // On the primary, like the browse index the list is kept beside (see `ReadDb::reader`).
             let ids: Vec<String> =
                 sqlx::query_scalar("SELECT nft_id FROM bookmarks WHERE user_id = $1").bind(user_id).fetch_all(&db.pool()).await?;
             let ids: Arc<[String]> = ids.into();
@@ -148,7 +149,7 @@ pub async fn people_by_id(db: &ReadDb, user_ids: &[String]) -> Result<HashMap<St
     for id in unique {
         query = query.bind(id.as_str());
     }
-    let rows = query.fetch_all(&db.pool()).await?;
+    let rows = query.fetch_all(&db.reader().await).await?;
     rows.iter()
         .map(|row| {
             let avatar: Option<String> = row.try_get(3)?;

@@ -63,6 +63,7 @@ pub const SCORES_KEPT_SECONDS: i64 = 10;
 /// are read once for every page, sale type and list asked meanwhile (with a third of 100,000
 /// NFTs liked in the window, reading them costs a few hundred ms).
 async fn recent_scores(db: &ReadDb, now: i64, at: Position) -> Result<Arc<KeptScores>, sqlx::Error> {
+    // Kept for every request: computed on the primary (`db.pool()`), never a replica.
     let generation = db.generation();
     let mut kept = db.browse().trending_scores.lock().await;
     if let Some(k) = kept.as_ref()
@@ -81,6 +82,7 @@ async fn recent_scores(db: &ReadDb, now: i64, at: Position) -> Result<Arc<KeptSc
 
 /// Reads the window's sales, bids and likes and adds them up.
 pub async fn scores(db: &ReadDb, now: i64) -> Result<Scores, sqlx::Error> {
+    // The primary: the scores are kept for every request under the primary's checkpoint.
     let pool = db.pool();
     let since = now - WINDOW_SECONDS;
     let mut scores = Scores::default();
@@ -144,7 +146,7 @@ pub async fn nft_ids_by_full_sort(db: &ReadDb, sale_type: Option<&str>, page: Pa
         query = query.bind(sale_type);
     }
     let mut rows: Vec<(String, f64, i64, i64)> = Vec::new();
-    for row in query.fetch_all(&db.pool()).await? {
+    for row in query.fetch_all(&db.reader().await).await? {
         let id: String = row.try_get(0)?;
         let score = scores.nfts.get(&id).copied().unwrap_or(0.0);
         rows.push((id, score, row.try_get(1)?, row.try_get(2)?));

@@ -180,6 +180,48 @@ describe('warmed GETs', () => {
   })
 })
 
+describe('reading after this tab\'s writes', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.resetModules()
+  })
+
+  it('sends the highest log position its writes were answered with on later reads, not on writes', async () => {
+    vi.resetModules()
+    const client = await import('./api-client')
+    const answer = (position?: string) => {
+      const response = jsonResponse(200, {}, 'ok')
+      if (position) response.headers.set(client.LOG_POSITION_HEADER, position)
+      return response
+    }
+    const fetchMock = vi.fn()
+    vi.stubGlobal('fetch', fetchMock)
+    const sent = (call: number) => fetchMock.mock.calls[call][1].headers[client.LOG_POSITION_HEADER]
+
+    fetchMock.mockResolvedValueOnce(answer())
+    await client.apiRequest('/api/nft/explore')
+    expect(sent(0)).toBeUndefined()
+
+    fetchMock.mockResolvedValueOnce(answer('41'))
+    await client.apiRequest('/api/nft/like/80001-1', { method: 'PUT' })
+    fetchMock.mockResolvedValueOnce(answer('57'))
+    await client.apiRequest('/api/account/myprofile', { method: 'PUT', json: { fullName: 'A' } })
+    // An older position (another server's answer) does not lower it; a GET's header is not a write's.
+    fetchMock.mockResolvedValueOnce(answer('50'))
+    await client.apiRequest('/api/collection', { formData: new FormData() })
+    fetchMock.mockResolvedValueOnce(answer('99'))
+    await client.apiRequest('/api/notifications')
+    expect(sent(1)).toBeUndefined()
+
+    fetchMock.mockResolvedValueOnce(answer())
+    await client.apiRequest('/api/account/getuserprofile/u1')
+    expect(sent(5)).toBe('57')
+    fetchMock.mockResolvedValueOnce(answer())
+    await client.warmGet('/api/nft/explore')
+    expect(sent(6)).toBe('57')
+  })
+})
+
 describe('ending the session around a navigation', () => {
   afterEach(() => {
     Cookies.remove(TOKEN_COOKIE)

@@ -54,9 +54,30 @@ function buildUrl(path: string, query?: RequestOptions['query']) {
   return qs ? `${path}?${qs}` : path
 }
 
+/** The header a write's answer names its log position in, and a read sends back. */
+export const LOG_POSITION_HEADER = 'Log-Position'
+
+/**
+ * The highest log position this tab's writes were answered with (in memory: per tab). Every GET
+ * sends it, so the server answers from tables that include this tab's writes (a read replica
+ * behind them is not used).
+ */
+let lastWritePosition = 0
+
+function rememberLogPosition(response: Response) {
+  const position = Number(response.headers?.get(LOG_POSITION_HEADER))
+  if (Number.isSafeInteger(position) && position > lastWritePosition) lastWritePosition = position
+}
+
 function requestHeaders(token: string | undefined): Record<string, string> {
   const headers: Record<string, string> = { Accept: 'application/json' }
   if (token) headers.Authorization = `Bearer ${token}`
+  return headers
+}
+
+function readHeaders(token: string | undefined): Record<string, string> {
+  const headers = requestHeaders(token)
+  if (lastWritePosition > 0) headers[LOG_POSITION_HEADER] = String(lastWritePosition)
   return headers
 }
 
@@ -91,7 +112,7 @@ export function warmGet<T>(path: string, query?: RequestOptions['query']): Promi
   for (const [stale, entry] of warmed) if (now - entry.at >= WARM_MS) warmed.delete(stale)
   const warming = warmed.get(key)
   if (warming) return warming.body as Promise<T | undefined>
-  const response = fetch(url, { method: 'GET', headers: requestHeaders(token), credentials: 'same-origin' })
+  const response = fetch(url, { method: 'GET', headers: readHeaders(token), credentials: 'same-origin' })
   // A failure is the screen's to report, if it still asks.
   response.catch(() => undefined)
   // The copy is taken before the screen's call can read the body.
@@ -110,10 +131,12 @@ export function warmGet<T>(path: string, query?: RequestOptions['query']): Promi
  * for any non-2xx status. A 401 or 410 on a request that carried a token clears the session
  * and sends the user to /token-expiry with the current path as callback. (A 401 on a request
  * made without a token, such as a failed login, is an ordinary error shown by its screen.)
+ * A write's `Log-Position` is remembered, and sent on later GETs (read-your-writes).
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<Envelope<T>> {
   const token = options.auth === false ? undefined : getToken()
-  const headers = requestHeaders(token)
+  const method = options.method ?? (options.formData || options.urlencoded || options.json !== undefined ? 'POST' : 'GET')
+  const headers = method === 'GET' ? readHeaders(token) : requestHeaders(token)
   let body: BodyInit | undefined
   if (options.formData) body = options.formData
   else if (options.urlencoded) {
@@ -126,9 +149,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
 
   const url = buildUrl(path, options.query)
-  const method = options.method ?? (body ? 'POST' : 'GET')
   const response = await ((method === 'GET' && takeWarmed(url, token)) ||
     fetch(url, { method, headers, body, signal: options.signal, credentials: 'same-origin' }))
+  if (method !== 'GET') rememberLogPosition(response)
 
   let envelope: Envelope<T> | null = null
   try {

@@ -90,6 +90,35 @@ async fn metrics(State(state): State<AppState>) -> Result<Response, ApiError> {
             metric(&mut out, &format!("marketplace_{name}"), kind, help, value);
         }
     }
+    let replicas = state.read.replica_status();
+    if !replicas.is_empty() {
+        let _ = writeln!(
+            out,
+            "# HELP marketplace_read_replica_in_rotation 1 while requests' reads may go to this read replica.\n\
+             # TYPE marketplace_read_replica_in_rotation gauge"
+        );
+        for r in &replicas {
+            let _ = writeln!(out, "marketplace_read_replica_in_rotation{{replica=\"{}\"}} {}", r.replica, u8::from(r.in_rotation));
+        }
+        let _ = writeln!(
+            out,
+            "# HELP marketplace_read_replica_lag_ms How long since the primary first held a position the read replica lacks (absent: unknown).\n\
+             # TYPE marketplace_read_replica_lag_ms gauge"
+        );
+        let _ = writeln!(
+            out,
+            "# HELP marketplace_read_replica_reads_total Requests' reads sent to the read replica.\n\
+             # TYPE marketplace_read_replica_reads_total counter"
+        );
+        for r in &replicas {
+            let _ = writeln!(out, "marketplace_read_replica_reads_total{{replica=\"{}\"}} {}", r.replica, r.reads);
+        }
+        for r in &replicas {
+            if let Some(lag) = r.lag_ms {
+                let _ = writeln!(out, "marketplace_read_replica_lag_ms{{replica=\"{}\"}} {lag}", r.replica);
+            }
+        }
+    }
     metric(&mut out, "marketplace_stream_clients", "gauge", "Clients connected to /api/stream.", state.stream.clients() as u64);
     let dropped = STREAM_DROPPED.load(Ordering::Relaxed);
     metric(&mut out, "marketplace_stream_dropped_total", "counter", "Stream clients dropped for falling behind.", dropped);

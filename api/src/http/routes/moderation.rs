@@ -504,7 +504,7 @@ struct DecisionPath {
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct Decided {
-    /// The log position of the decision (name it in `X-Read-After` to read past it).
+    /// The log position of the decision (also the answer's `Log-Position`: send it back to read past it).
     position: u64,
 }
 

@@ -330,7 +330,9 @@ pub(super) async fn shared_answer(
     if let Some(answer) = state.read_cache.get(&version, &request, now) {
         return Ok(answer);
     }
-    let (answer, until) = make(&version, now).await?;
+    // Kept for everyone as the answer at `version`: made on the primary, which holds it (a read
+    // replica may be behind it).
+    let (answer, until) = projections::reads::on_primary(make(&version, now)).await?;
     state.read_cache.put(version, request, answer.clone(), until);
     Ok(answer)
 }

@@ -43,7 +43,9 @@ const KEY_SCOPE: &str = "x-api-key-scope";
             410 means the bearer token is missing, invalid or expired: the UI logs out. A command may \
             answer 409 when concurrent changes to the same thing kept it from going through for a few \
             seconds (nothing was changed; try again). Any route may also answer 500 with a generic \
-            message. Other `/api` paths answer 404; other GET paths serve the built UI. Amounts are \
+            message. Other `/api` paths answer 404; other GET paths serve the built UI. A write's answer \
+            names the log position of its events in a `Log-Position` header: send it back as a request \
+            header and reads are answered from read tables that include it (read replicas too). Amounts are \
             decimal text: MATIC with its wei beside it (`fixedPrice` and `fixedPriceWei`, ...); times \
             are ISO 8601. The flows (which contract call, then which record call) are in \
             `docs/integrating.md`; the contract's ABI is at `/api/contract/abi`.",

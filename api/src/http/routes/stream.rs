@@ -149,7 +149,8 @@ async fn cards_of<'u>(state: &AppState, update: &'u Update) -> Result<&'u Cards,
         .cards
         .get_or_try_init(|| async {
             let ids: Vec<&str> = update.nfts.iter().map(|c| c.nft_id.as_str()).collect();
-            let views = queries::nft::cards(&state.read, &ids).await.map_err(db_error)?;
+            // As of the update's position at least: a read replica behind it is not read.
+            let views = projections::reads::after(update.up_to, queries::nft::cards(&state.read, &ids)).await.map_err(db_error)?;
             let mut cards = Cards::with_capacity(views.len());
             for view in &views {
                 let json = serde_json::value::to_raw_value(&super::nft::card(state, view, (false, false)))

@@ -215,14 +215,18 @@ impl Wants {
         for change in update.nfts.iter().filter(|c| c.position > after) {
             if self.market || self.nfts.contains(&change.nft_id) || change.collections.iter().any(|id| self.collections.contains(id)) {
                 entry(&mut by_position, change.position);
-                by_position.get_mut(&change.position).map(|c| c.nfts.push(change));
+                if let Some(c) = by_position.get_mut(&change.position) {
+                    c.nfts.push(change);
+                }
             }
         }
         for (to, notice) in &update.notices {
             let position = notice.position as u64;
             if position > after && *to == self.owner && self.kinds.contains(&notice.kind) {
                 entry(&mut by_position, position);
-                by_position.get_mut(&position).map(|c| c.notices.push(notice));
+                if let Some(c) = by_position.get_mut(&position) {
+                    c.notices.push(notice);
+                }
             }
         }
         by_position.into_iter().filter_map(|(position, change)| serde_json::to_vec(&change).ok().map(|body| (position, body))).collect()
