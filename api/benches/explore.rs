@@ -30,8 +30,6 @@ mod support;
 use domain::EventStore as _;
 use std::time::{Duration, Instant};
 
-use projections::test_utils::market_history;
-
 /// The searches: each word is in the titles or descriptions of a share of the tokens.
 const SEARCHES: [&str; 8] = ["cosmic", "golden tiger", "neon", "dragon", "lunar", "velvet mask", "river", "solar"];
 
@@ -39,9 +37,7 @@ fn main() {
     let nfts = support::env("NFTS", 100_000) as u64;
     let requests = support::env("REQUESTS", 20_000);
     let concurrency = support::env("CONCURRENCY", 32);
-    let temporary = tempfile::tempdir().unwrap();
-    let dir = std::env::var("BENCH_DATA_DIR").map(std::path::PathBuf::from).unwrap_or_else(|_| temporary.path().to_owned());
-    let reuse = dir.join("events.db").exists();
+    let (_temporary, dir, reuse) = support::data_dir();
     let config = support::config(&dir);
     let server = support::server_runtime();
 
@@ -51,10 +47,7 @@ fn main() {
         let store = api::log::open(&config).await.unwrap();
         let mut events = store.head().await.unwrap().0;
         if !reuse {
-            api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
-            for writes in market_history(nfts) {
-                store.append_streams(writes).await.unwrap();
-            }
+            support::write_market(store.as_ref(), nfts).await;
             events = signed_in_visitor(store.as_ref(), nfts).await;
             let every = support::env("HIDDEN_EVERY", 100).max(1);
             for token in ((every as u64 / 2).max(1)..=nfts).step_by(every) {

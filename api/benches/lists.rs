@@ -25,7 +25,7 @@ use std::{
 };
 
 use domain::{EventStore as _, ExpectedVersion, Metadata};
-use projections::test_utils::{CHAIN_ID, address, market_history, register_user};
+use projections::test_utils::{CHAIN_ID, address, register_user};
 use serde_json::Value;
 
 /// The signed-in visitor.
@@ -47,9 +47,7 @@ fn main() {
     let distinct_cap = support::env("DISTINCT", 400);
     let concurrency = support::env("CONCURRENCY", 32);
     let only: Option<Vec<String>> = std::env::var("LISTS").ok().map(|v| v.split(',').map(str::to_owned).collect());
-    let temporary = tempfile::tempdir().unwrap();
-    let dir = std::env::var("BENCH_DATA_DIR").map(std::path::PathBuf::from).unwrap_or_else(|_| temporary.path().to_owned());
-    let reuse = dir.join("events.db").exists();
+    let (_temporary, dir, reuse) = support::data_dir();
     let config = support::config(&dir);
     let server = support::server_runtime();
 
@@ -57,10 +55,7 @@ fn main() {
         let started = Instant::now();
         let store = api::log::open(&config).await.unwrap();
         if !reuse {
-            api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
-            for writes in market_history(nfts) {
-                store.append_streams(writes).await.unwrap();
-            }
+            support::write_market(store.as_ref(), nfts).await;
             support::collections(store.as_ref(), collections, members, nfts).await;
             visitor(store.as_ref(), nfts).await;
         }

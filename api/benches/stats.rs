@@ -26,7 +26,7 @@ use projections::{
         Page,
         insight::{self, Period, Ranking, StatsSort},
     },
-    test_utils::{CHAIN_ID, market_history},
+    test_utils::CHAIN_ID,
 };
 
 /// Members per collection.
@@ -46,10 +46,7 @@ fn main() {
     let (state, store) = server.block_on(async {
         let started = Instant::now();
         let store = api::log::open(&config).await.unwrap();
-        api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
-        for writes in market_history(nfts) {
-            store.append_streams(writes).await.unwrap();
-        }
+        support::write_market(store.as_ref(), nfts).await;
         let members = support::collections(store.as_ref(), count, MEMBERS, nfts).await;
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();
         let projector = projections::Projector::new(store.clone(), read.clone()).await.unwrap();

@@ -19,15 +19,13 @@ mod support;
 use domain::EventStore as _;
 use std::time::{Duration, Instant};
 
-use projections::test_utils::{BACKGROUNDS, FRAMES, market_history};
+use projections::test_utils::{BACKGROUNDS, FRAMES};
 
 fn main() {
     let nfts = support::env("NFTS", 100_000) as u64;
     let requests = support::env("REQUESTS", 20_000);
     let concurrency = support::env("CONCURRENCY", 32);
-    let temporary = tempfile::tempdir().unwrap();
-    let dir = std::env::var("BENCH_DATA_DIR").map(std::path::PathBuf::from).unwrap_or_else(|_| temporary.path().to_owned());
-    let reuse = dir.join("events.db").exists();
+    let (_temporary, dir, reuse) = support::data_dir();
     let config = support::config(&dir);
     let server = support::server_runtime();
 
@@ -35,10 +33,7 @@ fn main() {
         let started = Instant::now();
         let store = api::log::open(&config).await.unwrap();
         if !reuse {
-            api::node::bootstrap::seed_categories(store.as_ref()).await.unwrap();
-            for writes in market_history(nfts) {
-                store.append_streams(writes).await.unwrap();
-            }
+            support::write_market(store.as_ref(), nfts).await;
         }
         let events = store.head().await.unwrap().0;
         let read = projections::ReadDb::open(&config.read_database_url()).await.unwrap();

@@ -125,6 +125,24 @@ pub fn print_row(name: &str, result: &LoadResult, healthz: &LoadResult) {
     );
 }
 
+/// Where a benchmark keeps its market: `BENCH_DATA_DIR` (kept, and reused by the next run when
+/// it holds a log) or a temporary directory, removed with the guard returned. Whether it is reused.
+pub fn data_dir() -> (tempfile::TempDir, std::path::PathBuf, bool) {
+    let temporary = tempfile::tempdir().expect("a temporary directory");
+    let dir = std::env::var("BENCH_DATA_DIR").map(std::path::PathBuf::from).unwrap_or_else(|_| temporary.path().to_owned());
+    let reuse = dir.join("events.db").exists();
+    (temporary, dir, reuse)
+}
+
+/// Appends what a fresh market holds (its categories), then the synthetic history of `nfts`
+/// tokens minted and traded.
+pub async fn write_market(store: &dyn domain::EventStore, nfts: u64) {
+    api::node::bootstrap::seed_categories(store).await.expect("categories");
+    for writes in projections::test_utils::market_history(nfts) {
+        store.append_streams(writes).await.expect("the market history");
+    }
+}
+
 /// The synthetic history's creators (`test_utils`: token `t` is created by `address(1 + t % 97)`).
 pub const CREATORS: u64 = 97;
 
