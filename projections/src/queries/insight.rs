@@ -159,6 +159,36 @@ pub(crate) struct KeptStats {
     generation: String,
     position: domain::Position,
     figures: Arc<Vec<Figures>>,
+    orders: Arc<KeptOrders>,
+}
+
+/// The rankings asked of some figures, each kept with the time it was ranked at, and every
+/// sale's time (sorted), to tell whether a sale has crossed a window's edge since.
+#[derive(Default)]
+struct KeptOrders {
+    sale_times: Vec<i64>,
+    orders: std::sync::Mutex<HashMap<Ranking, RankedAt>>,
+}
+
+/// An order of the figures' indexes and the time it was ranked at.
+type RankedAt = (i64, Arc<Vec<usize>>);
+
+impl KeptOrders {
+    /// Whether `request`'s order at `then` is its order at `now`: always when it does not
+    /// depend on the clock (all time, or figures with no window), else when no sale entered or
+    /// left the period or the one before it meanwhile (their edges moved from `then` to `now`).
+    fn still(&self, request: Ranking, then: i64, now: i64) -> bool {
+        let windowed = matches!(request.sort, StatsSort::Volume | StatsSort::Sales | StatsSort::Change);
+        let Some(length) = request.period.seconds().filter(|_| windowed) else { return true };
+        let (from, to) = (then.min(now), then.max(now));
+        // A sale at `s` is in the window at `t` when `s >= t - length + 1` (the previous one:
+        // from `t - 2 length + 1`): it changes sides only if it lies between an edge's two places.
+        [length, 2 * length].into_iter().all(|back| {
+            let (low, high) = (from - back + 1, to - back + 1);
+            let first = self.sale_times.partition_point(|&s| s < low);
+            self.sale_times.get(first).is_none_or(|&s| s >= high)
+        })
+    }
 }
 
 /// A collection's statistics: its card's and page's figures.
@@ -329,6 +359,11 @@ async fn read_figures(db: &ReadDb) -> Result<Vec<Figures>, sqlx::Error> {
 /// Every collection's figures: the kept ones while the read tables stay the same, else read
 /// again (concurrent callers wait for the one pass).
 async fn figures(db: &ReadDb) -> Result<Arc<Vec<Figures>>, sqlx::Error> {
+    Ok(kept_stats(db).await?.0)
+}
+
+/// [`figures`] with the rankings kept for them.
+async fn kept_stats(db: &ReadDb) -> Result<(Arc<Vec<Figures>>, Arc<KeptOrders>), sqlx::Error> {
     // Kept for every request: computed on the primary, under its checkpoint (not a replica's).
     let current = db.current();
     let mut kept = db.insight().lock().await;
@@ -338,11 +373,14 @@ async fn figures(db: &ReadDb) -> Result<Arc<Vec<Figures>>, sqlx::Error> {
         && k.generation == current.generation
         && k.position == position
     {
-        return Ok(k.figures.clone());
+        return Ok((k.figures.clone(), k.orders.clone()));
     }
     let figures = Arc::new(read_figures(db).await?);
-    *kept = Some(KeptStats { generation: current.generation, position, figures: figures.clone() });
-    Ok(figures)
+    let mut sale_times: Vec<i64> = figures.iter().flat_map(|f| f.sales.iter().map(|s| s.at)).collect();
+    sale_times.sort_unstable();
+    let orders = Arc::new(KeptOrders { sale_times, orders: Default::default() });
+    *kept = Some(KeptStats { generation: current.generation, position, figures: figures.clone(), orders: orders.clone() });
+    Ok((figures, orders))
 }
 
 /// The window of `length` seconds ending at `now`: `now - length < at`, and a block time a
@@ -383,31 +421,47 @@ pub async fn stats(db: &ReadDb, ids: &[&str], now: i64) -> Result<HashMap<String
 }
 
 /// A page of the ranking at `now`.
+/// The order is kept with the figures while it stays the same: always for an order that does not
+/// depend on the clock, else until a sale crosses the edge of the period or the one before it
+/// ([`KeptOrders::still`]); a page is then written from it alone.
 pub async fn ranking(db: &ReadDb, request: Ranking, page: Page, now: i64) -> Result<Paged<RankedCollection>, sqlx::Error> {
-    let figures = figures(db).await?;
-    Ok(rank(&figures, request, page, now))
+    let (figures, kept) = kept_stats(db).await?;
+    let found = kept.orders.lock().unwrap_or_else(|e| e.into_inner()).get(&request).cloned();
+    let order = match found {
+        Some((then, order)) if kept.still(request, then, now) => order,
+        _ => {
+            let order = Arc::new(rank_order(&figures, request, now));
+            kept.orders.lock().unwrap_or_else(|e| e.into_inner()).insert(request, (now, order.clone()));
+            order
+        }
+    };
+    Ok(ranked_page(&figures, &order, request, page, now))
 }
 
-fn rank(figures: &[Figures], request: Ranking, page: Page, now: i64) -> Paged<RankedCollection> {
+/// A collection's figures over the period: what the order needs, numbers only (rows are written
+/// for the page alone).
+struct Key {
+    i: usize,
+    volume: u128,
+    sales: i64,
+    previous: Option<u128>,
+    change: Option<f64>,
+}
+
+fn key(figures: &[Figures], i: usize, period: Period, now: i64) -> Key {
+    let f = &figures[i];
+    let ((volume, sales), previous) = match period.seconds() {
+        Some(length) => (window(f, now, length), Some(f.between(now - 2 * length + 1, now - length + 1).0)),
+        None => (f.between(i64::MIN, i64::MAX), None),
+    };
+    let change = previous.filter(|p| *p > 0).map(|p| (volume as f64 - p as f64) / p as f64 * 100.0);
+    Key { i, volume, sales, previous, change }
+}
+
+/// The figures' indexes in the order `request` asks at `now`.
+fn rank_order(figures: &[Figures], request: Ranking, now: i64) -> Vec<usize> {
     use std::cmp::Ordering;
-    /// A collection's figures over the period: what the order needs, numbers only (rows are
-    /// written for the page alone).
-    struct Key {
-        i: usize,
-        volume: u128,
-        sales: i64,
-        previous: Option<u128>,
-        change: Option<f64>,
-    }
-    let keys = figures.iter().enumerate().map(|(i, f)| {
-        let ((volume, sales), previous) = match request.period.seconds() {
-            Some(length) => (window(f, now, length), Some(f.between(now - 2 * length + 1, now - length + 1).0)),
-            None => (f.between(i64::MIN, i64::MAX), None),
-        };
-        let change = previous.filter(|p| *p > 0).map(|p| (volume as f64 - p as f64) / p as f64 * 100.0);
-        Key { i, volume, sales, previous, change }
-    });
-    let mut keys: Vec<Key> = keys.collect();
+    let mut keys: Vec<Key> = (0..figures.len()).map(|i| key(figures, i, request.period, now)).collect();
     // Values compared in the asked direction; a missing floor or change comes last either way.
     let ordered = |a: Ordering| if request.ascending { a } else { a.reverse() };
     let missing_last = |a: Option<Ordering>, a_some: bool, b_some: bool| match (a_some, b_some) {
@@ -431,14 +485,20 @@ fn rank(figures: &[Figures], request: Ranking, page: Page, now: i64) -> Paged<Ra
         // Ties: the title, then the id (a stable order).
         primary.then_with(|| fa.title_lower.cmp(&fb.title_lower)).then_with(|| fa.id.cmp(&fb.id))
     });
-    let total = keys.len() as i64;
-    let start = (page.offset() as usize).min(keys.len());
-    let data = keys
+    keys.into_iter().map(|k| k.i).collect()
+}
+
+/// `page` of the ranking in `order`, its figures over the period at `now`.
+fn ranked_page(figures: &[Figures], order: &[usize], request: Ranking, page: Page, now: i64) -> Paged<RankedCollection> {
+    let total = order.len() as i64;
+    let start = (page.offset() as usize).min(order.len());
+    let data = order
         .iter()
         .enumerate()
         .skip(start)
         .take(page.limit as usize)
-        .map(|(place, k)| {
+        .map(|(place, &i)| {
+            let k = key(figures, i, request.period, now);
             let f = &figures[k.i];
             RankedCollection {
                 rank: place as i64 + 1,
@@ -634,6 +694,50 @@ mod tests {
             floor,
             sales: sales.iter().map(|&(price, at)| Sale { price, at }).collect(),
         }
+    }
+
+    fn rank(figures: &[Figures], request: Ranking, page: Page, now: i64) -> Paged<RankedCollection> {
+        ranked_page(figures, &rank_order(figures, request, now), request, page, now)
+    }
+
+    #[test]
+    fn a_kept_order_is_used_only_while_no_sale_crosses_an_edge_of_its_periods() {
+        // 30 collections with sales spread over 40 days, some hours apart.
+        let mut seed = 7u64;
+        let mut next = move || {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            seed >> 33
+        };
+        let start = 100 * DAY;
+        let all: Vec<Figures> = (0..30)
+            .map(|c| {
+                let mut sales: Vec<(u128, i64)> =
+                    (0..next() % 12).map(|_| (u128::from(next() % 50 + 1), start - (next() % (40 * 24)) as i64 * 3_600)).collect();
+                sales.sort_by_key(|s| s.1);
+                figures(&format!("c{c:02}"), &format!("C{c:02}"), None, &sales, 1)
+            })
+            .collect();
+        let mut sale_times: Vec<i64> = all.iter().flat_map(|f| f.sales.iter().map(|s| s.at)).collect();
+        sale_times.sort_unstable();
+        let kept = KeptOrders { sale_times, orders: Default::default() };
+        let (mut kept_count, mut redone) = (0, 0);
+        for period in [Period::Day, Period::Week, Period::Month, Period::All] {
+            for sort in [StatsSort::Volume, StatsSort::Sales, StatsSort::Change, StatsSort::Title] {
+                let request = Ranking { period, sort, ascending: false };
+                for step in [1, 60, 1_800, 7_200, DAY] {
+                    let now = start + step;
+                    // The page's figures are always written at `now`: a kept order must be the
+                    // order at `now`.
+                    if kept.still(request, start, now) {
+                        kept_count += 1;
+                        assert_eq!(rank_order(&all, request, start), rank_order(&all, request, now), "{request:?} +{step} s");
+                    } else {
+                        redone += 1;
+                    }
+                }
+            }
+        }
+        assert!(kept_count > 10 && redone > 10, "both cases: {kept_count} kept, {redone} ranked again");
     }
 
     #[test]
