@@ -59,10 +59,11 @@ impl TestApp {
         Self { state: state.with_chain(support::no_chain(), None), _projector: projector, _dir: dir, _postgres: postgres }
     }
 
-    /// Waits until the read tables show everything appended so far.
+    /// Waits until the read tables show everything appended so far (a bound for a stuck
+    /// projector, not a speed: fifty racing toggles on Postgres took over 10 s on a loaded machine).
     async fn projected(&self) {
         let head = self.state.store.head().await.unwrap().0;
-        self.state.projector.wait_for(head, std::time::Duration::from_secs(10)).await.unwrap();
+        self.state.projector.wait_for(head, std::time::Duration::from_secs(60)).await.unwrap();
     }
 
     /// A verified user with these wallets linked, and an access token.
