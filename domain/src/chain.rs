@@ -16,6 +16,42 @@
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+mod tagged;
+
+/// Defines [`ChainEvent`] and, from the same variants, the externally tagged twin its
+/// [`Deserialize`] reads the fields with once the `type` tag is read (see [`tagged`]).
+macro_rules! chain_events {
+    ($(#[$meta:meta])* pub enum $name:ident {
+        $($(#[$variant_meta:meta])* $variant:ident { $($(#[$field_meta:meta])* $field:ident: $type:ty),* $(,)? }),* $(,)?
+    }) => {
+        $(#[$meta])*
+        pub enum $name {
+            $($(#[$variant_meta])* $variant { $($(#[$field_meta])* $field: $type),* }),*
+        }
+
+        /// [`ChainEvent`]'s variants, externally tagged.
+        #[derive(Deserialize)]
+        #[serde(rename_all_fields = "camelCase")]
+        enum Fields {
+            $($variant { $($(#[$field_meta])* $field: $type),* }),*
+        }
+
+        impl From<Fields> for $name {
+            fn from(fields: Fields) -> Self {
+                match fields {
+                    $(Fields::$variant { $($field),* } => Self::$variant { $($field),* }),*
+                }
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                tagged::deserialize::<D, Fields>(deserializer).map(Self::from)
+            }
+        }
+    };
+}
+
 /// The contract's sale types, in its order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -63,8 +99,9 @@ pub struct Origin {
     pub log_index: u64,
 }
 
+chain_events! {
 /// Every chain fact, past tense, with the values it establishes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all_fields = "camelCase")]
 pub enum ChainEvent {
     /// A token was minted (from `Minted`; the `Transfer` from zero adds nothing).
@@ -421,6 +458,7 @@ pub enum ChainEvent {
         streams: Vec<String>,
     },
 }
+}
 
 impl ChainEvent {
     /// The past-tense type name stored in the envelope.
@@ -554,6 +592,43 @@ mod tests {
         assert_eq!(json["origin"]["blockNumber"], 1);
         assert_eq!(serde_json::from_value::<ChainEvent>(json).unwrap(), event);
         assert_eq!(event.stream_id(80001), "nft-80001-7");
+    }
+
+    #[test]
+    fn events_read_the_same_whether_the_tag_comes_first_or_not() {
+        let origin = Origin { block_number: 5, block_time: 6, tx_hash: "0x3".into(), log_index: 2 };
+        let sold = ChainEvent::NftSold {
+            token_id: "7".into(),
+            auction_id: "0".into(),
+            seller: "0xa0".into(),
+            buyer: "0xb\"0".into(),
+            price: "1000".into(),
+            fee: "25".into(),
+            royalties: "50".into(),
+            seller_proceeds: "925".into(),
+            origin,
+        };
+        // As written: the tag first, the fields read straight (an escaped string among them).
+        let text = serde_json::to_string(&sold).unwrap();
+        assert!(text.starts_with(r#"{"type":"NftSold","#), "{text}");
+        assert_eq!(serde_json::from_str::<ChainEvent>(&text).unwrap(), sold);
+        // Keys sorted (a JSON value's map), and the tag last: the same event.
+        let sorted = serde_json::to_value(&sold).unwrap();
+        assert_eq!(serde_json::from_value::<ChainEvent>(sorted).unwrap(), sold);
+        let last = text.replacen(r#""type":"NftSold","#, "", 1).replacen('}', r#"},"type":"NftSold""#, 1);
+        let last = format!("{}}}", last.trim_end_matches('}'));
+        assert_eq!(serde_json::from_str::<ChainEvent>(&last).unwrap(), sold, "{last}");
+        // What is not an event says why.
+        for (bad, why) in [
+            (r#"{"type":"NftSoldd","tokenId":"7"}"#, "unknown variant"),
+            (r#"{"type":"PriceChanged","tokenId":"7"}"#, "missing field `price`"),
+            (r#"{"tokenId":"7"}"#, "missing field `type`"),
+            (r#"{"type":"PriceChanged","tokenId":7,"price":"1","origin":{}}"#, "invalid type"),
+            ("[]", "invalid type"),
+        ] {
+            let error = serde_json::from_str::<ChainEvent>(bad).unwrap_err().to_string();
+            assert!(error.contains(why), "{bad}: {error}");
+        }
     }
 
     #[test]

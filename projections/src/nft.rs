@@ -6,10 +6,7 @@
 //! rule of these tables is there, in one place — and [`Batch::write`] writes back what changed
 //! with multi-row statements.
 
-use std::{
-    collections::{BTreeMap, BTreeSet, HashSet},
-    sync::Mutex,
-};
+use std::{collections::BTreeMap, sync::Mutex};
 
 use async_trait::async_trait;
 use domain::{
@@ -22,6 +19,7 @@ use crate::{
     read_model::{Prefetched, chain_of},
     sql::{self, Conn, Row, Value},
 };
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The public id of a token: `{chain}-{token}` (written out by hand: folding calls it for
 /// every chain event, and `format!` costs more than the rest of it).
@@ -207,31 +205,33 @@ impl<T> Tracked<T> {
     }
 }
 
-/// The rows of a batch's tokens, as the batch leaves them.
+/// The rows of a batch's tokens, as the batch leaves them. Looked up by token for every event
+/// (hashed: while a fresh generation fills they hold every token), written in token order
+/// through [`Batch::touched`].
 #[derive(Default)]
 struct Batch {
     /// `nfts` rows by id: those of the batch's tokens that exist.
-    nfts: BTreeMap<String, Tracked<Nft>>,
+    nfts: FxHashMap<String, Tracked<Nft>>,
     /// `auctions` by token, then auction id (every auction of the tokens whose events touch them).
-    auctions: BTreeMap<String, BTreeMap<String, Tracked<Auction>>>,
+    auctions: FxHashMap<String, BTreeMap<String, Tracked<Auction>>>,
     /// Open bids (`status = 'BID'`) by token (stored ones of the tokens whose bids may close,
     /// and every bid placed in the batch).
-    bids: BTreeMap<String, Vec<Tracked<Bid>>>,
+    bids: FxHashMap<String, Vec<Tracked<Bid>>>,
     /// New `nft_history` rows by position.
     history: BTreeMap<i64, History>,
     /// Stored `nft_history` rows to delete.
     history_deleted: Vec<i64>,
     /// (token, tx) with a PURCHASED or WON_AUCTION row, stored or new.
-    sold: HashSet<(String, String)>,
+    sold: FxHashSet<(String, String)>,
     /// REMOVED_FROM_SALE and TRANSFERRED rows, stored or new, by (token, tx): their positions (a
     /// sale in the same transaction replaces them).
-    removals: BTreeMap<(String, String), Vec<i64>>,
+    removals: FxHashMap<(String, String), Vec<i64>>,
     owner_history: Vec<Owner>,
     sales: Vec<Sale>,
     /// The tokens this batch's events are about: the only ones whose `nfts`, `auctions` and
     /// `bids` rows can have changed, so that writing and settling look at them alone (not at
     /// every token kept while a fresh generation fills).
-    touched: BTreeSet<String>,
+    touched: FxHashSet<String>,
 }
 
 /// The token a chain event changes the rows of, if any.
@@ -674,9 +674,11 @@ impl Batch {
 
     /// Writes what changed.
     async fn write(&self, conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
-        // In token order, as the maps hold them.
+        // In token order.
+        let mut touched: Vec<&String> = self.touched.iter().collect();
+        touched.sort_unstable();
         let (minted, stored): (Vec<&Nft>, Vec<&Nft>) =
-            self.touched.iter().filter_map(|id| self.nfts.get(id)).filter(|n| n.changed).map(|n| &n.row).partition(|n| n.minted.is_some());
+            touched.iter().filter_map(|id| self.nfts.get(*id)).filter(|n| n.changed).map(|n| &n.row).partition(|n| n.minted.is_some());
         let columns: Vec<&str> = Nft::CHANGING.iter().chain(&Nft::MINTED).copied().collect();
         let mut values = Vec::with_capacity(minted.len() * columns.len());
         minted.into_iter().for_each(|nft| nft.push_values(&mut values));
@@ -684,17 +686,16 @@ impl Batch {
         let mut values = Vec::with_capacity(stored.len() * Nft::CHANGING.len());
         stored.into_iter().for_each(|nft| nft.push_values(&mut values));
         sql::update_flat(conn, "nfts", &Nft::CHANGING, &values).await?;
-        let auctions: Vec<_> = self
-            .touched
+        let auctions: Vec<_> = touched
             .iter()
-            .filter_map(|id| self.auctions.get(id))
+            .filter_map(|id| self.auctions.get(*id))
             .flat_map(BTreeMap::values)
             .filter(|a| a.changed)
             .map(|a| a.row.values())
             .collect();
         sql::insert(conn, "auctions", &Auction::COLUMNS, &sql::upsert(&["nft_id", "auction_id"], &Auction::COLUMNS), &auctions).await?;
         let mut bids: Vec<&Bid> =
-            self.touched.iter().filter_map(|id| self.bids.get(id)).flatten().filter(|b| b.changed).map(|b| &b.row).collect();
+            touched.iter().filter_map(|id| self.bids.get(*id)).flatten().filter(|b| b.changed).map(|b| &b.row).collect();
         bids.sort_by_key(|b| b.position);
         let bids: Vec<_> = bids.into_iter().map(Bid::values).collect();
         sql::insert(conn, "bids", &Bid::COLUMNS, "ON CONFLICT (position) DO UPDATE SET status = excluded.status", &bids).await?;

@@ -42,10 +42,7 @@
 //! back ([`ReadModel::remember`]), so it fills in the pipeline like the other models. The result is
 //! the same however the log is cut into batches.
 
-use std::{
-    collections::{BTreeSet, HashMap},
-    sync::Mutex,
-};
+use std::{collections::BTreeSet, sync::Mutex};
 
 use async_trait::async_trait;
 use domain::{
@@ -54,6 +51,7 @@ use domain::{
     moderation::{ModerationEvent, TargetKind},
     notices::{AuctionClockEvent, NoticeEvent},
 };
+use rustc_hash::FxHashMap;
 
 use crate::{
     ProjectionError, ReadModel,
@@ -135,7 +133,7 @@ struct Notice {
 /// The tokens a batch touches (`None`: burned or never minted) and what it tells.
 #[derive(Default)]
 struct Fold {
-    tokens: HashMap<String, Option<Token>>,
+    tokens: FxHashMap<String, Option<Token>>,
     changed: BTreeSet<String>,
     notices: Vec<Notice>,
 }
@@ -361,7 +359,7 @@ impl Fold {
 
 /// While a fresh generation fills: every token's row, and how many it may hold.
 struct Memory {
-    tokens: HashMap<String, Option<Token>>,
+    tokens: FxHashMap<String, Option<Token>>,
     limit: usize,
 }
 
@@ -454,7 +452,7 @@ impl ReadModel for Notices {
     }
 
     fn remember(&self, rows: Option<usize>) {
-        *self.memory.lock().expect("not poisoned") = rows.map(|limit| Memory { tokens: HashMap::new(), limit });
+        *self.memory.lock().expect("not poisoned") = rows.map(|limit| Memory { tokens: FxHashMap::default(), limit });
     }
 
     fn reads_tables(&self) -> bool {

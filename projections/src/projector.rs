@@ -713,6 +713,8 @@ fn build_deferred_indexes(conn: &rusqlite::Connection) -> Result<(), ProjectionE
     if !deferred {
         return Ok(());
     }
+    // Each build sorts a whole table: let SQLite's sorter use helper threads for it.
+    conn.execute_batch("PRAGMA threads = 4")?;
     let tx = conn.unchecked_transaction()?;
     let indexes: Vec<(String, String)> = tx
         .prepare("SELECT name, sql FROM projector_deferred_indexes ORDER BY name")?

@@ -83,6 +83,14 @@ pub fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
+/// A read connection: [`open_connection`]'s settings, reading the file through a memory map
+/// (pages are copied by no system call: a projector catching up reads the whole log).
+fn open_reader(path: &Path) -> Result<Connection, StoreError> {
+    let conn = open_connection(path)?;
+    conn.pragma_update(None, "mmap_size", 1_i64 << 34)?;
+    Ok(conn)
+}
+
 impl From<rusqlite::Error> for StoreError {
     fn from(err: rusqlite::Error) -> Self {
         StoreError::Backend(format!("sqlite: {err}"))
@@ -167,7 +175,7 @@ impl SqliteEventStore {
             let idle = readers.idle.lock().expect("not poisoned").pop();
             let conn = match idle {
                 Some(conn) => conn,
-                None => open_connection(&readers.path)?,
+                None => open_reader(&readers.path)?,
             };
             let result = read(&conn);
             readers.idle.lock().expect("not poisoned").push(conn);
