@@ -154,6 +154,20 @@ fn residents(children: &[Child]) -> Vec<u64> {
     children.iter().map(|c| resident(&c.id().expect("a running child").to_string())).collect()
 }
 
+/// The CPU time process `pid` (`"self"` for this one) has used, all threads, in seconds (Linux:
+/// `utime` and `stime` of `/proc/<pid>/stat`, in ticks of 1/100 s).
+fn cpu_seconds(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let fields: Vec<&str> = stat.rsplit_once(')').map_or("", |(_, rest)| rest).split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<u64>().ok()).unwrap_or(0);
+    (ticks(11) + ticks(12)) as f64 / 100.0
+}
+
+/// The CPU time `children` have used, in seconds.
+fn cpu_of(children: &[Child]) -> f64 {
+    children.iter().map(|c| cpu_seconds(&c.id().expect("a running child").to_string())).sum()
+}
+
 fn percentiles(latencies: &support::Latencies) -> String {
     format!("p50 {:>7.2} ms  p99 {:>7.2} ms", latencies.ms(50.0), latencies.ms(99.0))
 }
@@ -237,6 +251,7 @@ async fn run(database: &str, logs: &std::path::Path, clients: usize, rounds: u64
     for (&port, before) in ports.iter().zip(&subscribers) {
         connected.push(gauge(&http, port, "marketplace_stream_clients").await.unwrap_or(0).saturating_sub(*before));
     }
+    let cpu_before = (cpu_of(&servers), cpu_seconds("self"));
     let (mut appended, mut projected, mut starts) = (Vec::new(), Vec::new(), Vec::new());
     for round in 1..=rounds {
         starts.push(Instant::now());
@@ -261,6 +276,7 @@ async fn run(database: &str, logs: &std::path::Path, clients: usize, rounds: u64
     }
     let stream_time = starts[0].elapsed();
     settle(&deliveries, rounds, Duration::from_secs(60)).await;
+    let stream_cpu = (cpu_of(&servers) - cpu_before.0, cpu_seconds("self") - cpu_before.1);
     let from_append = tally(&deliveries, &appended);
     let from_projector = tally(&deliveries, &projected);
     let by_process: Vec<String> = (0..PROCESSES)
@@ -300,6 +316,7 @@ async fn run(database: &str, logs: &std::path::Path, clients: usize, rounds: u64
     let bare_request = |i: usize| format!("GET / HTTP/1.1\r\nHost: {}\r\n\r\n", bare_addresses[i % PROCESSES]);
     let (bare_tasks, bare_deliveries) =
         connect(clients, BATCH, Duration::from_secs(60), |i| bare_addresses[i % PROCESSES], bare_request).await;
+    let cpu_before = (cpu_of(&bare), cpu_seconds("self"));
     let mut sent = Vec::new();
     for round in 1..=rounds {
         let start = Instant::now();
@@ -314,6 +331,7 @@ async fn run(database: &str, logs: &std::path::Path, clients: usize, rounds: u64
         tokio::time::sleep_until((start + pace).into()).await;
     }
     settle(&bare_deliveries, rounds, Duration::from_secs(60)).await;
+    let bare_cpu = (cpu_of(&bare) - cpu_before.0, cpu_seconds("self") - cpu_before.1);
     let bare_latencies = tally(&bare_deliveries, &sent);
     for task in &bare_tasks {
         task.abort();
@@ -345,6 +363,14 @@ async fn run(database: &str, logs: &std::path::Path, clients: usize, rounds: u64
         percentiles(&bare_latencies)
     );
     println!("  ratio bare / stream at p99 (from the projector's commit): {:.2}", bare_latencies.ms(99.0) / from_projector.ms(99.0));
+    let per_delivery = |seconds: f64| seconds * 1e6 / (clients as f64 * rounds as f64);
+    println!(
+        "  CPU per change and client: servers {:.1} us, bare broadcasters {:.1} us; the clients here {:.1} us (stream) and {:.1} us (bare)",
+        per_delivery(stream_cpu.0),
+        per_delivery(bare_cpu.0),
+        per_delivery(stream_cpu.1),
+        per_delivery(bare_cpu.1),
+    );
     println!("  delivery: every client got every change exactly once, event ids increasing");
     println!(
         "  memory : {:.1} KiB per client (the servers' resident growth with {clients} connected; resident {} -> {} MiB)",
