@@ -186,7 +186,7 @@ fn main() {
     let database = runtime.block_on(TestPostgres::create());
     let logs = tempfile::Builder::new().prefix("stream-processes-").tempdir().unwrap().keep();
     println!(
-        "open files: soft limit {} -> {} (hard {}), inherited by the servers; servers' logs in {}",
+        "open files: soft limit {} -> {} (hard {}), inherited by the servers; servers' logs in {} (kept if the run fails)",
         before.0,
         after.0,
         after.1,
@@ -195,6 +195,7 @@ fn main() {
     runtime.block_on(async {
         tokio::time::timeout(limit, run(&database.url, &logs, clients, rounds, gap)).await.expect("the benchmark ran over LIMIT_SECS");
     });
+    let _ = std::fs::remove_dir_all(&logs);
 }
 
 async fn run(database: &str, logs: &std::path::Path, clients: usize, rounds: u64, gap: Duration) {
