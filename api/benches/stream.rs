@@ -8,7 +8,7 @@
 mod support;
 
 use std::{
-    sync::{Arc, Mutex},
+    sync::Arc,
     time::{Duration, Instant},
 };
 
@@ -16,43 +16,8 @@ use domain::{
     ExpectedVersion, Metadata, StreamAppend,
     chain::{ChainEvent, Origin},
 };
-use support::Latencies;
-use tokio::{
-    io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
-    net::{TcpListener, TcpStream},
-    sync::broadcast,
-};
-
-/// Each client's delivery instants, by event id.
-type Deliveries = Arc<Mutex<Vec<(u64, Instant)>>>;
-
-/// The resident memory of this process, in bytes (Linux).
-fn resident() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|kb| kb.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
-}
-
-/// A client: sends `request`, then records the id of each event (the `id:` line) as it arrives.
-async fn client(address: std::net::SocketAddr, request: String, deliveries: Deliveries, ready: tokio::sync::mpsc::Sender<()>) {
-    let mut socket = TcpStream::connect(address).await.expect("connect");
-    socket.set_nodelay(true).unwrap();
-    socket.write_all(request.as_bytes()).await.unwrap();
-    let mut lines = BufReader::new(socket).lines();
-    let mut told = false;
-    while let Ok(Some(line)) = lines.next_line().await {
-        if let Some(id) = line.strip_prefix("id: ") {
-            deliveries.lock().unwrap().push((id.trim().parse().unwrap_or(0), Instant::now()));
-            if !told {
-                told = true;
-                let _ = ready.send(()).await;
-            }
-        }
-    }
-}
+use support::stream::{bare_change, bare_serve, connect, resident, settle, tally};
+use tokio::{net::TcpListener, sync::broadcast};
 
 fn origin(block: u64) -> Origin {
     Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }
@@ -76,21 +41,14 @@ fn main() {
         (state, handle)
     });
     let store = state.store.clone();
-    let before = resident();
+    let before = resident("self");
     let address = support::serve(&server, api::http::app(state.clone(), dir.path()));
 
     // The stream: every client follows the market; each round lists one token more.
     let (stream_latencies, after) = runtime.block_on(async {
         let request = format!("GET /api/stream?topics=market HTTP/1.1\r\nHost: {address}\r\nAccept: text/event-stream\r\n\r\n");
-        let (ready, mut all_ready) = tokio::sync::mpsc::channel(clients);
-        let deliveries: Vec<Deliveries> = (0..clients).map(|_| Deliveries::default()).collect();
-        for d in &deliveries {
-            tokio::spawn(client(address, request.clone(), d.clone(), ready.clone()));
-        }
-        for _ in 0..clients {
-            all_ready.recv().await.expect("every client gets its ready event");
-        }
-        let after = resident();
+        let (_clients, deliveries) = connect(clients, clients, Duration::from_secs(60), |_| address, |_| request.clone()).await;
+        let after = resident("self");
         let mut commits = Vec::new();
         for round in 1..=rounds {
             let event = ChainEvent::NftMinted {
@@ -109,72 +67,29 @@ fn main() {
             let at = store.append_streams(vec![append]).await.unwrap().last_position;
             // The commit: the projector's position passing the event (watched as the hub does).
             watch.wait_for(|p| *p >= at).await.unwrap();
-            commits.push((*watch.borrow(), Instant::now()));
+            commits.push((round, Instant::now()));
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let mut latencies = Vec::new();
-        for d in &deliveries {
-            let got = d.lock().unwrap();
-            for (position, committed) in &commits {
-                let delivered = got.iter().find(|(id, _)| id >= position).map(|(_, at)| *at).expect("every change reaches every client");
-                latencies.push(delivered.saturating_duration_since(*committed));
-            }
-        }
-        (Latencies::new(latencies), after)
+        settle(&deliveries, rounds, Duration::from_secs(30)).await;
+        (tally(&deliveries, &commits), after)
     });
 
     // The bare broadcast: the same bytes to as many loopback connections, one task each.
     let bare = runtime.block_on(async {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let bare_address = listener.local_addr().unwrap();
-        let (sender, _) = broadcast::channel::<(u64, Arc<[u8]>)>(256);
-        let accept_sender = sender.clone();
-        tokio::spawn(async move {
-            loop {
-                let (mut socket, _) = listener.accept().await.unwrap();
-                socket.set_nodelay(true).unwrap();
-                let mut updates = accept_sender.subscribe();
-                tokio::spawn(async move {
-                    let mut request = [0u8; 512];
-                    let _ = tokio::io::AsyncReadExt::read(&mut socket, &mut request).await;
-                    socket.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\nid: 0\n\n").await.unwrap();
-                    while let Ok((_, bytes)) = updates.recv().await {
-                        if socket.write_all(&bytes).await.is_err() {
-                            return;
-                        }
-                    }
-                });
-            }
-        });
+        let (sender, _) = broadcast::channel::<Arc<[u8]>>(256);
+        tokio::spawn(bare_serve(listener, sender.clone()));
         let request = format!("GET / HTTP/1.1\r\nHost: {bare_address}\r\n\r\n");
-        let (ready, mut all_ready) = tokio::sync::mpsc::channel(clients);
-        let deliveries: Vec<Deliveries> = (0..clients).map(|_| Deliveries::default()).collect();
-        for d in &deliveries {
-            tokio::spawn(client(bare_address, request.clone(), d.clone(), ready.clone()));
-        }
-        for _ in 0..clients {
-            all_ready.recv().await.unwrap();
-        }
+        let (_clients, deliveries) = connect(clients, clients, Duration::from_secs(60), |_| bare_address, |_| request.clone()).await;
         let mut sent = Vec::new();
         for round in 1..=rounds {
-            let data = format!(
-                "event: change\ndata: {{\"position\":{round},\"nfts\":[{{\"nftId\":\"80001-{round}\",\"position\":{round}}}],\"notices\":[]}}\nid: {round}\n\n"
-            );
             sent.push((round, Instant::now()));
-            let _ = sender.send((round, Arc::from(data.into_bytes().into_boxed_slice())));
+            let _ = sender.send(bare_change(round));
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let mut latencies = Vec::new();
-        for d in &deliveries {
-            let got = d.lock().unwrap();
-            for (round, at) in &sent {
-                let delivered = got.iter().find(|(id, _)| id == round).map(|(_, t)| *t).expect("every broadcast arrives");
-                latencies.push(delivered.saturating_duration_since(*at));
-            }
-        }
-        Latencies::new(latencies)
+        settle(&deliveries, rounds, Duration::from_secs(30)).await;
+        tally(&deliveries, &sent)
     });
 
     println!("---");

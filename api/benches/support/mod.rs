@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each benchmark uses part of it
 
+pub mod stream;
+
 use std::{
     net::SocketAddr,
     time::{Duration, Instant},
@@ -34,9 +36,16 @@ pub fn serve(runtime: &tokio::runtime::Runtime, app: axum::Router) -> SocketAddr
 
 /// A configuration as the binary parses it, over `data_dir`.
 pub fn config(data_dir: &std::path::Path) -> api::config::Config {
+    config_with(data_dir, &[])
+}
+
+/// [`config`] with more arguments (`["--database-url", url]`).
+pub fn config_with(data_dir: &std::path::Path, args: &[&str]) -> api::config::Config {
     use clap::{Args, FromArgMatches};
     let command = api::config::Config::augment_args(clap::Command::new("bench"));
-    let matches = command.get_matches_from(["bench", "--data-dir", data_dir.to_str().expect("utf-8 path")]);
+    let mut all = vec!["bench", "--data-dir", data_dir.to_str().expect("utf-8 path")];
+    all.extend_from_slice(args);
+    let matches = command.get_matches_from(all);
     api::config::Config::from_arg_matches(&matches).expect("config")
 }
 
