@@ -77,6 +77,9 @@ struct Filling {
     folded: Position,
     /// Every event id retracted so far: `retracted_events`, which is not read meanwhile.
     retracted: HashSet<String>,
+    /// The SQL of [`READ_BY_FOLDS`] while it is still deferred: built before the first
+    /// retraction's refold deletes through it.
+    unbuilt: Option<String>,
     /// A recording written already, emptied, for the next batch: two recordings take turns,
     /// so their buffers are allocated once instead of growing again every batch.
     spare: Option<Recording>,
@@ -116,8 +119,9 @@ impl Filling {
 enum Retracted<'a> {
     /// In `retracted_events`.
     Table,
-    /// In memory, while a fresh generation fills (see [`Filling`]).
-    Memory(&'a mut HashSet<String>),
+    /// In memory, while a fresh generation fills (see [`Filling`]), with the SQL of
+    /// [`READ_BY_FOLDS`] if it is still to be built.
+    Memory(&'a mut HashSet<String>, &'a mut Option<String>),
 }
 
 /// Rows the read models may keep in memory while a fresh generation fills (see
@@ -133,7 +137,7 @@ const REMEMBERED_ROWS: usize = 4_000_000;
 /// with every batch's random inserts. Nobody queries a generation before it is published, and
 /// its SQL is kept in `projector_deferred_indexes`, so an interrupted fill still gets them back
 /// (the next writer opened on it builds what is left).
-const DEFERRED: [&str; 15] = [
+const DEFERRED: [&str; 16] = [
     "nfts_sale_price",
     "nfts_sale_minted",
     "nfts_owner",
@@ -144,14 +148,20 @@ const DEFERRED: [&str; 15] = [
     "nft_details_category",
     "user_wallets_user",
     "like_history_nft",
-    // The activity feed's (`nft_history_nft` stays: the NFT model reads through it once its
-    // memory is let go, and a reorg's refold deletes through it).
+    // The activity feed's.
     "nft_history_kind",
+    READ_BY_FOLDS,
     "nft_history_address",
     "nft_history_counterpart",
     "notices_recipient",
     "nft_metadata_due",
 ];
+
+/// The one deferred index the folds themselves read through: by token, in `nft_history` (the NFT
+/// model reads it once its memory is let go, and a reorg's refold deletes through it). Filling,
+/// it is built as soon as either happens: when the fill stops before the log's end
+/// ([`Projector::stop_filling`]), or before the first retraction's refold.
+const READ_BY_FOLDS: &str = "nft_history_nft";
 
 /// What the API holds to wait until its writes are visible in the read tables.
 #[derive(Clone)]
@@ -390,7 +400,7 @@ impl Projector {
                 conn.execute_batch("PRAGMA cache_size = -262144; PRAGMA synchronous = OFF")?;
                 defer_indexes(&conn)
             } else {
-                build_deferred_indexes(&conn)
+                build_deferred_indexes(&conn, None)
             }
         })?;
         if !fresh {
@@ -399,7 +409,8 @@ impl Projector {
         for model in self.models.iter() {
             model.remember(Some(self.remembered));
         }
-        Ok(Writer::Filling(Filling { conn: Some(conn), writing: None, folded: after, retracted: HashSet::new(), spare: None }))
+        let unbuilt = blocking(|| deferred_sql(&conn, READ_BY_FOLDS))?;
+        Ok(Writer::Filling(Filling { conn: Some(conn), writing: None, folded: after, retracted: HashSet::new(), unbuilt, spare: None }))
     }
 
     /// A batch's commit moved the checkpoint to `last` (if any): readers may see it.
@@ -436,8 +447,12 @@ impl Projector {
             }
         }
         let conn = filling.conn.take().expect("no write is running");
-        // Its commits wait for the disk again (see `open`).
-        if let Err(failed) = blocking(|| conn.execute_batch("PRAGMA synchronous = NORMAL")) {
+        // Its commits wait for the disk again (see `open`); the folds read through one index.
+        let reading = || {
+            conn.execute_batch("PRAGMA synchronous = NORMAL")?;
+            build_deferred_indexes(&conn, Some(READ_BY_FOLDS))
+        };
+        if let Err(failed) = blocking(reading) {
             self.close(writer).await;
             return Err(failed.into());
         }
@@ -460,7 +475,7 @@ impl Projector {
         let mut recording = filling.spare.take().unwrap_or_default();
         let folded = async {
             let mut conn = Conn::Record(&mut recording);
-            self.fold(&mut conn, events, &mut Retracted::Memory(&mut filling.retracted)).await?;
+            self.fold(&mut conn, events, &mut Retracted::Memory(&mut filling.retracted, &mut filling.unbuilt)).await?;
             save_checkpoint(&mut conn, last).await
         }
         .await;
@@ -516,7 +531,7 @@ impl Projector {
         if let Some((_, Writer::Sqlite { conn, bulk })) = &mut *writer
             && *bulk
         {
-            if let Err(failed) = blocking(|| build_deferred_indexes(conn)) {
+            if let Err(failed) = blocking(|| build_deferred_indexes(conn, None)) {
                 self.close(&mut writer).await;
                 return Err(failed);
             }
@@ -592,7 +607,12 @@ impl Projector {
         let ids: BTreeSet<String> = event_ids.iter().map(ToString::to_string).collect();
         let rows: Vec<Vec<Value<'_>>> = ids.iter().map(|id| vec![id.into()]).collect();
         sql::insert(conn, "retracted_events", &["event_id"], "ON CONFLICT DO NOTHING", &rows).await?;
-        if let Retracted::Memory(known) = retracted {
+        if let Retracted::Memory(known, unbuilt) = retracted {
+            // The refold deletes by token: recorded before it, the index is built first.
+            if let Some(index) = unbuilt.take() {
+                sql::execute(conn, &index, &[]).await?;
+                sql::execute(conn, "DELETE FROM projector_deferred_indexes WHERE name = $1", &[READ_BY_FOLDS.into()]).await?;
+            }
             known.extend(ids.iter().cloned());
         }
         for stream in &streams {
@@ -615,7 +635,7 @@ impl Projector {
             let ids: Vec<String> = events.iter().map(|e| e.event_id.to_string()).collect();
             let found: HashSet<String>;
             let retracted_ids = match retracted {
-                Retracted::Memory(known) => &**known,
+                Retracted::Memory(known, _) => &**known,
                 Retracted::Table => {
                     let keys: Vec<Value<'_>> = ids.iter().map(Value::from).collect();
                     found = sql::select_in(conn, "SELECT event_id FROM retracted_events WHERE event_id IN ()", &keys)
@@ -703,22 +723,18 @@ fn defer_indexes(conn: &rusqlite::Connection) -> Result<(), ProjectionError> {
     Ok(())
 }
 
-/// Builds the indexes [`defer_indexes`] dropped (if any), in one transaction.
-fn build_deferred_indexes(conn: &rusqlite::Connection) -> Result<(), ProjectionError> {
-    let deferred: bool = conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projector_deferred_indexes')",
-        [],
-        |row| row.get(0),
-    )?;
-    if !deferred {
+/// Builds the indexes [`defer_indexes`] dropped (if any; `only` that one if named), in one
+/// transaction.
+fn build_deferred_indexes(conn: &rusqlite::Connection, only: Option<&str>) -> Result<(), ProjectionError> {
+    if !has_deferred(conn)? {
         return Ok(());
     }
     // Each build sorts a whole table: let SQLite's sorter use helper threads for it.
     conn.execute_batch("PRAGMA threads = 4")?;
     let tx = conn.unchecked_transaction()?;
     let indexes: Vec<(String, String)> = tx
-        .prepare("SELECT name, sql FROM projector_deferred_indexes ORDER BY name")?
-        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .prepare("SELECT name, sql FROM projector_deferred_indexes WHERE ?1 IS NULL OR name = ?1 ORDER BY name")?
+        .query_map([only], |row| Ok((row.get(0)?, row.get(1)?)))?
         .collect::<Result<_, _>>()?;
     for (name, sql) in indexes {
         tx.execute_batch(&sql)?;
@@ -726,4 +742,20 @@ fn build_deferred_indexes(conn: &rusqlite::Connection) -> Result<(), ProjectionE
     }
     tx.commit()?;
     Ok(())
+}
+
+/// The SQL of the deferred index `name`, if it is still to be built.
+fn deferred_sql(conn: &rusqlite::Connection, name: &str) -> Result<Option<String>, ProjectionError> {
+    if !has_deferred(conn)? {
+        return Ok(None);
+    }
+    Ok(conn.query_row("SELECT sql FROM projector_deferred_indexes WHERE name = ?1", [name], |row| row.get(0)).optional()?)
+}
+
+fn has_deferred(conn: &rusqlite::Connection) -> Result<bool, ProjectionError> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'projector_deferred_indexes')",
+        [],
+        |row| row.get(0),
+    )?)
 }
