@@ -81,6 +81,8 @@ struct Remembered {
     rows: Batch,
     /// How many rows it may hold.
     limit: usize,
+    /// It holds more (see [`ReadModel::outgrew_memory`]).
+    full: bool,
 }
 
 /// An event's chain and payload.
@@ -117,7 +119,7 @@ impl ReadModel for Nfts {
             self.decoded.take(events, decode)?.into_iter().map(|(event, (chain_id, parsed))| (event, chain_id, parsed)).collect();
         let remembered = self.remembered.lock().expect("not poisoned").take();
         let (mut batch, limit) = match remembered {
-            Some(Remembered { rows, limit }) => (rows, Some(limit)),
+            Some(Remembered { rows, limit, .. }) => (rows, Some(limit)),
             None => (Batch::load(conn, &parsed).await?, None),
         };
         for (event, chain_id, parsed) in parsed {
@@ -126,10 +128,9 @@ impl ReadModel for Nfts {
         batch.write(conn).await?;
         if let Some(limit) = limit {
             batch.settle();
-            // Past the limit, the memory is let go and batches read their rows again.
-            if batch.rows() <= limit {
-                *self.remembered.lock().expect("not poisoned") = Some(Remembered { rows: batch, limit });
-            }
+            // Past the limit, the projector lets the memory go after this batch.
+            let full = batch.rows() > limit;
+            *self.remembered.lock().expect("not poisoned") = Some(Remembered { rows: batch, limit, full });
         }
         // Every event of an `nft-{chain}-{token}` stream is about token `{chain}-{token}`.
         let touched = events.iter().filter_map(|e| Some((e.stream_id.strip_prefix("nft-")?, e.position as i64)));
@@ -142,11 +143,11 @@ impl ReadModel for Nfts {
     }
 
     fn remember(&self, rows: Option<usize>) {
-        *self.remembered.lock().expect("not poisoned") = rows.map(|limit| Remembered { rows: Batch::default(), limit });
+        *self.remembered.lock().expect("not poisoned") = rows.map(|limit| Remembered { rows: Batch::default(), limit, full: false });
     }
 
-    fn reads_tables(&self) -> bool {
-        self.remembered.lock().expect("not poisoned").is_none()
+    fn outgrew_memory(&self) -> bool {
+        self.remembered.lock().expect("not poisoned").as_ref().is_none_or(|remembered| remembered.full)
     }
 
     async fn forget_stream(&self, conn: &mut Conn<'_>, stream_id: &str, at: i64) -> Result<(), ProjectionError> {

@@ -361,6 +361,8 @@ impl Fold {
 struct Memory {
     tokens: FxHashMap<String, Option<Token>>,
     limit: usize,
+    /// It holds more (see [`ReadModel::outgrew_memory`]).
+    full: bool,
 }
 
 #[async_trait]
@@ -396,7 +398,7 @@ impl ReadModel for Notices {
         let mut fold = Fold::default();
         let limit = match memory {
             // Filling from the start: every token is in memory (absent: never minted).
-            Some(Memory { tokens, limit }) => {
+            Some(Memory { tokens, limit, .. }) => {
                 fold.tokens = tokens;
                 Some(limit)
             }
@@ -441,22 +443,21 @@ impl ReadModel for Notices {
         }
         fold.write(conn).await?;
         if let Some(limit) = limit {
-            // Past the limit, the memory is let go and batches read their rows again.
+            // Past the limit, the projector lets the memory go after this batch.
             let mut tokens = fold.tokens;
             tokens.retain(|_, t| t.is_some());
-            if tokens.len() <= limit {
-                *self.memory.lock().expect("not poisoned") = Some(Memory { tokens, limit });
-            }
+            let full = tokens.len() > limit;
+            *self.memory.lock().expect("not poisoned") = Some(Memory { tokens, limit, full });
         }
         Ok(())
     }
 
     fn remember(&self, rows: Option<usize>) {
-        *self.memory.lock().expect("not poisoned") = rows.map(|limit| Memory { tokens: FxHashMap::default(), limit });
+        *self.memory.lock().expect("not poisoned") = rows.map(|limit| Memory { tokens: FxHashMap::default(), limit, full: false });
     }
 
-    fn reads_tables(&self) -> bool {
-        self.memory.lock().expect("not poisoned").is_none()
+    fn outgrew_memory(&self) -> bool {
+        self.memory.lock().expect("not poisoned").as_ref().is_none_or(|memory| memory.full)
     }
 
     async fn forget_stream(&self, conn: &mut Conn<'_>, stream_id: &str, _at: i64) -> Result<(), ProjectionError> {

@@ -60,11 +60,11 @@ enum Writer {
         /// [`Writer::Filling`] before the log's end.
         bulk: bool,
     },
-    /// SQLite, filling a fresh generation from the start (with indexes left for later too).
+    /// SQLite, filling empty tables (a fresh generation's with indexes left for later too).
     Filling(Filling),
 }
 
-/// A fresh SQLite generation filling from the start. Its tables are only written meanwhile
+/// A SQLite generation filling from empty tables. Its tables are only written meanwhile
 /// (the read models keep what they read back in memory: [`ReadModel::remember`]), so each
 /// batch's statements are recorded as it is folded, and run on a blocking thread while the
 /// next batch is folded: folding and writing overlap.
@@ -376,7 +376,7 @@ impl Projector {
             self.close(&mut writer).await;
             return Err(failed);
         }
-        if self.models.iter().any(|model| model.reads_tables()) {
+        if self.models.iter().any(|model| model.outgrew_memory()) {
             // Filling, a read model let its memory go: the rest is folded reading the tables.
             self.stop_filling(&mut writer).await?;
         }
@@ -403,9 +403,12 @@ impl Projector {
                 build_deferred_indexes(&conn, None)
             }
         })?;
-        if !fresh {
+        if after > 0 {
             return Ok(Writer::Sqlite { conn, bulk: false });
         }
+        // Empty tables (a fresh generation, or a new server's published one): the read models
+        // can keep what they write, so it fills in the pipeline. A published one keeps its
+        // indexes and its commits' durability: its readers see each batch as it commits.
         for model in self.models.iter() {
             model.remember(Some(self.remembered));
         }

@@ -43,16 +43,19 @@ pub trait ReadModel: Send + Sync {
     /// one is written. A cache only: `apply` must come to the same result without it.
     fn prefetch(&self, _events: &[&RecordedEvent]) {}
 
-    /// While a fresh generation fills from the start, the projector records each batch's
+    /// While the projector fills empty tables (from the log's start), it records each batch's
     /// statements and runs them on another thread while it folds the next batch: `apply` and
     /// `forget_stream` cannot read the tables then. A model that reads back what it wrote keeps
     /// it in memory instead, from `remember(Some(rows))` (on empty tables) until
-    /// `remember(None)`, and lets it go once it holds more than `rows` rows, after which
-    /// [`ReadModel::reads_tables`] is true again. A model that never reads keeps the defaults.
+    /// `remember(None)`. Once it holds more than `rows` rows, [`ReadModel::outgrew_memory`] is
+    /// true: the projector stops filling after the batch and lets the memory go, and `apply`
+    /// reads the tables again. A model that never reads keeps the defaults.
     fn remember(&self, _rows: Option<usize>) {}
 
-    /// Whether `apply` needs to read the tables (see [`ReadModel::remember`]).
-    fn reads_tables(&self) -> bool {
+    /// Whether `apply` needs to read the tables: it remembers nothing, or more than it may (it
+    /// still folds from memory until `remember(None)`, so that a batch folded in runs, up to
+    /// each retraction, never reads the tables while they are being written).
+    fn outgrew_memory(&self) -> bool {
         false
     }
 

@@ -255,8 +255,11 @@ async fn the_read_tables_do_not_depend_on_the_batch_size() {
         // Filling with room for fewer rows than the log makes: it carries on reading the tables.
         let short = fold(&store, fresh("short").await, |p| p.with_batch_size(100).with_remembered_rows(150)).await;
         assert_eq!(short, one_by_one, "out of memory while filling == in memory");
-        // The published generation is written in place, each batch reading its rows back.
-        let in_place = fold(&store, ReadDb::open(&url).await.unwrap(), |p| p.with_batch_size(100)).await;
+        // A new server's empty published generation fills in the pipeline too, indexes kept.
+        let published = fold(&store, ReadDb::open(&url).await.unwrap(), |p| p.with_batch_size(100)).await;
+        assert_eq!(published, one_by_one, "a published generation filled == a fresh one");
+        // With no room to remember rows, each batch is written in place, reading its rows back.
+        let in_place = fold(&store, fresh("in_place").await, |p| p.with_batch_size(100).with_remembered_rows(0)).await;
         assert_eq!(in_place, one_by_one, "written in place == filled");
         // The last description wins, in the table and in the search index.
         let db = ReadDb::open_generation(&url, "batch100000").await.unwrap();
