@@ -1,7 +1,8 @@
 //! Replay throughput: a market history of 1,000,000 events in a SQLite log, then
 //! (a) a bare read of the whole log in the projector's batches, and
 //! (b) a replay of the whole log into fresh read tables (what `marketplace replay` does);
-//! prints events/s of both and their ratio. Goal: replay >= 100,000 events/s on SQLite.
+//! prints events/s of both and their ratio. Goal: replay >= 250,000 events/s on SQLite, at a
+//! ratio >= 0.25 to the bare read.
 //! Then the live projector, as a server runs it, catching up (c) the whole log on an empty read
 //! database (a new server) and (d) the second half of the log on read tables that already hold
 //! the first half (a server back after downtime); goal: each within 1.5x of the replay's time
@@ -119,8 +120,8 @@ async fn main() {
     println!("---");
     println!("replay of {head} events ({nfts} NFTs) into SQLite:");
     println!("  bare log read : {:>10.0} events/s ({:.2} s)", rate(bare), bare.as_secs_f64());
-    println!("  replay        : {:>10.0} events/s ({:.2} s; goal >= 100,000 on SQLite)", rate(replay), replay.as_secs_f64());
-    println!("  ratio         : {:>10.2}", bare.as_secs_f64() / replay.as_secs_f64());
+    println!("  replay        : {:>10.0} events/s ({:.2} s; goal >= 250,000 on SQLite)", rate(replay), replay.as_secs_f64());
+    println!("  ratio         : {:>10.2} (goal >= 0.25)", bare.as_secs_f64() / replay.as_secs_f64());
     println!("  replay's CPU  : {cpu:>10.2} s (user + system, every thread of the process)");
     println!("  checksum      : {checksum}");
     let replay_rate = rate(replay);

@@ -35,7 +35,7 @@ pub use read_db::{
     ANALYST_ROLE, ReadDb,
     replicas::{ReplicaSettings, ReplicaStatus},
 };
-pub use read_model::ReadModel;
+pub use read_model::{ReadModel, Remember};
 
 /// Every read model, in the order the projector applies them to each event.
 pub fn read_models() -> Vec<Box<dyn ReadModel>> {

@@ -16,7 +16,7 @@ use domain::{
 
 use crate::{
     ProjectionError, ReadModel,
-    read_model::{Prefetched, chain_of},
+    read_model::{Prefetched, Remember, chain_of},
     sql::{self, Conn, Row, Value},
 };
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -83,6 +83,9 @@ struct Remembered {
     limit: usize,
     /// It holds more (see [`ReadModel::outgrew_memory`]).
     full: bool,
+    /// Filling tables that were not empty: the tokens whose rows are all in `rows` (read from
+    /// the tables the first time a batch met them, or made since). `None`: every token is.
+    known: Option<FxHashSet<String>>,
 }
 
 /// An event's chain and payload.
@@ -118,19 +121,34 @@ impl ReadModel for Nfts {
         let parsed: Vec<_> =
             self.decoded.take(events, decode)?.into_iter().map(|(event, (chain_id, parsed))| (event, chain_id, parsed)).collect();
         let remembered = self.remembered.lock().expect("not poisoned").take();
-        let (mut batch, limit) = match remembered {
-            Some(Remembered { rows, limit, .. }) => (rows, Some(limit)),
+        let (mut batch, memory) = match remembered {
+            Some(Remembered { mut rows, limit, known: Some(mut known), .. }) => {
+                // Tokens met the first time: every row of theirs, from the tables.
+                let mut unknown: Vec<String> = parsed
+                    .iter()
+                    .filter_map(|(_, chain_id, event)| token_of(event).map(|token| nft_id(*chain_id, token)))
+                    .filter(|id| !known.contains(id))
+                    .collect();
+                unknown.sort_unstable();
+                unknown.dedup();
+                if !unknown.is_empty() {
+                    rows.absorb(Batch::read(conn, unknown.clone(), unknown.clone(), unknown.clone(), unknown.clone()).await?);
+                    known.extend(unknown);
+                }
+                (rows, Some((limit, Some(known))))
+            }
+            Some(Remembered { rows, limit, known: None, .. }) => (rows, Some((limit, None))),
             None => (Batch::load(conn, &parsed).await?, None),
         };
         for (event, chain_id, parsed) in parsed {
             batch.apply(event.position as i64, chain_id, parsed).map_err(|reason| ProjectionError::malformed(event, reason))?;
         }
         batch.write(conn).await?;
-        if let Some(limit) = limit {
+        if let Some((limit, known)) = memory {
             batch.settle();
             // Past the limit, the projector lets the memory go after this batch.
-            let full = batch.rows() > limit;
-            *self.remembered.lock().expect("not poisoned") = Some(Remembered { rows: batch, limit, full });
+            let full = batch.rows() + known.as_ref().map_or(0, FxHashSet::len) > limit;
+            *self.remembered.lock().expect("not poisoned") = Some(Remembered { rows: batch, limit, full, known });
         }
         // Every event of an `nft-{chain}-{token}` stream is about token `{chain}-{token}`.
         let touched = events.iter().filter_map(|e| Some((e.stream_id.strip_prefix("nft-")?, e.position as i64)));
@@ -142,8 +160,13 @@ impl ReadModel for Nfts {
         self.decoded.put(events, decode);
     }
 
-    fn remember(&self, rows: Option<usize>) {
-        *self.remembered.lock().expect("not poisoned") = rows.map(|limit| Remembered { rows: Batch::default(), limit, full: false });
+    fn remember(&self, memory: Option<Remember>) {
+        *self.remembered.lock().expect("not poisoned") = memory.map(|Remember { rows, empty }| Remembered {
+            rows: Batch::default(),
+            limit: rows,
+            full: false,
+            known: (!empty).then(FxHashSet::default),
+        });
     }
 
     fn outgrew_memory(&self) -> bool {
@@ -157,6 +180,10 @@ impl ReadModel for Nfts {
         let id = format!("{chain}-{token}");
         if let Some(remembered) = &mut *self.remembered.lock().expect("not poisoned") {
             remembered.rows.forget(&id);
+            // Its rows are deleted below, before they could be read back: known, with none.
+            if let Some(known) = &mut remembered.known {
+                known.insert(id.clone());
+            }
         }
         for table in TABLES {
             let sql = format!("DELETE FROM {table} WHERE nft_id = $1");
@@ -289,6 +316,17 @@ impl Batch {
             tokens.push(id);
         }
 
+        Self::read(conn, tokens, with_auctions, with_bids, with_sales).await
+    }
+
+    /// Reads these tokens' rows, their auctions, their open bids and their sales' history rows.
+    async fn read(
+        conn: &mut Conn<'_>,
+        mut tokens: Vec<String>,
+        mut with_auctions: Vec<String>,
+        mut with_bids: Vec<String>,
+        mut with_sales: Vec<String>,
+    ) -> Result<Self, ProjectionError> {
         let mut batch = Batch::default();
         for row in
             sql::select_in(conn, &format!("SELECT {} FROM nfts WHERE nft_id IN ()", Nft::CHANGING.join(", ")), &keys(&mut tokens)).await?
@@ -662,6 +700,17 @@ impl Batch {
             + self.bids.values().map(Vec::len).sum::<usize>()
             + self.sold.len()
             + self.removals.len()
+    }
+
+    /// Takes in the rows `other` read (of tokens it holds none of).
+    fn absorb(&mut self, other: Batch) {
+        self.nfts.extend(other.nfts);
+        self.auctions.extend(other.auctions);
+        self.bids.extend(other.bids);
+        self.sold.extend(other.sold);
+        for (key, positions) in other.removals {
+            self.removals.entry(key).or_default().extend(positions);
+        }
     }
 
     /// Forgets one token's rows (a reorg refolds its stream).

@@ -55,7 +55,7 @@ use rustc_hash::FxHashMap;
 
 use crate::{
     ProjectionError, ReadModel,
-    read_model::{Prefetched, nft_of},
+    read_model::{Prefetched, Remember, nft_of},
     sql::{self, Conn, Value},
 };
 
@@ -357,12 +357,39 @@ impl Fold {
     }
 }
 
-/// While a fresh generation fills: every token's row, and how many it may hold.
+/// The tokens whose rows `decoded` can change.
+fn tokens_of<'e>(decoded: &'e [(&RecordedEvent, Decoded)]) -> Result<BTreeSet<&'e str>, ProjectionError> {
+    let mut ids = BTreeSet::new();
+    for (event, decoded) in decoded {
+        match decoded {
+            Decoded::Chain(_) => {
+                ids.insert(nft_of(event)?);
+            }
+            Decoded::Clock(AuctionClockEvent::AuctionTimeUp { nft_id, .. }) => {
+                ids.insert(nft_id.as_str());
+            }
+            // A hidden or restored NFT's owner is told.
+            Decoded::Moderation(
+                ModerationEvent::TargetHidden { target_kind: TargetKind::Nft, target_id, .. }
+                | ModerationEvent::TargetRestored { target_kind: TargetKind::Nft, target_id, .. },
+            ) => {
+                ids.insert(target_id.as_str());
+            }
+            _ => {}
+        }
+    }
+    Ok(ids)
+}
+
+/// While the projector fills: the tokens' rows, and how many it may hold.
 struct Memory {
     tokens: FxHashMap<String, Option<Token>>,
     limit: usize,
     /// It holds more (see [`ReadModel::outgrew_memory`]).
     full: bool,
+    /// The tables were empty: a token not in `tokens` has no row. Otherwise it is read the
+    /// first time a batch meets it, and kept even with no row (its row may be being deleted).
+    empty: bool,
 }
 
 #[async_trait]
@@ -396,33 +423,20 @@ impl ReadModel for Notices {
         let decoded = self.decoded.take(events, decode)?;
         let memory = self.memory.lock().expect("not poisoned").take();
         let mut fold = Fold::default();
-        let limit = match memory {
+        let memory = match memory {
             // Filling from the start: every token is in memory (absent: never minted).
-            Some(Memory { tokens, limit, .. }) => {
+            Some(Memory { tokens, limit, empty: true, .. }) => {
                 fold.tokens = tokens;
-                Some(limit)
+                Some((limit, true))
+            }
+            // Filling tables that held rows: those of the tokens not met yet are read.
+            Some(Memory { tokens, limit, empty: false, .. }) => {
+                fold.tokens = tokens;
+                fold.load(conn, tokens_of(&decoded)?).await?;
+                Some((limit, false))
             }
             None => {
-                let mut ids = BTreeSet::new();
-                for (event, decoded) in &decoded {
-                    match decoded {
-                        Decoded::Chain(_) => {
-                            ids.insert(nft_of(event)?);
-                        }
-                        Decoded::Clock(AuctionClockEvent::AuctionTimeUp { nft_id, .. }) => {
-                            ids.insert(nft_id.as_str());
-                        }
-                        // A hidden or restored NFT's owner is told.
-                        Decoded::Moderation(
-                            ModerationEvent::TargetHidden { target_kind: TargetKind::Nft, target_id, .. }
-                            | ModerationEvent::TargetRestored { target_kind: TargetKind::Nft, target_id, .. },
-                        ) => {
-                            ids.insert(target_id.as_str());
-                        }
-                        _ => {}
-                    }
-                }
-                fold.load(conn, ids).await?;
+                fold.load(conn, tokens_of(&decoded)?).await?;
                 None
             }
         };
@@ -442,18 +456,21 @@ impl ReadModel for Notices {
             }
         }
         fold.write(conn).await?;
-        if let Some(limit) = limit {
+        if let Some((limit, empty)) = memory {
             // Past the limit, the projector lets the memory go after this batch.
             let mut tokens = fold.tokens;
-            tokens.retain(|_, t| t.is_some());
+            if empty {
+                tokens.retain(|_, t| t.is_some());
+            }
             let full = tokens.len() > limit;
-            *self.memory.lock().expect("not poisoned") = Some(Memory { tokens, limit, full });
+            *self.memory.lock().expect("not poisoned") = Some(Memory { tokens, limit, full, empty });
         }
         Ok(())
     }
 
-    fn remember(&self, rows: Option<usize>) {
-        *self.memory.lock().expect("not poisoned") = rows.map(|limit| Memory { tokens: FxHashMap::default(), limit, full: false });
+    fn remember(&self, memory: Option<Remember>) {
+        *self.memory.lock().expect("not poisoned") =
+            memory.map(|Remember { rows, empty }| Memory { tokens: FxHashMap::default(), limit: rows, full: false, empty });
     }
 
     fn outgrew_memory(&self) -> bool {
@@ -465,7 +482,8 @@ impl ReadModel for Notices {
             return Ok(());
         };
         if let Some(memory) = &mut *self.memory.lock().expect("not poisoned") {
-            memory.tokens.remove(nft_id);
+            // Its row is deleted below, before it could be read back: known, with none.
+            memory.tokens.insert(nft_id.to_owned(), None);
         }
         // Moderation notices of the NFT are not derived from its stream: they stay.
         sql::execute(conn, "DELETE FROM notices WHERE nft_id = $1 AND target_kind IS NULL", &[nft_id.into()]).await?;

@@ -19,6 +19,7 @@ use tokio::{
 use crate::{
     ProjectionError, ReadDb, ReadModel,
     checkpoint::{NAME, checkpoint_in},
+    read_model::Remember,
     read_models,
     sql::{self, Conn, Recording, Value},
 };
@@ -60,17 +61,19 @@ enum Writer {
         /// [`Writer::Filling`] before the log's end.
         bulk: bool,
     },
-    /// SQLite, filling empty tables (a fresh generation's with indexes left for later too).
+    /// SQLite, catching up in the pipeline (a fresh generation with indexes left for later too).
     Filling(Filling),
 }
 
-/// A SQLite generation filling from empty tables. Its tables are only written meanwhile
-/// (the read models keep what they read back in memory: [`ReadModel::remember`]), so each
-/// batch's statements are recorded as it is folded, and run on a blocking thread while the
-/// next batch is folded: folding and writing overlap.
+/// A SQLite generation catching up. Its tables are only written meanwhile (the read models keep
+/// what they read back in memory: [`ReadModel::remember`]), so each batch's statements are
+/// recorded as it is folded, and run on a blocking thread while the next batch is folded:
+/// folding and writing overlap.
 struct Filling {
     /// The connection, when no batch is being written with it.
     conn: Option<Box<rusqlite::Connection>>,
+    /// Another, for the read models' reads of tables that were not empty (see `open`).
+    reader: Option<Box<rusqlite::Connection>>,
     /// The batch being written: the position its commit moves the checkpoint to, and the write.
     writing: Option<(Position, JoinHandle<Written>)>,
     /// The last position folded (written, or being written).
@@ -403,17 +406,25 @@ impl Projector {
                 build_deferred_indexes(&conn, None)
             }
         })?;
-        if after > 0 {
-            return Ok(Writer::Sqlite { conn, bulk: false });
-        }
-        // Empty tables (a fresh generation, or a new server's published one): the read models
-        // can keep what they write, so it fills in the pipeline. A published one keeps its
-        // indexes and its commits' durability: its readers see each batch as it commits.
+        // It fills in the pipeline: the read models keep what they write (see
+        // `ReadModel::remember`). A published generation keeps its indexes and its commits'
+        // durability: its readers see each batch as it commits. Tables that already hold rows (a
+        // server back after downtime) are read, for what is not in memory yet, through a second
+        // connection, and the ids retracted so far are read once.
+        let (reader, retracted) = if after == 0 {
+            (None, HashSet::new())
+        } else {
+            let reader = Box::new(open_sqlite(&file)?);
+            let retracted = blocking(|| {
+                reader.prepare("SELECT event_id FROM retracted_events")?.query_map([], |row| row.get(0))?.collect::<Result<_, _>>()
+            })?;
+            (Some(reader), retracted)
+        };
         for model in self.models.iter() {
-            model.remember(Some(self.remembered));
+            model.remember(Some(Remember { rows: self.remembered, empty: after == 0 }));
         }
         let unbuilt = blocking(|| deferred_sql(&conn, READ_BY_FOLDS))?;
-        Ok(Writer::Filling(Filling { conn: Some(conn), writing: None, folded: after, retracted: HashSet::new(), unbuilt, spare: None }))
+        Ok(Writer::Filling(Filling { conn: Some(conn), reader, writing: None, folded: after, retracted, unbuilt, spare: None }))
     }
 
     /// A batch's commit moved the checkpoint to `last` (if any): readers may see it.
@@ -477,7 +488,7 @@ impl Projector {
     async fn fill(&self, filling: &mut Filling, events: &[RecordedEvent], last: Position) -> Result<(), ProjectionError> {
         let mut recording = filling.spare.take().unwrap_or_default();
         let folded = async {
-            let mut conn = Conn::Record(&mut recording);
+            let mut conn = Conn::Record { recording: &mut recording, reader: filling.reader.as_deref_mut() };
             self.fold(&mut conn, events, &mut Retracted::Memory(&mut filling.retracted, &mut filling.unbuilt)).await?;
             save_checkpoint(&mut conn, last).await
         }

@@ -6,6 +6,15 @@ use std::{collections::BTreeMap, sync::Mutex};
 use async_trait::async_trait;
 use domain::RecordedEvent;
 
+/// What a read model may keep in memory while the projector fills ([`ReadModel::remember`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Remember {
+    /// Past this many rows, it outgrows its memory.
+    pub rows: usize,
+    /// The tables were empty when the fill began: what is not in memory does not exist.
+    pub empty: bool,
+}
+
 /// The NFT id (`{chain}-{token}`) of an event of an `nft-{chain}-{token}` stream.
 pub(crate) fn nft_of(event: &RecordedEvent) -> Result<&str, ProjectionError> {
     event
@@ -43,14 +52,17 @@ pub trait ReadModel: Send + Sync {
     /// one is written. A cache only: `apply` must come to the same result without it.
     fn prefetch(&self, _events: &[&RecordedEvent]) {}
 
-    /// While the projector fills empty tables (from the log's start), it records each batch's
-    /// statements and runs them on another thread while it folds the next batch: `apply` and
-    /// `forget_stream` cannot read the tables then. A model that reads back what it wrote keeps
-    /// it in memory instead, from `remember(Some(rows))` (on empty tables) until
-    /// `remember(None)`. Once it holds more than `rows` rows, [`ReadModel::outgrew_memory`] is
-    /// true: the projector stops filling after the batch and lets the memory go, and `apply`
-    /// reads the tables again. A model that never reads keeps the defaults.
-    fn remember(&self, _rows: Option<usize>) {}
+    /// While the projector fills (catching up a log), it records each batch's statements and
+    /// runs them on another thread while it folds the next batch: the tables `apply` would read
+    /// back may be being written. A model that reads back what it wrote keeps it in memory
+    /// instead, from `remember(Some(..))` until `remember(None)`: on empty tables, what is not in
+    /// memory does not exist; otherwise a token met the first time is read from the tables
+    /// through another connection (unchanged since the fill began: only what is in memory was
+    /// written since) and kept. Once it holds more than [`Remember::rows`] rows,
+    /// [`ReadModel::outgrew_memory`] is true: the projector stops filling after the batch and
+    /// lets the memory go, and `apply` reads the tables again. A model that never reads keeps
+    /// the defaults.
+    fn remember(&self, _memory: Option<Remember>) {}
 
     /// Whether `apply` needs to read the tables: it remembers nothing, or more than it may (it
     /// still folds from memory until `remember(None)`, so that a batch folded in runs, up to

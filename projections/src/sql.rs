@@ -81,15 +81,15 @@ pub enum Conn<'c> {
     Any(&'c mut AnyConnection),
     /// SQLite, through `rusqlite`.
     Sqlite(&'c mut rusqlite::Connection),
-    /// SQLite later: statements are recorded, to be run by [`Recording::run`]; nothing can be
-    /// read.
-    Record(&'c mut Recording),
+    /// SQLite later: statements are recorded, to be run by [`Recording::run`]. Reads go to
+    /// `reader`, another connection (which sees only what was committed), if any.
+    Record { recording: &'c mut Recording, reader: Option<&'c mut rusqlite::Connection> },
 }
 
 fn is_sqlite(conn: &Conn<'_>) -> bool {
     match conn {
         Conn::Any(conn) => conn.backend_name() == "SQLite",
-        Conn::Sqlite(_) | Conn::Record(_) => true,
+        Conn::Sqlite(_) | Conn::Record { .. } => true,
     }
 }
 
@@ -278,8 +278,9 @@ async fn run(conn: &mut Conn<'_>, sql: &str, values: &[Value<'_>], fetch: bool, 
             }
         }
         Conn::Sqlite(conn) => Ok(run_sqlite(conn, sql, values, fetch, full)?),
-        Conn::Record(_) if fetch => Err(ProjectionError::Unreadable(sql.to_owned())),
-        Conn::Record(recording) => {
+        Conn::Record { reader: Some(reader), .. } if fetch => Ok(run_sqlite(reader, sql, values, fetch, full)?),
+        Conn::Record { reader: None, .. } if fetch => Err(ProjectionError::Unreadable(sql.to_owned())),
+        Conn::Record { recording, .. } => {
             recording.record(sql, values, full);
             Ok(Vec::new())
         }
