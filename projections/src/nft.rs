@@ -196,11 +196,34 @@ impl ReadModel for Nfts {
 
 /// Records that tokens changed at these positions, in `nft_changes` (which the browse index
 /// follows). A stamp only moves forward: a stream refolded after a reorg replays old positions,
-/// and must keep the retraction's.
+/// and must keep the retraction's. Recorded (filling), the stamps are gathered for the whole
+/// batch ([`write_changed`]): several models stamp the same tokens.
 pub(crate) async fn mark_changed<'a>(
     conn: &mut Conn<'_>,
     touched: impl IntoIterator<Item = (&'a str, i64)>,
 ) -> Result<(), ProjectionError> {
+    if let Conn::Record { recording, .. } = conn {
+        for (nft_id, position) in touched {
+            match recording.changed.get_mut(nft_id) {
+                Some(stamp) => *stamp = (*stamp).max(position),
+                None => {
+                    recording.changed.insert(nft_id.to_owned(), position);
+                }
+            }
+        }
+        return Ok(());
+    }
+    write_stamps(conn, touched).await
+}
+
+/// Writes the stamps a recorded batch gathered (see [`mark_changed`]).
+pub(crate) async fn write_changed(conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
+    let Conn::Record { recording, .. } = conn else { return Ok(()) };
+    let changed = std::mem::take(&mut recording.changed);
+    write_stamps(conn, changed.iter().map(|(id, position)| (id.as_str(), *position))).await
+}
+
+async fn write_stamps<'a>(conn: &mut Conn<'_>, touched: impl IntoIterator<Item = (&'a str, i64)>) -> Result<(), ProjectionError> {
     // One row per token: a statement may not upsert the same key twice (Postgres).
     let mut latest: BTreeMap<&str, i64> = BTreeMap::new();
     for (nft_id, position) in touched {

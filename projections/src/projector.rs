@@ -490,6 +490,7 @@ impl Projector {
         let folded = async {
             let mut conn = Conn::Record { recording: &mut recording, reader: filling.reader.as_deref_mut() };
             self.fold(&mut conn, events, &mut Retracted::Memory(&mut filling.retracted, &mut filling.unbuilt)).await?;
+            crate::nft::write_changed(&mut conn).await?;
             save_checkpoint(&mut conn, last).await
         }
         .await;

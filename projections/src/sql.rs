@@ -101,6 +101,9 @@ pub struct Recording {
     statements: Vec<Recorded>,
     values: Vec<Stored>,
     text: String,
+    /// The tokens the batch changed, each with its latest position: every model stamps the
+    /// ones it changes (`nft::mark_changed`), and the batch writes each token's stamp once.
+    pub(crate) changed: rustc_hash::FxHashMap<String, i64>,
 }
 
 struct Recorded {
@@ -124,6 +127,7 @@ impl Recording {
         self.statements.clear();
         self.values.clear();
         self.text.clear();
+        self.changed.clear();
     }
 
     fn record(&mut self, sql: &str, values: &[Value<'_>], keep: bool) {
