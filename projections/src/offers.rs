@@ -58,6 +58,8 @@ impl ReadModel for Offers {
     }
 
     async fn apply(&self, conn: &mut Conn<'_>, events: &[&RecordedEvent]) -> Result<(), ProjectionError> {
+        // Closing an offer looks up the owner by token in `owner_history`.
+        sql::build_fold_indexes(conn).await?;
         let mut touched: Vec<(&str, i64)> = Vec::with_capacity(events.len());
         for event in events {
             let nft_id = nft_of(event)?;

@@ -80,9 +80,9 @@ struct Filling {
     folded: Position,
     /// Every event id retracted so far: `retracted_events`, which is not read meanwhile.
     retracted: HashSet<String>,
-    /// The SQL of [`READ_BY_FOLDS`] while it is still deferred: built before the first
+    /// The SQL of [`READ_BY_FOLDS`] still deferred, by name: built before the first
     /// retraction's refold deletes through it.
-    unbuilt: Option<String>,
+    unbuilt: Vec<(String, String)>,
     /// A recording written already, emptied, for the next batch: two recordings take turns,
     /// so their buffers are allocated once instead of growing again every batch.
     spare: Option<Recording>,
@@ -122,9 +122,8 @@ impl Filling {
 enum Retracted<'a> {
     /// In `retracted_events`.
     Table,
-    /// In memory, while a fresh generation fills (see [`Filling`]), with the SQL of
-    /// [`READ_BY_FOLDS`] if it is still to be built.
-    Memory(&'a mut HashSet<String>, &'a mut Option<String>),
+    /// In memory, while a generation fills (see [`Filling`]).
+    Memory(&'a mut HashSet<String>),
 }
 
 /// Rows the read models may keep in memory while a fresh generation fills (see
@@ -140,7 +139,7 @@ const REMEMBERED_ROWS: usize = 4_000_000;
 /// with every batch's random inserts. Nobody queries a generation before it is published, and
 /// its SQL is kept in `projector_deferred_indexes`, so an interrupted fill still gets them back
 /// (the next writer opened on it builds what is left).
-const DEFERRED: [&str; 16] = [
+const DEFERRED: [&str; 17] = [
     "nfts_sale_price",
     "nfts_sale_minted",
     "nfts_owner",
@@ -153,18 +152,21 @@ const DEFERRED: [&str; 16] = [
     "like_history_nft",
     // The activity feed's.
     "nft_history_kind",
-    READ_BY_FOLDS,
+    READ_BY_FOLDS[0],
+    READ_BY_FOLDS[1],
     "nft_history_address",
     "nft_history_counterpart",
     "notices_recipient",
     "nft_metadata_due",
 ];
 
-/// The one deferred index the folds themselves read through: by token, in `nft_history` (the NFT
-/// model reads it once its memory is let go, and a reorg's refold deletes through it). Filling,
-/// it is built as soon as either happens: when the fill stops before the log's end
-/// ([`Projector::stop_filling`]), or before the first retraction's refold.
-const READ_BY_FOLDS: &str = "nft_history_nft";
+/// The deferred indexes the folds themselves read through, by token: `nft_history`'s (the NFT
+/// model reads it once its memory is let go) and `owner_history`'s (closing an offer looks up
+/// the owner then), and a reorg's refold deletes through both. Filling, they are built as soon
+/// as one is needed: when the fill stops before the log's end ([`Projector::stop_filling`]),
+/// before the first retraction's refold, or before the first offer's statements
+/// ([`sql::build_fold_indexes`]).
+const READ_BY_FOLDS: [&str; 2] = ["nft_history_nft", "owner_history_nft"];
 
 /// What the API holds to wait until its writes are visible in the read tables.
 #[derive(Clone)]
@@ -423,7 +425,7 @@ impl Projector {
         for model in self.models.iter() {
             model.remember(Some(Remember { rows: self.remembered, empty: after == 0 }));
         }
-        let unbuilt = blocking(|| deferred_sql(&conn, READ_BY_FOLDS))?;
+        let unbuilt = blocking(|| deferred_sql(&conn, &READ_BY_FOLDS))?;
         Ok(Writer::Filling(Filling { conn: Some(conn), reader, writing: None, folded: after, retracted, unbuilt, spare: None }))
     }
 
@@ -464,7 +466,7 @@ impl Projector {
         // Its commits wait for the disk again (see `open`); the folds read through one index.
         let reading = || {
             conn.execute_batch("PRAGMA synchronous = NORMAL")?;
-            build_deferred_indexes(&conn, Some(READ_BY_FOLDS))
+            READ_BY_FOLDS.iter().try_for_each(|index| build_deferred_indexes(&conn, Some(index)))
         };
         if let Err(failed) = blocking(reading) {
             self.close(writer).await;
@@ -488,8 +490,8 @@ impl Projector {
     async fn fill(&self, filling: &mut Filling, events: &[RecordedEvent], last: Position) -> Result<(), ProjectionError> {
         let mut recording = filling.spare.take().unwrap_or_default();
         let folded = async {
-            let mut conn = Conn::Record { recording: &mut recording, reader: filling.reader.as_deref_mut() };
-            self.fold(&mut conn, events, &mut Retracted::Memory(&mut filling.retracted, &mut filling.unbuilt)).await?;
+            let mut conn = Conn::Record { recording: &mut recording, reader: filling.reader.as_deref_mut(), unbuilt: &mut filling.unbuilt };
+            self.fold(&mut conn, events, &mut Retracted::Memory(&mut filling.retracted)).await?;
             crate::nft::write_changed(&mut conn).await?;
             save_checkpoint(&mut conn, last).await
         }
@@ -622,12 +624,9 @@ impl Projector {
         let ids: BTreeSet<String> = event_ids.iter().map(ToString::to_string).collect();
         let rows: Vec<Vec<Value<'_>>> = ids.iter().map(|id| vec![id.into()]).collect();
         sql::insert(conn, "retracted_events", &["event_id"], "ON CONFLICT DO NOTHING", &rows).await?;
-        if let Retracted::Memory(known, unbuilt) = retracted {
-            // The refold deletes by token: recorded before it, the index is built first.
-            if let Some(index) = unbuilt.take() {
-                sql::execute(conn, &index, &[]).await?;
-                sql::execute(conn, "DELETE FROM projector_deferred_indexes WHERE name = $1", &[READ_BY_FOLDS.into()]).await?;
-            }
+        if let Retracted::Memory(known) = retracted {
+            // The refold deletes by token: recorded before it, the indexes are built first.
+            sql::build_fold_indexes(conn).await?;
             known.extend(ids.iter().cloned());
         }
         for stream in &streams {
@@ -650,7 +649,7 @@ impl Projector {
             let ids: Vec<String> = events.iter().map(|e| e.event_id.to_string()).collect();
             let found: HashSet<String>;
             let retracted_ids = match retracted {
-                Retracted::Memory(known, _) => &**known,
+                Retracted::Memory(known) => &**known,
                 Retracted::Table => {
                     let keys: Vec<Value<'_>> = ids.iter().map(Value::from).collect();
                     found = sql::select_in(conn, "SELECT event_id FROM retracted_events WHERE event_id IN ()", &keys)
@@ -759,12 +758,18 @@ fn build_deferred_indexes(conn: &rusqlite::Connection, only: Option<&str>) -> Re
     Ok(())
 }
 
-/// The SQL of the deferred index `name`, if it is still to be built.
-fn deferred_sql(conn: &rusqlite::Connection, name: &str) -> Result<Option<String>, ProjectionError> {
+/// The names and SQL of those of `names` still to be built.
+fn deferred_sql(conn: &rusqlite::Connection, names: &[&str]) -> Result<Vec<(String, String)>, ProjectionError> {
     if !has_deferred(conn)? {
-        return Ok(None);
+        return Ok(Vec::new());
     }
-    Ok(conn.query_row("SELECT sql FROM projector_deferred_indexes WHERE name = ?1", [name], |row| row.get(0)).optional()?)
+    let mut found = Vec::new();
+    for name in names {
+        let sql: Option<String> =
+            conn.query_row("SELECT sql FROM projector_deferred_indexes WHERE name = ?1", [name], |row| row.get(0)).optional()?;
+        found.extend(sql.map(|sql| ((*name).to_owned(), sql)));
+    }
+    Ok(found)
 }
 
 fn has_deferred(conn: &rusqlite::Connection) -> Result<bool, ProjectionError> {

@@ -83,7 +83,13 @@ pub enum Conn<'c> {
     Sqlite(&'c mut rusqlite::Connection),
     /// SQLite later: statements are recorded, to be run by [`Recording::run`]. Reads go to
     /// `reader`, another connection (which sees only what was committed), if any.
-    Record { recording: &'c mut Recording, reader: Option<&'c mut rusqlite::Connection> },
+    Record {
+        recording: &'c mut Recording,
+        reader: Option<&'c mut rusqlite::Connection>,
+        /// Deferred indexes the folds read through (by name, with their SQL), still to be built
+        /// ([`build_fold_indexes`]).
+        unbuilt: &'c mut Vec<(String, String)>,
+    },
 }
 
 fn is_sqlite(conn: &Conn<'_>) -> bool {
@@ -323,6 +329,18 @@ fn run_sqlite(conn: &rusqlite::Connection, sql: &str, values: &[Value<'_>], fetc
 pub(crate) async fn execute(conn: &mut Conn<'_>, sql: &str, values: &[Value<'_>]) -> Result<(), ProjectionError> {
     let sql = if is_sqlite(conn) { sql.replace('$', "?") } else { sql.to_owned() };
     run(conn, &sql, values, false, true).await.map(drop)
+}
+
+/// Builds the deferred indexes the folds read through, if some still are (filling: recorded, so
+/// they are built before the statements recorded after this), before a statement that reads or
+/// deletes through them.
+pub(crate) async fn build_fold_indexes(conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
+    let Conn::Record { unbuilt, .. } = conn else { return Ok(()) };
+    for (name, index) in std::mem::take(*unbuilt) {
+        execute(conn, &index, &[]).await?;
+        execute(conn, "DELETE FROM projector_deferred_indexes WHERE name = $1", &[name.as_str().into()]).await?;
+    }
+    Ok(())
 }
 
 /// `INSERT INTO {table} ({columns}) VALUES (...), ... {tail}` for every row, in chunks; `tail`

@@ -191,6 +191,27 @@ async fn corner_cases(store: &dyn EventStore) {
     // A token described twice is found by its last description only.
     describe(store, "9003", "first title").await;
     describe(store, "9003", "second title").await;
+    // An offer, accepted: closing it looks up the owner then (through an index a fill builds
+    // before it).
+    let offer = |kind: &str| match kind {
+        "made" => ChainEvent::OfferMade {
+            token_id: "9003".into(),
+            offerer: "0xhal".into(),
+            amount: "70".into(),
+            expires_at: 1_900_000_000,
+            fee_bps: 500,
+            replaced_amount: "0".into(),
+            origin: tx(20),
+        },
+        _ => ChainEvent::OfferAccepted {
+            token_id: "9003".into(),
+            offerer: "0xhal".into(),
+            seller: "0xalice".into(),
+            amount: "70".into(),
+            origin: tx(21),
+        },
+    };
+    append(store, &[offer("made"), offer("accepted"), transferred("9003", "0xalice", "0xhal", 21)]).await;
 }
 
 /// The synthetic market history (mints, listings, sales, auctions, checkpoints).
