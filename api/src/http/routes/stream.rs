@@ -302,11 +302,7 @@ async fn stream(State(state): State<AppState>, viewer: MaybeUser, headers: Heade
             (first, start.max(published))
         }
     };
-    let events = Heartbeats {
-        events: stream::once(async move { first }).chain(live(state, topics, start, updates)).boxed(),
-        timer: Box::pin(tokio::time::sleep(HEARTBEAT)),
-        last: Instant::now(),
-    };
+    let events = Heartbeats::new(stream::once(async move { first }).chain(live(state, topics, start, updates)).boxed(), HEARTBEAT);
     // What axum's `Sse` answers.
     Ok(([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], Body::from_stream(events)).into_response())
 }
@@ -348,9 +344,17 @@ fn live(state: AppState, topics: Topics, start: u64, updates: broadcast::Receive
 /// event came since it was armed), not at every event (10,000 clients' timers each change).
 struct Heartbeats {
     events: futures::stream::BoxStream<'static, Bytes>,
+    /// `HEARTBEAT` (shorter in tests).
+    every: Duration,
     timer: Pin<Box<Sleep>>,
     /// When the last event or comment was written.
     last: Instant,
+}
+
+impl Heartbeats {
+    fn new(events: futures::stream::BoxStream<'static, Bytes>, every: Duration) -> Self {
+        Self { events, every, timer: Box::pin(tokio::time::sleep(every)), last: Instant::now() }
+    }
 }
 
 impl Stream for Heartbeats {
@@ -364,10 +368,10 @@ impl Stream for Heartbeats {
         }
         loop {
             ready!(this.timer.poll_unpin(cx));
-            let (now, due) = (Instant::now(), this.last + HEARTBEAT);
+            let (now, due) = (Instant::now(), this.last + this.every);
             if due <= now {
                 this.last = now;
-                this.timer.as_mut().reset(now + HEARTBEAT);
+                this.timer.as_mut().reset(now + this.every);
                 return Poll::Ready(Some(Ok(Bytes::from_static(b":\n\n"))));
             }
             this.timer.as_mut().reset(due);
@@ -432,6 +436,36 @@ mod tests {
         let event = Event::default().event("change").id("7").json_data(&data).unwrap();
         let body = Sse::new(stream::iter([Ok::<_, Infallible>(event)])).into_response().into_body();
         assert_eq!(axum::body::to_bytes(body, usize::MAX).await.unwrap(), frame("change", 7, &data));
+    }
+
+    #[tokio::test]
+    async fn a_heartbeat_comes_a_period_after_the_last_event_or_heartbeat() {
+        const EVERY: Duration = Duration::from_millis(200);
+        let start = Instant::now();
+        // An event at once and one 100 ms later, then none.
+        let events = stream::iter([Bytes::from_static(b"a"), Bytes::from_static(b"b")])
+            .then(move |bytes| async move {
+                if &bytes[..] == b"b" {
+                    tokio::time::sleep_until(start + Duration::from_millis(100)).await;
+                }
+                bytes
+            })
+            .chain(stream::pending());
+        let mut stream = Heartbeats::new(events.boxed(), EVERY);
+        let mut next = async || {
+            let bytes = stream.next().await.unwrap().unwrap();
+            (bytes, Instant::now())
+        };
+        assert_eq!(&next().await.0[..], b"a");
+        let (b, at_b) = next().await;
+        assert_eq!(&b[..], b"b");
+        // Not 200 ms after the first event (the timer's first deadline): 200 ms after the last.
+        let (comment, at_first) = next().await;
+        assert_eq!(&comment[..], b":\n\n");
+        assert!(at_first >= at_b + EVERY, "a heartbeat {:?} after the last event", at_first - at_b);
+        let (comment, at_second) = next().await;
+        assert_eq!(&comment[..], b":\n\n");
+        assert!(at_second >= at_first + EVERY, "a heartbeat {:?} after the last one", at_second - at_first);
     }
 
     #[test]
