@@ -52,6 +52,10 @@ pub struct Update {
     /// The changed NFTs' cards (JSON, by NFT id), read once by the first client that wants
     /// them and shared by the others.
     pub cards: tokio::sync::OnceCell<Arc<std::collections::HashMap<String, Box<serde_json::value::RawValue>>>>,
+    /// The `change` event of all its NFTs and none of its notices, without and with cards: the
+    /// bytes every client whose view that is writes (most follow the market), rendered once by
+    /// the first of them.
+    pub whole: [std::sync::OnceLock<axum::body::Bytes>; 2],
 }
 
 /// One NFT that changed.
@@ -201,6 +205,6 @@ impl StreamHub {
         }
         // The primary, like the changes above (a resuming client's catch-up runs in its request).
         let notices = projections::reads::on_primary(notices::between(&self.read, a, b)).await?;
-        Ok(Update { after, up_to, nfts, notices, cards: Default::default() })
+        Ok(Update { after, up_to, nfts, notices, ..Update::default() })
     }
 }

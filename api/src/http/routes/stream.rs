@@ -10,23 +10,26 @@
 use std::{
     collections::{HashMap, HashSet},
     convert::Infallible,
+    pin::Pin,
     sync::Arc,
+    task::{Context, Poll, ready},
     time::Duration,
 };
 
 use axum::{
+    body::{Body, Bytes},
     extract::State,
-    http::HeaderMap,
-    response::{
-        IntoResponse, Response,
-        sse::{Event, KeepAlive, Sse},
-    },
+    http::{HeaderMap, header},
+    response::{IntoResponse, Response},
 };
-use futures::{Stream, StreamExt, stream};
+use futures::{FutureExt, Stream, StreamExt, stream};
 use projections::queries::{self, notices::NoticeView};
 use serde::Serialize;
 use serde_json::value::RawValue;
-use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::{
+    sync::broadcast::{self, error::RecvError},
+    time::{Instant, Sleep},
+};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -116,30 +119,47 @@ impl Topics {
         Ok(topics)
     }
 
+    /// Whether this client follows `change`, past position `after`.
+    fn wants(&self, change: &NftChange, after: u64) -> bool {
+        change.position > after
+            && (self.market || self.nfts.contains(&change.nft_id) || change.collections.iter().any(|id| self.collections.contains(id)))
+    }
+
+    /// This client's notices of `update`, past position `after`.
+    fn notices<'u>(&self, update: &'u Update, after: u64) -> impl Iterator<Item = &'u NoticeView> {
+        let user = self.user.as_deref();
+        update.notices.iter().filter(move |(to, n)| Some(to.as_str()) == user && n.position as u64 > after).map(|(_, notice)| notice)
+    }
+
     /// The part of `update` this client gets, past position `after`; `None` when nothing.
     fn message<'u>(&self, update: &'u Update, after: u64) -> Option<Change<'u>> {
-        let nfts: Vec<&NftChange> = update
-            .nfts
-            .iter()
-            .filter(|c| c.position > after)
-            .filter(|c| self.market || self.nfts.contains(&c.nft_id) || c.collections.iter().any(|id| self.collections.contains(id)))
-            .collect();
-        let notices: Vec<&NoticeView> = match &self.user {
-            Some(user) => {
-                update.notices.iter().filter(|(to, n)| to == user && n.position as u64 > after).map(|(_, notice)| notice).collect()
-            }
-            None => Vec::new(),
-        };
+        let nfts: Vec<&NftChange> = update.nfts.iter().filter(|c| self.wants(c, after)).collect();
+        let notices: Vec<&NoticeView> = self.notices(update, after).collect();
         (!nfts.is_empty() || !notices.is_empty()).then_some(Change { position: update.up_to, nfts, notices, cards: None })
     }
 
-    /// `change` (of `update`) with its NFTs' cards, when this client asked for them.
-    async fn with_cards<'u>(&self, state: &AppState, update: &'u Update, mut change: Change<'u>) -> Result<Change<'u>, ApiError> {
-        if self.cards && !change.nfts.is_empty() {
-            let cards = cards_of(state, update).await?;
-            change.cards = Some(change.nfts.iter().filter_map(|c| cards.get(&c.nft_id).map(AsRef::as_ref)).collect());
+    /// The cards of `update`'s NFTs when this client asked for them and gets some of the NFTs.
+    async fn cards<'u>(&self, state: &AppState, update: &'u Update, after: u64) -> Result<Option<&'u Cards>, ApiError> {
+        if self.cards && update.nfts.iter().any(|c| self.wants(c, after)) { cards_of(state, update).await.map(Some) } else { Ok(None) }
+    }
+
+    /// This client's `change` event of `update`, past position `after` (`None`: nothing for it),
+    /// with `cards` (the update's, given when it asked for them).
+    fn event(&self, update: &Update, after: u64, cards: Option<&Cards>) -> Option<Bytes> {
+        // A client that gets every NFT of the update and none of its notices (one following the
+        // market, most often) writes the same bytes as every other such client: rendered once.
+        if !update.nfts.is_empty() && update.nfts.iter().all(|c| self.wants(c, after)) && self.notices(update, after).next().is_none() {
+            let whole = &update.whole[usize::from(cards.is_some())];
+            return Some(
+                whole
+                    .get_or_init(|| {
+                        frame("change", update.up_to, &Change::of(update.up_to, update.nfts.iter().collect(), Vec::new(), cards))
+                    })
+                    .clone(),
+            );
         }
-        Ok(change)
+        let Change { nfts, notices, .. } = self.message(update, after)?;
+        Some(frame("change", update.up_to, &Change::of(update.up_to, nfts, notices, cards)))
     }
 }
 
@@ -161,6 +181,15 @@ async fn cards_of<'u>(state: &AppState, update: &'u Update) -> Result<&'u Cards,
         })
         .await?;
     Ok(cards.as_ref())
+}
+
+impl<'u> Change<'u> {
+    /// The change to `position` of `nfts` and `notices`, with the NFTs' `cards` when given.
+    fn of(position: u64, nfts: Vec<&'u NftChange>, notices: Vec<&'u NoticeView>, cards: Option<&'u Cards>) -> Self {
+        let cards =
+            cards.filter(|_| !nfts.is_empty()).map(|cards| nfts.iter().filter_map(|c| cards.get(&c.nft_id).map(AsRef::as_ref)).collect());
+        Self { position, nfts, notices, cards }
+    }
 }
 
 /// One `change` event's data.
@@ -215,8 +244,15 @@ struct StreamPosition {
     position: u64,
 }
 
-fn event(name: &str, position: u64, data: &impl Serialize) -> Event {
-    Event::default().event(name).id(position.to_string()).json_data(data).unwrap_or_default()
+/// The bytes of event `name` with id `position` and `data` as JSON: what axum's `Event` writes
+/// (`event`, `id`, then `data` on one line: compact JSON has no line breaks), built here so
+/// that one rendering can be shared by many clients.
+fn frame(name: &str, position: u64, data: &impl Serialize) -> Bytes {
+    let mut bytes = format!("event: {name}\nid: {position}\ndata: ").into_bytes();
+    // Writing to memory fails only for data that cannot be JSON, which none of the stream's is.
+    serde_json::to_writer(&mut bytes, data).expect("the stream's data is JSON");
+    bytes.extend_from_slice(b"\n\n");
+    Bytes::from(bytes)
 }
 
 /// The market's changes as server-sent events: `ready` (no position given) or `reset` (one
@@ -243,8 +279,8 @@ async fn stream(State(state): State<AppState>, viewer: MaybeUser, headers: Heade
     // catch-up, read after, reaches at least as far.
     let (published, updates) = state.stream.subscribe();
     let (first, start) = match resume {
-        None => (event("ready", published, &StreamPosition { position: published }), published),
-        Some(from) if from > published => (event("reset", published, &StreamPosition { position: published }), published),
+        None => (frame("ready", published, &StreamPosition { position: published }), published),
+        Some(from) if from > published => (frame("reset", published, &StreamPosition { position: published }), published),
         Some(from) => {
             // Everything changed in `(from, start]`, read in one snapshot of the tables; live
             // updates carry on after `start`.
@@ -254,55 +290,224 @@ async fn stream(State(state): State<AppState>, viewer: MaybeUser, headers: Heade
                 // Behind what was published (a replay's generation switched meanwhile), or more
                 // than is worth naming: refetch.
                 let at = start.max(published);
-                event("reset", at, &StreamPosition { position: at })
+                frame("reset", at, &StreamPosition { position: at })
             } else {
-                match topics.message(&backlog, from) {
-                    Some(change) => event("change", start, &topics.with_cards(&state, &backlog, change).await?),
+                let cards = topics.cards(&state, &backlog, from).await?;
+                match topics.event(&backlog, from, cards) {
+                    Some(change) => change,
                     // Nothing missed: only the position moves on (a comment-free ready).
-                    None => event("ready", start, &StreamPosition { position: start }),
+                    None => frame("ready", start, &StreamPosition { position: start }),
                 }
             };
             (first, start.max(published))
         }
     };
-    let live = live(state, Arc::new(topics), start, updates);
-    let events = stream::once(async move { Ok::<_, Infallible>(first) }).chain(live);
-    Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(HEARTBEAT)).into_response())
+    let events = Heartbeats::new(stream::once(async move { first }).chain(live(state, topics, start, updates)).boxed(), HEARTBEAT);
+    // What axum's `Sse` answers.
+    Ok(([(header::CONTENT_TYPE, "text/event-stream"), (header::CACHE_CONTROL, "no-cache")], Body::from_stream(events)).into_response())
 }
 
 /// The broadcast's updates after `start`, as this client's events; ends when the client fell
 /// too far behind (it reconnects from its last id).
-fn live(
-    state: AppState,
-    topics: Arc<Topics>,
-    start: u64,
-    updates: broadcast::Receiver<Arc<Update>>,
-) -> impl Stream<Item = Result<Event, Infallible>> {
-    stream::unfold(updates, move |mut updates| {
-        let (state, topics) = (state.clone(), topics.clone());
-        async move {
-            loop {
-                match updates.recv().await {
-                    Ok(update) if update.up_to <= start => {}
-                    Ok(update) => {
-                        let Some(change) = topics.message(&update, start) else { continue };
-                        match topics.with_cards(&state, &update, change).await {
-                            Ok(change) => return Some((Ok(event("change", update.up_to, &change)), updates)),
-                            Err(err) => {
-                                // The client reconnects from its last id and catches up.
-                                tracing::warn!(%err, "a stream client's cards could not be read; dropping it");
-                                return None;
-                            }
+fn live(state: AppState, topics: Topics, start: u64, updates: broadcast::Receiver<Arc<Update>>) -> impl Stream<Item = Bytes> {
+    // The state and topics travel with the receiver from one event to the next (not cloned for each).
+    stream::unfold((updates, state, topics), move |(mut updates, state, topics)| async move {
+        loop {
+            match updates.recv().await {
+                Ok(update) if update.up_to <= start => {}
+                Ok(update) => {
+                    let event = match topics.cards(&state, &update, start).await {
+                        Ok(cards) => topics.event(&update, start, cards),
+                        Err(err) => {
+                            // The client reconnects from its last id and catches up.
+                            tracing::warn!(%err, "a stream client's cards could not be read; dropping it");
+                            return None;
                         }
+                    };
+                    if let Some(event) = event {
+                        return Some((event, (updates, state, topics)));
                     }
-                    Err(RecvError::Lagged(missed)) => {
-                        tracing::debug!(missed, "a stream client fell behind; dropping it");
-                        crate::http::routes::metrics::stream_dropped();
-                        return None;
-                    }
-                    Err(RecvError::Closed) => return None,
                 }
+                Err(RecvError::Lagged(missed)) => {
+                    tracing::debug!(missed, "a stream client fell behind; dropping it");
+                    crate::http::routes::metrics::stream_dropped();
+                    return None;
+                }
+                Err(RecvError::Closed) => return None,
             }
         }
     })
+}
+
+/// A comment after `HEARTBEAT` without an event, so proxies and clients know the stream is
+/// alive: axum's `KeepAlive`, except that its timer is re-armed when it fires too early (an
+/// event came since it was armed), not at every event (10,000 clients' timers each change).
+struct Heartbeats {
+    events: futures::stream::BoxStream<'static, Bytes>,
+    /// `HEARTBEAT` (shorter in tests).
+    every: Duration,
+    timer: Pin<Box<Sleep>>,
+    /// When the last event or comment was written.
+    last: Instant,
+}
+
+impl Heartbeats {
+    fn new(events: futures::stream::BoxStream<'static, Bytes>, every: Duration) -> Self {
+        Self { events, every, timer: Box::pin(tokio::time::sleep(every)), last: Instant::now() }
+    }
+}
+
+impl Stream for Heartbeats {
+    type Item = Result<Bytes, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        if let Poll::Ready(event) = this.events.poll_next_unpin(cx) {
+            this.last = Instant::now();
+            return Poll::Ready(event.map(Ok));
+        }
+        loop {
+            ready!(this.timer.poll_unpin(cx));
+            let (now, due) = (Instant::now(), this.last + this.every);
+            if due <= now {
+                this.last = now;
+                this.timer.as_mut().reset(now + this.every);
+                return Poll::Ready(Some(Ok(Bytes::from_static(b":\n\n"))));
+            }
+            this.timer.as_mut().reset(due);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::response::sse::{Event, Sse};
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn nft(id: &str, position: u64, collections: &[&str]) -> NftChange {
+        NftChange { nft_id: id.into(), position, collections: collections.iter().map(|c| c.to_string()).collect() }
+    }
+
+    fn notice(position: i64, nft_id: &str) -> NoticeView {
+        NoticeView {
+            position,
+            kind: "OUTBID".into(),
+            nft_id: nft_id.into(),
+            nft_title: None,
+            nft_file: None,
+            amount: "1".into(),
+            amount_wei: "1000000000000000000".into(),
+            top_amount: None,
+            top_amount_wei: None,
+            counterpart_address: None,
+            counterpart_user_id: None,
+            counterpart_username: None,
+            transaction_hash: "0x1".into(),
+            created_at: "2026-01-01T00:00:00Z".into(),
+            read: false,
+            target_kind: None,
+            target_id: None,
+            target_title: None,
+            reason: None,
+            decision: None,
+        }
+    }
+
+    fn topics(text: &str, user: Option<&str>) -> Topics {
+        Topics::parse(Some(text), user.map(str::to_owned), None).unwrap()
+    }
+
+    /// An event's id and data.
+    fn parsed(frame: &Bytes) -> (u64, Value) {
+        let text = std::str::from_utf8(frame).unwrap();
+        let id = text.lines().find_map(|l| l.strip_prefix("id: ")).unwrap().parse().unwrap();
+        (id, serde_json::from_str(text.lines().find_map(|l| l.strip_prefix("data: ")).unwrap()).unwrap())
+    }
+
+    fn ids(data: &Value, key: &str) -> Vec<String> {
+        data[key].as_array().unwrap().iter().map(|n| n["nftId"].as_str().unwrap().to_owned()).collect()
+    }
+
+    #[tokio::test]
+    async fn a_frame_is_what_axums_sse_writes() {
+        let data = json!({"position": 7, "nfts": [{"nftId": "80001-1", "position": 7}], "notices": [], "text": "a\nb\r"});
+        let event = Event::default().event("change").id("7").json_data(&data).unwrap();
+        let body = Sse::new(stream::iter([Ok::<_, Infallible>(event)])).into_response().into_body();
+        assert_eq!(axum::body::to_bytes(body, usize::MAX).await.unwrap(), frame("change", 7, &data));
+    }
+
+    #[tokio::test]
+    async fn a_heartbeat_comes_a_period_after_the_last_event_or_heartbeat() {
+        const EVERY: Duration = Duration::from_millis(200);
+        let start = Instant::now();
+        // An event at once and one 100 ms later, then none.
+        let events = stream::iter([Bytes::from_static(b"a"), Bytes::from_static(b"b")])
+            .then(move |bytes| async move {
+                if &bytes[..] == b"b" {
+                    tokio::time::sleep_until(start + Duration::from_millis(100)).await;
+                }
+                bytes
+            })
+            .chain(stream::pending());
+        let mut stream = Heartbeats::new(events.boxed(), EVERY);
+        let mut next = async || {
+            let bytes = stream.next().await.unwrap().unwrap();
+            (bytes, Instant::now())
+        };
+        assert_eq!(&next().await.0[..], b"a");
+        let (b, at_b) = next().await;
+        assert_eq!(&b[..], b"b");
+        // Not 200 ms after the first event (the timer's first deadline): 200 ms after the last.
+        let (comment, at_first) = next().await;
+        assert_eq!(&comment[..], b":\n\n");
+        assert!(at_first >= at_b + EVERY, "a heartbeat {:?} after the last event", at_first - at_b);
+        let (comment, at_second) = next().await;
+        assert_eq!(&comment[..], b":\n\n");
+        assert!(at_second >= at_first + EVERY, "a heartbeat {:?} after the last one", at_second - at_first);
+    }
+
+    #[test]
+    fn clients_with_the_same_view_share_an_update_s_event_and_the_others_get_their_own() {
+        let update = Update {
+            after: 4,
+            up_to: 6,
+            nfts: vec![nft("80001-1", 5, &["c1"]), nft("80001-2", 6, &[])],
+            notices: vec![("alice".into(), notice(6, "80001-2"))],
+            ..Update::default()
+        };
+        let market = topics("market", None).event(&update, 4, None).unwrap();
+        assert_eq!(
+            parsed(&market),
+            (
+                6,
+                json!({"position": 6, "nfts": [{"nftId": "80001-1", "position": 5, "collections": ["c1"]}, {"nftId": "80001-2", "position": 6}], "notices": []})
+            )
+        );
+        assert_eq!(update.whole[0].get(), Some(&market));
+        // The same view: the same bytes (one allocation).
+        for same in [topics("market", Some("bob")), topics("collection:c1,nft:80001-2", None)] {
+            assert_eq!(same.event(&update, 4, None).unwrap().as_ptr(), market.as_ptr());
+        }
+        // Alice's notice is hers only.
+        let alice = topics("market", Some("alice")).event(&update, 4, None).unwrap();
+        assert_eq!(ids(&parsed(&alice).1, "nfts"), ["80001-1", "80001-2"]);
+        assert_eq!(ids(&parsed(&alice).1, "notices"), ["80001-2"]);
+        // Part of the NFTs: by topic, or past a position inside the update (a resumed client's).
+        assert_eq!(ids(&parsed(&topics("nft:80001-1", None).event(&update, 4, None).unwrap()).1, "nfts"), ["80001-1"]);
+        assert_eq!(ids(&parsed(&topics("market", None).event(&update, 5, None).unwrap()).1, "nfts"), ["80001-2"]);
+        assert_eq!(topics("nft:80001-3", Some("bob")).event(&update, 4, None), None);
+        // With cards: their own shared event, with the cards of the NFTs that have one.
+        let cards: Cards = [("80001-2".to_owned(), serde_json::value::to_raw_value(&json!({"id": "80001-2"})).unwrap())].into();
+        let with_cards = topics("market", None).event(&update, 4, Some(&cards)).unwrap();
+        assert_eq!(parsed(&with_cards).1["cards"], json!([{"id": "80001-2"}]));
+        assert_eq!(update.whole[1].get(), Some(&with_cards));
+        assert_eq!(topics("market", None).event(&update, 4, None), Some(market));
+        let alice = topics("market", Some("alice")).event(&update, 4, Some(&cards)).unwrap();
+        assert_eq!(
+            (parsed(&alice).1["cards"].clone(), ids(&parsed(&alice).1, "notices")),
+            (json!([{"id": "80001-2"}]), vec!["80001-2".to_owned()])
+        );
+    }
 }
