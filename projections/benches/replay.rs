@@ -37,7 +37,6 @@ async fn main() {
 
     // A server that was down: its read tables hold the first half of the log (written first).
     let half = ReadDb::open(&format!("sqlite://{}", dir.path().join("read-half.db").display())).await.unwrap();
-    let half_projector = Projector::new(store.clone(), half.clone()).await.unwrap();
     let head = if reuse {
         let head = store.head().await.unwrap().0;
         println!("log of {head} events reused from {}: the downtime case (d) needs a new log and is skipped", log.display());
@@ -46,7 +45,7 @@ async fn main() {
         write_categories(store.as_ref()).await;
         let mut blocks = market_history(target / EVENTS_PER_NFT + 1);
         append_until(store.as_ref(), &mut blocks, target / 2).await;
-        half_projector.catch_up().await.unwrap();
+        Projector::new(store.clone(), half.clone()).await.unwrap().catch_up().await.unwrap();
         append_until(store.as_ref(), &mut blocks, target).await;
         let head = store.head().await.unwrap().0;
         let bytes: u64 = std::fs::read_dir(log.parent().unwrap()).unwrap().map(|f| f.unwrap().metadata().unwrap().len()).sum();
@@ -110,7 +109,8 @@ async fn main() {
     } else {
         let from = half.position().await.unwrap();
         let t = Instant::now();
-        assert_eq!(half_projector.catch_up().await.unwrap(), head);
+        // A new process: its projector opens the tables where the last one left them.
+        assert_eq!(Projector::new(store.clone(), half.clone()).await.unwrap().catch_up().await.unwrap(), head);
         let took = t.elapsed();
         assert_eq!(half.checksum().await.unwrap(), checksum, "the resumed tables equal the replay's");
         Some((head - from, took))
