@@ -12,16 +12,8 @@ use std::{
     time::{Duration, Instant},
 };
 
-use domain::{
-    ExpectedVersion, Metadata, StreamAppend,
-    chain::{ChainEvent, Origin},
-};
 use support::stream::{bare_change, bare_serve, connect, resident, settle, tally};
 use tokio::{net::TcpListener, sync::broadcast};
-
-fn origin(block: u64) -> Origin {
-    Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }
-}
 
 fn main() {
     let clients: usize = std::env::var("CLIENTS").ok().and_then(|v| v.parse().ok()).unwrap_or(1_000);
@@ -51,20 +43,8 @@ fn main() {
         let after = resident("self");
         let mut commits = Vec::new();
         for round in 1..=rounds {
-            let event = ChainEvent::NftMinted {
-                token_id: round.to_string(),
-                creator: "0xa1".into(),
-                token_uri: "/ipfs/m".into(),
-                royalties: vec![],
-                origin: origin(round),
-            };
             let mut watch = projected.subscribe();
-            let append = StreamAppend {
-                stream_id: event.stream_id(80001),
-                expected: ExpectedVersion::Any,
-                events: vec![event.to_new_event(uuid::Uuid::now_v7(), Metadata::default()).unwrap()],
-            };
-            let at = store.append_streams(vec![append]).await.unwrap().last_position;
+            let at = store.append_streams(vec![support::minted(round)]).await.unwrap().last_position;
             // The commit: the projector's position passing the event (watched as the hub does).
             watch.wait_for(|p| *p >= at).await.unwrap();
             commits.push((round, Instant::now()));

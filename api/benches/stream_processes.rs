@@ -20,11 +20,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use domain::{
-    EventStore, ExpectedVersion, Metadata, StreamAppend,
-    chain::{ChainEvent, Origin},
-    test_utils::TestPostgres,
-};
+use domain::{EventStore, test_utils::TestPostgres};
 use support::stream::{bare_change, bare_serve, connect, resident, settle, tally};
 use tokio::{
     io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
@@ -42,25 +38,9 @@ const SECRET: &str = "stream-processes-bench-secret-0123456789";
 /// Set in a bare broadcaster's environment: the child runs [`bare_child`].
 const BARE_CHILD: &str = "STREAM_PROCESSES_BARE_CHILD";
 
-fn origin(block: u64) -> Origin {
-    Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }
-}
-
 /// Appends the minting of token `token` (a change of the market); its position.
 async fn mint(store: &dyn EventStore, token: u64) -> u64 {
-    let event = ChainEvent::NftMinted {
-        token_id: token.to_string(),
-        creator: "0xa1".into(),
-        token_uri: "/ipfs/m".into(),
-        royalties: vec![],
-        origin: origin(token),
-    };
-    let append = StreamAppend {
-        stream_id: event.stream_id(80001),
-        expected: ExpectedVersion::Any,
-        events: vec![event.to_new_event(uuid::Uuid::now_v7(), Metadata::default()).unwrap()],
-    };
-    store.append_streams(vec![append]).await.expect("append").last_position
+    store.append_streams(vec![support::minted(token)]).await.expect("append").last_position
 }
 
 /// A free loopback port (bound and released: the server binds it a moment later).

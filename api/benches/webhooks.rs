@@ -28,10 +28,6 @@ use std::{
 };
 
 use axum::{Router, body::Bytes, extract::State, http::HeaderMap, http::StatusCode, routing::post};
-use domain::{
-    ExpectedVersion, Metadata, StreamAppend,
-    chain::{ChainEvent, Origin},
-};
 use support::Latencies;
 use tokio::sync::Semaphore;
 
@@ -79,25 +75,6 @@ async fn register(client: &reqwest::Client, address: SocketAddr, token: &str, ur
         .await
         .unwrap();
     answer["body"]["endpointId"].as_str().unwrap_or_else(|| panic!("registered: {answer}")).to_owned()
-}
-
-fn origin(block: u64) -> Origin {
-    Origin { block_number: block, block_time: 1_700_000_000 + block as i64, tx_hash: format!("0x{block:064x}"), log_index: 0 }
-}
-
-fn minted(token: u64) -> StreamAppend {
-    let event = ChainEvent::NftMinted {
-        token_id: token.to_string(),
-        creator: "0xa1".into(),
-        token_uri: "/ipfs/m".into(),
-        royalties: vec![],
-        origin: origin(token),
-    };
-    StreamAppend {
-        stream_id: event.stream_id(80001),
-        expected: ExpectedVersion::Any,
-        events: vec![event.to_new_event(uuid::Uuid::now_v7(), Metadata::default()).unwrap()],
-    }
 }
 
 /// A configuration as the binary parses it, with `extra` flags.
@@ -183,7 +160,7 @@ fn main() {
         got.lock().unwrap().clear();
         // One append of `burst` new tokens (one commit: the log's own cost is not the deliveries').
         let started = Instant::now();
-        state.store.append_streams((1..=burst).map(minted).collect()).await.unwrap();
+        state.store.append_streams((1..=burst).map(support::minted).collect()).await.unwrap();
         let (head, _) = state.store.head().await.unwrap();
         state.projector.wait_for(head, LIMIT).await.unwrap();
         println!("the burst appended and projected in {:.1} ms", started.elapsed().as_secs_f64() * 1e3);
@@ -248,7 +225,7 @@ fn main() {
         let mut before = state.store.head().await.unwrap().0;
         for round in 1..=rounds {
             let mut watch = state.projector.subscribe();
-            let at = state.store.append_streams(vec![minted(burst + round)]).await.unwrap().last_position;
+            let at = state.store.append_streams(vec![support::minted(burst + round)]).await.unwrap().last_position;
             watch.wait_for(|p| *p >= at).await.unwrap();
             let committed = (before, *watch.borrow(), Instant::now());
             before = committed.1;
@@ -302,7 +279,7 @@ fn main() {
             let mut token_id = 1_000_000;
             while started.elapsed() < Duration::from_secs(down_secs) {
                 token_id += 1;
-                positions.push(state.store.append_streams(vec![minted(token_id)]).await.unwrap().last_position);
+                positions.push(state.store.append_streams(vec![support::minted(token_id)]).await.unwrap().last_position);
                 tokio::time::sleep(Duration::from_secs(1)).await;
             }
             down.store(false, Ordering::SeqCst);

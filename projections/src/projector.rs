@@ -463,14 +463,14 @@ impl Projector {
             }
         }
         let conn = filling.conn.take().expect("no write is running");
-        // Its commits wait for the disk again (see `open`); the folds read through one index.
+        // Its commits wait for the disk again (see `open`); the folds read through their indexes.
         let reading = || {
             conn.execute_batch("PRAGMA synchronous = NORMAL")?;
             READ_BY_FOLDS.iter().try_for_each(|index| build_deferred_indexes(&conn, Some(index)))
         };
         if let Err(failed) = blocking(reading) {
             self.close(writer).await;
-            return Err(failed.into());
+            return Err(failed);
         }
         self.forget_remembered();
         if let Some((_, writer)) = writer {

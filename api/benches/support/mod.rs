@@ -34,6 +34,28 @@ pub fn serve(runtime: &tokio::runtime::Runtime, app: axum::Router) -> SocketAddr
     })
 }
 
+/// A change of the market, as the indexer appends it: token `token` minted, in block `token`.
+pub fn minted(token: u64) -> domain::StreamAppend {
+    let origin = domain::chain::Origin {
+        block_number: token,
+        block_time: 1_700_000_000 + token as i64,
+        tx_hash: format!("0x{token:064x}"),
+        log_index: 0,
+    };
+    let event = domain::chain::ChainEvent::NftMinted {
+        token_id: token.to_string(),
+        creator: "0xa1".into(),
+        token_uri: "/ipfs/m".into(),
+        royalties: vec![],
+        origin,
+    };
+    domain::StreamAppend {
+        stream_id: event.stream_id(80001),
+        expected: domain::ExpectedVersion::Any,
+        events: vec![event.to_new_event(uuid::Uuid::now_v7(), domain::Metadata::default()).expect("an event")],
+    }
+}
+
 /// A configuration as the binary parses it, over `data_dir`.
 pub fn config(data_dir: &std::path::Path) -> api::config::Config {
     config_with(data_dir, &[])

@@ -120,7 +120,8 @@ async fn register_and_read_back(http: &reqwest::Client, server_url: &str, n: usi
     }
     let answer: Value = answer.json().await.ok()?;
     let user = answer["body"]["userId"].as_str().expect("a user id").to_owned();
-    let profile = http.get(format!("{server_url}/api/account/getuserprofile/{user}")).send().await.expect("profile");
+    // A process killed between the two answers nothing (the test kills the holder): no read to check.
+    let profile = http.get(format!("{server_url}/api/account/getuserprofile/{user}")).send().await.ok()?;
     assert_eq!(profile.status(), 200, "read-your-writes on {server_url}: the new user {user} must be visible at once");
     Some(user)
 }
