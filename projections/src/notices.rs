@@ -423,23 +423,15 @@ impl ReadModel for Notices {
         let decoded = self.decoded.take(events, decode)?;
         let memory = self.memory.lock().expect("not poisoned").take();
         let mut fold = Fold::default();
-        let memory = match memory {
-            // Filling from the start: every token is in memory (absent: never minted).
-            Some(Memory { tokens, limit, empty: true, .. }) => {
-                fold.tokens = tokens;
-                Some((limit, true))
-            }
-            // Filling tables that held rows: those of the tokens not met yet are read.
-            Some(Memory { tokens, limit, empty: false, .. }) => {
-                fold.tokens = tokens;
-                fold.load(conn, tokens_of(&decoded)?).await?;
-                Some((limit, false))
-            }
-            None => {
-                fold.load(conn, tokens_of(&decoded)?).await?;
-                None
-            }
-        };
+        let memory = memory.map(|Memory { tokens, limit, empty, .. }| {
+            fold.tokens = tokens;
+            (limit, empty)
+        });
+        // Filling from the start, every token is in memory (absent: never minted); otherwise
+        // the rows of the tokens not in memory yet are read.
+        if !matches!(memory, Some((_, true))) {
+            fold.load(conn, tokens_of(&decoded)?).await?;
+        }
         for (event, decoded) in &decoded {
             let position = event.position as i64;
             match decoded {

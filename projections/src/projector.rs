@@ -80,8 +80,7 @@ struct Filling {
     folded: Position,
     /// Every event id retracted so far: `retracted_events`, which is not read meanwhile.
     retracted: HashSet<String>,
-    /// The SQL of [`READ_BY_FOLDS`] still deferred, by name: built before the first
-    /// retraction's refold deletes through it.
+    /// The SQL of [`READ_BY_FOLDS`] still deferred, by name: built as soon as a fold needs them.
     unbuilt: Vec<(String, String)>,
     /// A recording written already, emptied, for the next batch: two recordings take turns,
     /// so their buffers are allocated once instead of growing again every batch.
