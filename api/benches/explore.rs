@@ -37,7 +37,7 @@ fn main() {
     let nfts = support::env("NFTS", 100_000) as u64;
     let requests = support::env("REQUESTS", 20_000);
     let concurrency = support::env("CONCURRENCY", 32);
-    let (_temporary, dir, reuse) = support::data_dir();
+    let (_temporary, dir) = support::data_dir();
     let config = support::config(&dir);
     let server = support::server_runtime();
 
@@ -46,7 +46,7 @@ fn main() {
         let started = Instant::now();
         let store = api::log::open(&config).await.unwrap();
         let mut events = store.head().await.unwrap().0;
-        if !reuse {
+        if !support::holds_market(store.as_ref()).await {
             support::write_market(store.as_ref(), nfts).await;
             events = signed_in_visitor(store.as_ref(), nfts).await;
             let every = support::env("HIDDEN_EVERY", 100).max(1);

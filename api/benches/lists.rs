@@ -47,14 +47,14 @@ fn main() {
     let distinct_cap = support::env("DISTINCT", 400);
     let concurrency = support::env("CONCURRENCY", 32);
     let only: Option<Vec<String>> = std::env::var("LISTS").ok().map(|v| v.split(',').map(str::to_owned).collect());
-    let (_temporary, dir, reuse) = support::data_dir();
+    let (_temporary, dir) = support::data_dir();
     let config = support::config(&dir);
     let server = support::server_runtime();
 
     let state = server.block_on(async {
         let started = Instant::now();
         let store = api::log::open(&config).await.unwrap();
-        if !reuse {
+        if !support::holds_market(store.as_ref()).await {
             support::write_market(store.as_ref(), nfts).await;
             support::collections(store.as_ref(), collections, members, nfts).await;
             visitor(store.as_ref(), nfts).await;

@@ -25,14 +25,14 @@ fn main() {
     let nfts = support::env("NFTS", 100_000) as u64;
     let requests = support::env("REQUESTS", 20_000);
     let concurrency = support::env("CONCURRENCY", 32);
-    let (_temporary, dir, reuse) = support::data_dir();
+    let (_temporary, dir) = support::data_dir();
     let config = support::config(&dir);
     let server = support::server_runtime();
 
     let state = server.block_on(async {
         let started = Instant::now();
         let store = api::log::open(&config).await.unwrap();
-        if !reuse {
+        if !support::holds_market(store.as_ref()).await {
             support::write_market(store.as_ref(), nfts).await;
         }
         let events = store.head().await.unwrap().0;

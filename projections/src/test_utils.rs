@@ -181,6 +181,41 @@ pub fn market_history_with_files(
     })
 }
 
+/// Blocks of a history (as [`market_history`] gives them) joined into appends of about
+/// `max_events` each, for loading a large market: one transaction per many blocks instead of one
+/// per block. Each stream appears once per append: the chain's checkpoints of the joined blocks
+/// are one run at its end, and a block naming a stream already in the append starts the next.
+/// Every stream's events keep their order; only checkpoints move after the blocks they close.
+pub fn joined(blocks: impl Iterator<Item = Vec<StreamAppend>>, max_events: usize) -> impl Iterator<Item = Vec<StreamAppend>> {
+    let chain = chain_stream(CHAIN_ID);
+    let mut blocks = blocks.peekable();
+    std::iter::from_fn(move || {
+        let mut joined: Vec<StreamAppend> = Vec::new();
+        let mut streams = std::collections::HashSet::new();
+        let mut checkpoints = Vec::new();
+        let mut events = 0;
+        while let Some(block) = blocks.peek() {
+            let clashes = block.iter().any(|w| w.stream_id != chain && streams.contains(&w.stream_id));
+            if events >= max_events || (clashes && !joined.is_empty()) {
+                break;
+            }
+            for write in blocks.next().expect("peeked") {
+                events += write.events.len();
+                if write.stream_id == chain {
+                    checkpoints.extend(write.events);
+                } else {
+                    streams.insert(write.stream_id.clone());
+                    joined.push(write);
+                }
+            }
+        }
+        if !checkpoints.is_empty() {
+            joined.push(StreamAppend { stream_id: chain.clone(), expected: ExpectedVersion::Any, events: checkpoints });
+        }
+        (!joined.is_empty()).then_some(joined)
+    })
+}
+
 fn creator_of(token: u64) -> u64 {
     1 + token % 97
 }

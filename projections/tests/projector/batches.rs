@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use domain::{
-    EventStore, ExpectedVersion, Metadata,
+    EventStore, ExpectedVersion, Metadata, StreamAppend,
     catalog::{CatalogEvent, Property},
     chain::{ChainEvent, Origin, SaleType},
 };
@@ -15,8 +15,10 @@ use projections::{
         Page,
         nft::{self, Explore, SaleFilter, SortBy},
     },
-    test_utils::market_history,
+    test_utils::{joined, market_history},
 };
+
+use domain::store::sqlite::SqliteEventStore;
 
 use crate::{CHAIN, append, each_read_db, retract};
 
@@ -291,6 +293,32 @@ async fn the_read_tables_do_not_depend_on_the_batch_size() {
         assert!(one_by_one.found[1].is_empty(), "the first description left the index");
     })
     .await;
+}
+
+#[tokio::test]
+async fn a_history_joined_into_large_appends_says_what_it_says_block_by_block() {
+    // 1,200 tokens: their trades come 200 blocks after their mints, so the joined appends meet
+    // streams they already hold and must start anew there.
+    let folded = async |max_events: Option<usize>| {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn EventStore> = Arc::new(SqliteEventStore::open(&dir.path().join("events.db")).await.unwrap());
+        let appends: Vec<Vec<StreamAppend>> = match max_events {
+            Some(max) => joined(market_history(1_200), max).collect(),
+            None => market_history(1_200).collect(),
+        };
+        let count = appends.len();
+        for writes in appends {
+            store.append_streams(writes).await.unwrap();
+        }
+        let db = ReadDb::open(&format!("sqlite://{}", dir.path().join("read.db").display())).await.unwrap();
+        Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
+        (count, store.head().await.unwrap().0, db.content_checksum().await.unwrap())
+    };
+    let (blocks, events, by_block) = folded(None).await;
+    let (appends, joined_events, by_append) = folded(Some(2_000)).await;
+    assert_eq!(joined_events, events, "every event is appended once");
+    assert!(appends * 20 < blocks, "{appends} appends for {blocks} blocks");
+    assert_eq!(by_append, by_block, "the same read tables, positions aside");
 }
 
 #[tokio::test]
