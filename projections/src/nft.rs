@@ -185,6 +185,8 @@ impl ReadModel for Nfts {
                 known.insert(id.clone());
             }
         }
+        sql::execute(conn, UNCOUNT_NFT, &[(&id).into()]).await?;
+        sql::execute(conn, UNCOUNTED, &[]).await?;
         for table in TABLES {
             let sql = format!("DELETE FROM {table} WHERE nft_id = $1");
             sql::execute(conn, &sql, &[(&id).into()]).await?;
@@ -773,10 +775,15 @@ impl Batch {
         let bids: Vec<_> = bids.into_iter().map(Bid::values).collect();
         sql::insert(conn, "bids", &Bid::COLUMNS, "ON CONFLICT (position) DO UPDATE SET status = excluded.status", &bids).await?;
         let deleted: Vec<Value<'_>> = self.history_deleted.iter().map(|&p| Value::Int(p)).collect();
+        if !deleted.is_empty() {
+            sql::execute_in(conn, UNCOUNT_AT, &deleted).await?;
+            sql::execute(conn, UNCOUNTED, &[]).await?;
+        }
         sql::execute_in(conn, "DELETE FROM nft_history WHERE position IN ()", &deleted).await?;
         let mut history = Vec::with_capacity(self.history.len() * History::COLUMNS.len());
         self.history.values().for_each(|row| row.push_values(&mut history));
         sql::insert_flat(conn, "nft_history", &History::COLUMNS, "", &history).await?;
+        count_activity(conn, self.history.values().map(|row| activity_kind(row.kind))).await?;
         let owners: Vec<Value<'_>> = self.owner_history.iter().flat_map(Owner::values).collect();
         sql::insert_flat(conn, "owner_history", &Owner::COLUMNS, "", &owners).await?;
         let sales: Vec<_> = self.sales.iter().map(Sale::values).collect();
@@ -1041,6 +1048,36 @@ struct History {
 struct Deal {
     price: Option<String>,
     counterpart: Option<String>,
+}
+
+/// Takes a token's `nft_history` rows out of `activity_counts`, before they are deleted.
+const UNCOUNT_NFT: &str = "UPDATE activity_counts SET total = total - \
+                           (SELECT COUNT(*) FROM nft_history h WHERE h.nft_id = $1 AND h.kind = activity_counts.kind)";
+/// Takes the `nft_history` rows at these positions out of `activity_counts`, before they are deleted.
+const UNCOUNT_AT: &str = "UPDATE activity_counts SET total = total - \
+                          (SELECT COUNT(*) FROM nft_history h WHERE h.kind = activity_counts.kind AND h.position IN ())";
+/// A kind with no rows left has no total, as in a replay that never met it.
+const UNCOUNTED: &str = "DELETE FROM activity_counts WHERE total = 0";
+
+/// Adds `nft_history` rows of these activity kinds to `activity_counts` (the feed's totals by
+/// kind, which `queries::activity` reads rather than counting the rows).
+pub(crate) async fn count_activity(conn: &mut Conn<'_>, kinds: impl IntoIterator<Item = &'static str>) -> Result<(), ProjectionError> {
+    let mut tally: Vec<(&str, i64)> = Vec::new();
+    for kind in kinds {
+        match tally.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => tally.push((kind, 1)),
+        }
+    }
+    let rows: Vec<Vec<Value<'_>>> = tally.into_iter().map(|(kind, n)| vec![kind.into(), n.into()]).collect();
+    sql::insert(
+        conn,
+        "activity_counts",
+        &["kind", "total"],
+        "ON CONFLICT (kind) DO UPDATE SET total = activity_counts.total + excluded.total",
+        &rows,
+    )
+    .await
 }
 
 /// The activity kind of a `type_of_event` (the `kind` column: what the activity feed filters by).

@@ -61,6 +61,7 @@ impl ReadModel for Offers {
         // Closing an offer looks up the owner by token in `owner_history`.
         sql::build_fold_indexes(conn).await?;
         let mut touched: Vec<(&str, i64)> = Vec::with_capacity(events.len());
+        let mut offers_made = 0;
         for event in events {
             let nft_id = nft_of(event)?;
             touched.push((nft_id, event.position as i64));
@@ -79,6 +80,7 @@ impl ReadModel for Offers {
                         (&amount).into(),
                     ];
                     sql::insert(conn, "nft_history", &ACTIVITY_COLUMNS, "", &[activity]).await?;
+                    offers_made += 1;
                     let fee_bps = i64::from(fee_bps);
                     if replaced_amount != "0" {
                         let values = [
@@ -126,6 +128,7 @@ impl ReadModel for Offers {
             ];
             sql::execute(conn, CLOSE, &values).await?;
         }
+        crate::nft::count_activity(conn, std::iter::repeat_n("OFFER", offers_made)).await?;
         crate::nft::mark_changed(conn, touched).await
     }
 

@@ -109,6 +109,14 @@ async fn hidden_in_lists(app: TestApp) {
     };
     assert_eq!(card(&app).await, (Some(2), Some(2)));
     let stats = app.ok(&format!("/api/stats/collection/{collection}"), None).await;
+    let activity_totals = async |app: &TestApp| {
+        let mut totals = Vec::new();
+        for uri in ["/api/activity", "/api/activity?kind=MINT", "/api/activity?nftId=80001-1"] {
+            totals.push(app.ok(uri, Some(&bob)).await["body"]["totalItems"].as_i64().unwrap());
+        }
+        totals
+    };
+    let activity_before = activity_totals(&app).await;
 
     let (status, body) = app.post("/api/moderation/nft/80001-1/hide", &mia, json!({ "text": "A copy of another artist's work" })).await;
     assert_eq!(status, StatusCode::OK, "{body}");
@@ -123,6 +131,10 @@ async fn hidden_in_lists(app: TestApp) {
     let figures = |s: &Value| (s["body"]["stats"]["items"].as_i64(), s["body"]["stats"]["listed"].as_i64());
     assert_eq!((figures(&stats), figures(&stats_after)), ((Some(2), Some(2)), (Some(1), Some(1))));
     assert_eq!(card(&app).await, (Some(1), Some(1)), "the grid's card counts and previews it no more");
+    // The feed's totals (the whole feed's and a kind's are kept by the projector) leave out its rows.
+    let [all, mints, its_rows] = activity_before[..] else { unreachable!() };
+    assert!(its_rows >= 2 && mints >= 2, "{activity_before:?}");
+    assert_eq!(activity_totals(&app).await, [all - its_rows, mints - 1, 0], "activity totals after the hiding");
     let counts = app.ok(&format!("/api/nft/profilecounts/{}", ada.id), Some(&bob)).await;
     assert_eq!((counts["body"]["created"].as_i64(), counts["body"]["owned"].as_i64()), (Some(1), Some(1)), "{counts}");
 

@@ -258,6 +258,12 @@ async fn fold(store: &Arc<dyn EventStore>, db: ReadDb, configure: impl FnOnce(Pr
         let page = nft::explore(&db, &request, Page { page: 1, limit: 1_000 }, reached).await.unwrap();
         found.push(page.data.into_iter().map(|n| n.id).collect());
     }
+    // The feed's totals the projector keeps are the rows' own counts.
+    let kept: Vec<(String, i64)> =
+        sqlx::query_as("SELECT kind, total FROM activity_counts ORDER BY kind").fetch_all(&db.pool()).await.unwrap();
+    let counted: Vec<(String, i64)> =
+        sqlx::query_as("SELECT kind, COUNT(*) FROM nft_history GROUP BY kind ORDER BY kind").fetch_all(&db.pool()).await.unwrap();
+    assert_eq!(kept, counted, "activity_counts");
     Folded { checksum: db.checksum().await.unwrap(), found }
 }
 

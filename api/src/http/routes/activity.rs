@@ -92,7 +92,7 @@ async fn feed(State(state): State<AppState>, params: Params) -> Result<Response,
     let user_id = uuid(&params, &USER, "a user id")?;
     let filter = ActivityFilter { kind, nft_id: nft_id.as_deref(), collection_id: collection_id.as_deref(), user_id: user_id.as_deref() };
     // The same for everyone until the read tables change: kept in the read cache, and the count
-    // (the whole feed's reads an index of every row) once per filter.
+    // (a user's or a collection's reads their rows' index entries) once per filter.
     let answer = shared_answer(&state, format!("activity {filter:?} {page:?}"), async |_, _| {
         let total = shared_answer(&state, format!("activity count {filter:?}"), async |_, _| {
             let total = activity::count(&state.read, filter).await.map_err(db_error)?;
