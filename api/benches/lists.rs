@@ -15,7 +15,8 @@
 //!
 //! `cargo bench -p api --bench lists` (NFTS, COLLECTIONS, MEMBERS, REQUESTS, DISTINCT,
 //! CONCURRENCY to change it; LISTS=path,path to measure some only; BENCH_DATA_DIR=dir keeps the
-//! market there and reuses it). With `DATABASE_URL`/`READ_DATABASE_URL` set it runs on Postgres.
+//! market there and reuses it). With `DATABASE_URL`/`READ_DATABASE_URL` set it runs on Postgres,
+//! and reuses the market a database already holds.
 
 mod support;
 
