@@ -174,7 +174,8 @@ describe('update NFT', () => {
     const user = userEvent.setup({ delay: null })
     render()
     await user.click(await screen.findByText('Auction'))
-    await user.type(screen.getByLabelText('Base price (MATIC)'), '1')
+    // The auction's fields render after the choice (on a loaded machine, a moment later).
+    await user.type(await screen.findByLabelText('Base price (MATIC)'), '1')
     await user.type(screen.getByLabelText('Buy now price (MATIC)'), '2.5')
     const end = new Date(Date.now() + 24 * 3_600_000)
     end.setSeconds(0, 0)
