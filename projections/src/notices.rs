@@ -100,9 +100,10 @@ const NOBODY: &str = "0x0000000000000000000000000000000000000000";
 #[derive(Clone, Debug, Default)]
 struct Token {
     owner: String,
-    /// The auction's top bidder and the transaction of that bid.
+    /// The auction's top bidder, the transaction of that bid and its amount (wei).
     bidder: Option<String>,
     bid_tx: Option<String>,
+    bid_amount: Option<String>,
     /// Who was just told they won it (not told again that they bought it).
     told_buyer: Option<String>,
 }
@@ -111,6 +112,7 @@ impl Token {
     fn clear_bid(&mut self) {
         self.bidder = None;
         self.bid_tx = None;
+        self.bid_amount = None;
     }
 }
 
@@ -128,6 +130,8 @@ struct Notice {
     target: Option<(&'static str, String)>,
     /// A moderation notice's reason, as the moderator wrote it.
     reason: Option<String>,
+    /// An OUTBID's new top bid (wei).
+    top_amount: Option<String>,
 }
 
 /// The tokens a batch touches (`None`: burned or never minted) and what it tells.
@@ -162,6 +166,7 @@ impl Fold {
             at: origin.block_time,
             target: None,
             reason: None,
+            top_amount: None,
         });
     }
 
@@ -180,6 +185,7 @@ impl Fold {
             at,
             target: Some((TargetKind::Nft.as_str(), nft_id.to_owned())),
             reason: Some(reason.to_owned()),
+            top_amount: None,
         });
     }
 
@@ -215,6 +221,7 @@ impl Fold {
                 self.tell(position, nft_id, "BID_RECEIVED", owner, Some(bidder), amount, origin);
                 token.bidder = Some(bidder.clone());
                 token.bid_tx = Some(origin.tx_hash.clone());
+                token.bid_amount = Some(amount.clone());
             }
             ChainEvent::BidRefunded { bidder, amount, origin, .. } => {
                 // Refunded by the bid just placed (same transaction) of another bidder: outbid;
@@ -224,6 +231,7 @@ impl Fold {
                     if let Some(top) = token.bidder.as_deref().filter(|top| *top != bidder.as_str()) {
                         let top = top.to_owned();
                         self.tell(position, nft_id, "OUTBID", bidder, Some(&top), amount, origin);
+                        self.notices.last_mut().expect("just told").top_amount.clone_from(&token.bid_amount);
                     }
                 } else {
                     self.tell(position, nft_id, "AUCTION_ENDED", bidder, Some(owner), amount, origin);
@@ -306,13 +314,19 @@ impl Fold {
     /// Reads the rows of the tokens not in memory yet.
     async fn load(&mut self, conn: &mut Conn<'_>, ids: BTreeSet<&str>) -> Result<(), ProjectionError> {
         let wanted: Vec<Value<'_>> = ids.iter().filter(|id| !self.tokens.contains_key(**id)).map(|id| Value::Text(id)).collect();
-        let sql = "SELECT nft_id, owner, bidder, bid_tx, told_buyer FROM notice_tokens WHERE nft_id IN ()";
+        let sql = "SELECT nft_id, owner, bidder, bid_tx, told_buyer, bid_amount FROM notice_tokens WHERE nft_id IN ()";
         let rows = sql::select_in(conn, sql, &wanted).await?;
         for id in ids {
             self.tokens.entry(id.to_owned()).or_insert(None);
         }
         for row in rows {
-            let token = Token { owner: row.try_get(1)?, bidder: row.try_get(2)?, bid_tx: row.try_get(3)?, told_buyer: row.try_get(4)? };
+            let token = Token {
+                owner: row.try_get(1)?,
+                bidder: row.try_get(2)?,
+                bid_tx: row.try_get(3)?,
+                told_buyer: row.try_get(4)?,
+                bid_amount: row.try_get(5)?,
+            };
             self.tokens.insert(row.try_get(0)?, Some(token));
         }
         Ok(())
@@ -336,23 +350,41 @@ impl Fold {
                     Value::Opt(n.target.as_ref().map(|(kind, _)| *kind)),
                     Value::Opt(n.target.as_ref().map(|(_, id)| id.as_str())),
                     Value::Opt(n.reason.as_deref()),
+                    Value::Opt(n.top_amount.as_deref()),
                 ]
             })
             .collect();
-        let columns =
-            ["position", "recipient", "kind", "nft_id", "amount", "counterpart", "tx_hash", "at", "target_kind", "target_id", "reason"];
+        let columns = [
+            "position",
+            "recipient",
+            "kind",
+            "nft_id",
+            "amount",
+            "counterpart",
+            "tx_hash",
+            "at",
+            "target_kind",
+            "target_id",
+            "reason",
+            "top_amount",
+        ];
         sql::insert(conn, "notices", &columns, "ON CONFLICT (position, recipient) DO NOTHING", &rows).await?;
         let (mut kept, mut gone) = (Vec::new(), Vec::new());
         for id in &self.changed {
             match self.tokens.get(id) {
-                Some(Some(t)) => {
-                    kept.push(vec![id.into(), (&t.owner).into(), (&t.bidder).into(), (&t.bid_tx).into(), (&t.told_buyer).into()])
-                }
+                Some(Some(t)) => kept.push(vec![
+                    id.into(),
+                    (&t.owner).into(),
+                    (&t.bidder).into(),
+                    (&t.bid_tx).into(),
+                    (&t.told_buyer).into(),
+                    (&t.bid_amount).into(),
+                ]),
                 _ => gone.push(Value::from(id)),
             }
         }
         sql::execute_in(conn, "DELETE FROM notice_tokens WHERE nft_id IN ()", &gone).await?;
-        let columns = ["nft_id", "owner", "bidder", "bid_tx", "told_buyer"];
+        let columns = ["nft_id", "owner", "bidder", "bid_tx", "told_buyer", "bid_amount"];
         sql::insert(conn, "notice_tokens", &columns, &sql::upsert(&["nft_id"], &columns), &kept).await
     }
 }

@@ -44,6 +44,17 @@ enum Db {
     Postgres(PgPool),
 }
 
+/// `$body` with `$pool` bound to the store's pool, whichever backend it is: the statements are
+/// the same on both, only the pool's type differs.
+macro_rules! on_pool {
+    ($db:expr, |$pool:ident| $body:expr) => {
+        match $db {
+            Db::Sqlite($pool) => $body,
+            Db::Postgres($pool) => $body,
+        }
+    };
+}
+
 const SCHEMA: [&str; 4] = [
     "CREATE TABLE IF NOT EXISTS subject_keys (
         subject      TEXT PRIMARY KEY,   -- uuid (simple form)
@@ -105,19 +116,14 @@ impl KeyStore {
     /// log), and ties it at `position` when it was not.
     pub(crate) async fn sealed_since(&self, tie_at: Option<u64>) -> Result<Option<u64>, StoreError> {
         let read = "SELECT sealed_since FROM privacy_log WHERE id = 1";
-        let current: Option<i64> = match &self.db {
-            Db::Sqlite(pool) => sqlx::query_scalar(read).fetch_optional(pool).await?,
-            Db::Postgres(pool) => sqlx::query_scalar(read).fetch_optional(pool).await?,
-        };
+        let current: Option<i64> = on_pool!(&self.db, |pool| sqlx::query_scalar(read).fetch_optional(pool).await?);
         if current.is_some() || tie_at.is_none() {
             return Ok(current.map(|p| p as u64));
         }
         let tie = "INSERT INTO privacy_log (id, sealed_since) VALUES (1, $1) ON CONFLICT (id) DO NOTHING";
         let at = tie_at.unwrap_or(0) as i64;
-        match &self.db {
-            Db::Sqlite(pool) => sqlx::query(tie).bind(at).execute(pool).await?.rows_affected(),
-            Db::Postgres(pool) => sqlx::query(tie).bind(at).execute(pool).await?.rows_affected(),
-        };
+        // (Each backend answers its own result type: the count is what both share.)
+        on_pool!(&self.db, |pool| sqlx::query(tie).bind(at).execute(pool).await?.rows_affected());
         Box::pin(self.sealed_since(None)).await
     }
 
@@ -178,22 +184,13 @@ impl KeyStore {
             let ids: Vec<String> = chunk.iter().map(|s| s.simple().to_string()).collect();
             let list = (1..=ids.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(",");
             let sql = format!("SELECT subject, wrapped, expires_at FROM subject_keys WHERE subject IN ({list})");
-            let fetched: Vec<(String, Option<String>, Option<i64>)> = match &self.db {
-                Db::Sqlite(pool) => {
-                    let mut query = sqlx::query(&sql);
-                    for id in &ids {
-                        query = query.bind(id);
-                    }
-                    query.fetch_all(pool).await?.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect()
+            let fetched: Vec<(String, Option<String>, Option<i64>)> = on_pool!(&self.db, |pool| {
+                let mut query = sqlx::query(&sql);
+                for id in &ids {
+                    query = query.bind(id);
                 }
-                Db::Postgres(pool) => {
-                    let mut query = sqlx::query(&sql);
-                    for id in &ids {
-                        query = query.bind(id);
-                    }
-                    query.fetch_all(pool).await?.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect()
-                }
-            };
+                query.fetch_all(pool).await?.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect()
+            });
             for (subject, wrapped, expires) in fetched {
                 if let Ok(subject) = Uuid::try_parse(&subject) {
                     rows.insert(subject, (wrapped, expires));
@@ -222,24 +219,16 @@ impl KeyStore {
                               ON CONFLICT (subject) DO NOTHING";
                 let wrapped = seal::wrap(&self.kek, want.subject, &key);
                 let subject = want.subject.simple().to_string();
-                match &self.db {
-                    Db::Sqlite(pool) => sqlx::query(insert)
+                on_pool!(&self.db, |pool| {
+                    sqlx::query(insert)
                         .bind(&subject)
                         .bind(&want.owner)
                         .bind(&wrapped)
                         .bind(want.expires_at)
                         .execute(pool)
                         .await?
-                        .rows_affected(),
-                    Db::Postgres(pool) => sqlx::query(insert)
-                        .bind(&subject)
-                        .bind(&want.owner)
-                        .bind(&wrapped)
-                        .bind(want.expires_at)
-                        .execute(pool)
-                        .await?
-                        .rows_affected(),
-                };
+                        .rows_affected()
+                });
                 self.cache.lock().expect("key cache lock").remove(&want.subject);
                 // Another process may have made it first: read back the one that was kept.
                 let kept = self.keys(&[want.subject], now).await?;
@@ -260,10 +249,7 @@ impl KeyStore {
         let sql_owner = "UPDATE subject_keys SET wrapped = NULL, forgotten_at = $2 WHERE owner = $1 AND wrapped IS NOT NULL";
         let targets = subjects.iter().map(|s| (sql_subject, s.simple().to_string())).chain(owners.iter().map(|o| (sql_owner, o.clone())));
         for (sql, value) in targets {
-            forgotten += match &self.db {
-                Db::Sqlite(pool) => sqlx::query(sql).bind(&value).bind(now).execute(pool).await?.rows_affected(),
-                Db::Postgres(pool) => sqlx::query(sql).bind(&value).bind(now).execute(pool).await?.rows_affected(),
-            };
+            forgotten += on_pool!(&self.db, |pool| sqlx::query(sql).bind(&value).bind(now).execute(pool).await?.rows_affected());
         }
         // Whole cache: owned keys are not indexed by owner in memory, and erasures are rare.
         self.cache.lock().expect("key cache lock").clear();
@@ -274,10 +260,7 @@ impl KeyStore {
     pub async fn forget_expired(&self, now: DateTime<Utc>) -> Result<u64, StoreError> {
         let sql = "UPDATE subject_keys SET wrapped = NULL, forgotten_at = $1 \
                    WHERE expires_at IS NOT NULL AND expires_at <= $1 AND wrapped IS NOT NULL";
-        let done = match &self.db {
-            Db::Sqlite(pool) => sqlx::query(sql).bind(now.timestamp()).execute(pool).await?.rows_affected(),
-            Db::Postgres(pool) => sqlx::query(sql).bind(now.timestamp()).execute(pool).await?.rows_affected(),
-        };
+        let done = on_pool!(&self.db, |pool| sqlx::query(sql).bind(now.timestamp()).execute(pool).await?.rows_affected());
         if done > 0 {
             self.cache.lock().expect("key cache lock").clear();
         }
@@ -289,10 +272,7 @@ impl KeyStore {
     pub async fn owned_by(&self, owner: &str) -> Result<Vec<Uuid>, StoreError> {
         let sql = "SELECT subject FROM subject_keys WHERE owner = $1 AND subject <> $1 AND wrapped IS NOT NULL ORDER BY subject";
         let owner_simple = Uuid::try_parse(owner).map(|u| u.simple().to_string()).unwrap_or_else(|_| owner.to_owned());
-        let rows: Vec<String> = match &self.db {
-            Db::Sqlite(pool) => sqlx::query_scalar(sql).bind(&owner_simple).fetch_all(pool).await?,
-            Db::Postgres(pool) => sqlx::query_scalar(sql).bind(&owner_simple).fetch_all(pool).await?,
-        };
+        let rows: Vec<String> = on_pool!(&self.db, |pool| sqlx::query_scalar(sql).bind(&owner_simple).fetch_all(pool).await?);
         Ok(rows.iter().filter_map(|s| Uuid::try_parse(s).ok()).collect())
     }
 
@@ -303,19 +283,13 @@ impl KeyStore {
 
     /// Closes the store's connections (the migration renames its file afterwards).
     pub async fn close(&self) {
-        match &self.db {
-            Db::Sqlite(pool) => pool.close().await,
-            Db::Postgres(pool) => pool.close().await,
-        }
+        on_pool!(&self.db, |pool| pool.close().await)
     }
 
     /// How many keys are held and how many were forgotten (operations, tests).
     pub async fn counts(&self) -> Result<(u64, u64), StoreError> {
         let sql = "SELECT COUNT(wrapped), COUNT(*) - COUNT(wrapped) FROM subject_keys";
-        let (held, gone): (i64, i64) = match &self.db {
-            Db::Sqlite(pool) => sqlx::query_as(sql).fetch_one(pool).await?,
-            Db::Postgres(pool) => sqlx::query_as(sql).fetch_one(pool).await?,
-        };
+        let (held, gone): (i64, i64) = on_pool!(&self.db, |pool| sqlx::query_as(sql).fetch_one(pool).await?);
         Ok((held as u64, gone as u64))
     }
 }

@@ -985,16 +985,9 @@ pub(crate) struct BrowseIndex {
     catching_up: Mutex<()>,
     /// The trending scores last computed (`queries::trending::recent_scores`): held while they
     /// are computed, so concurrent requests wait for one computation.
-    pub(crate) trending_scores: Mutex<Option<Arc<super::scores::KeptScores>>>,
+    pub(crate) trending_scores: Mutex<Option<super::kept::Kept<Arc<super::scores::Scored>>>>,
     /// Users' bookmarks as browsing last read them, by user (`queries::social::bookmarked`).
-    pub(crate) bookmarks: std::sync::Mutex<HashMap<String, KeptIds>>,
-}
-
-/// A list of ids read from the read tables of `generation` at `position`.
-pub(crate) struct KeptIds {
-    pub generation: String,
-    pub position: Position,
-    pub ids: Arc<[String]>,
+    pub(crate) bookmarks: std::sync::Mutex<HashMap<String, super::kept::Kept<Arc<[String]>>>>,
 }
 
 impl BrowseIndex {

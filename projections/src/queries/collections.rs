@@ -14,7 +14,7 @@ use domain::Position;
 use serde::Serialize;
 use sqlx::Row;
 
-use super::{Page, Paged, iso, placeholders};
+use super::{Page, Paged, iso, kept::Kept, placeholders};
 use crate::ReadDb;
 
 /// The joins that keep only the members shown: `cn` a `collection_nfts` row of collection `c`.
@@ -288,13 +288,9 @@ pub(crate) struct GridRow {
     verified: bool,
 }
 
-/// Every collection's grid row, read from the read tables of `generation` at `position`, and
-/// the orders asked of them.
-pub(crate) struct KeptGrid {
-    generation: String,
-    position: Position,
-    grid: Arc<Grid>,
-}
+/// Every collection's grid row and the orders asked of them (kept while the read tables stay
+/// the same).
+pub(crate) type KeptGrid = Kept<Arc<Grid>>;
 
 /// An order of the grid: its sort, whether ascending, whether empty ones last.
 type GridOrder = (u8, bool, bool);
@@ -341,11 +337,8 @@ impl Grid {
 async fn grid_rows(db: &ReadDb, at: Position) -> Result<Arc<Grid>, sqlx::Error> {
     let generation = db.generation();
     let mut kept = db.collection_grid().lock().await;
-    if let Some(k) = kept.as_ref()
-        && k.generation == generation
-        && k.position == at
-    {
-        return Ok(k.grid.clone());
+    if let Some(grid) = kept.as_ref().and_then(|k| k.at(&generation, at)) {
+        return Ok(grid.clone());
     }
     let pool = db.pool();
     let mut rows: Vec<GridRow> = Vec::new();
@@ -379,7 +372,7 @@ async fn grid_rows(db: &ReadDb, at: Position) -> Result<Arc<Grid>, sqlx::Error> 
         }
     }
     let grid = Arc::new(Grid { rows, orders: Default::default() });
-    *kept = Some(KeptGrid { generation, position: at, grid: grid.clone() });
+    *kept = Some(Kept::new(generation, at, grid.clone()));
     Ok(grid)
 }
 

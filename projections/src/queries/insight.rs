@@ -25,7 +25,7 @@ use std::{collections::HashMap, sync::Arc};
 use serde::Serialize;
 use sqlx::Row;
 
-use super::{Page, Paged};
+use super::{Page, Paged, kept::Kept};
 use crate::ReadDb;
 
 /// One day, in seconds.
@@ -127,7 +127,7 @@ struct Sale {
 
 /// A collection's figures, before a period is chosen.
 #[derive(Clone, Debug)]
-struct Figures {
+pub(crate) struct Figures {
     id: String,
     title: String,
     title_lower: String,
@@ -154,18 +154,14 @@ impl Figures {
     }
 }
 
-/// Every collection's figures, read from the read tables of `generation` at `position`.
-pub(crate) struct KeptStats {
-    generation: String,
-    position: domain::Position,
-    figures: Arc<Vec<Figures>>,
-    orders: Arc<KeptOrders>,
-}
+/// Every collection's figures and the rankings asked of them (kept while the read tables stay
+/// the same).
+pub(crate) type KeptStats = Kept<(Arc<Vec<Figures>>, Arc<KeptOrders>)>;
 
 /// The rankings asked of some figures, each kept with the time it was ranked at, and every
 /// sale's time (sorted), to tell whether a sale has crossed a window's edge since.
 #[derive(Default)]
-struct KeptOrders {
+pub(crate) struct KeptOrders {
     sale_times: Vec<i64>,
     orders: std::sync::Mutex<HashMap<Ranking, RankedAt>>,
 }
@@ -369,17 +365,14 @@ async fn kept_stats(db: &ReadDb) -> Result<(Arc<Vec<Figures>>, Arc<KeptOrders>),
     let mut kept = db.insight().lock().await;
     // Read before the figures: they reflect this checkpoint or a later one.
     let position = crate::checkpoint::checkpoint_in(&current.pool).await?;
-    if let Some(k) = kept.as_ref()
-        && k.generation == current.generation
-        && k.position == position
-    {
-        return Ok((k.figures.clone(), k.orders.clone()));
+    if let Some((figures, orders)) = kept.as_ref().and_then(|k| k.at(&current.generation, position)) {
+        return Ok((figures.clone(), orders.clone()));
     }
     let figures = Arc::new(read_figures(db).await?);
     let mut sale_times: Vec<i64> = figures.iter().flat_map(|f| f.sales.iter().map(|s| s.at)).collect();
     sale_times.sort_unstable();
     let orders = Arc::new(KeptOrders { sale_times, orders: Default::default() });
-    *kept = Some(KeptStats { generation: current.generation, position, figures: figures.clone(), orders: orders.clone() });
+    *kept = Some(Kept::new(current.generation, position, (figures.clone(), orders.clone())));
     Ok((figures, orders))
 }
 

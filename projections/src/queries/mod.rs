@@ -6,6 +6,7 @@ pub(crate) mod browse;
 pub mod collections;
 pub mod csv;
 pub mod insight;
+mod kept;
 pub mod metadata;
 pub mod moderation;
 pub mod nft;

@@ -66,15 +66,11 @@ pub struct NoticeSettings {
     pub email: Vec<String>,
 }
 
-const COLUMNS: &str = "n.position, n.kind, n.nft_id, d.title, d.file, n.amount, n.counterpart, cw.user_id, cu.username, n.tx_hash, n.at, \
-                       CASE WHEN n.kind = 'OUTBID' THEN (SELECT t.amount FROM notices t WHERE t.position < n.position \
-                       AND t.tx_hash = n.tx_hash AND t.nft_id = n.nft_id AND t.kind = 'BID_RECEIVED' ORDER BY t.position DESC LIMIT 1) END, \
+const COLUMNS: &str = "n.position, n.kind, n.nft_id, d.title, d.file, n.amount, n.counterpart, cw.user_id, cu.username, n.tx_hash, n.at, n.top_amount, \
                        n.target_kind, n.target_id, CASE n.target_kind WHEN 'collection' THEN tc.title WHEN 'user' THEN tu.username \
                        WHEN 'nft' THEN d.title END, n.reason, n.decision";
 /// The index of the first column after [`COLUMNS`].
 const NEXT: usize = 17;
-// An outbid's new top bid is the bid its transaction placed: told to the owner (BID_RECEIVED) just
-// before the refund that told the outbid bidder; read back here rather than stored twice.
 /// What [`COLUMNS`] reads beside notice `n` (a macro, so that [`JOINS`] can `concat!` it).
 macro_rules! details {
     () => {

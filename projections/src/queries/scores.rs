@@ -15,10 +15,8 @@ pub struct Scores {
     pub creators: HashMap<String, f64>,
 }
 
-/// Scores computed at `at` (Unix seconds) from the read tables of `generation` at `position`.
-pub(crate) struct KeptScores {
-    pub generation: String,
-    pub position: domain::Position,
+/// Scores computed at `at` (Unix seconds), and the rankings of people by them.
+pub(crate) struct Scored {
     pub at: i64,
     pub scores: Arc<Scores>,
     /// The sellers, then the creators, ranked by these scores from the same tables: each when

@@ -10,7 +10,7 @@ use sqlx::Row;
 
 use super::{
     Page, Paged,
-    browse::KeptIds,
+    kept::Kept,
     nft::{Explore, NftView, Person, explore},
     placeholders,
 };
@@ -112,7 +112,7 @@ pub async fn bookmarked(db: &ReadDb, user_id: &str, request: Explore, page: Page
     let generation = db.generation();
     let kept = {
         let kept = db.browse().bookmarks.lock().unwrap_or_else(|e| e.into_inner());
-        kept.get(user_id).filter(|k| k.generation == generation && k.position == at).map(|k| k.ids.clone())
+        kept.get(user_id).and_then(|k| k.at(&generation, at)).cloned()
     };
     let ids = match kept {
         Some(ids) => ids,
@@ -125,7 +125,7 @@ pub async fn bookmarked(db: &ReadDb, user_id: &str, request: Explore, page: Page
             if kept.len() >= KEPT_BOOKMARKS {
                 kept.clear();
             }
-            kept.insert(user_id.to_owned(), KeptIds { generation, position: at, ids: ids.clone() });
+            kept.insert(user_id.to_owned(), Kept::new(generation, at, ids.clone()));
             ids
         }
     };

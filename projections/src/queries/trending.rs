@@ -24,8 +24,10 @@ use domain::Position;
 
 pub use super::scores::Scores;
 use super::{
-    Page, Paged, placeholders,
-    scores::{KeptScores, RankedPerson},
+    Page, Paged,
+    kept::Kept,
+    placeholders,
+    scores::{RankedPerson, Scored},
 };
 use crate::ReadDb;
 
@@ -62,21 +64,17 @@ pub const SCORES_KEPT_SECONDS: i64 = 10;
 /// tables (generation and position `at`, the position the caller reads at): the window's events
 /// are read once for every page, sale type and list asked meanwhile (with a third of 100,000
 /// NFTs liked in the window, reading them costs a few hundred ms).
-async fn recent_scores(db: &ReadDb, now: i64, at: Position) -> Result<Arc<KeptScores>, sqlx::Error> {
+async fn recent_scores(db: &ReadDb, now: i64, at: Position) -> Result<Arc<Scored>, sqlx::Error> {
     // Kept for every request: computed on the primary (`db.pool()`), never a replica.
     let generation = db.generation();
     let mut kept = db.browse().trending_scores.lock().await;
-    if let Some(k) = kept.as_ref()
-        && k.generation == generation
-        && k.position == at
-        && (k.at..k.at + SCORES_KEPT_SECONDS).contains(&now)
-    {
-        return Ok(k.clone());
+    if let Some(scored) = kept.as_ref().and_then(|k| k.at(&generation, at)).filter(|s| (s.at..s.at + SCORES_KEPT_SECONDS).contains(&now)) {
+        return Ok(scored.clone());
     }
     // Read at `at` or later: scores kept under `at` reflect that position or a later one.
     let scores = Arc::new(scores(db, now).await?);
-    let fresh = Arc::new(KeptScores { generation, position: at, at: now, scores, people: Default::default() });
-    *kept = Some(fresh.clone());
+    let fresh = Arc::new(Scored { at: now, scores, people: Default::default() });
+    *kept = Some(Kept::new(generation, at, fresh.clone()));
     Ok(fresh)
 }
 

@@ -209,32 +209,17 @@ async fn migration_0010_gives_older_rows_what_the_other_tables_say() {
     let sqlite_url = format!("sqlite://{}?mode=rwc", sqlite.path().join("old.db").display());
     for (dir, url) in [("sqlite", sqlite_url.as_str()), ("postgres", pg.url.as_str())] {
         let pool = sqlx::AnyPool::connect(url).await.unwrap();
-        let migrations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations").join(dir);
-        let mut files: Vec<_> = std::fs::read_dir(&migrations).unwrap().map(|e| e.unwrap().path()).collect();
-        files.sort();
-        let run = async |file: &std::path::Path| sqlx::raw_sql(&std::fs::read_to_string(file).unwrap()).execute(&pool).await.unwrap();
-        let (before, activity): (Vec<_>, Vec<_>) = files.iter().partition(|f| f.file_name().unwrap().to_str().unwrap() < "0010");
-        for file in before {
-            run(file).await;
-        }
         // Token 1: minted by A, listed, bought by B (its transfer in the sale's transaction), given
         // to C, bid on by D; token 2: minted.
-        sqlx::raw_sql(
-            "INSERT INTO owner_history VALUES (1, '80001-1', '0xa', '0xt1', 100), (5, '80001-1', '0xb', '0xt4', 104), \
+        let seed = "INSERT INTO owner_history VALUES (1, '80001-1', '0xa', '0xt1', 100), (5, '80001-1', '0xb', '0xt4', 104), \
              (7, '80001-1', '0xc', '0xt5', 105), (9, '80001-2', '0xa', '0xt9', 109); \
              INSERT INTO nft_history (position, nft_id, type_of_event, address, tx_hash, at) VALUES \
              (1, '80001-1', 'MINTED', '0xa', '0xt1', 100), (3, '80001-1', 'PUT_ON_FIXEDSALE', '0xa', '0xt3', 103), \
              (6, '80001-1', 'PURCHASED', '0xb', '0xt4', 104), (8, '80001-1', 'BIDDED_FOR', '0xd', '0xt8', 108), \
              (9, '80001-2', 'MINTED', '0xa', '0xt9', 109); \
              INSERT INTO sales VALUES (6, '80001-1', '0', '0xa', '0xb', '2000', '0', '0', 104); \
-             INSERT INTO bids VALUES (8, '80001-1', '1', '0xd', '700', '0xt8', 108, 'BID');",
-        )
-        .execute(&pool)
-        .await
-        .unwrap();
-        for file in activity {
-            run(file).await;
-        }
+             INSERT INTO bids VALUES (8, '80001-1', '1', '0xd', '700', '0xt8', 108, 'BID');";
+        crate::migrate_across(&pool, dir, "0010", seed).await;
         let rows: Vec<Migrated> =
             sqlx::query_as("SELECT position, type_of_event, kind, address, price, counterpart FROM nft_history ORDER BY position")
                 .fetch_all(&pool)

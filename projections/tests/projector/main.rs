@@ -40,6 +40,22 @@ pub(crate) async fn retract(store: &dyn EventStore, from_block: u64, to_block: u
     store.append(&chain_stream(CHAIN), ExpectedVersion::Any, vec![event]).await.unwrap();
 }
 
+/// Runs the read database's migrations for `dir` (`sqlite` or `postgres`) on `pool` as a
+/// deployment meets them: those before `version` (e.g. "0022"), then `seed` (rows folded then),
+/// then the others.
+pub(crate) async fn migrate_across(pool: &sqlx::AnyPool, dir: &str, version: &str, seed: &str) {
+    let migrations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations").join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&migrations).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let (before, after): (Vec<_>, Vec<_>) = files.iter().partition(|f| f.file_name().unwrap().to_str().unwrap() < version);
+    for sql in before.iter().map(|f| std::fs::read_to_string(f).unwrap()).chain([seed.to_owned()]) {
+        sqlx::raw_sql(&sql).execute(pool).await.unwrap();
+    }
+    for file in after {
+        sqlx::raw_sql(&std::fs::read_to_string(file).unwrap()).execute(pool).await.unwrap();
+    }
+}
+
 /// Appends chain events as the indexer would; returns their ids.
 pub(crate) async fn append(store: &dyn EventStore, events: &[ChainEvent]) -> Vec<Uuid> {
     let mut ids = Vec::new();
