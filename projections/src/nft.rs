@@ -221,8 +221,15 @@ pub(crate) async fn mark_changed<'a>(
 /// Writes the stamps a recorded batch gathered (see [`mark_changed`]).
 pub(crate) async fn write_changed(conn: &mut Conn<'_>) -> Result<(), ProjectionError> {
     let Conn::Record { recording, .. } = conn else { return Ok(()) };
-    let changed = std::mem::take(&mut recording.changed);
-    write_stamps(conn, changed.iter().map(|(id, position)| (id.as_str(), *position))).await
+    // Taken out while the statement borrows the connection, then put back empty: the next
+    // batch reuses its capacity.
+    let mut changed = std::mem::take(&mut recording.changed);
+    write_stamps(conn, changed.iter().map(|(id, position)| (id.as_str(), *position))).await?;
+    changed.clear();
+    if let Conn::Record { recording, .. } = conn {
+        recording.changed = changed;
+    }
+    Ok(())
 }
 
 async fn write_stamps<'a>(conn: &mut Conn<'_>, touched: impl IntoIterator<Item = (&'a str, i64)>) -> Result<(), ProjectionError> {

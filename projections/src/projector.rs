@@ -465,7 +465,7 @@ impl Projector {
         // Its commits wait for the disk again (see `open`); the folds read through their indexes.
         let reading = || {
             conn.execute_batch("PRAGMA synchronous = NORMAL")?;
-            READ_BY_FOLDS.iter().try_for_each(|index| build_deferred_indexes(&conn, Some(index)))
+            build_deferred_indexes(&conn, Some(&READ_BY_FOLDS))
         };
         if let Err(failed) = blocking(reading) {
             self.close(writer).await;
@@ -736,9 +736,9 @@ fn defer_indexes(conn: &rusqlite::Connection) -> Result<(), ProjectionError> {
     Ok(())
 }
 
-/// Builds the indexes [`defer_indexes`] dropped (if any; `only` that one if named), in one
+/// Builds the indexes [`defer_indexes`] dropped (if any; `only` those if named), in one
 /// transaction.
-fn build_deferred_indexes(conn: &rusqlite::Connection, only: Option<&str>) -> Result<(), ProjectionError> {
+fn build_deferred_indexes(conn: &rusqlite::Connection, only: Option<&[&str]>) -> Result<(), ProjectionError> {
     if !has_deferred(conn)? {
         return Ok(());
     }
@@ -746,12 +746,12 @@ fn build_deferred_indexes(conn: &rusqlite::Connection, only: Option<&str>) -> Re
     conn.execute_batch("PRAGMA threads = 4")?;
     let tx = conn.unchecked_transaction()?;
     let indexes: Vec<(String, String)> = tx
-        .prepare("SELECT name, sql FROM projector_deferred_indexes WHERE ?1 IS NULL OR name = ?1 ORDER BY name")?
-        .query_map([only], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .prepare("SELECT name, sql FROM projector_deferred_indexes ORDER BY name")?
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
         .collect::<Result<_, _>>()?;
-    for (name, sql) in indexes {
+    for (name, sql) in indexes.into_iter().filter(|(name, _)| only.is_none_or(|names| names.contains(&name.as_str()))) {
         tx.execute_batch(&sql)?;
-        tx.execute("DELETE FROM projector_deferred_indexes WHERE name = ?1", [&name])?;
+        tx.execute(crate::sql::DEFERRED_BUILT, [&name])?;
     }
     tx.commit()?;
     Ok(())

@@ -331,6 +331,10 @@ pub(crate) async fn execute(conn: &mut Conn<'_>, sql: &str, values: &[Value<'_>]
     run(conn, &sql, values, false, true).await.map(drop)
 }
 
+/// Forgets a deferred index once it is built (the projector's own SQLite connection runs it
+/// too: `$1` binds by position there as well).
+pub(crate) const DEFERRED_BUILT: &str = "DELETE FROM projector_deferred_indexes WHERE name = $1";
+
 /// Builds the deferred indexes the folds read through, if some still are (filling: recorded, so
 /// they are built before the statements recorded after this), before a statement that reads or
 /// deletes through them.
@@ -338,7 +342,7 @@ pub(crate) async fn build_fold_indexes(conn: &mut Conn<'_>) -> Result<(), Projec
     let Conn::Record { unbuilt, .. } = conn else { return Ok(()) };
     for (name, index) in std::mem::take(*unbuilt) {
         execute(conn, &index, &[]).await?;
-        execute(conn, "DELETE FROM projector_deferred_indexes WHERE name = $1", &[name.as_str().into()]).await?;
+        execute(conn, DEFERRED_BUILT, &[name.as_str().into()]).await?;
     }
     Ok(())
 }
