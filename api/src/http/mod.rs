@@ -36,6 +36,8 @@ pub struct AppState {
     pub accounts: Arc<auth::Accounts>,
     /// Answers of public browse calls while the read tables stay the same.
     pub read_cache: Arc<read_cache::ReadCache<routes::nft::CardsPage>>,
+    /// Answers of signed-in viewers' own lists (notices, bids) while the read tables stay the same.
+    pub own_answers: Arc<read_cache::ReadCache>,
 }
 
 impl Deref for AppState {
@@ -52,7 +54,7 @@ impl AppState {
         use anyhow::Context as _;
         let accounts = auth::Accounts::from_config(&node.config).context("starting the accounts services")?;
         accounts.erased.follow(node.read.clone());
-        Ok(Self { node, accounts: Arc::new(accounts), read_cache: Arc::default() })
+        Ok(Self { node, accounts: Arc::new(accounts), read_cache: Arc::default(), own_answers: Arc::default() })
     }
 
     /// The state for `config` over an opened log, read database and projector, with no chain

@@ -134,23 +134,28 @@ pub async fn activity(db: &ReadDb, filter: ActivityFilter<'_>, page: Page) -> Re
 /// The rows `filter` starts from (`nft_history h`, or a user's rows as `h`), its `WHERE` (or
 /// ""), and the values their `$n` stand for, in order.
 ///
-/// A user's rows are the union of the rows their wallets did and the rows done to them, each read
-/// through its index (an `OR` of the two would read the whole table on Postgres). A kind with
+/// A user's rows (`wallets`: theirs) are the rows each of their wallets did and the rows done to
+/// each that none of them did, one branch per wallet and side, each read through its index in
+/// position order: no row is in two branches, so the branches are merged in order and a page
+/// reads only its own rows and those before it (a `UNION` sorted every row of a creator's
+/// 41,000 to drop duplicates, 130 ms a page on Postgres; an `OR` of the two sides would read the
+/// whole table). A kind with
 /// another filter is only checked, not looked up (`kind || ''` keeps the planner off the kind
 /// index: an NFT's, a collection's or a user's rows are far fewer than a kind's); the NFT index
 /// holds the kind, so an NFT's or a collection's rows of a kind are read from the index alone.
-fn condition<'a>(filter: ActivityFilter<'a>, hidden: Hidden) -> (String, String, Vec<&'a str>) {
+fn condition<'a>(filter: ActivityFilter<'a>, wallets: &'a [String], hidden: Hidden) -> (String, String, Vec<&'a str>) {
     let mut conditions: Vec<String> = Vec::new();
     let mut values: Vec<&'a str> = Vec::new();
     let mut from = "nft_history h".to_owned();
-    if let Some(user_id) = filter.user_id {
-        values.push(user_id);
-        let n = values.len();
-        from = format!(
-            "(SELECT h.position, h.kind, h.nft_id FROM user_wallets w JOIN nft_history h ON h.address = w.address \
-             WHERE w.user_id = ${n} UNION SELECT h.position, h.kind, h.nft_id FROM user_wallets w \
-             JOIN nft_history h ON h.counterpart = w.address WHERE w.user_id = ${n}) h"
-        );
+    if filter.user_id.is_some() {
+        values.extend(wallets.iter().map(String::as_str));
+        let mine = (1..=wallets.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
+        let columns = "SELECT h.position, h.kind, h.nft_id FROM nft_history h";
+        let branches: Vec<String> = (1..=wallets.len())
+            .map(|n| format!("{columns} WHERE h.address = ${n}"))
+            .chain((1..=wallets.len()).map(|n| format!("{columns} WHERE h.counterpart = ${n} AND h.address NOT IN ({mine})")))
+            .collect();
+        from = if branches.is_empty() { format!("({columns} WHERE 1 = 0) h") } else { format!("({}) h", branches.join(" UNION ALL ")) };
     }
     let mut add = |value, condition: &dyn Fn(usize) -> String| {
         values.push(value);
@@ -203,6 +208,7 @@ enum Hidden {
 /// counted apart, through the NFTs' index, and taken away.
 pub async fn count(db: &ReadDb, filter: ActivityFilter<'_>) -> Result<i64, sqlx::Error> {
     let pool = db.reader().await;
+    let wallets = wallets_of(&pool, filter).await?;
     let narrowed = filter.nft_id.is_some() || filter.collection_id.is_some() || filter.user_id.is_some();
     let all: i64 = match (narrowed, filter.kind) {
         (false, None) => sqlx::query_scalar("SELECT CAST(COALESCE(SUM(total), 0) AS BIGINT) FROM activity_counts").fetch_one(&pool).await?,
@@ -211,14 +217,20 @@ pub async fn count(db: &ReadDb, filter: ActivityFilter<'_>) -> Result<i64, sqlx:
             .fetch_optional(&pool)
             .await?
             .unwrap_or(0),
-        (true, _) => counted(&pool, filter, Hidden::Any).await?,
+        (true, _) => counted(&pool, filter, &wallets, Hidden::Any).await?,
     };
-    Ok(all - counted(&pool, filter, Hidden::Only).await?)
+    Ok(all - counted(&pool, filter, &wallets, Hidden::Only).await?)
+}
+
+/// The wallets of the user `filter` names, if it names one.
+async fn wallets_of(pool: &sqlx::AnyPool, filter: ActivityFilter<'_>) -> Result<Vec<String>, sqlx::Error> {
+    let Some(user_id) = filter.user_id else { return Ok(Vec::new()) };
+    sqlx::query_scalar("SELECT address FROM user_wallets WHERE user_id = $1 ORDER BY address").bind(user_id).fetch_all(pool).await
 }
 
 /// `COUNT(*)` of the rows that pass `filter` and `hidden`.
-async fn counted(pool: &sqlx::AnyPool, filter: ActivityFilter<'_>, hidden: Hidden) -> Result<i64, sqlx::Error> {
-    let (from, condition, values) = condition(filter, hidden);
+async fn counted(pool: &sqlx::AnyPool, filter: ActivityFilter<'_>, wallets: &[String], hidden: Hidden) -> Result<i64, sqlx::Error> {
+    let (from, condition, values) = condition(filter, wallets, hidden);
     let sql = format!("SELECT COUNT(*) FROM {from} {condition}");
     let mut query = sqlx::query_scalar(&sql);
     for value in values {
@@ -229,7 +241,9 @@ async fn counted(pool: &sqlx::AnyPool, filter: ActivityFilter<'_>, hidden: Hidde
 
 /// A page of the rows that pass `filter`, newest first, of `total` in all (see [`count`]).
 pub async fn rows(db: &ReadDb, filter: ActivityFilter<'_>, page: Page, total: i64) -> Result<Paged<ActivityView>, sqlx::Error> {
-    let (from, condition, values) = condition(filter, Hidden::Left);
+    let pool = db.reader().await;
+    let wallets = wallets_of(&pool, filter).await?;
+    let (from, condition, values) = condition(filter, &wallets, Hidden::Left);
     // The page's positions first, from the indexes alone; then those rows and their NFTs.
     let sql = format!(
         "SELECT h.position, h.kind, h.type_of_event, h.nft_id, COALESCE(d.title, ''), COALESCE(d.file, ''), h.price, \
@@ -244,7 +258,7 @@ pub async fn rows(db: &ReadDb, filter: ActivityFilter<'_>, page: Page, total: i6
     for value in values {
         query = query.bind(value);
     }
-    let rows = query.fetch_all(&db.reader().await).await?;
+    let rows = query.fetch_all(&pool).await?;
 
     let mut addresses = Vec::with_capacity(rows.len() * 2);
     for row in &rows {

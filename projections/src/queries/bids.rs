@@ -38,28 +38,31 @@ pub struct MyBid {
 }
 
 /// The bids of `user_id` from any of their linked wallets, newest first, a page at a time.
-/// (`bids_bidder` indexes the bidder and position, so a page reads only its own rows.)
 pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyBid>, sqlx::Error> {
     let pool = db.reader().await;
-    let rows = sqlx::query(&format!(
-        // The page's bids first (off the `bids_bidder` index), then only they are joined to their
-        // auctions: SQL computes every selected column of every row it sorts.
+    let wallets: Vec<String> =
+        sqlx::query_scalar("SELECT address FROM user_wallets WHERE user_id = $1 ORDER BY address").bind(user_id).fetch_all(&pool).await?;
+    if wallets.is_empty() {
+        return Ok(Paged::new(Vec::new(), 0, page));
+    }
+    // The page's bids first, then only they are joined to their auctions (SQL computes every
+    // selected column of every row it sorts). One branch per wallet, each read in order off
+    // `bids_bidder (bidder, position)` and merged: a page reads its own rows and those before it
+    // (a join of the wallets to the bids sorted all of a bidder's thousands).
+    let branches: Vec<String> = (1..=wallets.len()).map(|n| format!("SELECT position FROM bids WHERE bidder = ${n}")).collect();
+    let sql = format!(
         "SELECT b.position, b.nft_id, b.auction_id, b.amount, b.bidder, b.status, b.tx_hash, b.created_at, \
          COALESCE(a.highest_bid, '0') \
-         FROM (SELECT b.position AS page_position FROM bids b JOIN user_wallets w ON w.address = b.bidder WHERE w.user_id = $1 \
-               ORDER BY b.position DESC LIMIT {} OFFSET {}) page \
+         FROM (SELECT position AS page_position FROM ({}) mine ORDER BY position DESC LIMIT {} OFFSET {}) page \
          JOIN bids b ON b.position = page.page_position \
          LEFT JOIN auctions a ON a.nft_id = b.nft_id AND a.auction_id = b.auction_id ORDER BY b.position DESC",
+        branches.join(" UNION ALL "),
         page.limit,
         page.offset()
-    ))
-    .bind(user_id)
-    .fetch_all(&pool)
-    .await?;
-    let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM bids b JOIN user_wallets w ON w.address = b.bidder WHERE w.user_id = $1")
-        .bind(user_id)
-        .fetch_one(&pool)
-        .await?;
+    );
+    let rows = wallets.iter().fold(sqlx::query(&sql), |query, wallet| query.bind(wallet)).fetch_all(&pool).await?;
+    let count = format!("SELECT COUNT(*) FROM bids WHERE bidder IN ({})", (1..=wallets.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", "));
+    let total: i64 = wallets.iter().fold(sqlx::query_scalar(&count), |query, wallet| query.bind(wallet)).fetch_one(&pool).await?;
     let data = rows
         .iter()
         .map(|row| {

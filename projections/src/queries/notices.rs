@@ -82,9 +82,18 @@ macro_rules! details {
 }
 const DETAILS: &str = details!();
 const JOINS: &str = concat!("FROM notices n ", details!());
-/// Notice `n` is the user `$1`'s: addressed to one of their wallets, or to them (`$2` is
-/// `user:{$1}`). One list of keys, so each is an index lookup on `notices (recipient, position)`.
-const MINE: &str = "n.recipient IN (SELECT w.address FROM user_wallets w WHERE w.user_id = $1 UNION ALL SELECT $2)";
+/// The keys a user's notices are addressed to: each of their wallets, and `user:{userId}`.
+async fn recipients(pool: &sqlx::AnyPool, user_id: &str) -> Result<Vec<String>, sqlx::Error> {
+    let mut keys: Vec<String> =
+        sqlx::query_scalar("SELECT address FROM user_wallets WHERE user_id = $1 ORDER BY address").bind(user_id).fetch_all(pool).await?;
+    keys.push(format!("{USER_RECIPIENT}{user_id}"));
+    Ok(keys)
+}
+
+/// `n.recipient = $k` for each of the user's `keys`, bound from `$2` on (`$1` is the user).
+fn each_recipient(keys: &[String]) -> impl Iterator<Item = String> {
+    (2..keys.len() + 2).map(|n| format!("n.recipient = ${n}"))
+}
 /// Whether notice `n` is read by the user `$1`.
 const READ: &str = "(n.position <= COALESCE((SELECT r.read_up_to FROM notice_reads r WHERE r.user_id = $1), -1) \
                     OR EXISTS (SELECT 1 FROM notice_read x WHERE x.user_id = $1 AND x.position = n.position))";
@@ -111,37 +120,45 @@ fn unmuted(settings: &NoticeSettings) -> String {
 /// `user_id`'s notices, newest first (only the unread ones if `unread_only`).
 pub async fn notices(db: &ReadDb, user_id: &str, unread_only: bool, page: Page) -> Result<Paged<NoticeView>, sqlx::Error> {
     let pool = db.reader().await;
-    let mut filter = format!("{MINE}{}", unmuted(&settings(db, user_id).await?));
+    let keys = recipients(&pool, user_id).await?;
+    let mut filter = unmuted(&settings(db, user_id).await?);
     if unread_only {
         filter = format!("{filter} AND NOT {READ}");
     }
     // The page's notices are chosen first, then only they are joined to their details: SQL
-    // computes every selected column of every row it sorts, a user's thousands of notices.
+    // computes every selected column of every row it sorts, a user's thousands of notices. They
+    // are chosen from one branch per recipient key, each read in order off `notices (recipient,
+    // position, kind)` and merged, so a page reads its own rows and those before it (one
+    // `recipient IN (...)` walked the whole table by position on Postgres, filtering).
+    let branches: Vec<String> = each_recipient(&keys)
+        .map(|mine| {
+            format!("SELECT n.position AS page_position, n.recipient AS page_recipient, n.kind AS page_kind FROM notices n WHERE {mine}{filter}")
+        })
+        .collect();
     let sql = format!(
         "SELECT {COLUMNS}, CASE WHEN {READ} THEN 1 ELSE 0 END \
-         FROM (SELECT n.position AS page_position, n.recipient AS page_recipient FROM notices n WHERE {filter} \
-               ORDER BY n.position DESC, n.kind LIMIT {} OFFSET {}) page \
+         FROM (SELECT page_position, page_recipient FROM ({}) mine ORDER BY page_position DESC, page_kind LIMIT {} OFFSET {}) page \
          JOIN notices n ON n.position = page.page_position AND n.recipient = page.page_recipient {DETAILS} \
          ORDER BY n.position DESC, n.kind",
+        branches.join(" UNION ALL "),
         page.limit,
         page.offset()
     );
-    let key = format!("{USER_RECIPIENT}{user_id}");
-    let rows = sqlx::query(&sql).bind(user_id).bind(&key).fetch_all(&pool).await?;
-    let total: i64 =
-        sqlx::query_scalar(&format!("SELECT COUNT(*) FROM notices n WHERE {filter}")).bind(user_id).bind(&key).fetch_one(&pool).await?;
+    let rows = keys.iter().fold(sqlx::query(&sql).bind(user_id), |query, key| query.bind(key)).fetch_all(&pool).await?;
+    let mine = each_recipient(&keys).collect::<Vec<_>>().join(" OR ");
+    let count = format!("SELECT COUNT(*) FROM notices n WHERE ({mine}){filter}");
+    let total: i64 = keys.iter().fold(sqlx::query_scalar(&count).bind(user_id), |query, key| query.bind(key)).fetch_one(&pool).await?;
     let data = rows.iter().map(|row| Ok(view(row)?.with_read(row.try_get::<i64, _>(NEXT)? != 0))).collect::<Result<_, sqlx::Error>>()?;
     Ok(Paged::new(data, total, page))
 }
 
 /// How many of `user_id`'s shown notices are unread.
 pub async fn unread(db: &ReadDb, user_id: &str) -> Result<i64, sqlx::Error> {
-    let filter = format!("{MINE}{} AND NOT {READ}", unmuted(&settings(db, user_id).await?));
-    sqlx::query_scalar(&format!("SELECT COUNT(*) FROM notices n WHERE {filter}"))
-        .bind(user_id)
-        .bind(format!("{USER_RECIPIENT}{user_id}"))
-        .fetch_one(&db.reader().await)
-        .await
+    let pool = db.reader().await;
+    let keys = recipients(&pool, user_id).await?;
+    let mine = each_recipient(&keys).collect::<Vec<_>>().join(" OR ");
+    let sql = format!("SELECT COUNT(*) FROM notices n WHERE ({mine}){} AND NOT {READ}", unmuted(&settings(db, user_id).await?));
+    keys.iter().fold(sqlx::query_scalar(&sql).bind(user_id), |query, key| query.bind(key)).fetch_one(&pool).await
 }
 
 /// Every notice of positions in `(after, up_to]`, with the user it reaches (a linked wallet's

@@ -196,6 +196,47 @@ async fn a_replay_gives_the_live_feed() {
     .await;
 }
 
+/// A user with two wallets: a row between them is theirs once, on every page, and counted once.
+#[tokio::test]
+async fn a_row_between_two_wallets_of_one_user_is_listed_and_counted_once() {
+    each_read_db(async |store, url| {
+        let carl = Uuid::now_v7();
+        register_user(store.as_ref(), carl, "carl", B, chrono::Utc::now()).await;
+        let linked = domain::accounts::UserEvent::WalletLinked {
+            provider: domain::accounts::WalletProvider::Other,
+            address: C.into(),
+            at: chrono::Utc::now(),
+        };
+        let user = domain::accounts::user_stream(carl);
+        store.append(&user, ExpectedVersion::Any, vec![linked.to_new_event(Metadata::default()).unwrap()]).await.unwrap();
+        append(store.as_ref(), &history()).await;
+        let db = ReadDb::open(&url).await.unwrap();
+        Projector::new(store.clone(), db.clone()).await.unwrap().catch_up().await.unwrap();
+
+        let id = carl.to_string();
+        let carls = ActivityFilter { user_id: Some(&id), ..Default::default() };
+        let expected: Vec<(String, ActivityKind)> = [
+            ("80001-2", ActivityKind::Sale),
+            ("80001-2", ActivityKind::Bid),
+            ("80001-1", ActivityKind::Transfer),
+            ("80001-1", ActivityKind::Sale),
+        ]
+        .map(|(nft, kind)| (nft.to_owned(), kind))
+        .into();
+        assert_eq!(feed(&db, carls).await, expected, "the transfer from B to C once");
+        let mut paged = Vec::new();
+        for number in 1..=5 {
+            let page = activity(&db, carls, Page { page: number, limit: 1 }).await.unwrap();
+            assert_eq!(page.total_items, 4, "page {number}");
+            paged.extend(page.data.into_iter().map(|r| (r.nft_id, r.kind)));
+        }
+        assert_eq!(paged, expected, "one row a page, none twice");
+        let transfers = ActivityFilter { kind: Some(ActivityKind::Transfer), ..carls };
+        assert_eq!(activity(&db, transfers, ALL).await.unwrap().total_items, 1);
+    })
+    .await;
+}
+
 /// An `nft_history` row after migration 0010: position, type, kind, address, price, counterpart.
 type Migrated = (i64, String, String, String, Option<String>, Option<String>);
 

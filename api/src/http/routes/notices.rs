@@ -23,7 +23,7 @@ use super::{
 use crate::http::{
     AppState,
     auth::{AuthUser, Payload, load_signed_in},
-    error::{ApiError, Envelope, db_error, ok},
+    error::{ApiError, Envelope, db_error, ok, ok_bytes},
 };
 
 /// The routes of this module.
@@ -241,8 +241,11 @@ async fn list(State(state): State<AppState>, me: AuthUser, params: Params) -> Re
     load_signed_in(&state, me).await?;
     let page = Page { page: params.number(&PAGE)?, limit: params.number(&LIMIT)? };
     let unread_only = params.choice(&UNREAD)?;
-    let paged = queries::notices(&state.read, &me.0.to_string(), unread_only, page).await.map_err(db_error)?;
-    Ok(ok(paged, "Notifications fetched"))
+    super::own_answer(&state, me.0, &format!("notices {page:?} unread {unread_only}"), async || {
+        let paged = queries::notices(&state.read, &me.0.to_string(), unread_only, page).await.map_err(db_error)?;
+        Ok((ok_bytes(paged, "Notifications fetched")?, None))
+    })
+    .await
 }
 
 /// The caller's unread count.
@@ -255,8 +258,11 @@ async fn list(State(state): State<AppState>, me: AuthUser, params: Params) -> Re
 )]
 async fn unread(State(state): State<AppState>, me: AuthUser) -> Result<Response, ApiError> {
     load_signed_in(&state, me).await?;
-    let unread = queries::unread(&state.read, &me.0.to_string()).await.map_err(db_error)?;
-    Ok(ok(Unread { unread }, "Unread count fetched"))
+    super::own_answer(&state, me.0, "unread notices", async || {
+        let unread = queries::unread(&state.read, &me.0.to_string()).await.map_err(db_error)?;
+        Ok((ok_bytes(Unread { unread }, "Unread count fetched")?, None))
+    })
+    .await
 }
 
 /// Marks one notice read.
