@@ -15,3 +15,9 @@ UPDATE notice_tokens SET bid_amount = b.amount
 FROM notices b
 WHERE notice_tokens.bid_tx IS NOT NULL AND b.kind = 'BID_RECEIVED' AND b.tx_hash = notice_tokens.bid_tx
   AND b.nft_id = notice_tokens.nft_id;
+
+-- A user's page of notices merges one ordered read per recipient key (each of their wallets and
+-- `user:{id}`): the index gives each key's notices in the page's own order, newest first with
+-- the kind ascending breaking ties, so the merge reads only the page and the rows before it.
+DROP INDEX notices_recipient;
+CREATE INDEX notices_recipient ON notices (recipient, position DESC, kind);

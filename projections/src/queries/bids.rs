@@ -61,7 +61,10 @@ pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyB
         page.offset()
     );
     let rows = wallets.iter().fold(sqlx::query(&sql), |query, wallet| query.bind(wallet)).fetch_all(&pool).await?;
-    let count = format!("SELECT COUNT(*) FROM bids WHERE bidder IN ({})", (1..=wallets.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", "));
+    let count = format!(
+        "SELECT COUNT(*) FROM bids WHERE bidder IN ({})",
+        (1..=wallets.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
+    );
     let total: i64 = wallets.iter().fold(sqlx::query_scalar(&count), |query, wallet| query.bind(wallet)).fetch_one(&pool).await?;
     let data = rows
         .iter()

@@ -127,12 +127,14 @@ pub async fn notices(db: &ReadDb, user_id: &str, unread_only: bool, page: Page) 
     }
     // The page's notices are chosen first, then only they are joined to their details: SQL
     // computes every selected column of every row it sorts, a user's thousands of notices. They
-    // are chosen from one branch per recipient key, each read in order off `notices (recipient,
-    // position, kind)` and merged, so a page reads its own rows and those before it (one
-    // `recipient IN (...)` walked the whole table by position on Postgres, filtering).
+    // are chosen from one branch per recipient key, each read in the page's order off `notices
+    // (recipient, position DESC, kind)` and merged, so a page reads its own rows and those before
+    // it (one `recipient IN (...)` walked the whole table by position on Postgres, filtering).
     let branches: Vec<String> = each_recipient(&keys)
         .map(|mine| {
-            format!("SELECT n.position AS page_position, n.recipient AS page_recipient, n.kind AS page_kind FROM notices n WHERE {mine}{filter}")
+            format!(
+                "SELECT n.position AS page_position, n.recipient AS page_recipient, n.kind AS page_kind FROM notices n WHERE {mine}{filter}"
+            )
         })
         .collect();
     let sql = format!(
@@ -145,9 +147,7 @@ pub async fn notices(db: &ReadDb, user_id: &str, unread_only: bool, page: Page) 
         page.offset()
     );
     let rows = keys.iter().fold(sqlx::query(&sql).bind(user_id), |query, key| query.bind(key)).fetch_all(&pool).await?;
-    let mine = each_recipient(&keys).collect::<Vec<_>>().join(" OR ");
-    let count = format!("SELECT COUNT(*) FROM notices n WHERE ({mine}){filter}");
-    let total: i64 = keys.iter().fold(sqlx::query_scalar(&count).bind(user_id), |query, key| query.bind(key)).fetch_one(&pool).await?;
+    let total = count(&pool, user_id, &keys, &filter).await?;
     let data = rows.iter().map(|row| Ok(view(row)?.with_read(row.try_get::<i64, _>(NEXT)? != 0))).collect::<Result<_, sqlx::Error>>()?;
     Ok(Paged::new(data, total, page))
 }
@@ -156,9 +156,15 @@ pub async fn notices(db: &ReadDb, user_id: &str, unread_only: bool, page: Page) 
 pub async fn unread(db: &ReadDb, user_id: &str) -> Result<i64, sqlx::Error> {
     let pool = db.reader().await;
     let keys = recipients(&pool, user_id).await?;
-    let mine = each_recipient(&keys).collect::<Vec<_>>().join(" OR ");
-    let sql = format!("SELECT COUNT(*) FROM notices n WHERE ({mine}){} AND NOT {READ}", unmuted(&settings(db, user_id).await?));
-    keys.iter().fold(sqlx::query_scalar(&sql).bind(user_id), |query, key| query.bind(key)).fetch_one(&pool).await
+    count(&pool, user_id, &keys, &format!("{} AND NOT {READ}", unmuted(&settings(db, user_id).await?))).await
+}
+
+/// How many notices to `keys` pass `filter` (` AND ...`): each key's counted off the index alone
+/// and added up (an `OR` of the keys read every notice's row).
+async fn count(pool: &sqlx::AnyPool, user_id: &str, keys: &[String], filter: &str) -> Result<i64, sqlx::Error> {
+    let counts: Vec<String> = each_recipient(keys).map(|mine| format!("(SELECT COUNT(*) FROM notices n WHERE {mine}{filter})")).collect();
+    let sql = format!("SELECT {}", counts.join(" + "));
+    keys.iter().fold(sqlx::query_scalar(&sql).bind(user_id), |query, key| query.bind(key)).fetch_one(pool).await
 }
 
 /// Every notice of positions in `(after, up_to]`, with the user it reaches (a linked wallet's
