@@ -244,15 +244,9 @@ type Migrated = (i64, String, String, String, Option<String>, Option<String>);
 /// bid went to, and the transfers from `owner_history` but a sale's own.
 #[tokio::test]
 async fn migration_0010_gives_older_rows_what_the_other_tables_say() {
-    sqlx::any::install_default_drivers();
-    let sqlite = tempfile::tempdir().unwrap();
-    let pg = domain::test_utils::TestPostgres::create().await;
-    let sqlite_url = format!("sqlite://{}?mode=rwc", sqlite.path().join("old.db").display());
-    for (dir, url) in [("sqlite", sqlite_url.as_str()), ("postgres", pg.url.as_str())] {
-        let pool = sqlx::AnyPool::connect(url).await.unwrap();
-        // Token 1: minted by A, listed, bought by B (its transfer in the sale's transaction), given
-        // to C, bid on by D; token 2: minted.
-        let seed = "INSERT INTO owner_history VALUES (1, '80001-1', '0xa', '0xt1', 100), (5, '80001-1', '0xb', '0xt4', 104), \
+    // Token 1: minted by A, listed, bought by B (its transfer in the sale's transaction), given
+    // to C, bid on by D; token 2: minted.
+    let seed = "INSERT INTO owner_history VALUES (1, '80001-1', '0xa', '0xt1', 100), (5, '80001-1', '0xb', '0xt4', 104), \
              (7, '80001-1', '0xc', '0xt5', 105), (9, '80001-2', '0xa', '0xt9', 109); \
              INSERT INTO nft_history (position, nft_id, type_of_event, address, tx_hash, at) VALUES \
              (1, '80001-1', 'MINTED', '0xa', '0xt1', 100), (3, '80001-1', 'PUT_ON_FIXEDSALE', '0xa', '0xt3', 103), \
@@ -260,10 +254,10 @@ async fn migration_0010_gives_older_rows_what_the_other_tables_say() {
              (9, '80001-2', 'MINTED', '0xa', '0xt9', 109); \
              INSERT INTO sales VALUES (6, '80001-1', '0', '0xa', '0xb', '2000', '0', '0', 104); \
              INSERT INTO bids VALUES (8, '80001-1', '1', '0xd', '700', '0xt8', 108, 'BID');";
-        crate::migrate_across(&pool, dir, "0010", seed).await;
+    crate::across_migration("0010", seed, async |dir, pool| {
         let rows: Vec<Migrated> =
             sqlx::query_as("SELECT position, type_of_event, kind, address, price, counterpart FROM nft_history ORDER BY position")
-                .fetch_all(&pool)
+                .fetch_all(pool)
                 .await
                 .unwrap();
         let some = |s: &str| Some(s.to_owned());
@@ -280,6 +274,6 @@ async fn migration_0010_gives_older_rows_what_the_other_tables_say() {
             ],
             "{dir}"
         );
-        pool.close().await;
-    }
+    })
+    .await;
 }

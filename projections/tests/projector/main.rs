@@ -40,19 +40,26 @@ pub(crate) async fn retract(store: &dyn EventStore, from_block: u64, to_block: u
     store.append(&chain_stream(CHAIN), ExpectedVersion::Any, vec![event]).await.unwrap();
 }
 
-/// Runs the read database's migrations for `dir` (`sqlite` or `postgres`) on `pool` as a
-/// deployment meets them: those before `version` (e.g. "0022"), then `seed` (rows folded then),
-/// then the others.
-pub(crate) async fn migrate_across(pool: &sqlx::AnyPool, dir: &str, version: &str, seed: &str) {
-    let migrations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations").join(dir);
-    let mut files: Vec<_> = std::fs::read_dir(&migrations).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    let (before, after): (Vec<_>, Vec<_>) = files.iter().partition(|f| f.file_name().unwrap().to_str().unwrap() < version);
-    for sql in before.iter().map(|f| std::fs::read_to_string(f).unwrap()).chain([seed.to_owned()]) {
-        sqlx::raw_sql(&sql).execute(pool).await.unwrap();
-    }
-    for file in after {
-        sqlx::raw_sql(&std::fs::read_to_string(file).unwrap()).execute(pool).await.unwrap();
+/// Runs `check` on a fresh SQLite and a fresh Postgres read database (`dir` names the backend:
+/// `sqlite` or `postgres`), each migrated as a deployment meets `version` (e.g. "0022"): the
+/// migrations before it, then `seed` (rows folded then), then the others.
+pub(crate) async fn across_migration(version: &str, seed: &str, check: impl AsyncFn(&str, &sqlx::AnyPool)) {
+    sqlx::any::install_default_drivers();
+    let sqlite = tempfile::tempdir().unwrap();
+    let pg = TestPostgres::create().await;
+    let sqlite_url = format!("sqlite://{}?mode=rwc", sqlite.path().join("old.db").display());
+    for (dir, url) in [("sqlite", sqlite_url.as_str()), ("postgres", pg.url.as_str())] {
+        let pool = sqlx::AnyPool::connect(url).await.unwrap();
+        let migrations = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations").join(dir);
+        let mut files: Vec<_> = std::fs::read_dir(&migrations).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        let (before, after): (Vec<_>, Vec<_>) = files.iter().partition(|f| f.file_name().unwrap().to_str().unwrap() < version);
+        let before = before.iter().map(|f| std::fs::read_to_string(f).unwrap()).chain([seed.to_owned()]);
+        for sql in before.chain(after.iter().map(|f| std::fs::read_to_string(f).unwrap())) {
+            sqlx::raw_sql(&sql).execute(&pool).await.unwrap();
+        }
+        check(dir, &pool).await;
+        pool.close().await;
     }
 }
 

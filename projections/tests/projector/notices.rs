@@ -229,28 +229,22 @@ async fn the_clock_tells_the_bidders_before_the_end_and_the_owner_and_top_bidder
 /// its transaction, another NFT's bid in it, or a token without a bid get none.
 #[tokio::test]
 async fn migration_0022_gives_older_outbids_and_top_bids_their_amounts() {
-    sqlx::any::install_default_drivers();
-    let sqlite = tempfile::tempdir().unwrap();
-    let pg = domain::test_utils::TestPostgres::create().await;
-    let sqlite_url = format!("sqlite://{}?mode=rwc", sqlite.path().join("old.db").display());
-    for (dir, url) in [("sqlite", sqlite_url.as_str()), ("postgres", pg.url.as_str())] {
-        let pool = sqlx::AnyPool::connect(url).await.unwrap();
-        // Token 1: B bids 5 (t1), C outbids with 7 (t2: B's refund); token 2: D bids 9 in t2 too,
-        // and a refund of A's in t3 tells no top bid (no bid in t3).
-        let seed = "INSERT INTO notices (position, recipient, kind, nft_id, amount, counterpart, tx_hash, at) VALUES \
+    // Token 1: B bids 5 (t1), C outbids with 7 (t2: B's refund); token 2: D bids 9 in t2 too,
+    // and a refund of A's in t3 tells no top bid (no bid in t3).
+    let seed = "INSERT INTO notices (position, recipient, kind, nft_id, amount, counterpart, tx_hash, at) VALUES \
              (1, '0xo', 'BID_RECEIVED', '80001-1', '5', '0xb', 't1', 1), (2, '0xo', 'BID_RECEIVED', '80001-1', '7', '0xc', 't2', 2), \
              (3, '0xb', 'OUTBID', '80001-1', '5', '0xc', 't2', 2), (4, '0xo', 'BID_RECEIVED', '80001-2', '9', '0xd', 't2', 2), \
              (5, '0xa', 'OUTBID', '80001-2', '3', '0xd', 't3', 3); \
              INSERT INTO notice_tokens (nft_id, owner, bidder, bid_tx, told_buyer) VALUES \
              ('80001-1', '0xo', '0xc', 't2', NULL), ('80001-2', '0xo', '0xd', 't2', NULL), ('80001-3', '0xo', NULL, NULL, NULL);";
-        crate::migrate_across(&pool, dir, "0022", seed).await;
+    crate::across_migration("0022", seed, async |dir, pool| {
         let outbids: Vec<(i64, Option<String>)> =
-            sqlx::query_as("SELECT position, top_amount FROM notices ORDER BY position").fetch_all(&pool).await.unwrap();
+            sqlx::query_as("SELECT position, top_amount FROM notices ORDER BY position").fetch_all(pool).await.unwrap();
         let some = |s: &str| Some(s.to_owned());
         assert_eq!(outbids, [(1, None), (2, None), (3, some("7")), (4, None), (5, None)], "{dir}");
         let tokens: Vec<(String, Option<String>)> =
-            sqlx::query_as("SELECT nft_id, bid_amount FROM notice_tokens ORDER BY nft_id").fetch_all(&pool).await.unwrap();
+            sqlx::query_as("SELECT nft_id, bid_amount FROM notice_tokens ORDER BY nft_id").fetch_all(pool).await.unwrap();
         assert_eq!(tokens, [("80001-1".into(), some("7")), ("80001-2".into(), some("9")), ("80001-3".into(), None)], "{dir}");
-        pool.close().await;
-    }
+    })
+    .await;
 }
