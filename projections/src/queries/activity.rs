@@ -140,10 +140,12 @@ pub async fn activity(db: &ReadDb, filter: ActivityFilter<'_>, page: Page) -> Re
 /// more than its own rows and those before it, and a count adds up the branches' (a `UNION`
 /// of the two sides sorted all of a creator's 41,000 rows to drop duplicates, 600 ms a page on
 /// Postgres at 1,000,000 NFTs; an `OR` of the sides would read the whole table). No wallet, no
-/// branch. Any other filter is one branch. A kind with
-/// another filter is only checked, not looked up (`kind || ''` keeps the planner off the kind
-/// index: an NFT's, a collection's or a user's rows are far fewer than a kind's); the NFT index
-/// holds the kind, so an NFT's or a collection's rows of a kind are read from the index alone.
+/// branch. Any other filter is one branch. A kind with an NFT or a collection is only checked,
+/// not looked up (`kind || ''` keeps the planner off the kind index: their rows are far fewer
+/// than a kind's); the NFT index holds the kind, so their rows of a kind are read from the index
+/// alone. A user's branches compare the kind plainly: their indexes hold it after the position
+/// (migration 0023), so it is checked in the index entry before any row is read (a creator's
+/// page of a kind they have no row of read all 26,000 of their rows, 136 ms, and now 7 ms).
 fn condition<'a>(filter: ActivityFilter<'a>, wallets: &'a [String], hidden: Hidden) -> (Vec<String>, Vec<&'a str>) {
     let mut conditions: Vec<String> = Vec::new();
     let mut values: Vec<&'a str> = Vec::new();
@@ -163,7 +165,8 @@ fn condition<'a>(filter: ActivityFilter<'a>, wallets: &'a [String], hidden: Hidd
     // Rows of hidden NFTs are found through the NFTs' index too: they are few.
     let narrowed = filter.nft_id.is_some() || filter.collection_id.is_some() || filter.user_id.is_some() || matches!(hidden, Hidden::Only);
     if let Some(kind) = filter.kind {
-        if narrowed {
+        // A user's branches read the kind in their index entries (migration 0023): plain there.
+        if narrowed && filter.user_id.is_none() {
             add(kind.as_str(), &|n| format!("(h.kind || '') = ${n}"));
         } else {
             add(kind.as_str(), &|n| format!("h.kind = ${n}"));
