@@ -152,7 +152,7 @@ fn condition<'a>(filter: ActivityFilter<'a>, wallets: &'a [String], hidden: Hidd
     let mut branches = vec![String::new()];
     if filter.user_id.is_some() {
         values.extend(wallets.iter().map(String::as_str));
-        let mine = (1..=wallets.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
+        let mine = super::placeholders(wallets.len());
         branches = (1..=wallets.len())
             .map(|n| format!("h.address = ${n}"))
             .chain((1..=wallets.len()).map(|n| format!("h.counterpart = ${n} AND h.address NOT IN ({mine})")))
@@ -233,8 +233,10 @@ pub async fn count(db: &ReadDb, filter: ActivityFilter<'_>) -> Result<i64, sqlx:
 
 /// The wallets of the user `filter` names, if it names one.
 async fn wallets_of(pool: &sqlx::AnyPool, filter: ActivityFilter<'_>) -> Result<Vec<String>, sqlx::Error> {
-    let Some(user_id) = filter.user_id else { return Ok(Vec::new()) };
-    sqlx::query_scalar("SELECT address FROM user_wallets WHERE user_id = $1 ORDER BY address").bind(user_id).fetch_all(pool).await
+    match filter.user_id {
+        Some(user_id) => super::wallets_of(pool, user_id).await,
+        None => Ok(Vec::new()),
+    }
 }
 
 /// `COUNT(*)` of the rows that pass `filter` and `hidden` (each branch's, added up).

@@ -40,8 +40,7 @@ pub struct MyBid {
 /// The bids of `user_id` from any of their linked wallets, newest first, a page at a time.
 pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyBid>, sqlx::Error> {
     let pool = db.reader().await;
-    let wallets: Vec<String> =
-        sqlx::query_scalar("SELECT address FROM user_wallets WHERE user_id = $1 ORDER BY address").bind(user_id).fetch_all(&pool).await?;
+    let wallets = super::wallets_of(&pool, user_id).await?;
     if wallets.is_empty() {
         return Ok(Paged::new(Vec::new(), 0, page));
     }
@@ -61,10 +60,7 @@ pub async fn my_bids(db: &ReadDb, user_id: &str, page: Page) -> Result<Paged<MyB
         page.offset()
     );
     let rows = wallets.iter().fold(sqlx::query(&sql), |query, wallet| query.bind(wallet)).fetch_all(&pool).await?;
-    let count = format!(
-        "SELECT COUNT(*) FROM bids WHERE bidder IN ({})",
-        (1..=wallets.len()).map(|n| format!("${n}")).collect::<Vec<_>>().join(", ")
-    );
+    let count = format!("SELECT COUNT(*) FROM bids WHERE bidder IN ({})", super::placeholders(wallets.len()));
     let total: i64 = wallets.iter().fold(sqlx::query_scalar(&count), |query, wallet| query.bind(wallet)).fetch_one(&pool).await?;
     let data = rows
         .iter()

@@ -79,6 +79,11 @@ impl<T> Paged<T> {
     }
 }
 
+/// The wallets linked to `user_id`: a user's own lists read one ordered branch per wallet.
+async fn wallets_of(pool: &sqlx::AnyPool, user_id: &str) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT address FROM user_wallets WHERE user_id = $1 ORDER BY address").bind(user_id).fetch_all(pool).await
+}
+
 /// `$1, $2, ..., $n`: the placeholders of an `IN (...)` list of `n` values.
 fn placeholders(n: usize) -> String {
     (1..=n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")

@@ -84,8 +84,7 @@ const DETAILS: &str = details!();
 const JOINS: &str = concat!("FROM notices n ", details!());
 /// The keys a user's notices are addressed to: each of their wallets, and `user:{userId}`.
 async fn recipients(pool: &sqlx::AnyPool, user_id: &str) -> Result<Vec<String>, sqlx::Error> {
-    let mut keys: Vec<String> =
-        sqlx::query_scalar("SELECT address FROM user_wallets WHERE user_id = $1 ORDER BY address").bind(user_id).fetch_all(pool).await?;
+    let mut keys = super::wallets_of(pool, user_id).await?;
     keys.push(format!("{USER_RECIPIENT}{user_id}"));
     Ok(keys)
 }
